@@ -1,0 +1,35 @@
+// Playwright drives Debian's system Chromium (/usr/bin/chromium); never run
+// `npx playwright install` — no browser is downloaded by this project.
+import { defineConfig } from '@playwright/test';
+
+const PORT = 8123;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'build/test-results',
+  timeout: 30_000,
+  workers: 1,
+  retries: 0,
+  reporter: 'list',
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    headless: true,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox', // running as root in CI
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: `node scripts/serve.mjs web ${PORT}`,
+    url: `http://127.0.0.1:${PORT}/index.html`,
+    reuseExistingServer: !process.env.CI,
+  },
+});
