@@ -1,0 +1,182 @@
+#include "model/layers.h"
+
+#include "model/positional.h"
+#include "ops/activation.h"
+#include "ops/norm.h"
+#include "util/rng.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace ae {
+
+namespace {
+
+void fill_normal(Matrix& m, Rng& rng, double stddev) {
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(rng.normal() * stddev);
+}
+
+}  // namespace
+
+// --- Linear ---------------------------------------------------------------------------
+
+Linear::Linear(int in, int out) : weight(Matrix::Zero(in, out)), bias(Matrix::Zero(1, out)) {}
+
+Matrix Linear::forward(const Matrix& x) const {
+  if (x.cols() != weight.rows())
+    throw std::invalid_argument("linear: input is " + shape_string(x) + " but the weight expects " +
+                                std::to_string(weight.rows()) + " features");
+  Matrix y = x * weight;
+  y.rowwise() += bias.row(0);
+  return y;
+}
+
+void Linear::init_random(Rng& rng) {
+  fill_normal(weight, rng, 1.0 / std::sqrt(static_cast<double>(weight.rows())));
+  bias.setZero();
+}
+
+void Linear::visit(const std::string& prefix, const ParameterVisitor& f) {
+  f(prefix + ".weight", weight);
+  f(prefix + ".bias", bias);
+}
+
+// --- LayerNorm ------------------------------------------------------------------------
+
+LayerNorm::LayerNorm(int d, float eps_) : gamma(Matrix::Ones(1, d)), beta(Matrix::Zero(1, d)), eps(eps_) {}
+
+Matrix LayerNorm::forward(const Matrix& x) const { return layer_norm(x, gamma, beta, eps); }
+
+void LayerNorm::visit(const std::string& prefix, const ParameterVisitor& f) {
+  f(prefix + ".gamma", gamma);
+  f(prefix + ".beta", beta);
+}
+
+// --- FeedForward ----------------------------------------------------------------------
+
+FeedForward::FeedForward(int d, int d_ff) : expand(d, d_ff), project(d_ff, d) {}
+
+Matrix FeedForward::forward(const Matrix& x) const { return project.forward(gelu(expand.forward(x))); }
+
+void FeedForward::init_random(Rng& rng) {
+  expand.init_random(rng);
+  project.init_random(rng);
+}
+
+void FeedForward::visit(const std::string& prefix, const ParameterVisitor& f) {
+  expand.visit(prefix + ".expand", f);
+  project.visit(prefix + ".project", f);
+}
+
+// --- MultiHeadAttention ---------------------------------------------------------------
+
+MultiHeadAttention::MultiHeadAttention(int d_model, int heads)
+    : n_heads(heads), head_dim(d_model / heads), wq(d_model, d_model), wk(d_model, d_model),
+      wv(d_model, d_model), wo(d_model, d_model) {
+  if (heads < 1 || d_model % heads != 0)
+    throw std::invalid_argument("multi-head attention: n_heads (" + std::to_string(heads) +
+                                ") must divide d_model (" + std::to_string(d_model) + ")");
+}
+
+Matrix MultiHeadAttention::forward(const Matrix& queries_from, const Matrix& keys_from,
+                                   const AttentionOptions& options, const std::optional<RopeSettings>& rope,
+                                   const std::vector<uint8_t>* head_active, MultiHeadTrace* trace) const {
+  if (head_active && head_active->size() != static_cast<size_t>(n_heads))
+    throw std::invalid_argument("multi-head attention: head mask has " + std::to_string(head_active->size()) +
+                                " flags for " + std::to_string(n_heads) + " heads");
+  const Matrix q_all = wq.forward(queries_from);  // n×d
+  const Matrix k_all = wk.forward(keys_from);     // m×d
+  const Matrix v_all = wv.forward(keys_from);     // m×d
+  Matrix concat = Matrix::Zero(queries_from.rows(), wo.weight.rows());
+  if (trace) trace->heads.clear();
+  for (int h = 0; h < n_heads; ++h) {
+    const int col = h * head_dim;
+    Matrix q = q_all.middleCols(col, head_dim);
+    Matrix k = k_all.middleCols(col, head_dim);
+    Matrix v = v_all.middleCols(col, head_dim);
+    if (rope) {
+      apply_rope(q, options.mask.query_offset, rope->base);
+      apply_rope(k, 0, rope->base);
+    }
+    AttentionTrace step = attention_traced(q, k, v, options);
+    if (!head_active || (*head_active)[static_cast<size_t>(h)] != 0)
+      concat.middleCols(col, head_dim) = step.output;
+    if (trace) trace->heads.push_back(HeadTrace{std::move(q), std::move(k), std::move(v), std::move(step)});
+  }
+  Matrix out = wo.forward(concat);
+  if (trace) {
+    trace->concat = concat;
+    trace->output = out;
+  }
+  return out;
+}
+
+void MultiHeadAttention::init_random(Rng& rng) {
+  wq.init_random(rng);
+  wk.init_random(rng);
+  wv.init_random(rng);
+  wo.init_random(rng);
+}
+
+void MultiHeadAttention::visit(const std::string& prefix, const ParameterVisitor& f) {
+  wq.visit(prefix + ".wq", f);
+  wk.visit(prefix + ".wk", f);
+  wv.visit(prefix + ".wv", f);
+  wo.visit(prefix + ".wo", f);
+}
+
+// --- TransformerLayer -----------------------------------------------------------------
+
+TransformerLayer::TransformerLayer(const ModelConfig& c)
+    : norm(c.norm), ln_self(c.d_model, c.layer_norm_eps), ln_ffn(c.d_model, c.layer_norm_eps),
+      self_attention(c.d_model, c.n_heads), ffn(c.d_model, c.ffn_dim()) {
+  if (c.cross_attention) {
+    ln_cross.emplace(c.d_model, c.layer_norm_eps);
+    cross_attention.emplace(c.d_model, c.n_heads);
+  }
+}
+
+Matrix TransformerLayer::forward(const Matrix& x_in, const Matrix* memory, const LayerOptions& o,
+                                 LayerTrace* trace) const {
+  if (cross_attention && !memory)
+    throw std::invalid_argument("decoder layer with cross-attention needs the encoder output (memory)");
+  MultiHeadTrace* self_trace = trace ? &trace->self_attention : nullptr;
+  MultiHeadTrace* cross_trace = nullptr;
+  if (trace && cross_attention) cross_trace = &trace->cross_attention.emplace();
+
+  Matrix x = x_in;
+  if (norm == NormPlacement::Pre) {
+    const Matrix h = ln_self.forward(x);
+    x += self_attention.forward(h, h, o.self_attention, o.rope, o.head_active, self_trace);
+    if (cross_attention) x += cross_attention->forward(ln_cross->forward(x), *memory, o.cross_attention,
+                                                       std::nullopt, nullptr, cross_trace);
+    x += ffn.forward(ln_ffn.forward(x));
+  } else {
+    x = ln_self.forward(x + self_attention.forward(x, x, o.self_attention, o.rope, o.head_active, self_trace));
+    if (cross_attention)
+      x = ln_cross->forward(x + cross_attention->forward(x, *memory, o.cross_attention, std::nullopt, nullptr,
+                                                         cross_trace));
+    x = ln_ffn.forward(x + ffn.forward(x));
+  }
+  if (trace) trace->output = x;
+  return x;
+}
+
+void TransformerLayer::init_random(Rng& rng) {
+  self_attention.init_random(rng);
+  if (cross_attention) cross_attention->init_random(rng);
+  ffn.init_random(rng);
+}
+
+void TransformerLayer::visit(const std::string& prefix, const ParameterVisitor& f) {
+  ln_self.visit(prefix + ".ln_self", f);
+  self_attention.visit(prefix + ".self_attn", f);
+  if (cross_attention) {
+    ln_cross->visit(prefix + ".ln_cross", f);
+    cross_attention->visit(prefix + ".cross_attn", f);
+  }
+  ln_ffn.visit(prefix + ".ln_ffn", f);
+  ffn.visit(prefix + ".ffn", f);
+}
+
+}  // namespace ae

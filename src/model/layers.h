@@ -1,0 +1,111 @@
+// Building blocks of a Transformer layer. Weights are stored as in×out so that a row of
+// token vectors is transformed by y = x·W + b; biases and norm parameters are 1×d matrices.
+#pragma once
+
+#include "model/config.h"
+#include "model/parameters.h"
+#include "ops/attention.h"
+
+#include <optional>
+#include <vector>
+
+namespace ae {
+
+class Rng;
+
+struct Linear {
+  Matrix weight;  // in×out
+  Matrix bias;    // 1×out
+
+  Linear(int in, int out);
+  Matrix forward(const Matrix& x) const;  // x: n×in → n×out
+  void init_random(Rng& rng);             // weight ~ N(0, 1/in), bias = 0
+  void visit(const std::string& prefix, const ParameterVisitor& f);
+};
+
+struct LayerNorm {
+  Matrix gamma;  // 1×d, starts at 1
+  Matrix beta;   // 1×d, starts at 0
+  float eps;
+
+  LayerNorm(int d, float eps);
+  Matrix forward(const Matrix& x) const;
+  void visit(const std::string& prefix, const ParameterVisitor& f);
+};
+
+// Position-wise feed-forward: expand to d_ff, GELU, project back to d.
+struct FeedForward {
+  Linear expand, project;
+
+  FeedForward(int d, int d_ff);
+  Matrix forward(const Matrix& x) const;
+  void init_random(Rng& rng);
+  void visit(const std::string& prefix, const ParameterVisitor& f);
+};
+
+// One head's share of a multi-head attention call.
+struct HeadTrace {
+  Matrix q, k, v;            // n×dh, m×dh, m×dh (after RoPE when it is used)
+  AttentionTrace attention;  // the four steps on this head
+};
+
+struct MultiHeadTrace {
+  std::vector<HeadTrace> heads;
+  Matrix concat;  // n×d: the heads' outputs side by side, before W_O
+  Matrix output;  // n×d: concat·W_O + b_O
+};
+
+// Rotary encoding for the queries and keys of one attention call.
+struct RopeSettings {
+  float base = 10000.0f;
+};
+
+// Multi-head attention. W_Q, W_K, W_V, W_O are d×d; head j owns columns [j·dh, (j+1)·dh) of
+// Q, K and V, so h heads of width d/h have exactly the parameters of one head of width d.
+struct MultiHeadAttention {
+  int n_heads;
+  int head_dim;
+  Linear wq, wk, wv, wo;
+
+  MultiHeadAttention(int d_model, int n_heads);
+  // queries_from: n×d; keys_from: m×d (the same matrix for self-attention, an encoder's
+  // output for cross-attention). head_active, when given, holds one flag per head; a head
+  // whose flag is 0 contributes zeros to the concatenation (ablation).
+  Matrix forward(const Matrix& queries_from, const Matrix& keys_from, const AttentionOptions& options,
+                 const std::optional<RopeSettings>& rope, const std::vector<uint8_t>* head_active,
+                 MultiHeadTrace* trace) const;
+  void init_random(Rng& rng);
+  void visit(const std::string& prefix, const ParameterVisitor& f);
+};
+
+struct LayerTrace {
+  MultiHeadTrace self_attention;
+  std::optional<MultiHeadTrace> cross_attention;
+  Matrix output;  // n×d, this layer's output
+};
+
+// Per-call switches that do not change the weights.
+struct LayerOptions {
+  AttentionOptions self_attention;
+  AttentionOptions cross_attention;
+  std::optional<RopeSettings> rope;
+  const std::vector<uint8_t>* head_active = nullptr;  // self-attention head ablation
+};
+
+// Transformer layer. Pre-LN: x += SelfAttn(LN1 x); x += CrossAttn(LNc x, memory); x += FFN(LN2 x).
+// Post-LN (the 2017 paper): x = LN1(x + SelfAttn x); x = LNc(x + CrossAttn(x, memory)); x = LN2(x + FFN x).
+struct TransformerLayer {
+  NormPlacement norm;
+  LayerNorm ln_self, ln_ffn;
+  std::optional<LayerNorm> ln_cross;
+  MultiHeadAttention self_attention;
+  std::optional<MultiHeadAttention> cross_attention;
+  FeedForward ffn;
+
+  explicit TransformerLayer(const ModelConfig& config);
+  Matrix forward(const Matrix& x, const Matrix* memory, const LayerOptions& options, LayerTrace* trace) const;
+  void init_random(Rng& rng);
+  void visit(const std::string& prefix, const ParameterVisitor& f);
+};
+
+}  // namespace ae

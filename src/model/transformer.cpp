@@ -1,0 +1,117 @@
+#include "model/transformer.h"
+
+#include "model/positional.h"
+#include "util/rng.h"
+
+#include <stdexcept>
+
+namespace ae {
+
+namespace {
+
+[[noreturn]] void input_error(const std::string& why) { throw std::invalid_argument("model input: " + why); }
+
+const ModelConfig& validated(const ModelConfig& c) {
+  c.validate();
+  return c;
+}
+
+}  // namespace
+
+Transformer::Transformer(const ModelConfig& config)
+    : config_(validated(config)), token_embedding_(Matrix::Zero(config.vocab_size, config.d_model)) {
+  if (config_.positional == PositionalEncoding::Learned)
+    position_embedding_ = Matrix::Zero(config_.max_len, config_.d_model);
+  layers_.reserve(static_cast<size_t>(config_.n_layers));
+  for (int i = 0; i < config_.n_layers; ++i) layers_.emplace_back(config_);
+  if (config_.norm == NormPlacement::Pre) final_norm_.emplace(config_.d_model, config_.layer_norm_eps);
+}
+
+void Transformer::init_random(uint64_t seed) {
+  Rng rng(seed);
+  // Unit-variance embeddings keep the residual stream at the scale LayerNorm produces.
+  for (Eigen::Index i = 0; i < token_embedding_.size(); ++i)
+    token_embedding_.data()[i] = static_cast<float>(rng.normal());
+  for (Eigen::Index i = 0; i < position_embedding_.size(); ++i)
+    position_embedding_.data()[i] = static_cast<float>(rng.normal());
+  for (auto& layer : layers_) layer.init_random(rng);
+}
+
+Matrix Transformer::embed(const std::vector<int>& ids) const {
+  const int n = static_cast<int>(ids.size());
+  if (n == 0) input_error("the sequence is empty; give at least one token");
+  if (n > config_.max_len)
+    input_error(std::to_string(n) + " tokens exceed the model's maximum length of " +
+                std::to_string(config_.max_len));
+  Matrix x(n, config_.d_model);
+  for (int i = 0; i < n; ++i) {
+    const int id = ids[static_cast<size_t>(i)];
+    if (id < 0 || id >= config_.vocab_size)
+      input_error("token id " + std::to_string(id) + " at position " + std::to_string(i) +
+                  " is outside the vocabulary [0, " + std::to_string(config_.vocab_size) + ")");
+    x.row(i) = token_embedding_.row(id);
+  }
+  if (config_.positional == PositionalEncoding::Sinusoidal) x += sinusoidal_encoding(n, config_.d_model);
+  if (config_.positional == PositionalEncoding::Learned) x += position_embedding_.topRows(n);
+  return x;
+}
+
+Matrix Transformer::forward(const std::vector<int>& ids, const RunOptions& options, ForwardTrace* trace) const {
+  return forward_embeddings(embed(ids), options, trace);
+}
+
+Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, ForwardTrace* trace) const {
+  const int n = static_cast<int>(x_in.rows());
+  if (n == 0) input_error("the sequence is empty; give at least one token");
+  if (x_in.cols() != config_.d_model)
+    input_error("embeddings are " + shape_string(x_in) + " but the model width is " + std::to_string(config_.d_model));
+  if (n > config_.max_len)
+    input_error(std::to_string(n) + " tokens exceed the model's maximum length of " + std::to_string(config_.max_len));
+  if (!all_finite(x_in)) input_error("embeddings contain NaN or infinity");
+  if (config_.cross_attention && !o.memory) input_error("this decoder cross-attends, so it needs an encoder output");
+  if (o.memory && o.memory->cols() != config_.d_model)
+    input_error("memory is " + shape_string(*o.memory) + " but the model width is " + std::to_string(config_.d_model));
+  if (!o.head_active.empty() && o.head_active.size() != layers_.size())
+    input_error("head_active has " + std::to_string(o.head_active.size()) + " layers, the model has " +
+                std::to_string(layers_.size()));
+
+  LayerOptions lo;
+  lo.self_attention.mask.causal = o.causal.value_or(config_.causal);
+  lo.self_attention.mask.window = o.window;
+  lo.self_attention.mask.key_padding = o.key_padding;
+  lo.self_attention.scale = o.scale;
+  lo.self_attention.score_multiplier = o.score_multiplier;
+  lo.cross_attention.scale = o.scale;
+  lo.cross_attention.score_multiplier = o.score_multiplier;
+  if (config_.positional == PositionalEncoding::Rope) lo.rope = RopeSettings{config_.rope_base};
+
+  if (trace) {
+    trace->embeddings = x_in;
+    trace->layers.assign(layers_.size(), LayerTrace{});
+  }
+  Matrix x = x_in;
+  for (size_t l = 0; l < layers_.size(); ++l) {
+    lo.head_active = o.head_active.empty() ? nullptr : &o.head_active[l];
+    x = layers_[l].forward(x, o.memory, lo, trace ? &trace->layers[l] : nullptr);
+  }
+  if (final_norm_) x = final_norm_->forward(x);
+  if (trace) trace->output = x;
+  return x;
+}
+
+void Transformer::visit_parameters(const ParameterVisitor& f) {
+  f("token_embedding", token_embedding_);
+  if (position_embedding_.size() > 0) f("position_embedding", position_embedding_);
+  for (size_t l = 0; l < layers_.size(); ++l) layers_[l].visit("layers." + std::to_string(l), f);
+  if (final_norm_) final_norm_->visit("final_norm", f);
+}
+
+size_t Transformer::parameter_count() const {
+  size_t count = 0;
+  // visit_parameters only reads here; the cast avoids a second, const copy of every visitor.
+  const_cast<Transformer*>(this)->visit_parameters(
+      [&](const std::string&, Matrix& m) { count += static_cast<size_t>(m.size()); });
+  return count;
+}
+
+}  // namespace ae

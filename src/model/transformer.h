@@ -1,0 +1,63 @@
+// A Transformer stack: token embedding (+ positional encoding), N layers, and a final
+// LayerNorm for pre-LN stacks. An encoder attends in both directions; a decoder is causal
+// and may cross-attend to an encoder's output.
+#pragma once
+
+#include "model/config.h"
+#include "model/layers.h"
+
+#include <optional>
+#include <vector>
+
+namespace ae {
+
+// Per-call switches; none of them changes the weights.
+struct RunOptions {
+  std::optional<bool> causal;  // override the config's mask (teaching: toggle it on any model)
+  int window = 0;              // sliding-window width, 0 = off
+  bool scale = true;           // divide scores by √dh
+  float score_multiplier = 1.0f;
+  std::vector<uint8_t> key_padding;                 // one flag per input token, nonzero = hidden
+  std::vector<std::vector<uint8_t>> head_active;    // per layer, per head; empty = all heads on
+  const Matrix* memory = nullptr;                   // encoder output, for cross-attention
+};
+
+struct ForwardTrace {
+  Matrix embeddings;  // n×d: token embedding + additive positional encoding
+  std::vector<LayerTrace> layers;
+  Matrix output;      // n×d: after the final LayerNorm (pre-LN) or the last layer (post-LN)
+};
+
+class Transformer {
+ public:
+  // Validates the config; parameters start at zero (LayerNorm gains at one).
+  explicit Transformer(const ModelConfig& config);
+
+  // Deterministic initialisation: the same seed gives the same weights on every build.
+  void init_random(uint64_t seed);
+
+  const ModelConfig& config() const { return config_; }
+
+  // ids: n token ids in [0, vocab_size) → n×d embeddings (with sinusoidal/learned encoding added).
+  Matrix embed(const std::vector<int>& ids) const;
+
+  // Runs the stack on token ids. Throws std::invalid_argument on an empty or too long input,
+  // out-of-range ids, or inconsistent options.
+  Matrix forward(const std::vector<int>& ids, const RunOptions& options, ForwardTrace* trace) const;
+
+  // Runs the layers on ready-made embeddings x (n×d): positional encoding is *not* added here
+  // except RoPE, which lives inside attention. Lets tests feed arbitrary vectors.
+  Matrix forward_embeddings(const Matrix& x, const RunOptions& options, ForwardTrace* trace) const;
+
+  void visit_parameters(const ParameterVisitor& f);
+  size_t parameter_count() const;
+
+ private:
+  ModelConfig config_;
+  Matrix token_embedding_;     // V×d
+  Matrix position_embedding_;  // max_len×d, learned encoding only
+  std::vector<TransformerLayer> layers_;
+  std::optional<LayerNorm> final_norm_;  // pre-LN only
+};
+
+}  // namespace ae

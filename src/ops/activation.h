@@ -1,0 +1,12 @@
+#pragma once
+
+#include "tensor.h"
+
+namespace ae {
+
+// GELU, tanh approximation (as in GPT-2 and BERT's reference code):
+// gelu(x) = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))).
+float gelu(float x);
+Matrix gelu(const Matrix& x);
+
+}  // namespace ae

@@ -1,0 +1,84 @@
+#include "ops/attention.h"
+
+#include "ops/softmax.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace ae {
+
+bool AttentionMask::allows(int query_pos, int key) const {
+  if (causal && key > query_pos) return false;
+  if (window > 0 && std::abs(query_pos - key) >= window) return false;
+  if (!key_padding.empty() && key_padding[static_cast<size_t>(key)] != 0) return false;
+  return true;
+}
+
+namespace {
+
+void check_inputs(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& o) {
+  auto fail = [](const std::string& why) { throw std::invalid_argument("attention: " + why); };
+  if (q.rows() == 0 || k.rows() == 0) fail("empty sequence (Q has " + std::to_string(q.rows()) +
+                                           " rows, K has " + std::to_string(k.rows()) + ")");
+  if (q.cols() == 0) fail("key width dk is 0");
+  if (q.cols() != k.cols())
+    fail("Q is " + shape_string(q) + " and K is " + shape_string(k) + ": both need the same width dk");
+  if (k.rows() != v.rows())
+    fail("K is " + shape_string(k) + " and V is " + shape_string(v) + ": both need one row per key");
+  if (!all_finite(q) || !all_finite(k) || !all_finite(v)) fail("Q, K or V contains NaN or infinity");
+  const auto& pad = o.mask.key_padding;
+  if (!pad.empty() && pad.size() != static_cast<size_t>(k.rows()))
+    fail("key_padding has " + std::to_string(pad.size()) + " flags for " + std::to_string(k.rows()) +
+         " keys");
+  if (o.mask.window < 0) fail("window must be ≥ 0 (0 = no window), got " + std::to_string(o.mask.window));
+  if (o.mask.query_offset < 0) fail("query_offset must be ≥ 0");
+  if (!std::isfinite(o.score_multiplier)) fail("score_multiplier must be finite");
+}
+
+void apply_mask(Matrix& scores, const AttentionMask& mask) {
+  if (mask.empty()) return;
+  constexpr float kMasked = -std::numeric_limits<float>::infinity();
+  for (int i = 0; i < scores.rows(); ++i) {
+    bool any_visible = false;
+    for (int j = 0; j < scores.cols(); ++j) {
+      if (mask.allows(mask.query_offset + i, j)) any_visible = true;
+      else scores(i, j) = kMasked;
+    }
+    if (!any_visible)
+      throw std::invalid_argument("attention: every key is masked for query " + std::to_string(i) +
+                                  ", so its softmax is undefined; unmask at least one key per query");
+  }
+}
+
+}  // namespace
+
+float attention_score_scale(int dk, const AttentionOptions& options) {
+  const float base = options.scale ? 1.0f / std::sqrt(static_cast<float>(dk)) : 1.0f;
+  return base * options.score_multiplier;
+}
+
+AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& v,
+                                const AttentionOptions& options) {
+  check_inputs(q, k, v, options);
+  AttentionTrace t;
+  t.raw_scores = q * k.transpose();
+  t.scaled_scores = t.raw_scores * attention_score_scale(static_cast<int>(q.cols()), options);
+  t.masked_scores = t.scaled_scores;
+  apply_mask(t.masked_scores, options.mask);
+  t.weights = t.masked_scores;
+  softmax_rows_inplace(t.weights);
+  t.output = t.weights * v;
+  return t;
+}
+
+Matrix attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
+  check_inputs(q, k, v, options);
+  Matrix scores = (q * k.transpose()) * attention_score_scale(static_cast<int>(q.cols()), options);
+  apply_mask(scores, options.mask);
+  softmax_rows_inplace(scores);
+  return scores * v;
+}
+
+}  // namespace ae

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "tensor.h"
+
+namespace ae {
+
+// Row-wise softmax in place. Each row's maximum is subtracted before exp so
+// that large logits cannot overflow. Entries equal to -inf (masked) become
+// exactly 0. A row whose entries are all -inf has no defined softmax: the
+// caller must prevent it (attention reports it as an error).
+void softmax_rows_inplace(Matrix& x);
+
+// Shannon entropy (natural log) of each row of a probability matrix; 0·log 0 = 0.
+Vector row_entropy(const Matrix& p);
+
+}  // namespace ae

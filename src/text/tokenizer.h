@@ -1,0 +1,22 @@
+// Word-level pre-tokenisation shared by every model (and by the page, through the bindings):
+//  - ASCII letters are lower-cased; runs of letters and digits form words;
+//  - contractions split the same way every time: "didn't" → "did" "n't", "it's" → "it" "'s"
+//    (the typographic apostrophe ’ counts as ');
+//  - every other punctuation mark is a token of its own;
+//  - CJK ideographs and CJK punctuation are one token per character ("猫追狗" → 猫 追 狗).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ae {
+
+// Throws std::invalid_argument when the text is not valid UTF-8 (the message gives the byte offset).
+std::vector<std::string> split_words(std::string_view text);
+
+// A stable id in [first_id, vocab_size) from the word's FNV-1a hash. Only for untrained models
+// that have no vocabulary of their own; ids below first_id stay free for special tokens.
+int hashed_token_id(std::string_view word, int vocab_size, int first_id = 0);
+
+}  // namespace ae
