@@ -1,0 +1,48 @@
+// Shared set-up for the wasm tests: the engine loaded in Node, and fixtures produced by the
+// native build (build/native/make_fixtures), so that both builds are compared on the same inputs.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { loadEngine } from '../../web/lib/engine.mjs';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const wasmPath = path.join(root, 'web/dist/attention.wasm');
+
+// Node's fetch cannot read file: URLs, so the module gets its bytes directly (TOOLCHAIN §2).
+export function loadNodeEngine() {
+  return loadEngine({ wasmBinary: readFileSync(wasmPath) });
+}
+
+const FIXTURE_VERSION = 1;
+
+export function nativeFixtures() {
+  const out = path.join(root, 'build/fixtures/native.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  execFileSync(path.join(root, 'build/native/make_fixtures'), [out]);
+  const fixtures = JSON.parse(readFileSync(out, 'utf8'));
+  if (fixtures.version !== FIXTURE_VERSION)
+    throw new Error(`fixtures are version ${fixtures.version}, tests expect ${FIXTURE_VERSION}: rebuild (npm run build)`);
+  return fixtures;
+}
+
+// Largest |actual − expected| relative to (atol + rtol·|expected|); ≤ 1 means "agrees".
+// Expected null stands for −∞ (JSON has no infinities) and must match exactly.
+export function compareArrays(actual, expected, { atol, rtol }) {
+  if (actual.length !== expected.length)
+    return { ok: false, detail: `length ${actual.length} ≠ ${expected.length}` };
+  let worst = { ratio: 0, index: -1 };
+  for (let i = 0; i < expected.length; i++) {
+    const e = expected[i];
+    const a = actual[i];
+    if (e === null) {
+      if (a !== -Infinity) return { ok: false, detail: `[${i}] is ${a}, native has −∞` };
+      continue;
+    }
+    const ratio = Math.abs(a - e) / (atol + rtol * Math.abs(e));
+    if (!(ratio <= worst.ratio)) worst = { ratio, index: i, a, e };
+  }
+  const ok = worst.ratio <= 1;
+  return { ok, maxRatio: worst.ratio, detail: ok ? '' : `[${worst.index}] wasm ${worst.a} vs native ${worst.e}` };
+}
