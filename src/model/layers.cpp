@@ -56,7 +56,12 @@ void LayerNorm::visit(const std::string& prefix, const ParameterVisitor& f) {
 
 FeedForward::FeedForward(int d, int d_ff) : expand(d, d_ff), project(d_ff, d) {}
 
-Matrix FeedForward::forward(const Matrix& x) const { return project.forward(gelu(expand.forward(x))); }
+Matrix FeedForward::forward(const Matrix& x, Matrix* hidden) const {
+  Matrix pre_activation = expand.forward(x);
+  Matrix y = project.forward(gelu(pre_activation));
+  if (hidden) *hidden = std::move(pre_activation);
+  return y;
+}
 
 void FeedForward::init_random(Rng& rng) {
   expand.init_random(rng);
@@ -146,11 +151,18 @@ Matrix TransformerLayer::forward(const Matrix& x_in, const Matrix* memory, const
 
   Matrix x = x_in;
   if (norm == NormPlacement::Pre) {
-    const Matrix h = ln_self.forward(x);
+    Matrix h = ln_self.forward(x);
     x += self_attention.forward(h, h, o.self_attention, o.rope, o.head_active, self_trace);
+    if (trace) {
+      trace->input = x_in;
+      trace->self_norm = std::move(h);
+      trace->after_self = x;
+    }
     if (cross_attention) x += cross_attention->forward(ln_cross->forward(x), *memory, o.cross_attention,
                                                        std::nullopt, nullptr, cross_trace);
-    x += ffn.forward(ln_ffn.forward(x));
+    Matrix h_ffn = ln_ffn.forward(x);
+    x += ffn.forward(h_ffn, trace ? &trace->ffn_hidden : nullptr);
+    if (trace) trace->ffn_norm = std::move(h_ffn);
   } else {
     x = ln_self.forward(x + self_attention.forward(x, x, o.self_attention, o.rope, o.head_active, self_trace));
     if (cross_attention)

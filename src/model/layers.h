@@ -19,6 +19,8 @@ struct Linear {
 
   Linear(int in, int out);
   Matrix forward(const Matrix& x) const;  // x: n×in → n×out
+  // Adds dL/dW and dL/db into grad and returns dL/dx, given the forward input x and dL/dy.
+  Matrix backward(const Matrix& x, const Matrix& dy, Linear& grad) const;
   void init_random(Rng& rng);             // weight ~ N(0, 1/in), bias = 0
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };
@@ -30,6 +32,7 @@ struct LayerNorm {
 
   LayerNorm(int d, float eps);
   Matrix forward(const Matrix& x) const;
+  Matrix backward(const Matrix& x, const Matrix& dy, LayerNorm& grad) const;  // x: the forward input
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };
 
@@ -38,7 +41,9 @@ struct FeedForward {
   Linear expand, project;
 
   FeedForward(int d, int d_ff);
-  Matrix forward(const Matrix& x) const;
+  // hidden, when given, receives the expansion before GELU (what backward needs).
+  Matrix forward(const Matrix& x, Matrix* hidden = nullptr) const;
+  Matrix backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad) const;
   void init_random(Rng& rng);
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };
@@ -74,6 +79,14 @@ struct MultiHeadAttention {
   Matrix forward(const Matrix& queries_from, const Matrix& keys_from, const AttentionOptions& options,
                  const std::optional<RopeSettings>& rope, const std::vector<uint8_t>* head_active,
                  MultiHeadTrace* trace) const;
+  // Backward of forward(queries_from, keys_from, …) given its trace and dL/d(output).
+  // Returns dL/d(queries_from) and dL/d(keys_from); for self-attention add the two.
+  struct InputGradients {
+    Matrix queries_from, keys_from;
+  };
+  InputGradients backward(const Matrix& queries_from, const Matrix& keys_from, const AttentionOptions& options,
+                          const std::optional<RopeSettings>& rope, const std::vector<uint8_t>* head_active,
+                          const MultiHeadTrace& trace, const Matrix& d_output, MultiHeadAttention& grad) const;
   void init_random(Rng& rng);
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };
@@ -82,6 +95,9 @@ struct LayerTrace {
   MultiHeadTrace self_attention;
   std::optional<MultiHeadTrace> cross_attention;
   Matrix output;  // n×d, this layer's output
+  // Saved for backward (pre-LN layers): the layer input, LN1(input), input + self-attention,
+  // LN2 of that, and the feed-forward expansion before GELU.
+  Matrix input, self_norm, after_self, ffn_norm, ffn_hidden;
 };
 
 // Per-call switches that do not change the weights.
@@ -104,6 +120,9 @@ struct TransformerLayer {
 
   explicit TransformerLayer(const ModelConfig& config);
   Matrix forward(const Matrix& x, const Matrix* memory, const LayerOptions& options, LayerTrace* trace) const;
+  // Pre-LN layers without cross-attention only (what the trainer uses); throws otherwise.
+  Matrix backward(const LayerTrace& trace, const LayerOptions& options, const Matrix& d_output,
+                  TransformerLayer& grad) const;
   void init_random(Rng& rng);
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };

@@ -14,7 +14,8 @@ Matrix sinusoidal_encoding(int n, int d);
 // first_position + r. Feature pairs (2i, 2i+1) are rotated by angle p·θ_i, θ_i = base^(−2i/dh):
 //   x'_{2i} = x_{2i} cos − x_{2i+1} sin,  x'_{2i+1} = x_{2i} sin + x_{2i+1} cos.
 // Applied to queries and keys (never values), so q·k depends on positions only through
-// their difference.
-void apply_rope(Matrix& x, int first_position, float base);
+// their difference. inverse = true rotates by −p·θ_i, undoing the rotation (backward pass:
+// a rotation's transpose is its inverse).
+void apply_rope(Matrix& x, int first_position, float base, bool inverse = false);
 
 }  // namespace ae

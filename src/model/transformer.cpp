@@ -19,7 +19,9 @@ const ModelConfig& validated(const ModelConfig& c) {
 }  // namespace
 
 Transformer::Transformer(const ModelConfig& config)
-    : config_(validated(config)), token_embedding_(Matrix::Zero(config.vocab_size, config.d_model)) {
+    : config_(validated(config)),
+      token_embedding_(Matrix::Zero(config.vocab_size, config.d_model)),
+      output_bias_(Matrix::Zero(1, config.vocab_size)) {
   if (config_.positional == PositionalEncoding::Learned)
     position_embedding_ = Matrix::Zero(config_.max_len, config_.d_model);
   layers_.reserve(static_cast<size_t>(config_.n_layers));
@@ -75,16 +77,7 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
     input_error("head_active has " + std::to_string(o.head_active.size()) + " layers, the model has " +
                 std::to_string(layers_.size()));
 
-  LayerOptions lo;
-  lo.self_attention.mask.causal = o.causal.value_or(config_.causal);
-  lo.self_attention.mask.window = o.window;
-  lo.self_attention.mask.key_padding = o.key_padding;
-  lo.self_attention.scale = o.scale;
-  lo.self_attention.score_multiplier = o.score_multiplier;
-  lo.cross_attention.scale = o.scale;
-  lo.cross_attention.score_multiplier = o.score_multiplier;
-  if (config_.positional == PositionalEncoding::Rope) lo.rope = RopeSettings{config_.rope_base};
-
+  LayerOptions lo = layer_options(o);
   if (trace) {
     trace->embeddings = x_in;
     trace->layers.assign(layers_.size(), LayerTrace{});
@@ -99,8 +92,52 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
   return x;
 }
 
+LayerOptions Transformer::layer_options(const RunOptions& o) const {
+  LayerOptions lo;
+  lo.self_attention.mask.causal = o.causal.value_or(config_.causal);
+  lo.self_attention.mask.window = o.window;
+  lo.self_attention.mask.key_padding = o.key_padding;
+  lo.self_attention.scale = o.scale;
+  lo.self_attention.score_multiplier = o.score_multiplier;
+  lo.cross_attention.scale = o.scale;
+  lo.cross_attention.score_multiplier = o.score_multiplier;
+  if (config_.positional == PositionalEncoding::Rope) lo.rope = RopeSettings{config_.rope_base};
+  return lo;
+}
+
+Matrix Transformer::logits(const Matrix& hidden) const {
+  if (hidden.cols() != config_.d_model)
+    throw std::invalid_argument("logits: hidden rows are " + shape_string(hidden) + ", the model width is " +
+                                std::to_string(config_.d_model));
+  Matrix out = hidden * token_embedding_.transpose();
+  out.rowwise() += output_bias_.row(0);
+  return out;
+}
+
+Matrix Transformer::logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const {
+  grads.token_embedding_.noalias() += d_logits.transpose() * hidden;
+  grads.output_bias_ += d_logits.colwise().sum();
+  return d_logits * token_embedding_;
+}
+
+void Transformer::backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
+                           const Matrix& d_output, Transformer& grads) const {
+  if (trace.layers.size() != layers_.size()) throw std::logic_error("backward: the trace is from another model");
+  LayerOptions lo = layer_options(options);
+  Matrix dx = d_output;
+  if (final_norm_) dx = final_norm_->backward(trace.layers.back().output, dx, *grads.final_norm_);
+  for (size_t l = layers_.size(); l-- > 0;) {
+    lo.head_active = options.head_active.empty() ? nullptr : &options.head_active[l];
+    dx = layers_[l].backward(trace.layers[l], lo, dx, grads.layers_[l]);
+  }
+  for (size_t i = 0; i < ids.size(); ++i) grads.token_embedding_.row(ids[i]) += dx.row(static_cast<Eigen::Index>(i));
+  if (config_.positional == PositionalEncoding::Learned)
+    grads.position_embedding_.topRows(dx.rows()) += dx;
+}
+
 void Transformer::visit_parameters(const ParameterVisitor& f) {
   f("token_embedding", token_embedding_);
+  f("output_bias", output_bias_);
   if (position_embedding_.size() > 0) f("position_embedding", position_embedding_);
   for (size_t l = 0; l < layers_.size(); ++l) layers_[l].visit("layers." + std::to_string(l), f);
   if (final_norm_) final_norm_->visit("final_norm", f);

@@ -49,13 +49,28 @@ class Transformer {
   // except RoPE, which lives inside attention. Lets tests feed arbitrary vectors.
   Matrix forward_embeddings(const Matrix& x, const RunOptions& options, ForwardTrace* trace) const;
 
+  // Vocabulary logits for hidden rows (k×d → k×V): h·Eᵀ + b. The output projection is tied
+  // to the token embedding E, so predicting a word means pointing at that word's vector.
+  Matrix logits(const Matrix& hidden) const;
+
+  // --- training (src/train/) ---
+  // Backward of logits(hidden): adds into grads' embedding and output bias, returns dL/dhidden.
+  Matrix logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const;
+  // Backward of forward(ids, options, &trace) given dL/d(output) (n×d); gradients are added
+  // into grads, a Transformer of the same config used as an accumulator.
+  void backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
+                const Matrix& d_output, Transformer& grads) const;
+
   void visit_parameters(const ParameterVisitor& f);
   size_t parameter_count() const;
 
  private:
+  LayerOptions layer_options(const RunOptions& options) const;
+
   ModelConfig config_;
   Matrix token_embedding_;     // V×d
   Matrix position_embedding_;  // max_len×d, learned encoding only
+  Matrix output_bias_;         // 1×V
   std::vector<TransformerLayer> layers_;
   std::optional<LayerNorm> final_norm_;  // pre-LN only
 };

@@ -73,6 +73,22 @@ AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& 
   return t;
 }
 
+AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Matrix& v,
+                                      const AttentionTrace& trace, const AttentionOptions& options,
+                                      const Matrix& d_output) {
+  const Matrix& p = trace.weights;  // n×m
+  AttentionGradients g;
+  g.v = p.transpose() * d_output;              // m×dv
+  const Matrix d_weights = d_output * v.transpose();  // n×m
+  // Softmax backward per row: dS = P ⊙ (dP − Σ_j dP_j P_j).
+  const Eigen::VectorXf row_dot = (d_weights.array() * p.array()).rowwise().sum();
+  Matrix d_scores = (p.array() * (d_weights.array().colwise() - row_dot.array())).matrix();
+  d_scores *= attention_score_scale(static_cast<int>(q.cols()), options);
+  g.q = d_scores * k;                          // n×dk
+  g.k = d_scores.transpose() * q;              // m×dk
+  return g;
+}
+
 Matrix attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
   check_inputs(q, k, v, options);
   Matrix scores = (q * k.transpose()) * attention_score_scale(static_cast<int>(q.cols()), options);

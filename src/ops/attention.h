@@ -49,6 +49,16 @@ Matrix attention(const Matrix& q, const Matrix& k, const Matrix& v, const Attent
 AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& v,
                                 const AttentionOptions& options);
 
+struct AttentionGradients {
+  Matrix q, k, v;  // dL/dQ (n×dk), dL/dK (m×dk), dL/dV (m×dv)
+};
+
+// Backward of attention_traced given what it saved and dL/d(output). Masked entries have
+// weight 0, so no gradient flows through them.
+AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Matrix& v,
+                                      const AttentionTrace& trace, const AttentionOptions& options,
+                                      const Matrix& d_output);
+
 // The factor s applied to Q·Kᵀ for a key width dk.
 float attention_score_scale(int dk, const AttentionOptions& options);
 

@@ -21,4 +21,24 @@ Matrix layer_norm(const Matrix& x, const Matrix& gamma, const Matrix& beta, floa
   return y;
 }
 
+Matrix layer_norm_backward(const Matrix& x, const Matrix& gamma, float eps, const Matrix& dy, Matrix& d_gamma,
+                           Matrix& d_beta) {
+  Matrix dx(x.rows(), x.cols());
+  const float d = static_cast<float>(x.cols());
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    const float mean = x.row(r).sum() / d;
+    const float var = (x.row(r).array() - mean).square().sum() / d;
+    const float rstd = 1.0f / std::sqrt(var + eps);
+    const Eigen::ArrayXXf xhat = ((x.row(r).array() - mean) * rstd);
+    const Eigen::ArrayXXf dxhat = dy.row(r).array() * gamma.row(0).array();
+    d_gamma.row(0).array() += dy.row(r).array() * xhat.row(0);
+    d_beta.row(0) += dy.row(r);
+    // dx = rstd · (dxhat − mean(dxhat) − xhat · mean(dxhat · xhat))
+    const float mean_dxhat = dxhat.sum() / d;
+    const float mean_dxhat_xhat = (dxhat * xhat).sum() / d;
+    dx.row(r) = (rstd * (dxhat - mean_dxhat - xhat * mean_dxhat_xhat)).matrix();
+  }
+  return dx;
+}
+
 }  // namespace ae

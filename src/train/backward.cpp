@@ -1,0 +1,71 @@
+// Backward passes of the layers in src/model/layers.h, kept in one file as mirrors of the
+// forward functions: each takes what its forward saved plus dL/d(output), adds parameter
+// gradients into a same-shaped `grad` object, and returns dL/d(input).
+#include "model/layers.h"
+#include "model/positional.h"
+#include "ops/activation.h"
+#include "ops/norm.h"
+
+#include <stdexcept>
+
+namespace ae {
+
+Matrix Linear::backward(const Matrix& x, const Matrix& dy, Linear& grad) const {
+  grad.weight.noalias() += x.transpose() * dy;
+  grad.bias += dy.colwise().sum();
+  return dy * weight.transpose();
+}
+
+Matrix LayerNorm::backward(const Matrix& x, const Matrix& dy, LayerNorm& grad) const {
+  return layer_norm_backward(x, gamma, eps, dy, grad.gamma, grad.beta);
+}
+
+Matrix FeedForward::backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad) const {
+  const Matrix d_activated = project.backward(gelu(hidden), dy, grad.project);
+  return expand.backward(x, gelu_backward(hidden, d_activated), grad.expand);
+}
+
+MultiHeadAttention::InputGradients MultiHeadAttention::backward(
+    const Matrix& queries_from, const Matrix& keys_from, const AttentionOptions& options,
+    const std::optional<RopeSettings>& rope, const std::vector<uint8_t>* head_active, const MultiHeadTrace& trace,
+    const Matrix& d_output, MultiHeadAttention& grad) const {
+  const Matrix d_concat = wo.backward(trace.concat, d_output, grad.wo);
+  Matrix dq_all = Matrix::Zero(queries_from.rows(), wq.weight.cols());
+  Matrix dk_all = Matrix::Zero(keys_from.rows(), wk.weight.cols());
+  Matrix dv_all = Matrix::Zero(keys_from.rows(), wv.weight.cols());
+  for (int h = 0; h < n_heads; ++h) {
+    if (head_active && (*head_active)[static_cast<size_t>(h)] == 0) continue;  // ablated: no output, no gradient
+    const int col = h * head_dim;
+    const HeadTrace& t = trace.heads[static_cast<size_t>(h)];
+    AttentionGradients g = attention_backward(t.q, t.k, t.v, t.attention, options, d_concat.middleCols(col, head_dim));
+    if (rope) {  // q, k were rotated after projection: rotate their gradients back
+      apply_rope(g.q, options.mask.query_offset, rope->base, /*inverse=*/true);
+      apply_rope(g.k, 0, rope->base, /*inverse=*/true);
+    }
+    dq_all.middleCols(col, head_dim) = g.q;
+    dk_all.middleCols(col, head_dim) = g.k;
+    dv_all.middleCols(col, head_dim) = g.v;
+  }
+  InputGradients out;
+  out.queries_from = wq.backward(queries_from, dq_all, grad.wq);
+  out.keys_from = wk.backward(keys_from, dk_all, grad.wk) + wv.backward(keys_from, dv_all, grad.wv);
+  return out;
+}
+
+Matrix TransformerLayer::backward(const LayerTrace& t, const LayerOptions& o, const Matrix& d_output,
+                                  TransformerLayer& grad) const {
+  if (norm != NormPlacement::Pre || cross_attention)
+    throw std::logic_error("training supports pre-LN layers without cross-attention only");
+  // x2 = x1 + FFN(LN2(x1)),  x1 = x + MHA(LN1(x))
+  Matrix d_after_self = d_output;
+  const Matrix d_ffn_norm = ffn.backward(t.ffn_norm, t.ffn_hidden, d_output, grad.ffn);
+  d_after_self += ln_ffn.backward(t.after_self, d_ffn_norm, grad.ln_ffn);
+
+  const auto d_attention_in = self_attention.backward(t.self_norm, t.self_norm, o.self_attention, o.rope,
+                                                      o.head_active, t.self_attention, d_after_self,
+                                                      grad.self_attention);
+  const Matrix d_self_norm = d_attention_in.queries_from + d_attention_in.keys_from;
+  return d_after_self + ln_self.backward(t.input, d_self_norm, grad.ln_self);
+}
+
+}  // namespace ae

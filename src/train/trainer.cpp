@@ -1,0 +1,101 @@
+#include "train/trainer.h"
+
+#include "train/loss.h"
+#include "util/rng.h"
+
+#include <numeric>
+#include <stdexcept>
+
+namespace ae {
+
+namespace {
+
+Matrix gather_rows(const Matrix& m, const std::vector<int>& rows) {
+  Matrix out(static_cast<Eigen::Index>(rows.size()), m.cols());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i] < 0 || rows[i] >= m.rows()) throw std::invalid_argument("training example: position out of range");
+    out.row(static_cast<Eigen::Index>(i)) = m.row(rows[i]);
+  }
+  return out;
+}
+
+int count_correct(const Matrix& logits, const std::vector<int>& targets) {
+  int correct = 0;
+  for (size_t r = 0; r < targets.size(); ++r) {
+    Eigen::Index best = 0;
+    logits.row(static_cast<Eigen::Index>(r)).maxCoeff(&best);
+    correct += best == targets[r];
+  }
+  return correct;
+}
+
+void shuffle(std::vector<size_t>& order, Rng& rng) {
+  for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+}
+
+}  // namespace
+
+ExampleResult evaluate_example(const Transformer& model, const TrainingExample& ex, const RunOptions& options) {
+  const Matrix hidden = model.forward(ex.ids, options, nullptr);
+  const Matrix logits = model.logits(gather_rows(hidden, ex.positions));
+  return {cross_entropy(logits, ex.targets, nullptr), count_correct(logits, ex.targets)};
+}
+
+ExampleResult accumulate_gradients(const Transformer& model, const TrainingExample& ex, const RunOptions& options,
+                                   float weight, Transformer& grads) {
+  ForwardTrace trace;
+  const Matrix hidden = model.forward(ex.ids, options, &trace);
+  const Matrix picked = gather_rows(hidden, ex.positions);
+  const Matrix logits = model.logits(picked);
+  Matrix d_logits;
+  const float loss = cross_entropy(logits, ex.targets, &d_logits);
+  d_logits *= weight;
+
+  const Matrix d_picked = model.logits_backward(picked, d_logits, grads);
+  Matrix d_hidden = Matrix::Zero(hidden.rows(), hidden.cols());
+  for (size_t i = 0; i < ex.positions.size(); ++i) d_hidden.row(ex.positions[i]) += d_picked.row(static_cast<Eigen::Index>(i));
+  model.backward(ex.ids, options, trace, d_hidden, grads);
+  return {loss, count_correct(logits, ex.targets)};
+}
+
+void train(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,
+           const std::function<void(const StepReport&)>& on_step) {
+  if (examples.empty()) throw std::invalid_argument("train: no examples");
+  if (options.batch_size < 1 || options.steps < 0) throw std::invalid_argument("train: batch_size ≥ 1 and steps ≥ 0");
+  Transformer grads = gradient_buffer(model.config());
+  AdamWOptions optimizer_options = options.optimizer;
+  optimizer_options.total_steps = options.steps;
+  AdamW optimizer(model, optimizer_options);
+  Rng rng(options.seed);
+
+  std::vector<size_t> order(examples.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  shuffle(order, rng);
+  size_t cursor = 0;
+  const RunOptions run_options;
+  const float weight = 1.0f / static_cast<float>(options.batch_size);
+
+  for (int step = 0; step < options.steps; ++step) {
+    zero_parameters(grads);
+    double loss = 0.0;
+    int correct = 0, targets = 0;
+    for (int b = 0; b < options.batch_size; ++b) {
+      if (cursor == order.size()) {
+        shuffle(order, rng);
+        cursor = 0;
+      }
+      const TrainingExample& ex = examples[order[cursor++]];
+      const ExampleResult r = accumulate_gradients(model, ex, run_options, weight, grads);
+      loss += r.loss;
+      correct += r.correct;
+      targets += static_cast<int>(ex.targets.size());
+    }
+    const float lr = scheduled_learning_rate(optimizer_options, step);
+    const float norm = optimizer.step(model, grads);
+    if (on_step)
+      on_step({step, static_cast<float>(loss / options.batch_size), static_cast<float>(correct) / static_cast<float>(targets),
+               norm, lr});
+  }
+}
+
+}  // namespace ae

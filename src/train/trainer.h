@@ -1,0 +1,55 @@
+// Training on examples that ask for a word at chosen positions: "at the pronoun, name the
+// referent", "after '=', generate the referent", "at [CLS], name the agent". The loss acts
+// only on these predictions — never on attention weights — so any pattern the heads show
+// is whatever the task made useful.
+#pragma once
+
+#include "model/transformer.h"
+#include "train/optimizer.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace ae {
+
+struct TrainingExample {
+  std::vector<int> ids;
+  std::vector<int> positions;  // where the model must predict
+  std::vector<int> targets;    // the word id wanted at each of those positions
+};
+
+struct ExampleResult {
+  float loss = 0.0f;  // mean cross-entropy over the example's targets
+  int correct = 0;    // targets whose arg-max prediction is right
+};
+
+// Forward, loss and backward for one example; gradients are scaled by `weight` (1/batch)
+// and added into grads.
+ExampleResult accumulate_gradients(const Transformer& model, const TrainingExample& example,
+                                   const RunOptions& options, float weight, Transformer& grads);
+
+// Loss and correctness without gradients.
+ExampleResult evaluate_example(const Transformer& model, const TrainingExample& example, const RunOptions& options);
+
+struct TrainOptions {
+  int steps = 1000;
+  int batch_size = 32;
+  uint64_t seed = 1;  // shuffling order
+  AdamWOptions optimizer;
+};
+
+struct StepReport {
+  int step;
+  float loss;      // mean over the batch
+  float accuracy;  // over the batch's targets
+  float grad_norm;
+  float learning_rate;
+};
+
+// Minibatch AdamW over a seeded shuffle of the examples (a new shuffle each epoch).
+// on_step, if given, sees every step's report. Deterministic for a given seed and build.
+void train(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,
+           const std::function<void(const StepReport&)>& on_step);
+
+}  // namespace ae

@@ -1,0 +1,223 @@
+// Every backward pass against central finite differences of its forward pass.
+// Scalar losses are L = Σ R ⊙ f(x) with a fixed random R, so every output entry matters.
+// Tolerance: float32 forward passes, step h = 1e-2 → truncation O(h²) and rounding
+// O(ε·|L|/h) ≈ 1e-5; we accept |analytic − numeric| ≤ 2e-3 + 3e-2·max(|analytic|, |numeric|).
+#include "model/positional.h"
+#include "model/transformer.h"
+#include "ops/activation.h"
+#include "ops/attention.h"
+#include "ops/norm.h"
+#include "train/loss.h"
+#include "train/trainer.h"
+#include "util/rng.h"
+
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+
+using namespace ae;
+
+namespace {
+
+constexpr double kStep = 1e-2;
+
+Matrix random_matrix(Rng& rng, Eigen::Index rows, Eigen::Index cols, double scale = 1.0) {
+  Matrix m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(rng.normal() * scale);
+  return m;
+}
+
+double weighted_sum(const Matrix& out, const Matrix& r) {
+  double s = 0.0;
+  for (Eigen::Index i = 0; i < out.size(); ++i)
+    if (std::isfinite(out.data()[i])) s += static_cast<double>(out.data()[i]) * r.data()[i];
+  return s;
+}
+
+// Compares analytic[i] with the central difference of loss() in x[i] for up to max_checks entries.
+void check_gradient(const std::string& what, Matrix& x, const Matrix& analytic, const std::function<double()>& loss,
+                    int max_checks = 24) {
+  REQUIRE(analytic.rows() == x.rows());
+  REQUIRE(analytic.cols() == x.cols());
+  const Eigen::Index stride = std::max<Eigen::Index>(1, x.size() / max_checks);
+  for (Eigen::Index i = 0; i < x.size(); i += stride) {
+    const float saved = x.data()[i];
+    x.data()[i] = static_cast<float>(saved + kStep);
+    const double up = loss();
+    x.data()[i] = static_cast<float>(saved - kStep);
+    const double down = loss();
+    x.data()[i] = saved;
+    const double numeric = (up - down) / (2 * kStep);
+    const double a = analytic.data()[i];
+    INFO(what << " entry " << i << ": analytic " << a << ", numeric " << numeric);
+    CHECK(std::abs(a - numeric) <= 2e-3 + 3e-2 * std::max(std::abs(a), std::abs(numeric)));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gradient: linear layer") {
+  Rng rng(1);
+  Linear layer(5, 3);
+  layer.init_random(rng);
+  layer.bias = random_matrix(rng, 1, 3);
+  Matrix x = random_matrix(rng, 4, 5);
+  const Matrix r = random_matrix(rng, 4, 3);
+  Linear grad(5, 3);
+  const Matrix dx = layer.backward(x, r, grad);
+  auto loss = [&] { return weighted_sum(layer.forward(x), r); };
+  check_gradient("dx", x, dx, loss);
+  check_gradient("dW", layer.weight, grad.weight, loss);
+  check_gradient("db", layer.bias, grad.bias, loss);
+}
+
+TEST_CASE("gradient: layer norm") {
+  Rng rng(2);
+  LayerNorm norm(6, 1e-5f);
+  norm.gamma = random_matrix(rng, 1, 6);
+  norm.beta = random_matrix(rng, 1, 6);
+  Matrix x = random_matrix(rng, 3, 6, 2.0);
+  const Matrix r = random_matrix(rng, 3, 6);
+  LayerNorm grad(6, 1e-5f);
+  grad.gamma.setZero();
+  const Matrix dx = norm.backward(x, r, grad);
+  auto loss = [&] { return weighted_sum(norm.forward(x), r); };
+  check_gradient("dx", x, dx, loss);
+  check_gradient("dgamma", norm.gamma, grad.gamma, loss);
+  check_gradient("dbeta", norm.beta, grad.beta, loss);
+}
+
+TEST_CASE("gradient: GELU") {
+  Rng rng(3);
+  Matrix x = random_matrix(rng, 4, 5, 2.0);
+  const Matrix r = random_matrix(rng, 4, 5);
+  check_gradient("dx", x, gelu_backward(x, r), [&] { return weighted_sum(gelu(x), r); });
+}
+
+TEST_CASE("gradient: feed-forward") {
+  Rng rng(4);
+  FeedForward ffn(4, 16);
+  ffn.init_random(rng);
+  Matrix x = random_matrix(rng, 3, 4);
+  const Matrix r = random_matrix(rng, 3, 4);
+  FeedForward grad(4, 16);
+  Matrix hidden;
+  ffn.forward(x, &hidden);
+  const Matrix dx = ffn.backward(x, hidden, r, grad);
+  auto loss = [&] { return weighted_sum(ffn.forward(x), r); };
+  check_gradient("dx", x, dx, loss);
+  check_gradient("d expand.weight", ffn.expand.weight, grad.expand.weight, loss);
+  check_gradient("d project.weight", ffn.project.weight, grad.project.weight, loss);
+}
+
+TEST_CASE("gradient: attention under every mask, scaled and unscaled") {
+  struct Case {
+    const char* name;
+    int n, m;
+    bool causal;
+    int window;
+    int query_offset;
+    bool pad;
+    bool scale;
+  };
+  const Case cases[] = {{"none", 4, 4, false, 0, 0, false, true},     {"causal", 5, 5, true, 0, 0, false, true},
+                        {"window", 5, 5, false, 2, 0, false, true},   {"causal window", 6, 6, true, 3, 0, false, true},
+                        {"padding", 4, 5, false, 0, 0, true, true},   {"cache offset", 2, 5, true, 0, 3, false, true},
+                        {"unscaled", 4, 4, false, 0, 0, false, false}};
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    Rng rng(5);
+    Matrix q = random_matrix(rng, c.n, 4), k = random_matrix(rng, c.m, 4), v = random_matrix(rng, c.m, 3);
+    const Matrix r = random_matrix(rng, c.n, 3);
+    AttentionOptions o;
+    o.mask.causal = c.causal;
+    o.mask.window = c.window;
+    o.mask.query_offset = c.query_offset;
+    if (c.pad) o.mask.key_padding = {0, 0, 1, 0, 0};
+    o.scale = c.scale;
+    const AttentionTrace t = attention_traced(q, k, v, o);
+    const AttentionGradients g = attention_backward(q, k, v, t, o, r);
+    auto loss = [&] { return weighted_sum(attention(q, k, v, o), r); };
+    check_gradient("dq", q, g.q, loss);
+    check_gradient("dk", k, g.k, loss);
+    check_gradient("dv", v, g.v, loss);
+  }
+}
+
+TEST_CASE("gradient: multi-head attention with and without RoPE, with an ablated head") {
+  for (bool rope : {false, true}) {
+    for (bool ablate : {false, true}) {
+      CAPTURE(rope);
+      CAPTURE(ablate);
+      Rng rng(6);
+      MultiHeadAttention mha(8, 2);
+      mha.init_random(rng);
+      Matrix x = random_matrix(rng, 5, 8);
+      const Matrix r = random_matrix(rng, 5, 8);
+      AttentionOptions o;
+      o.mask.causal = true;
+      std::optional<RopeSettings> rs;
+      if (rope) rs = RopeSettings{};
+      const std::vector<uint8_t> active = {1, 0};
+      const std::vector<uint8_t>* heads = ablate ? &active : nullptr;
+      MultiHeadTrace trace;
+      mha.forward(x, x, o, rs, heads, &trace);
+      MultiHeadAttention grad(8, 2);
+      const auto d = mha.backward(x, x, o, rs, heads, trace, r, grad);
+      auto loss = [&] { return weighted_sum(mha.forward(x, x, o, rs, heads, nullptr), r); };
+      Matrix dx = d.queries_from + d.keys_from;
+      check_gradient("dx", x, dx, loss);
+      check_gradient("dWq", mha.wq.weight, grad.wq.weight, loss);
+      check_gradient("dWk", mha.wk.weight, grad.wk.weight, loss);
+      check_gradient("dWv", mha.wv.weight, grad.wv.weight, loss);
+      check_gradient("dWo", mha.wo.weight, grad.wo.weight, loss);
+      check_gradient("dbq", mha.wq.bias, grad.wq.bias, loss);
+    }
+  }
+}
+
+TEST_CASE("gradient: cross-entropy") {
+  Rng rng(7);
+  Matrix logits = random_matrix(rng, 3, 6, 3.0);
+  const std::vector<int> targets = {0, 5, 2};
+  Matrix d;
+  cross_entropy(logits, targets, &d);
+  check_gradient("dlogits", logits, d, [&] { return cross_entropy(logits, targets, nullptr); });
+}
+
+TEST_CASE("gradient: whole model with a prediction loss, every positional encoding") {
+  for (auto pe : {PositionalEncoding::None, PositionalEncoding::Sinusoidal, PositionalEncoding::Learned,
+                  PositionalEncoding::Rope}) {
+    for (bool causal : {false, true}) {
+      CAPTURE(to_string(pe));
+      CAPTURE(causal);
+      ModelConfig c;
+      c.vocab_size = 11;
+      c.d_model = 8;
+      c.n_heads = 2;
+      c.n_layers = 2;
+      c.max_len = 8;
+      c.positional = pe;
+      c.causal = causal;
+      Transformer model(c);
+      model.init_random(8);
+      // Non-trivial LayerNorm and bias parameters, so that their gradients are exercised.
+      Rng rng(9);
+      model.visit_parameters([&](const std::string& name, Matrix& m) {
+        if (name.find("bias") != std::string::npos || name.find("gamma") != std::string::npos ||
+            name.find("beta") != std::string::npos)
+          m += random_matrix(rng, m.rows(), m.cols(), 0.3);
+      });
+      const TrainingExample ex{{3, 7, 1, 9, 4}, {1, 4}, {5, 2}};
+      Transformer grads = gradient_buffer(c);
+      accumulate_gradients(model, ex, RunOptions{}, 1.0f, grads);
+      std::vector<std::pair<std::string, Matrix*>> params, grad_params;
+      model.visit_parameters([&](const std::string& n, Matrix& m) { params.emplace_back(n, &m); });
+      grads.visit_parameters([&](const std::string& n, Matrix& m) { grad_params.emplace_back(n, &m); });
+      REQUIRE(params.size() == grad_params.size());
+      auto loss = [&] { return evaluate_example(model, ex, RunOptions{}).loss; };
+      for (size_t i = 0; i < params.size(); ++i) check_gradient(params[i].first, *params[i].second, *grad_params[i].second, loss, 6);
+    }
+  }
+}
