@@ -14,6 +14,7 @@
 
 #include <cxxabi.h>
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -54,9 +55,18 @@ T option(const val& options, const char* name, T fallback) {
 
 int int_option(const val& options, const char* name, int fallback) {
   const double v = option<double>(options, name, fallback);
-  if (v != static_cast<double>(static_cast<int>(v)))
+  // Range first: casting NaN or an out-of-range double to int is undefined behaviour.
+  if (!(v >= -2147483648.0 && v <= 2147483647.0) || v != std::trunc(v))
     argument_error(std::string(name) + " must be a whole number, got " + std::to_string(v));
   return static_cast<int>(v);
+}
+
+// Seeds cross as JS numbers: whole, non-negative and exactly representable (< 2^53).
+uint64_t seed_option(const val& options) {
+  const double v = option<double>(options, "seed", 1.0);
+  if (!(v >= 0.0 && v < 9007199254740992.0) || v != static_cast<double>(static_cast<uint64_t>(v)))
+    argument_error("seed must be a whole number from 0 to 2^53 − 1, got " + std::to_string(v));
+  return static_cast<uint64_t>(v);
 }
 
 std::string string_option(const val& options, const char* name, const std::string& fallback) {
@@ -188,7 +198,7 @@ val config_to_js(const ae::ModelConfig& c) {
 class RandomModel {
  public:
   RandomModel(const val& config)
-      : model_(config_from_js(config)), seed_(static_cast<uint64_t>(option<double>(config, "seed", 1))) {
+      : model_(config_from_js(config)), seed_(seed_option(config)) {
     model_.init_random(seed_);
   }
 

@@ -22,9 +22,12 @@ const badCalls = [
   ['missing shapes', () => engine.attention({ q: [1] }), /give the shapes/],
   ['q not an array', () => engine.attention({ ...identity2, q: 5 }), /q must be an array/],
   ['fractional window', () => engine.attention({ ...identity2, window: 1.5 }), /window must be a whole number/],
+  ['huge layer count', () => engine.createRandomModel({ nLayers: 1e12 }), /nLayers must be a whole number/],
   ['heads not dividing d_model', () => engine.createRandomModel({ dModel: 30, nHeads: 4 }), /n_heads \(4\) must divide d_model \(30\)/],
   ['unknown positional encoding', () => engine.createRandomModel({ positional: 'alibi' }), /unknown positional encoding "alibi"/],
   ['RoPE with odd head width', () => engine.createRandomModel({ dModel: 6, nHeads: 2, positional: 'rope' }), /must be even/],
+  ['negative seed', () => engine.createRandomModel({ seed: -1 }), /seed must be a whole number/],
+  ['fractional seed', () => engine.createRandomModel({ seed: 0.5 }), /seed must be a whole number/],
   ['empty sentence', () => engine.createRandomModel({}).run('   '), /sequence is empty/],
   ['sentence over max length', () => engine.createRandomModel({ maxLen: 4 }).run('one two three four five'), /5 tokens exceed the model's maximum length of 4/],
 ];
