@@ -1,0 +1,288 @@
+// <ae-attention-heatmap>: one attention matrix as an SVG grid, rows = queries, columns = keys.
+//   element.data = { tokens: string[], weights: Float32Array (n×n, row-major), caption?: string }
+//   element.strings = messages[lang].heatmap (see ../i18n.mjs)
+// As in bertviz, new tokens rebuild the grid (#render); new values only recolour it (#update).
+// CSP-safe: colours are SVG presentation attributes, sizes are set through CSSOM.
+import { format, messages } from '../i18n.mjs';
+
+const FONT = 13; // label size in viewBox units (= px at natural size)
+const VALUES_MAX_N = 16; // print values inside cells only while they fit
+const TITLES_MAX_N = 32; // above this, one shared <title> follows the pointer: halves the DOM
+const DEFAULT_STOPS = ['#ffffff', '#4a90c8', '#0b2a5b']; // style.css sets --ae-heat-0..2
+
+const clamp = (v, max) => Math.min(max, Math.max(0, v));
+
+// --- colour ramp, interpolated in OKLab so equal steps in weight look like equal steps ---
+
+const toLinear = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+const toGamma = (c) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
+const mix = (m, v) => m.map((row) => row[0] * v[0] + row[1] * v[1] + row[2] * v[2]);
+// Matrices from Björn Ottosson's OKLab definition.
+const RGB_LMS = [[0.4122214708, 0.5363325363, 0.0514459929], [0.2119034982, 0.6806995451, 0.1073969566], [0.0883024619, 0.2817188376, 0.6299787005]];
+const LMS_LAB = [[0.2104542553, 0.793617785, -0.0040720468], [1.9779984951, -2.428592205, 0.4505937099], [0.0259040371, 0.7827717662, -0.808675766]];
+const LAB_LMS = [[1, 0.3963377774, 0.2158037573], [1, -0.1055613458, -0.0638541728], [1, -0.0894841775, -1.291485548]];
+const LMS_RGB = [[4.0767416621, -3.3077115913, 0.2309699292], [-1.2684380046, 2.6097574011, -0.3413193965], [-0.0041960863, -0.7034186147, 1.707614701]];
+
+function hexToOklab(hex) {
+  const rgb = [1, 3, 5].map((i) => toLinear(parseInt(hex.slice(i, i + 2), 16) / 255));
+  return mix(LMS_LAB, mix(RGB_LMS, rgb).map(Math.cbrt));
+}
+
+const oklabToLinear = (lab) => mix(LMS_RGB, mix(LAB_LMS, lab).map((c) => c ** 3)).map((c) => clamp(c, 1));
+const toHex = (rgb) => '#' + rgb.map((c) => Math.round(toGamma(c) * 255).toString(16).padStart(2, '0')).join('');
+
+// 256 precomputed {fill, ink} over [0, 1]; ink is whichever of white/black text contrasts more.
+function buildRamp(hexes) {
+  const stops = hexes.map((h, i) => hexToOklab(/^#[0-9a-f]{6}$/i.test(h) ? h : DEFAULT_STOPS[i]));
+  return Array.from({ length: 256 }, (_, i) => {
+    const t = (i / 255) * (stops.length - 1);
+    const k = Math.min(Math.floor(t), stops.length - 2);
+    const rgb = oklabToLinear(stops[k].map((v, c) => v + (stops[k + 1][c] - v) * (t - k)));
+    const luminance = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    return { fill: toHex(rgb), ink: luminance < 0.18 ? '#ffffff' : '#111111' }; // 0.18: equal contrast
+  });
+}
+
+const rampIndex = (value) => Math.round(clamp(value, 1) * 255) || 0;
+
+// --- DOM helpers ---
+
+// An element (SVG unless an HTML tag) with attributes, optional parent and text.
+function make(tag, attributes = {}, parent = null, text = null) {
+  const node = ['div', 'p', 'span'].includes(tag)
+    ? document.createElement(tag)
+    : document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (text !== null) node.textContent = text;
+  parent?.append(node);
+  return node;
+}
+
+const shorten = (s) => (s.length > 12 ? s.slice(0, 11) + '…' : s);
+// Label width without layout (the element may be hidden): CJK glyphs are full width.
+const textWidth = (s) => [...s].reduce((w, ch) => w + (/[\u2e80-\uffff]/.test(ch) ? 1 : 0.62), 0) * FONT;
+const sameTokens = (a, b) => a.length === b.length && a.every((t, i) => t === b[i]);
+
+let nextId = 0;
+
+export class AttentionHeatmap extends HTMLElement {
+  #data = null;
+  #tokens = [];
+  #cells = []; // [{rect, title, text}], row-major; title is null on large grids
+  #hoverTitle = make('title'); // the shared <title> of large grids
+  #strings = messages.en.heatmap;
+  #ramp = buildRamp(DEFAULT_STOPS);
+  #active = null; // {row, col} of the keyboard cursor
+  #parts = null; // static elements from #build
+  #grid = null; // layout and label nodes from #render
+  #scheme = matchMedia('(prefers-color-scheme: dark)');
+  #onScheme = () => this.#recolour();
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    this.#scheme.addEventListener('change', this.#onScheme);
+    this.#recolour();
+  }
+
+  disconnectedCallback() {
+    this.#scheme.removeEventListener('change', this.#onScheme);
+  }
+
+  get data() {
+    return this.#data;
+  }
+
+  set data(value) {
+    const { tokens, weights } = value ?? {};
+    if (!Array.isArray(tokens) || weights?.length !== tokens.length ** 2)
+      throw new TypeError('ae-attention-heatmap: weights must hold tokens.length² values');
+    this.#data = { caption: '', ...value };
+    if (!this.#parts) this.#build();
+    if (sameTokens(tokens, this.#tokens)) this.#update();
+    else this.#render();
+  }
+
+  set strings(value) {
+    this.#strings = { ...messages.en.heatmap, ...value };
+    if (this.#parts) this.#build();
+    if (this.#data) this.#render();
+  }
+
+  // The focusable plot (role img, summarised by aria-label), the legend, and a live readout
+  // announcing the cell under the keyboard cursor.
+  #build() {
+    const s = this.#strings;
+    const root = make('div', { class: 'ae-hm' });
+    const caption = make('p', { class: 'ae-hm-caption' }, root);
+    const plot = make('div', { class: 'ae-hm-plot', tabindex: 0, role: 'img' }, root);
+    const svg = make('svg', { 'aria-hidden': 'true' }, plot);
+    const foot = make('div', { class: 'ae-hm-foot' }, root);
+    const legend = make('div', { class: 'ae-hm-legend', 'aria-hidden': 'true' }, foot);
+    make('span', { class: 'ae-hm-legend-title' }, legend, s.legend);
+    make('span', {}, legend, '0');
+    const bar = make('svg', { viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: 'ae-hm-bar' }, legend);
+    make('span', {}, legend, '1');
+    const readout = make('p', { class: 'ae-hm-readout', 'aria-live': 'polite' }, foot, s.hint);
+
+    plot.addEventListener('keydown', (e) => this.#onKey(e));
+    plot.addEventListener('focus', () => this.#moveTo(this.#active?.row ?? 0, this.#active?.col ?? 0));
+    plot.addEventListener('blur', () => this.#showActive(false));
+    svg.addEventListener('pointerdown', (e) => {
+      const rect = e.target.closest('rect.cell');
+      if (rect) this.#moveTo(Number(rect.dataset.row), Number(rect.dataset.col));
+    });
+    svg.addEventListener('pointerover', (e) => {
+      const rect = e.target.closest('rect.cell');
+      if (!rect || this.#cells[0]?.title) return;
+      rect.append(this.#hoverTitle);
+      this.#hoverTitle.textContent = this.#cellTitle(Number(rect.dataset.row), Number(rect.dataset.col));
+    });
+
+    this.replaceChildren(root);
+    this.#parts = { caption, plot, svg, bar, readout };
+    this.#tokens = []; // the next data renders in full
+    this.#drawLegend();
+  }
+
+  // New token sequence: rebuild labels and cells, then fill in the values.
+  #render() {
+    const { svg } = this.#parts;
+    const tokens = [...this.#data.tokens];
+    const n = tokens.length;
+    const small = n <= VALUES_MAX_N;
+    const cell = small ? 40 : 24;
+    const labels = tokens.map(shorten);
+    const labelWidth = Math.max(textWidth(this.#strings.queries), ...labels.map(textWidth)) + 10;
+    const left = labelWidth + 6;
+    const top = labelWidth * 0.71 + 12; // column labels are rotated 45°
+    const width = Math.round(left + n * cell + labelWidth * 0.71);
+    const height = Math.round(top + n * cell + 4);
+
+    this.#hoverTitle.remove();
+    svg.replaceChildren();
+    for (const [k, v] of Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height })) svg.setAttribute(k, v);
+    // Fit the container, but keep cells readable on phones: the plot scrolls instead.
+    svg.style.maxWidth = `${Math.round(width * 1.6)}px`;
+    svg.style.minWidth = `${Math.round(width * (small ? 0.72 : 0.4))}px`;
+
+    const axis = { x: left - 8, class: 'axis', 'text-anchor': 'end' };
+    make('text', { ...axis, y: top - 26 }, svg, this.#strings.queries);
+    make('text', { ...axis, y: top - 8 }, svg, this.#strings.keys);
+    const rowLabels = labels.map((label, i) => make('text', {
+      x: left - 8, y: top + (i + 0.5) * cell, class: 'label', 'text-anchor': 'end', 'dominant-baseline': 'central',
+    }, svg, label));
+    const colLabels = labels.map((label, j) => {
+      const x = left + (j + 0.5) * cell, y = top - 8;
+      return make('text', { x, y, class: 'label', transform: `rotate(-45 ${x} ${y})` }, svg, label);
+    });
+
+    const cells = make('g', {}, svg);
+    const values = small ? make('g', { class: 'values', 'text-anchor': 'middle' }, svg) : null;
+    this.#cells = [];
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        const x = left + j * cell, y = top + i * cell;
+        const rect = make('rect', { class: 'cell', x, y, width: cell - 1, height: cell - 1, 'data-row': i, 'data-col': j }, cells);
+        const title = n <= TITLES_MAX_N ? make('title', {}, rect) : null;
+        const text = values && make('text', { x: x + cell / 2, y: y + cell / 2, 'dominant-baseline': 'central' }, values);
+        this.#cells.push({ rect, title, text });
+      }
+    }
+    make('rect', { class: 'frame', x: left - 0.5, y: top - 0.5, width: n * cell, height: n * cell }, svg);
+    const marker = make('rect', { class: 'marker', width: cell + 1, height: cell + 1 }, svg);
+
+    this.#tokens = tokens;
+    this.#grid = { left, top, cell, marker, rowLabels, colLabels };
+    if (this.#active && Math.max(this.#active.row, this.#active.col) >= n) this.#active = null;
+    this.#update();
+  }
+
+  // Same tokens, new values (another head, layer, mask or seed): attributes and text only.
+  #update() {
+    const { weights, caption } = this.#data;
+    const n = this.#tokens.length;
+    this.#parts.caption.textContent = caption;
+    this.#parts.plot.setAttribute('aria-label', format(this.#strings.summary, { caption, n }));
+    this.#cells.forEach(({ rect, title, text }, index) => {
+      const value = weights[index];
+      const colour = this.#ramp[rampIndex(value)];
+      rect.setAttribute('data-value', String(value));
+      rect.setAttribute('fill', colour.fill);
+      if (title) title.textContent = this.#cellTitle(Math.floor(index / n), index % n);
+      if (!text) return;
+      // "0" is an exact zero (a masked key); "0.00" only a small weight.
+      text.textContent = value === 0 ? '0' : value.toFixed(2);
+      text.classList.toggle('zero', value === 0);
+      text.setAttribute('fill', colour.ink);
+    });
+    const hovered = this.#hoverTitle.parentNode;
+    if (hovered) this.#hoverTitle.textContent = this.#cellTitle(Number(hovered.dataset.row), Number(hovered.dataset.col));
+    this.#showActive(document.activeElement === this.#parts.plot);
+  }
+
+  #cellTitle(row, col) {
+    const value = this.#data.weights[row * this.#tokens.length + col];
+    return `${this.#tokens[row]} → ${this.#tokens[col]}: ${value.toFixed(4)}`;
+  }
+
+  #recolour() {
+    const style = getComputedStyle(this);
+    this.#ramp = buildRamp(DEFAULT_STOPS.map((d, i) => style.getPropertyValue(`--ae-heat-${i}`).trim() || d));
+    this.#drawLegend();
+    if (this.#cells.length) this.#update();
+  }
+
+  #drawLegend() {
+    const { bar } = this.#parts ?? {};
+    if (!bar) return;
+    const id = `ae-hm-gradient-${nextId++}`;
+    bar.replaceChildren();
+    const gradient = make('linearGradient', { id }, make('defs', {}, bar));
+    for (let i = 0; i <= 10; i++) make('stop', { offset: i / 10, 'stop-color': this.#ramp[rampIndex(i / 10)].fill }, gradient);
+    make('rect', { width: 100, height: 10, fill: `url(#${id})` }, bar);
+  }
+
+  #onKey(e) {
+    if (!this.#active) return;
+    const last = this.#tokens.length - 1;
+    let { row, col } = this.#active;
+    const moves = {
+      ArrowUp: () => row--, ArrowDown: () => row++, ArrowLeft: () => col--, ArrowRight: () => col++,
+      Home: () => { col = 0; if (e.ctrlKey) row = 0; },
+      End: () => { col = last; if (e.ctrlKey) row = last; },
+    };
+    if (!moves[e.key]) return;
+    moves[e.key]();
+    e.preventDefault(); // keep the page from scrolling
+    this.#moveTo(clamp(row, last), clamp(col, last));
+  }
+
+  #moveTo(row, col) {
+    if (!this.#tokens.length) return;
+    this.#active = { row, col };
+    this.#showActive(true);
+  }
+
+  // Marker, highlighted labels and readout for the active cell; only while the plot has focus.
+  #showActive(visible) {
+    const g = this.#grid;
+    if (!g) return;
+    const on = Boolean(visible && this.#active);
+    const { row, col } = this.#active ?? {};
+    g.marker.classList.toggle('on', on);
+    g.rowLabels.forEach((t, i) => t.classList.toggle('on', on && i === row));
+    g.colLabels.forEach((t, j) => t.classList.toggle('on', on && j === col));
+    if (!on) return this.#say(this.#strings.hint);
+    g.marker.setAttribute('x', g.left + col * g.cell - 1);
+    g.marker.setAttribute('y', g.top + row * g.cell - 1);
+    const value = this.#data.weights[row * this.#tokens.length + col].toFixed(4);
+    this.#say(format(this.#strings.cell, { q: this.#tokens[row], k: this.#tokens[col], row: row + 1, col: col + 1, value }));
+  }
+
+  // Writes only on change: rewriting the same text can make screen readers repeat it.
+  #say(text) {
+    if (this.#parts.readout.textContent !== text) this.#parts.readout.textContent = text;
+  }
+}
+
+customElements.define('ae-attention-heatmap', AttentionHeatmap);
