@@ -1,0 +1,488 @@
+// The synthetic corpora: determinism, split hygiene, the lesson's sentences, no positional or
+// single-word shortcut, correct token indices, minimal pairs, vocabulary coverage.
+#include "text/tokenizer.h"
+#include "text/vocabulary.h"
+#include "train/corpus.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+using ae::CorefExample;
+using ae::WordOrderExample;
+
+// Generated once per test binary: the default corpora are what the trainer uses.
+const ae::CorefCorpus& coref() {
+  static const ae::CorefCorpus c = ae::make_coref_corpus();
+  return c;
+}
+
+const ae::WordOrderCorpus& word_order() {
+  static const ae::WordOrderCorpus c = ae::make_word_order_corpus();
+  return c;
+}
+
+struct NamedCorefSplit {
+  const char* name;
+  const std::vector<CorefExample>* examples;
+};
+
+std::vector<NamedCorefSplit> coref_splits(const ae::CorefCorpus& c) {
+  return {{"train", &c.train},
+          {"validation", &c.validation},
+          {"heldout_combinations", &c.heldout_combinations},
+          {"heldout_templates", &c.heldout_templates}};
+}
+
+template <typename Example>
+std::vector<std::string> texts_of(const std::vector<Example>& split) {
+  std::vector<std::string> out;
+  for (const auto& e : split) out.push_back(e.text);
+  return out;
+}
+
+template <typename Example>
+std::set<std::string> text_set(const std::vector<Example>& split) {
+  const auto t = texts_of(split);
+  return {t.begin(), t.end()};
+}
+
+double fraction(int part, size_t whole) { return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole); }
+
+const ae::CorefFamily& family_named(const std::string& name) {
+  for (const auto& f : ae::coref_families())
+    if (f.name == name) return f;
+  throw std::logic_error("no family " + name);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Coreference
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("coref corpus is a pure function of the seed") {
+  const ae::CorefCorpus again = ae::make_coref_corpus();
+  for (size_t s = 0; s < 4; ++s) {
+    CAPTURE(coref_splits(coref())[s].name);
+    CHECK(texts_of(*coref_splits(coref())[s].examples) == texts_of(*coref_splits(again)[s].examples));
+  }
+  CHECK(again.hash == coref().hash);
+  CHECK(coref().hash.size() == 16);
+
+  ae::CorefOptions other;
+  other.seed = 2;
+  const ae::CorefCorpus different = ae::make_coref_corpus(other);
+  CHECK(different.hash != coref().hash);
+  CHECK(texts_of(different.train) != texts_of(coref().train));
+
+  // The hash is FNV-1a 64 of every text + "\n", splits in order.
+  std::vector<std::string_view> all;
+  for (const auto& [name, split] : coref_splits(coref()))
+    for (const auto& e : *split) all.push_back(e.text);
+  CHECK(ae::fnv1a_hex(all) == coref().hash);
+  CHECK(ae::fnv1a_hex({}) == "cbf29ce484222325");  // the FNV-1a 64 offset basis
+}
+
+TEST_CASE("coref split sizes follow the options") {
+  CHECK(coref().train.size() == 60000);
+  CHECK(coref().validation.size() == 2000);
+  CHECK(coref().heldout_combinations.size() == 2000);
+  CHECK(coref().heldout_templates.size() == 2000);
+
+  ae::CorefOptions small;
+  small.train = 7;  // rounded down to whole pairs
+  small.validation = 0;
+  small.heldout_combinations = 1000000;  // more than the pool: capped
+  small.heldout_templates = 12;
+  const ae::CorefCorpus c = ae::make_coref_corpus(small);
+  CHECK(c.train.size() == 6);
+  CHECK(c.validation.empty());
+  CHECK(c.heldout_templates.size() == 12);
+  CHECK(c.heldout_combinations.size() < 1000000);
+  CHECK(c.heldout_combinations.size() > 2000);
+  CHECK(text_set(c.heldout_combinations).size() == c.heldout_combinations.size());
+  CHECK(text_set(c.train).count(ae::lesson_examples()[0].text) == 1);  // even a tiny train split has the lesson
+}
+
+TEST_CASE("coref splits have no duplicates and are disjoint") {
+  const auto splits = coref_splits(coref());
+  std::vector<std::set<std::string>> sets;
+  for (const auto& [name, split] : splits) {
+    CAPTURE(name);
+    sets.push_back(text_set(*split));
+    CHECK(sets.back().size() == split->size());
+  }
+  for (size_t a = 0; a < sets.size(); ++a)
+    for (size_t b = a + 1; b < sets.size(); ++b) {
+      CAPTURE(splits[a].name);
+      CAPTURE(splits[b].name);
+      int shared = 0;
+      for (const auto& t : sets[a]) shared += static_cast<int>(sets[b].count(t));
+      CHECK(shared == 0);
+    }
+}
+
+TEST_CASE("held-out templates never occur in train or validation") {
+  std::set<std::pair<std::string, int>> seen_templates, heldout_templates;
+  for (const auto* split : {&coref().train, &coref().validation, &coref().heldout_combinations})
+    for (const auto& e : *split) seen_templates.insert({e.family, e.template_id});
+  for (const auto& e : coref().heldout_templates) heldout_templates.insert({e.family, e.template_id});
+
+  for (const auto& f : ae::coref_families()) {
+    CAPTURE(f.name);
+    CHECK(f.templates.size() >= 6);
+    int heldout = 0, role1_first = 0;
+    for (size_t t = 0; t < f.templates.size(); ++t) {
+      CAPTURE(t);
+      const std::pair<std::string, int> key{f.name, static_cast<int>(t)};
+      if (f.templates[t].role1_first) ++role1_first;
+      if (f.templates[t].heldout) {
+        ++heldout;
+        CHECK(seen_templates.count(key) == 0);
+        CHECK(heldout_templates.count(key) == 1);
+      } else {
+        CHECK(seen_templates.count(key) == 1);
+        CHECK(heldout_templates.count(key) == 0);
+      }
+    }
+    CHECK(heldout >= 1);
+    CHECK(2 * role1_first == static_cast<int>(f.templates.size()));  // word order balanced
+  }
+
+  // New sentence frames, not new words: every word of a held-out template was seen in training.
+  std::set<std::string> train_words;
+  for (const auto& e : coref().train) train_words.insert(e.tokens.begin(), e.tokens.end());
+  for (const auto& e : coref().heldout_templates)
+    for (const auto& w : e.tokens) {
+      CAPTURE(e.text);
+      CHECK(train_words.count(w) == 1);
+    }
+}
+
+TEST_CASE("held-out noun-adjective combinations never occur together in train or validation") {
+  // (family, noun, adjective) for every noun and adjective that share a sentence.
+  using Triple = std::tuple<std::string, std::string, std::string>;
+  const auto cooccurring = [](const CorefExample& e) {
+    return std::vector<Triple>{{e.family, e.referent_word, e.decider}, {e.family, e.other_word, e.decider}};
+  };
+  std::set<Triple> seen;
+  for (const auto* split : {&coref().train, &coref().validation})
+    for (const auto& e : *split)
+      for (const auto& t : cooccurring(e)) seen.insert(t);
+
+  std::set<std::string> families;
+  for (const auto& e : coref().heldout_combinations) {
+    CAPTURE(e.text);
+    families.insert(e.family);
+    CHECK(seen.count({e.family, e.referent_word, e.decider}) == 0);
+    CHECK_FALSE(family_named(e.family).templates[static_cast<size_t>(e.template_id)].heldout);
+  }
+  CHECK(families.size() == ae::coref_families().size());
+
+  // Each held-out word is still seen in training, just not together.
+  std::set<std::string> train_words;
+  for (const auto& e : coref().train) train_words.insert(e.tokens.begin(), e.tokens.end());
+  for (const auto& f : ae::coref_families())
+    for (int r = 0; r < 2; ++r) {
+      for (const auto& n : f.nouns[static_cast<size_t>(r)]) CHECK(train_words.count(n) == 1);
+      for (const auto& a : f.adjectives[static_cast<size_t>(r)]) CHECK(train_words.count(a) == 1);
+    }
+}
+
+TEST_CASE("lesson sentences are in the training split with the right referents") {
+  const auto lesson = ae::lesson_examples();
+  REQUIRE(lesson.size() == 2);
+  CHECK(lesson[0].text == "The animal didn't cross the street because it was too tired.");
+  CHECK(lesson[1].text == "The animal didn't cross the street because it was too wide.");
+  CHECK(lesson[0].referent_word == "animal");
+  CHECK(lesson[0].other_word == "street");
+  CHECK(lesson[1].referent_word == "street");
+  CHECK(lesson[1].other_word == "animal");
+  CHECK(lesson[0].tokens == std::vector<std::string>{"the", "animal", "did", "n't", "cross", "the", "street",
+                                                      "because", "it", "was", "too", "tired", "."});
+  CHECK(lesson[0].pronoun == 8);
+  CHECK(lesson[0].first_noun == 1);
+  CHECK(lesson[0].second_noun == 6);
+  CHECK(lesson[0].referent == 1);
+  CHECK(lesson[1].referent == 6);
+  CHECK(lesson[0].decider == "tired");
+  CHECK(lesson[1].decider == "wide");
+  CHECK(lesson[0].family == "cross");
+  CHECK(lesson[0].template_id == 0);
+  CHECK(lesson[0].pair_id == lesson[1].pair_id);
+  CHECK(ae::decoder_text(lesson[0]) == "the animal didn't cross the street because it was too tired . it = animal");
+  CHECK(ae::decoder_text(lesson[1]) == "the animal didn't cross the street because it was too wide . it = street");
+
+  for (uint64_t seed : {1u, 2u, 77u}) {
+    CAPTURE(seed);
+    ae::CorefOptions o;
+    o.seed = seed;
+    o.train = 2000;
+    const ae::CorefCorpus c = seed == 1 ? coref() : ae::make_coref_corpus(o);
+    std::map<std::string, const CorefExample*> by_text;
+    for (const auto& e : c.train) by_text[e.text] = &e;
+    for (const auto& l : lesson) {
+      REQUIRE(by_text.count(l.text) == 1);
+      const CorefExample& e = *by_text[l.text];
+      CHECK(e.referent_word == l.referent_word);
+      CHECK(e.referent == l.referent);
+      CHECK(e.tokens == l.tokens);
+    }
+    CHECK(by_text[lesson[0].text]->pair_id == by_text[lesson[1].text]->pair_id);
+  }
+}
+
+TEST_CASE("referent position is balanced: neither first nor second noun is a shortcut") {
+  for (const auto& [name, split] : coref_splits(coref())) {
+    CAPTURE(name);
+    int first = 0, role0_first = 0;
+    std::map<std::string, std::pair<int, int>> per_family;  // first, total
+    for (const auto& e : *split) {
+      const bool is_first = e.referent == e.first_noun;
+      first += is_first;
+      role0_first += (e.referent_role == 0) == is_first;
+      per_family[e.family].first += is_first;
+      ++per_family[e.family].second;
+    }
+    CHECK(fraction(first, split->size()) >= 0.45);
+    CHECK(fraction(first, split->size()) <= 0.55);
+    CHECK(fraction(role0_first, split->size()) >= 0.45);  // voice: role 0 is not always first
+    CHECK(fraction(role0_first, split->size()) <= 0.55);
+    for (const auto& [family, counts] : per_family) {
+      CAPTURE(family);
+      CHECK(fraction(counts.first, static_cast<size_t>(counts.second)) >= 0.45);
+      CHECK(fraction(counts.first, static_cast<size_t>(counts.second)) <= 0.55);
+    }
+  }
+}
+
+TEST_CASE("each adjective points to one role per family and several point to different roles across families") {
+  // From the examples, not the tables: (family, adjective) → roles seen, and position of the referent.
+  std::map<std::pair<std::string, std::string>, std::set<int>> roles;
+  std::map<std::pair<std::string, std::string>, std::pair<int, int>> first;  // referent first, total
+  std::map<std::string, std::set<int>> roles_anywhere;
+  for (const auto& e : coref().train) {
+    roles[{e.family, e.decider}].insert(e.referent_role);
+    roles_anywhere[e.decider].insert(e.referent_role);
+    first[{e.family, e.decider}].first += e.referent == e.first_noun;
+    ++first[{e.family, e.decider}].second;
+  }
+  for (const auto& [key, r] : roles) {
+    CAPTURE(key.first);
+    CAPTURE(key.second);
+    CHECK(r.size() == 1);  // within a family the adjective decides the referent
+    // …but not its position: active and passive templates put that noun first or second.
+    const double f = fraction(first[key].first, static_cast<size_t>(first[key].second));
+    CHECK(f >= 0.35);
+    CHECK(f <= 0.65);
+  }
+  std::set<std::string> ambiguous;
+  for (const auto& [adjective, r] : roles_anywhere)
+    if (r.size() == 2) ambiguous.insert(adjective);
+  CAPTURE(ambiguous.size());
+  CHECK(ambiguous.size() >= 8);
+  for (const char* a : {"long", "wide", "big", "small", "weak", "heavy", "tall", "old"}) {
+    CAPTURE(a);
+    CHECK(ambiguous.count(a) == 1);
+  }
+  // "long": the crossing (a long street) in one family, the object (a long guitar) in another.
+  CHECK(roles.at({"cross", "long"}) == std::set<int>{1});
+  CHECK(roles.at({"fit", "long"}) == std::set<int>{0});
+  CHECK(family_named("cross").roles[1] == "crossing");
+  CHECK(family_named("fit").roles[0] == "object");
+}
+
+TEST_CASE("every token index field points at the right word") {
+  for (const auto& [name, split] : coref_splits(coref())) {
+    CAPTURE(name);
+    for (const auto& e : *split) {
+      const int n = static_cast<int>(e.tokens.size());
+      const auto at = [&](int i) { return i >= 0 && i < n ? e.tokens[static_cast<size_t>(i)] : std::string("<out of range>"); };
+      const bool ok = e.tokens == ae::split_words(e.text) && at(e.pronoun) == "it" &&
+                      at(e.referent) == e.referent_word && (e.referent == e.first_noun || e.referent == e.second_noun) &&
+                      std::set<std::string>{at(e.first_noun), at(e.second_noun)} ==
+                          std::set<std::string>{e.referent_word, e.other_word} &&
+                      e.referent_word != e.other_word && e.first_noun < e.second_noun && e.second_noun < e.pronoun &&
+                      at(n - 2) == e.decider && at(n - 1) == "." && e.text.back() == '.' &&
+                      (e.referent_role == 0 || e.referent_role == 1) &&
+                      std::count(e.tokens.begin(), e.tokens.end(), std::string("it")) == 1;
+      if (!ok) {
+        CAPTURE(e.text);
+        CAPTURE(e.pronoun);
+        CAPTURE(e.referent);
+        CAPTURE(e.first_noun);
+        CAPTURE(e.second_noun);
+        FAIL("bad token indices");
+      }
+      // The referent noun belongs to the referent role of its family.
+      const auto& f = family_named(e.family);
+      const auto& nouns = f.nouns[static_cast<size_t>(e.referent_role)];
+      CHECK(std::count(nouns.begin(), nouns.end(), e.referent_word) == 1);
+    }
+  }
+}
+
+TEST_CASE("minimal pairs differ only in the decider and have different referents") {
+  for (const auto& [name, split] : coref_splits(coref())) {
+    CAPTURE(name);
+    std::map<int, std::vector<const CorefExample*>> pairs;
+    for (const auto& e : *split) pairs[e.pair_id].push_back(&e);
+    CHECK(pairs.size() * 2 == split->size());
+    for (const auto& [id, members] : pairs) {
+      REQUIRE(members.size() == 2);
+      const CorefExample& a = *members[0];
+      const CorefExample& b = *members[1];
+      CAPTURE(a.text);
+      CAPTURE(b.text);
+      REQUIRE(a.tokens.size() == b.tokens.size());
+      int differing = 0;
+      for (size_t i = 0; i < a.tokens.size(); ++i)
+        if (a.tokens[i] != b.tokens[i]) {
+          ++differing;
+          CHECK(a.tokens[i] == a.decider);
+          CHECK(b.tokens[i] == b.decider);
+        }
+      CHECK(differing == 1);
+      CHECK(a.referent != b.referent);
+      CHECK(a.referent_word == b.other_word);
+      CHECK(a.referent_role != b.referent_role);
+      CHECK(a.family == b.family);
+      CHECK(a.template_id == b.template_id);
+    }
+  }
+  // pair ids are unique across splits
+  std::set<int> ids;
+  size_t examples = 0;
+  for (const auto& [name, split] : coref_splits(coref())) {
+    examples += split->size();
+    for (const auto& e : *split) ids.insert(e.pair_id);
+  }
+  CHECK(ids.size() * 2 == examples);
+}
+
+TEST_CASE("the vocabulary from corpus_words covers every coref split and decoder_text") {
+  const ae::Vocabulary v = ae::Vocabulary::from_words(ae::corpus_words(coref()));
+  for (const auto& [name, split] : coref_splits(coref())) {
+    CAPTURE(name);
+    int uncovered = 0;
+    for (const auto& e : *split) {
+      const auto encoded = v.encode(ae::decoder_text(e));
+      if (!encoded.unknown.empty()) {
+        if (++uncovered < 5) CHECK_MESSAGE(false, "unknown word in: ", ae::decoder_text(e));
+      }
+      for (const auto& w : e.tokens) uncovered += !v.contains(w);
+    }
+    CHECK(uncovered == 0);
+  }
+  // The lexicon comes first, so the vocabulary does not depend on the seed or the sizes.
+  ae::CorefOptions other;
+  other.seed = 9;
+  other.train = 100;
+  other.validation = other.heldout_combinations = other.heldout_templates = 0;
+  CHECK(ae::Vocabulary::from_words(ae::corpus_words(ae::make_coref_corpus(other))).serialize() == v.serialize());
+  CHECK(v.size() < 256);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Word order
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("word-order corpus is a pure function of the seed") {
+  const ae::WordOrderCorpus again = ae::make_word_order_corpus();
+  CHECK(texts_of(again.train) == texts_of(word_order().train));
+  CHECK(texts_of(again.validation) == texts_of(word_order().validation));
+  CHECK(texts_of(again.heldout) == texts_of(word_order().heldout));
+  CHECK(again.hash == word_order().hash);
+  ae::WordOrderOptions other;
+  other.seed = 2;
+  const ae::WordOrderCorpus different = ae::make_word_order_corpus(other);
+  CHECK(different.hash != word_order().hash);
+  CHECK(texts_of(different.train) != texts_of(word_order().train));
+  CHECK(word_order().train.size() == 20000);
+  CHECK(word_order().validation.size() == 2000);
+  CHECK(word_order().heldout.size() == 2000);
+}
+
+TEST_CASE("word-order splits have no duplicates and are disjoint") {
+  const auto train = text_set(word_order().train);
+  const auto validation = text_set(word_order().validation);
+  const auto heldout = text_set(word_order().heldout);
+  CHECK(train.size() == word_order().train.size());
+  CHECK(validation.size() == word_order().validation.size());
+  CHECK(heldout.size() == word_order().heldout.size());
+  for (const auto& t : validation) CHECK(train.count(t) == 0);
+  for (const auto& t : heldout) {
+    CHECK(train.count(t) == 0);
+    CHECK(validation.count(t) == 0);
+  }
+}
+
+TEST_CASE("word-order agent and patient indices are correct and the agent moves") {
+  std::set<int> agent_positions;
+  for (const auto* split : {&word_order().train, &word_order().validation, &word_order().heldout})
+    for (const auto& e : *split) {
+      CAPTURE(e.text);
+      REQUIRE(e.tokens == ae::split_words(e.text));
+      CHECK(e.tokens.size() >= 3);
+      CHECK(e.tokens.size() <= 6);
+      CHECK(e.tokens[static_cast<size_t>(e.agent)] == e.agent_word);
+      CHECK(e.tokens[static_cast<size_t>(e.patient)] == e.patient_word);
+      CHECK(e.agent < e.patient);  // SVO
+      CHECK(e.agent_word != e.patient_word);
+      const auto verb_at = std::find(e.tokens.begin(), e.tokens.end(), e.verb) - e.tokens.begin();
+      CHECK(verb_at > e.agent);
+      CHECK(verb_at < e.patient);
+      agent_positions.insert(e.agent);
+    }
+  CHECK(agent_positions.size() >= 2);
+}
+
+TEST_CASE("word-order minimal pairs swap agent and patient in the same split") {
+  for (const auto* split : {&word_order().train, &word_order().validation, &word_order().heldout}) {
+    std::map<int, std::vector<const WordOrderExample*>> pairs;
+    for (const auto& e : *split) pairs[e.pair_id].push_back(&e);
+    CHECK(pairs.size() * 2 == split->size());
+    for (const auto& [id, m] : pairs) {
+      REQUIRE(m.size() == 2);
+      const WordOrderExample& a = *m[0];
+      const WordOrderExample& b = *m[1];
+      CAPTURE(a.text);
+      CAPTURE(b.text);
+      CHECK(a.agent_word == b.patient_word);
+      CHECK(a.patient_word == b.agent_word);
+      CHECK(a.agent == b.agent);
+      CHECK(a.patient == b.patient);
+      auto swapped = a.tokens;
+      std::swap(swapped[static_cast<size_t>(a.agent)], swapped[static_cast<size_t>(a.patient)]);
+      CHECK(swapped == b.tokens);
+    }
+  }
+}
+
+TEST_CASE("word-order held-out noun pairs never meet in train or validation") {
+  const auto& c = word_order();
+  CHECK(c.heldout_noun_pairs.size() == 18);
+  std::set<std::set<std::string>> held;
+  for (const auto& p : c.heldout_noun_pairs) held.insert({p[0], p[1]});
+  std::set<std::string> train_nouns;
+  for (const auto* split : {&c.train, &c.validation})
+    for (const auto& e : *split) {
+      CHECK(held.count({e.agent_word, e.patient_word}) == 0);
+      train_nouns.insert(e.agent_word);
+    }
+  for (const auto& e : c.heldout) CHECK(held.count({e.agent_word, e.patient_word}) == 1);
+  CHECK(train_nouns.size() == ae::word_order_nouns().size());
+
+  const ae::Vocabulary v = ae::Vocabulary::from_words(ae::corpus_words(c));
+  for (const auto* split : {&c.train, &c.validation, &c.heldout})
+    for (const auto& e : *split) CHECK(v.encode(e.text).unknown.empty());
+}
