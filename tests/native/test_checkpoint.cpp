@@ -1,0 +1,399 @@
+// Checkpoints: config.json round trips and refusals, weights saved under the visit_parameters
+// names and shapes, F32 round trips that reproduce every parameter and forward output bit for
+// bit, F16 round trips that give the half-rounded values, and file-level errors naming paths.
+#include "io/checkpoint.h"
+#include "io/half.h"
+#include "util/rng.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using nlohmann::json;
+
+#define CHECK_CONTAINS(text, part)                \
+  do {                                            \
+    const std::string text_ = (text);             \
+    INFO("message: " << text_);                   \
+    CHECK(text_.find(part) != std::string::npos); \
+  } while (0)
+
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+ae::ModelConfig small_config() {
+  ae::ModelConfig c;
+  c.vocab_size = 11;
+  c.d_model = 8;
+  c.n_heads = 2;
+  c.n_layers = 2;
+  c.d_ff = 12;
+  c.max_len = 16;
+  return c;
+}
+
+// Configurations that between them exercise every optional parameter group.
+std::vector<std::pair<const char*, ae::ModelConfig>> config_table() {
+  std::vector<std::pair<const char*, ae::ModelConfig>> table;
+  ae::ModelConfig c = small_config();
+  table.emplace_back("pre-LN sinusoidal encoder", c);
+  c.positional = ae::PositionalEncoding::Learned;
+  c.norm = ae::NormPlacement::Post;
+  c.d_ff = 0;
+  table.emplace_back("post-LN learned encoder", c);
+  c = small_config();
+  c.positional = ae::PositionalEncoding::Rope;
+  c.causal = true;
+  c.rope_base = 500.0f;
+  table.emplace_back("RoPE causal decoder", c);
+  c = small_config();
+  c.positional = ae::PositionalEncoding::None;
+  c.causal = true;
+  c.cross_attention = true;
+  c.n_layers = 1;
+  c.layer_norm_eps = 1e-6f;
+  table.emplace_back("cross-attending decoder", c);
+  return table;
+}
+
+// A model whose every parameter (biases and LayerNorm gains included) holds a distinct random
+// value, so that a parameter lost or swapped on the way changes something.
+std::unique_ptr<ae::Transformer> random_model(const ae::ModelConfig& config, uint64_t seed) {
+  auto model = std::make_unique<ae::Transformer>(config);
+  ae::Rng rng(seed);
+  model->visit_parameters([&](const std::string&, ae::Matrix& m) {
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(rng.normal() * 0.5);
+  });
+  return model;
+}
+
+std::map<std::string, ae::Matrix> parameters(ae::Transformer& model) {
+  std::map<std::string, ae::Matrix> out;
+  model.visit_parameters([&](const std::string& name, ae::Matrix& m) { out[name] = m; });
+  return out;
+}
+
+ae::Matrix run(const ae::Transformer& model) {
+  const std::vector<int> ids = {1, 4, 0, 9, 3, 7};
+  ae::RunOptions options;
+  ae::Matrix memory;
+  if (model.config().cross_attention) {
+    memory = ae::Matrix::Constant(3, model.config().d_model, 0.25f);
+    memory(1, 2) = -1.0f;
+    options.memory = &memory;
+  }
+  return model.forward(ids, options, nullptr);
+}
+
+std::string config_text(const ae::ModelConfig& c) { return ae::config_to_json(c).dump(); }
+
+// A fresh directory under the system temporary directory, removed at the end of the scope.
+struct TemporaryDirectory {
+  std::filesystem::path path;
+  explicit TemporaryDirectory(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / ("ae_test_checkpoint_" + name)) {
+    std::filesystem::remove_all(path);
+  }
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  std::string str() const { return path.string(); }
+};
+
+}  // namespace
+
+TEST_CASE("checkpoint: config.json round trip") {
+  for (const auto& [what, config] : config_table()) {
+    CAPTURE(what);
+    const json j = ae::config_to_json(config);
+    CHECK(j["format"] == "attention-explorer/1");
+    CHECK(j.size() == 13);
+    const ae::ModelConfig back = ae::config_from_json(json::parse(j.dump()));
+    CHECK(back.vocab_size == config.vocab_size);
+    CHECK(back.d_model == config.d_model);
+    CHECK(back.n_heads == config.n_heads);
+    CHECK(back.n_layers == config.n_layers);
+    CHECK(back.d_ff == config.d_ff);
+    CHECK(back.max_len == config.max_len);
+    CHECK(back.positional == config.positional);
+    CHECK(back.norm == config.norm);
+    CHECK(back.causal == config.causal);
+    CHECK(back.cross_attention == config.cross_attention);
+    CHECK(back.layer_norm_eps == config.layer_norm_eps);
+    CHECK(back.rope_base == config.rope_base);
+  }
+  // Floats are written as their shortest decimal, not as the widened double.
+  const std::string text = ae::config_to_json(ae::ModelConfig{}).dump();
+  CHECK_CONTAINS(text, "\"layer_norm_eps\":1e-05");
+  CHECK_CONTAINS(text, "\"rope_base\":10000.0");
+  CHECK_CONTAINS(text, "\"positional\":\"sinusoidal\"");
+  CHECK_CONTAINS(text, "\"norm\":\"pre\"");
+  // Keys the trainer adds are ignored here.
+  json with_task = ae::config_to_json(small_config());
+  with_task["task"] = "copy";
+  CHECK(ae::config_from_json(with_task).d_model == 8);
+}
+
+TEST_CASE("checkpoint: config.json refusals name the key and the rule") {
+  const json good = ae::config_to_json(small_config());
+  auto error_with = [&](const char* key, const json& value) {
+    json j = good;
+    j[key] = value;
+    return error_of([&] { ae::config_from_json(j); });
+  };
+  CHECK_CONTAINS(error_of([] { ae::config_from_json(json::array()); }), "config: expected a JSON object, got array");
+  {
+    json j = good;
+    j.erase("format");
+    CHECK_CONTAINS(error_of([&] { ae::config_from_json(j); }), "config: missing key \"format\"");
+  }
+  CHECK_CONTAINS(error_with("format", "attention-explorer/2"),
+                 "format \"attention-explorer/2\" is not supported (expected \"attention-explorer/1\")");
+  for (const auto& [key, value] : good.items()) {
+    if (key == "format") continue;
+    CAPTURE(key);
+    json j = good;
+    j.erase(key);
+    CHECK(error_of([&] { ae::config_from_json(j); }) == "config: missing key \"" + key + "\"");
+  }
+  CHECK(error_with("d_model", "32") == "config: \"d_model\" must be an integer, got \"32\"");
+  CHECK(error_with("d_model", 2.5) == "config: \"d_model\" must be an integer, got 2.5");
+  CHECK(error_with("n_layers", true) == "config: \"n_layers\" must be an integer, got true");
+  CHECK(error_with("vocab_size", 10000000000ll) == "config: \"vocab_size\" = 10000000000 is out of range");
+  CHECK(error_with("causal", "yes") == "config: \"causal\" must be true or false, got \"yes\"");
+  CHECK(error_with("positional", 3) == "config: \"positional\" must be a string, got 3");
+  CHECK_CONTAINS(error_with("positional", "absolute"), "unknown positional encoding \"absolute\"");
+  CHECK_CONTAINS(error_with("norm", "sandwich"), "unknown norm placement \"sandwich\"");
+  CHECK(error_with("layer_norm_eps", "small") == "config: \"layer_norm_eps\" must be a number, got \"small\"");
+  CHECK_CONTAINS(error_with("rope_base", 1e300), "out of range for a float");
+  // Values of the right type that validate() refuses.
+  CHECK_CONTAINS(error_with("n_heads", 3), "n_heads (3) must divide d_model (8)");
+  CHECK_CONTAINS(error_with("d_model", 0), "d_model must be between 1 and");
+  CHECK_CONTAINS(error_with("layer_norm_eps", -1), "layer_norm_eps must be a positive number");
+}
+
+TEST_CASE("checkpoint: weights are stored under the parameter names with their shapes") {
+  ae::ModelConfig config = small_config();
+  config.positional = ae::PositionalEncoding::Learned;
+  auto model = random_model(config, 3);
+  const ae::SafetensorsFile file = ae::parse_safetensors(ae::save_weights(*model, ae::DType::F32));
+
+  std::vector<std::string> names;
+  model->visit_parameters([&](const std::string& name, ae::Matrix&) { names.push_back(name); });
+  REQUIRE(file.tensors.size() == names.size());
+  for (const std::string& name : names) CHECK(file.tensors.count(name) == 1);
+  CHECK(file.metadata.at("format") == "attention-explorer/1");
+
+  using Shape = std::vector<int64_t>;
+  CHECK(file.tensors.at("token_embedding").shape == Shape{11, 8});
+  CHECK(file.tensors.at("position_embedding").shape == Shape{16, 8});
+  CHECK(file.tensors.at("layers.0.self_attn.wq.weight").shape == Shape{8, 8});
+  CHECK(file.tensors.at("layers.0.self_attn.wq.bias").shape == Shape{8});
+  CHECK(file.tensors.at("layers.1.ffn.expand.weight").shape == Shape{8, 12});  // in×out
+  CHECK(file.tensors.at("layers.1.ffn.expand.bias").shape == Shape{12});
+  CHECK(file.tensors.at("layers.1.ffn.project.weight").shape == Shape{12, 8});
+  CHECK(file.tensors.at("layers.0.ln_self.gamma").shape == Shape{8});
+  CHECK(file.tensors.at("final_norm.beta").shape == Shape{8});
+  // The rule, on whatever parameters the model has: vectors 1-D, everything else 2-D.
+  for (const auto& [name, m] : parameters(*model)) {
+    CAPTURE(name);
+    const bool vector = name.ends_with("bias") || name.ends_with(".gamma") || name.ends_with(".beta");
+    CHECK(file.tensors.at(name).shape == (vector ? Shape{m.cols()} : Shape{m.rows(), m.cols()}));
+    CHECK(m.rows() == (vector ? 1 : m.rows()));
+  }
+  // Row-major: element (r, c) of a weight is value r·cols + c.
+  const ae::Matrix& wq = parameters(*model).at("layers.0.self_attn.wq.weight");
+  CHECK(file.tensors.at("layers.0.self_attn.wq.weight").values[2 * 8 + 5] == wq(2, 5));
+}
+
+TEST_CASE("checkpoint: an F32 round trip reproduces every parameter and the forward pass exactly") {
+  for (const auto& [what, config] : config_table()) {
+    CAPTURE(what);
+    auto original = random_model(config, 11);
+    const ae::Checkpoint loaded = ae::load_checkpoint_from_memory(
+        config_text(config), ae::save_weights(*original, ae::DType::F32), "a\nb\n");
+    CHECK(loaded.vocab_text == "a\nb\n");
+    CHECK(loaded.config_json == ae::config_to_json(config));
+    const auto before = parameters(*original);
+    const auto after = parameters(*loaded.model);
+    REQUIRE(before.size() == after.size());
+    for (const auto& [name, m] : before) {
+      CAPTURE(name);
+      CHECK(after.at(name) == m);
+    }
+    CHECK(run(*loaded.model) == run(*original));
+  }
+}
+
+TEST_CASE("checkpoint: an F16 round trip gives each parameter its half-rounded value") {
+  for (const auto& [what, config] : config_table()) {
+    CAPTURE(what);
+    auto original = random_model(config, 12);
+    const std::string f16 = ae::save_weights(*original, ae::DType::F16);
+    const std::string f32 = ae::save_weights(*original, ae::DType::F32);
+    CHECK(f16.size() < f32.size());
+    const ae::Checkpoint loaded = ae::load_checkpoint_from_memory(config_text(config), f16, "");
+    const auto before = parameters(*original);
+    const auto after = parameters(*loaded.model);
+    int mismatches = 0;
+    for (const auto& [name, m] : before)
+      for (Eigen::Index i = 0; i < m.size(); ++i)
+        if (after.at(name).data()[i] != ae::round_to_half(m.data()[i])) ++mismatches;
+    CHECK(mismatches == 0);
+  }
+}
+
+TEST_CASE("checkpoint: save_weights refuses values that could not be loaded back") {
+  auto model = random_model(small_config(), 13);
+  model->visit_parameters([](const std::string& name, ae::Matrix& m) {
+    if (name == "layers.1.ffn.project.weight") m(2, 3) = 70000.0f;  // 12×8: element 2·8 + 3
+  });
+  CHECK_NOTHROW(ae::save_weights(*model, ae::DType::F32));
+  CHECK(error_of([&] { ae::save_weights(*model, ae::DType::F16); }) ==
+        "weights: cannot save tensor 'layers.1.ffn.project.weight' as F16: element 19 = 70000.000000 is beyond the "
+        "F16 range (±65504); save as F32");
+  model->visit_parameters([](const std::string& name, ae::Matrix& m) {
+    if (name == "layers.0.ln_ffn.beta") m(0, 1) = std::numeric_limits<float>::infinity();
+  });
+  CHECK(error_of([&] { ae::save_weights(*model, ae::DType::F32); }) ==
+        "weights: cannot save tensor 'layers.0.ln_ffn.beta': it holds inf at element 1");
+}
+
+TEST_CASE("checkpoint: load_weights refuses files that do not fit the config and leaves the model untouched") {
+  const ae::ModelConfig config = small_config();
+  auto source = random_model(config, 5);
+  const ae::SafetensorsFile good = ae::parse_safetensors(ae::save_weights(*source, ae::DType::F32));
+  auto target = random_model(config, 6);
+  const auto target_before = parameters(*target);
+  auto load_error = [&](const ae::SafetensorsFile& file) {
+    return error_of([&] { ae::load_weights(*target, file); });
+  };
+
+  {
+    ae::SafetensorsFile f = good;
+    f.tensors.erase("layers.0.self_attn.wq.weight");
+    CHECK(load_error(f) ==
+          "weights: missing tensor 'layers.0.self_attn.wq.weight' (does config.json match model.safetensors?)");
+    f.tensors.erase("final_norm.gamma");
+    CHECK_CONTAINS(load_error(f), "missing tensor 'layers.0.self_attn.wq.weight' and 1 more");
+  }
+  {
+    ae::SafetensorsFile f = good;
+    f.tensors.at("layers.1.self_attn.wk.weight").shape = {4, 16};
+    CHECK(load_error(f) == "weights: tensor 'layers.1.self_attn.wk.weight' has shape [4,16], the config needs [8,8]");
+  }
+  {
+    ae::SafetensorsFile f = good;
+    f.tensors.at("layers.0.ln_ffn.gamma").shape = {1, 8};  // 2-D where the format says 1-D
+    CHECK_CONTAINS(load_error(f), "tensor 'layers.0.ln_ffn.gamma' has shape [1,8], the config needs [8]");
+  }
+  {
+    ae::SafetensorsFile f = good;
+    f.tensors["lm_head.weight"] = ae::StoredTensor{{8, 11}, ae::DType::F32, std::vector<float>(88, 0.0f)};
+    CHECK_CONTAINS(load_error(f), "weights: unexpected tensor 'lm_head.weight': this configuration has no such parameter");
+  }
+  {
+    ae::SafetensorsFile f = good;
+    f.tensors.at("token_embedding").values[17] = std::numeric_limits<float>::quiet_NaN();
+    CHECK_CONTAINS(load_error(f), "weights: tensor 'token_embedding' holds nan at element 17");
+  }
+  // A file written for more layers than the config has.
+  ae::ModelConfig deeper = config;
+  deeper.n_layers = 3;
+  auto deep = random_model(deeper, 7);
+  CHECK_CONTAINS(load_error(ae::parse_safetensors(ae::save_weights(*deep, ae::DType::F32))),
+                 "unexpected tensor 'layers.2.");
+
+  const auto target_after = parameters(*target);
+  for (const auto& [name, m] : target_before) CHECK(target_after.at(name) == m);
+}
+
+TEST_CASE("checkpoint: in-memory loading names the stage that failed") {
+  const ae::ModelConfig config = small_config();
+  auto model = random_model(config, 8);
+  const std::string weights = ae::save_weights(*model, ae::DType::F32);
+  CHECK_CONTAINS(error_of([&] { ae::load_checkpoint_from_memory("{\"format\":", weights, ""); }),
+                 "config: invalid JSON: ");
+  CHECK_CONTAINS(error_of([&] { ae::load_checkpoint_from_memory("{}", weights, ""); }), "config: missing key \"format\"");
+  CHECK_CONTAINS(error_of([&] { ae::load_checkpoint_from_memory(config_text(config), weights.substr(0, 5), ""); }),
+                 "safetensors: file shorter than 8 bytes");
+  ae::ModelConfig wider = config;
+  wider.d_model = 16;
+  CHECK_CONTAINS(error_of([&] { ae::load_checkpoint_from_memory(config_text(wider), weights, ""); }),
+                 "weights: tensor 'token_embedding' has shape [11,8], the config needs [11,16]");
+}
+
+TEST_CASE("checkpoint: save_checkpoint and load_checkpoint through a directory") {
+  TemporaryDirectory dir("round_trip");
+  ae::ModelConfig config = small_config();
+  config.positional = ae::PositionalEncoding::Rope;
+  auto model = random_model(config, 9);
+  const std::string vocab = "<pad>\n<unk>\nthe\ncat\n";
+  const std::string nested = (dir.path / "models" / "tiny").string();  // directories are created
+  ae::save_checkpoint(nested, *model, vocab, ae::DType::F32, json{{"task", "copy"}, {"steps", 200}});
+
+  for (const char* file : {"config.json", "model.safetensors", "vocab.txt"})
+    CHECK(std::filesystem::exists(std::filesystem::path(nested) / file));
+  CHECK_FALSE(std::filesystem::exists(std::filesystem::path(nested) / "config.json.tmp"));
+
+  const ae::Checkpoint loaded = ae::load_checkpoint(nested + "/");
+  CHECK(loaded.vocab_text == vocab);
+  CHECK(loaded.config_json["task"] == "copy");
+  CHECK(loaded.config_json["steps"] == 200);
+  CHECK(loaded.config.positional == ae::PositionalEncoding::Rope);
+  CHECK(run(*loaded.model) == run(*model));
+
+  // Saving again over an existing checkpoint replaces it.
+  auto other = random_model(config, 10);
+  ae::save_checkpoint(nested, *other, vocab, ae::DType::F16, nullptr);
+  CHECK(ae::load_checkpoint(nested).config_json.count("task") == 0);
+
+  CHECK_CONTAINS(error_of([&] { ae::save_checkpoint(nested, *model, vocab, ae::DType::F32, json{{"d_model", 4}}); }),
+                 "save_checkpoint: extra_config key \"d_model\" would override");
+  CHECK_CONTAINS(error_of([&] { ae::save_checkpoint(nested, *model, vocab, ae::DType::F32, json::array()); }),
+                 "extra_config must be a JSON object, got array");
+}
+
+TEST_CASE("checkpoint: file errors name the path") {
+  TemporaryDirectory dir("errors");
+  const std::string missing = (dir.path / "nowhere").string();
+  CHECK(error_of([&] { ae::load_checkpoint(missing); }) ==
+        "cannot read " + missing + "/config.json: No such file or directory");
+
+  auto model = random_model(small_config(), 4);
+  ae::save_checkpoint(dir.str(), *model, "x\n", ae::DType::F32);
+  std::filesystem::remove(dir.path / "vocab.txt");
+  CHECK(error_of([&] { ae::load_checkpoint(dir.str()); }) ==
+        "cannot read " + dir.str() + "/vocab.txt: No such file or directory");
+  ae::save_checkpoint(dir.str(), *model, "x\n", ae::DType::F32);
+
+  {
+    std::ofstream(dir.path / "model.safetensors", std::ios::binary) << "garbage!garbage";
+    CHECK_CONTAINS(error_of([&] { ae::load_checkpoint(dir.str()); }),
+                   dir.str() + "/model.safetensors: safetensors: header length");
+  }
+  {
+    std::ofstream(dir.path / "config.json") << "{\"format\": \"attention-explorer/1\"}";
+    CHECK(error_of([&] { ae::load_checkpoint(dir.str()); }) ==
+          dir.str() + "/config.json: config: missing key \"vocab_size\"");
+  }
+  CHECK_CONTAINS(error_of([&] { ae::save_checkpoint((dir.path / "config.json").string(), *model, "", ae::DType::F32); }),
+                 "cannot create directory");
+}
