@@ -5,6 +5,8 @@
 // Errors: every failure is a C++ exception derived from std::exception. Built with
 // -fexceptions, such an exception reaches JS as a number (the exception's address);
 // web/lib/engine.mjs turns it into an Error through takeExceptionMessage().
+#include "inference/trained_model.h"
+#include "io/checkpoint.h"
 #include "model/transformer.h"
 #include "ops/attention.h"
 #include "text/tokenizer.h"
@@ -53,12 +55,20 @@ T option(const val& options, const char* name, T fallback) {
   return v.as<T>();
 }
 
-int int_option(const val& options, const char* name, int fallback) {
-  const double v = option<double>(options, name, fallback);
+int whole_number(const val& v, const std::string& name) {
+  if (!v.isNumber()) argument_error(name + " must be a number");
+  const double d = v.as<double>();
   // Range first: casting NaN or an out-of-range double to int is undefined behaviour.
-  if (!(v >= -2147483648.0 && v <= 2147483647.0) || v != std::trunc(v))
-    argument_error(std::string(name) + " must be a whole number, got " + std::to_string(v));
-  return static_cast<int>(v);
+  if (!(d >= -2147483648.0 && d <= 2147483647.0) || d != std::trunc(d))
+    argument_error(name + " must be a whole number, got " + std::to_string(d));
+  return static_cast<int>(d);
+}
+
+int int_option(const val& options, const char* name, int fallback) {
+  if (options.isUndefined() || options.isNull()) return fallback;
+  const val v = options[name];
+  if (v.isUndefined() || v.isNull()) return fallback;
+  return whole_number(v, name);
 }
 
 // Seeds cross as JS numbers: whole, non-negative and exactly representable (< 2^53).
@@ -193,6 +203,43 @@ val config_to_js(const ae::ModelConfig& c) {
   return o;
 }
 
+// {causal, window, scale, scoreMultiplier} → RunOptions; causal only when given.
+ae::RunOptions run_options_from_js(const val& o) {
+  ae::RunOptions options;
+  if (!o.isUndefined() && !o.isNull() && !o["causal"].isUndefined()) options.causal = o["causal"].as<bool>();
+  options.window = int_option(o, "window", 0);
+  options.scale = option<bool>(o, "scale", true);
+  options.score_multiplier = static_cast<float>(option<double>(o, "scoreMultiplier", 1.0));
+  return options;
+}
+
+// The trace of a forward pass: {tokens, ids, n, embeddings, layers: [{selfAttention, output}], output}.
+val forward_to_js(const std::vector<std::string>& tokens, const std::vector<int>& ids, const ae::ForwardTrace& trace) {
+  val layers = val::array();
+  for (const auto& layer : trace.layers) {
+    val l = val::object();
+    l.set("selfAttention", multi_head_to_js(layer.self_attention));
+    l.set("output", to_js(layer.output));
+    layers.call<void>("push", l);
+  }
+  val out = val::object();
+  out.set("tokens", to_js(tokens));
+  out.set("ids", val::array(ids));
+  out.set("n", static_cast<int>(tokens.size()));
+  out.set("embeddings", to_js(trace.embeddings));
+  out.set("layers", layers);
+  out.set("output", to_js(trace.output));
+  return out;
+}
+
+std::string bytes_from_js(const val& array, const char* name) {
+  if (array.isUndefined() || array.isNull() || !array.instanceof(val::global("Uint8Array")))
+    argument_error(std::string(name) + " must be a Uint8Array");
+  std::string bytes(array["length"].as<size_t>(), '\0');
+  val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<uint8_t*>(bytes.data()))).call<void>("set", array);
+  return bytes;
+}
+
 // An untrained Transformer with seeded random weights. Words map to ids by hashing, since
 // such a model has no vocabulary; ids 0..4 stay reserved for the special tokens.
 class RandomModel {
@@ -216,36 +263,85 @@ class RandomModel {
     ids.reserve(words.size());
     for (const auto& w : words) ids.push_back(ae::hashed_token_id(w, model_.config().vocab_size, kFirstWordId));
 
-    ae::RunOptions options;
-    if (!o.isUndefined() && !o.isNull() && !o["causal"].isUndefined()) options.causal = o["causal"].as<bool>();
-    options.window = int_option(o, "window", 0);
-    options.scale = option<bool>(o, "scale", true);
-    options.score_multiplier = static_cast<float>(option<double>(o, "scoreMultiplier", 1.0));
-
     ae::ForwardTrace trace;
-    model_.forward(ids, options, &trace);
-
-    val layers = val::array();
-    for (const auto& layer : trace.layers) {
-      val l = val::object();
-      l.set("selfAttention", multi_head_to_js(layer.self_attention));
-      l.set("output", to_js(layer.output));
-      layers.call<void>("push", l);
-    }
-    val out = val::object();
-    out.set("tokens", to_js(words));
-    out.set("ids", val::array(ids));
-    out.set("n", static_cast<int>(words.size()));
-    out.set("embeddings", to_js(trace.embeddings));
-    out.set("layers", layers);
-    out.set("output", to_js(trace.output));
-    return out;
+    model_.forward(ids, run_options_from_js(o), &trace);
+    return forward_to_js(words, ids, trace);
   }
 
  private:
   static constexpr int kFirstWordId = 5;
   ae::Transformer model_;
   uint64_t seed_;
+};
+
+// A model trained by tools/train, loaded from the three files of its directory.
+class TrainedModel {
+ public:
+  TrainedModel(const std::string& config_json, const val& weights, const std::string& vocab_text)
+      : model_(ae::load_checkpoint_from_memory(config_json, bytes_from_js(weights, "weights"), vocab_text)) {}
+
+  val config() const {
+    val o = config_to_js(model_.config());
+    o.set("task", ae::to_string(model_.task()));
+    o.set("configJson", model_.config_json().dump());
+    return o;
+  }
+
+  // analyze(text, {causal, window, scale, scoreMultiplier, knockout: [positions],
+  //                ablate: [[layer, head], …], topK}) → forward_to_js(…) + {unknown, prediction}
+  val analyze(const std::string& text, const val& o) const {
+    ae::AnalysisOptions options;
+    options.run = run_options_from_js(o);
+    options.top_k = int_option(o, "topK", 5);
+    if (!o.isUndefined() && !o.isNull() && !o["knockout"].isUndefined()) {
+      js_length(o["knockout"], "knockout");
+      options.knockout = emscripten::convertJSArrayToNumberVector<int>(o["knockout"]);
+    }
+    if (!o.isUndefined() && !o.isNull() && !o["ablate"].isUndefined()) options.run.head_active = head_mask_from_js(o["ablate"]);
+    const ae::Analysis a = model_.analyze(text, options);
+    val out = forward_to_js(a.tokens, a.ids, a.trace);
+    out.set("unknown", val::array(a.unknown));
+    if (a.prediction) {
+      val top = val::array();
+      for (const auto& w : a.prediction->top) {
+        val entry = val::object();
+        entry.set("token", w.word);
+        entry.set("probability", w.probability);
+        top.call<void>("push", entry);
+      }
+      val p = val::object();
+      p.set("position", a.prediction->position);
+      p.set("token", a.prediction->top.front().word);
+      p.set("probability", a.prediction->top.front().probability);
+      p.set("top", top);
+      out.set("prediction", p);
+    } else {
+      out.set("prediction", val::null());
+    }
+    return out;
+  }
+
+  val generate(const std::string& prompt, int max_new_words) const { return to_js(model_.generate(prompt, max_new_words)); }
+
+ private:
+  // [[layer, head], …] → per-layer flags with 0 for each ablated head.
+  std::vector<std::vector<uint8_t>> head_mask_from_js(const val& pairs) const {
+    const auto& c = model_.config();
+    std::vector<std::vector<uint8_t>> mask(static_cast<size_t>(c.n_layers), std::vector<uint8_t>(static_cast<size_t>(c.n_heads), 1));
+    const size_t count = js_length(pairs, "ablate");
+    for (size_t i = 0; i < count; ++i) {
+      const val pair = pairs[i];
+      const int layer = whole_number(pair[0], "ablate layer");
+      const int head = whole_number(pair[1], "ablate head");
+      if (layer < 0 || layer >= c.n_layers || head < 0 || head >= c.n_heads)
+        argument_error("ablate: [" + std::to_string(layer) + ", " + std::to_string(head) + "] is not a head of this model (" +
+                       std::to_string(c.n_layers) + " layers × " + std::to_string(c.n_heads) + " heads)");
+      mask[static_cast<size_t>(layer)][static_cast<size_t>(head)] = 0;
+    }
+    return mask;
+  }
+
+  ae::TrainedModel model_;
 };
 
 }  // namespace
@@ -260,4 +356,9 @@ EMSCRIPTEN_BINDINGS(attention_explorer) {
       .function("config", &RandomModel::config)
       .function("parameterCount", &RandomModel::parameter_count)
       .function("run", &RandomModel::run);
+  emscripten::class_<TrainedModel>("TrainedModel")
+      .constructor<const std::string&, const val&, const std::string&>()
+      .function("config", &TrainedModel::config)
+      .function("analyze", &TrainedModel::analyze)
+      .function("generate", &TrainedModel::generate);
 }

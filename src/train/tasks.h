@@ -1,0 +1,57 @@
+// The three tasks of the shipped models, as TrainingExamples, and the measurements that say
+// whether a trained model shows what the page teaches. Nothing here touches attention during
+// training: the probes only read it afterwards.
+#pragma once
+
+#include "model/transformer.h"
+#include "text/vocabulary.h"
+#include "train/corpus.h"
+#include "train/trainer.h"
+
+#include <string>
+#include <vector>
+
+namespace ae {
+
+// Coreference encoder: at the pronoun, name the referent word itself (its identity, not
+// "first or second noun"), so the model has to fetch it from the right noun.
+TrainingExample coref_encoder_example(const CorefExample& example, const Vocabulary& vocab);
+
+// Causal decoder on decoder_text(): "… too tired . it = animal [SEP]". Targets are the
+// completion after the sentence: "it", "=", the referent, then [SEP] to stop.
+TrainingExample coref_decoder_example(const CorefExample& example, const Vocabulary& vocab);
+// Token index of "=" in the decoder text: where the model names the referent.
+int decoder_answer_position(const CorefExample& example);
+
+// Word order: "[CLS] 猫 追 狗" → at [CLS], name the agent 猫.
+TrainingExample word_order_example(const WordOrderExample& example, const Vocabulary& vocab);
+
+// Fraction of examples whose every target is the arg-max prediction.
+float accuracy(const Transformer& model, const std::vector<TrainingExample>& examples);
+
+// Attention of one head from the pronoun to the two nouns, for a coreference example.
+struct PronounAttention {
+  float referent = 0.0f;
+  float other = 0.0f;
+};
+
+// probe[layer][head] over the examples: mean attention from "it" to the true referent and to
+// the other noun (encoder, run on coref_encoder_example's ids).
+std::vector<std::vector<PronounAttention>> probe_pronoun_heads(const Transformer& model,
+                                                               const std::vector<CorefExample>& examples,
+                                                               const Vocabulary& vocab);
+
+struct HeadChoice {
+  int layer = -1, head = -1;
+  PronounAttention mean;
+};
+
+// The documented rule: the head with the largest mean(referent) − mean(other) over the given
+// (validation) examples; ties go to the later layer, then the lower head index.
+HeadChoice choose_coreference_head(const std::vector<std::vector<PronounAttention>>& probe);
+
+// Attention from "it" to the referent/other noun for one example in one head.
+PronounAttention pronoun_attention(const Transformer& model, const CorefExample& example, const Vocabulary& vocab,
+                                   int layer, int head);
+
+}  // namespace ae

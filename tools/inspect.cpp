@@ -1,0 +1,128 @@
+// Loads a trained model directory and a sentence and prints one JSON object: tokens, unknown
+// positions, the task's prediction (with the top alternatives) and attention[layer][head][query][key].
+//
+//   inspect --model DIR --text "…" [--ablate L:H]… [--knockout POS]… [--generate N] [--top K]
+//
+// Exit codes: 0 ok, 1 bad model or input (message on stderr), 2 bad command line.
+#include "inference/trained_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+namespace {
+
+using nlohmann::json;
+
+struct Arguments {
+  std::string model_dir, text;
+  std::vector<std::pair<int, int>> ablate;
+  std::vector<int> knockout;
+  int generate = 0;
+  int top = 5;
+};
+
+[[noreturn]] void usage(const std::string& problem) {
+  std::cerr << "inspect: " << problem << "\n"
+            << "usage: inspect --model DIR --text \"...\" [--ablate LAYER:HEAD]... [--knockout POSITION]...\n"
+            << "               [--generate N] [--top K]\n";
+  std::exit(2);
+}
+
+int parse_int(const std::string& s, const std::string& flag) {
+  size_t used = 0;
+  int v = 0;
+  try {
+    v = std::stoi(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size()) usage(flag + " expects a whole number, got \"" + s + "\"");
+  return v;
+}
+
+Arguments parse(int argc, char** argv) {
+  Arguments a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(flag + " needs a value");
+      return argv[++i];
+    };
+    if (flag == "--model") a.model_dir = value();
+    else if (flag == "--text") a.text = value();
+    else if (flag == "--generate") a.generate = parse_int(value(), flag);
+    else if (flag == "--top") a.top = parse_int(value(), flag);
+    else if (flag == "--knockout") a.knockout.push_back(parse_int(value(), flag));
+    else if (flag == "--ablate") {
+      const std::string v = value();
+      const size_t colon = v.find(':');
+      if (colon == std::string::npos) usage("--ablate expects LAYER:HEAD, got \"" + v + "\"");
+      a.ablate.emplace_back(parse_int(v.substr(0, colon), flag), parse_int(v.substr(colon + 1), flag));
+    } else usage("unknown option " + flag);
+  }
+  if (a.model_dir.empty()) usage("--model is required");
+  if (a.text.empty() && a.generate == 0) usage("--text is required");
+  return a;
+}
+
+json attention_json(const ae::ForwardTrace& trace) {
+  json layers = json::array();
+  for (const auto& layer : trace.layers) {
+    json heads = json::array();
+    for (const auto& head : layer.self_attention.heads) {
+      const ae::Matrix& w = head.attention.weights;
+      json rows = json::array();
+      for (Eigen::Index r = 0; r < w.rows(); ++r) rows.push_back(std::vector<float>(w.row(r).begin(), w.row(r).end()));
+      heads.push_back(rows);
+    }
+    layers.push_back(heads);
+  }
+  return layers;
+}
+
+json prediction_json(const ae::Prediction& p, const std::vector<std::string>& tokens) {
+  json top = json::array();
+  for (const auto& w : p.top) top.push_back({{"token", w.word}, {"probability", w.probability}});
+  return {{"position", p.position}, {"at", tokens[static_cast<size_t>(p.position)]},
+          {"token", p.top.front().word}, {"probability", p.top.front().probability}, {"top", top}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Arguments args = parse(argc, argv);
+  try {
+    const ae::TrainedModel model(ae::load_checkpoint(args.model_dir));
+    ae::AnalysisOptions options;
+    options.top_k = args.top;
+    options.knockout = args.knockout;
+    if (!args.ablate.empty()) {
+      const auto& c = model.config();
+      options.run.head_active.assign(static_cast<size_t>(c.n_layers), std::vector<uint8_t>(static_cast<size_t>(c.n_heads), 1));
+      for (auto [layer, head] : args.ablate) {
+        if (layer < 0 || layer >= c.n_layers || head < 0 || head >= c.n_heads)
+          throw std::invalid_argument("--ablate " + std::to_string(layer) + ":" + std::to_string(head) +
+                                      " is outside the model (" + std::to_string(c.n_layers) + " layers × " +
+                                      std::to_string(c.n_heads) + " heads)");
+        options.run.head_active[static_cast<size_t>(layer)][static_cast<size_t>(head)] = 0;
+      }
+    }
+    json out = {{"model", args.model_dir}, {"task", ae::to_string(model.task())}};
+    if (!args.text.empty()) {
+      const ae::Analysis a = model.analyze(args.text, options);
+      out["tokens"] = a.tokens;
+      out["unknown"] = a.unknown;
+      if (a.prediction) out["prediction"] = prediction_json(*a.prediction, a.tokens);
+      out["attention"] = attention_json(a.trace);
+    }
+    if (args.generate > 0) out["generated"] = model.generate(args.text, args.generate);
+    std::cout << out.dump() << "\n";
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "inspect: " << e.what() << "\n";
+    return 1;
+  }
+}
