@@ -25,6 +25,11 @@ char32_t next_code_point(std::string_view text, size_t& i) {
       throw std::invalid_argument("text is not valid UTF-8 (byte " + std::to_string(start) + ")");
     cp = (cp << 6) | (byte(i) & 0x3F);
   }
+  // Overlong forms (e.g. C0 A7 for an apostrophe), UTF-16 surrogates and values past U+10FFFF
+  // are well-formed bit patterns but not UTF-8.
+  constexpr char32_t kSmallest[] = {0, 0x80, 0x800, 0x10000};
+  if (cp < kSmallest[extra] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+    throw std::invalid_argument("text is not valid UTF-8 (byte " + std::to_string(start) + ")");
   return cp;
 }
 
