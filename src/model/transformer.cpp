@@ -29,13 +29,12 @@ Transformer::Transformer(const ModelConfig& config)
   if (config_.norm == NormPlacement::Pre) final_norm_.emplace(config_.d_model, config_.layer_norm_eps);
 }
 
-void Transformer::init_random(uint64_t seed) {
+void Transformer::init_random(uint64_t seed, float embedding_std) {
   Rng rng(seed);
-  // Unit-variance embeddings keep the residual stream at the scale LayerNorm produces.
   for (Eigen::Index i = 0; i < token_embedding_.size(); ++i)
-    token_embedding_.data()[i] = static_cast<float>(rng.normal());
+    token_embedding_.data()[i] = static_cast<float>(rng.normal() * embedding_std);
   for (Eigen::Index i = 0; i < position_embedding_.size(); ++i)
-    position_embedding_.data()[i] = static_cast<float>(rng.normal());
+    position_embedding_.data()[i] = static_cast<float>(rng.normal() * embedding_std);
   for (auto& layer : layers_) layer.init_random(rng);
 }
 

@@ -34,7 +34,10 @@ class Transformer {
   explicit Transformer(const ModelConfig& config);
 
   // Deterministic initialisation: the same seed gives the same weights on every build.
-  void init_random(uint64_t seed);
+  // Embeddings (token and learned position) ~ N(0, embedding_std²); projections ~ N(0, 1/fan_in).
+  // Unit embeddings make an untrained model's attention visibly non-uniform; training starts
+  // smaller so that the tied output head starts near a uniform guess.
+  void init_random(uint64_t seed, float embedding_std = 1.0f);
 
   const ModelConfig& config() const { return config_; }
 
