@@ -45,6 +45,37 @@ export class RandomModel {
   }
 }
 
+// A model trained by `npm run train` (a directory under web/models/).
+export class TrainedModel {
+  #module;
+  #handle;
+
+  constructor(module, { config, weights, vocab }) {
+    this.#module = module;
+    this.#handle = guarded(module, () => new module.TrainedModel(String(config), weights, String(vocab)));
+    this.config = guarded(module, () => this.#handle.config());
+  }
+
+  // analyze(text, {causal, window, scale, scoreMultiplier, knockout: [positions],
+  // ablate: [[layer, head], …], topK}) → the same trace as RandomModel.run plus
+  // {unknown: [positions that became [UNK]], prediction: {position, token, probability, top} | null}.
+  analyze(text, options = {}) {
+    if (!this.#handle) throw new Error('this model was deleted');
+    return guarded(this.#module, () => this.#handle.analyze(String(text), options));
+  }
+
+  // Greedy completion (decoder models only): the new words, stopping at [SEP].
+  generate(prompt, maxNewWords = 8) {
+    if (!this.#handle) throw new Error('this model was deleted');
+    return guarded(this.#module, () => this.#handle.generate(String(prompt), maxNewWords));
+  }
+
+  delete() {
+    this.#handle?.delete();
+    this.#handle = null;
+  }
+}
+
 export class Engine {
   #module;
 
@@ -70,6 +101,26 @@ export class Engine {
   // 'sinusoidal' | 'learned' | 'rope', norm: 'pre' | 'post', causal, seed}
   createRandomModel(config = {}) {
     return new RandomModel(this.#module, config);
+  }
+
+  // files: {config: config.json text, weights: model.safetensors as a Uint8Array, vocab: vocab.txt text}
+  loadTrainedModel(files) {
+    return new TrainedModel(this.#module, files);
+  }
+
+  // Fetches the three files of a model directory (a URL ending in '/') and loads them.
+  async fetchTrainedModel(baseUrl, fetchImpl = fetch) {
+    const get = async (name) => {
+      const response = await fetchImpl(new URL(name, baseUrl));
+      if (!response.ok) throw new Error(`could not load ${name} from ${baseUrl}: HTTP ${response.status}`);
+      return response;
+    };
+    const [config, weights, vocab] = await Promise.all([
+      get('config.json').then((r) => r.text()),
+      get('model.safetensors').then((r) => r.arrayBuffer()),
+      get('vocab.txt').then((r) => r.text()),
+    ]);
+    return this.loadTrainedModel({ config, weights: new Uint8Array(weights), vocab });
   }
 }
 
