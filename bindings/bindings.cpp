@@ -284,6 +284,7 @@ class TrainedModel {
     val o = config_to_js(model_.config());
     o.set("task", ae::to_string(model_.task()));
     o.set("configJson", model_.config_json().dump());
+    o.set("parameterCount", static_cast<double>(model_.parameter_count()));
     return o;
   }
 

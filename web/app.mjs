@@ -1,6 +1,7 @@
-// Attention Explorer page: reads the controls, runs an untrained RandomModel in wasm and shows
-// one head's attention weights. The model config, run options, sentence, layer and head are
-// mirrored as data-* attributes on #app, so tests can recompute exactly what is shown.
+// Attention Explorer page: runs an untrained RandomModel, or one of the trained models listed
+// in models/index.json, in wasm and shows one head's attention weights and the model's answer.
+// The model, its config, run options, sentence, layer and head are mirrored as data-* attributes
+// on #app, so tests can recompute exactly what is shown.
 import { loadEngine } from './lib/engine.mjs';
 import { format, messages, pickLanguage } from './i18n.mjs';
 import './components/attention-heatmap.mjs';
@@ -8,20 +9,40 @@ import './components/attention-heatmap.mjs';
 const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number
 const TYPING_DELAY_MS = 40;
+const UNTRAINED = 'untrained';
+const TOP_K = 4; // the answer and three alternatives
+// The lesson's order for the model menu; models not listed here follow in index order.
+const MODEL_ORDER = ['coref-encoder', 'coref-decoder', 'word-order-none', 'word-order-sinusoidal',
+  'word-order-learned', 'word-order-rope'];
+
+const LESSON = "The animal didn't cross the street because it was too tired.";
+const DEFAULT_SENTENCES = {
+  none: LESSON,
+  coreference: LESSON,
+  'word-order': '猫追狗',
+  'next-word': "the animal didn't cross the street because it was too tired . it =",
+};
+const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/; // the lesson's minimal pair
 
 const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(
-  ['app', 'result', 'status', 'error', 'heatmap', 'sentence', 'heads', 'layers', 'positional', 'seed',
-    'causal', 'scale', 'layer', 'head', 'lang', 'banner-text', 'fact-params', 'fact-dmodel', 'fact-headdim',
+  ['app', 'result', 'status', 'error', 'heatmap', 'model', 'sentence', 'swap', 'random-settings', 'heads',
+    'layers', 'positional', 'seed', 'causal', 'scale', 'layer', 'head', 'lang', 'banner-title', 'banner-text',
+    'prediction', 'answer', 'alternatives', 'unknown', 'fact-params-row', 'fact-params', 'fact-dmodel',
+    'fact-headdim', 'fact-heads', 'fact-layers', 'fact-positional', 'fact-task', 'fact-size-row', 'fact-size',
     'fact-tokens', 'fact-simd'].map((id) => [id, $(id)]),
 );
 
 const state = {
   lang: pickLanguage(storage('ae-lang'), navigator.language),
   engine: null,
-  model: null,
-  configKey: '', // JSON of the config the current model was built from
+  index: [], // the entries of models/index.json
+  trained: new Map(), // name → Promise<TrainedModel>; each model is fetched once and kept
+  model: null, // the model shown: the RandomModel or a TrainedModel
+  random: null,
+  configKey: '', // JSON of the config the RandomModel was built from
   result: null, // last successful run
+  status: null, // {key, params} of the status line while something loads
   error: null, // {key, params}, kept so it can be re-translated
 };
 
@@ -35,6 +56,98 @@ function storage(key, value) {
 }
 
 const t = (key, params) => format(messages[state.lang][key], params);
+const locale = () => (state.lang === 'zh' ? 'zh-CN' : 'en');
+const modelLabel = (name) => messages[state.lang].models[name] ?? name;
+const indexEntry = (name) => state.index.find((m) => m.name === name);
+const choice = () => ui.model.value;
+const task = () => state.model?.config.task ?? 'none';
+
+// --- model menu ---
+
+async function fetchIndex() {
+  try {
+    const response = await fetch('models/index.json');
+    if (!response.ok) return [];
+    const { models = [] } = await response.json();
+    const rank = (m) => (MODEL_ORDER.includes(m.name) ? MODEL_ORDER.indexOf(m.name) : MODEL_ORDER.length);
+    return models.sort((a, b) => rank(a) - rank(b));
+  } catch {
+    return []; // no trained models: the page still works with random weights
+  }
+}
+
+function fillModelMenu() {
+  if (!state.index.length) return;
+  const group = document.createElement('optgroup');
+  group.id = 'trained-models';
+  group.append(...state.index.map((m) => new Option(modelLabel(m.name), m.name)));
+  ui.model.append(group);
+}
+
+function translateModelMenu() {
+  const group = $('trained-models');
+  if (!group) return;
+  group.label = t('trainedGroup');
+  for (const option of group.children) option.textContent = modelLabel(option.value);
+}
+
+// Fetched on first use, then kept: the listed models are small (tens of kB each) and few.
+function trainedModel(name) {
+  if (!state.trained.has(name)) {
+    const loading = state.engine.fetchTrainedModel(new URL(`models/${name}/`, location.href));
+    loading.catch(() => state.trained.delete(name)); // a failed fetch can be retried
+    state.trained.set(name, loading);
+  }
+  return state.trained.get(name);
+}
+
+async function selectModel() {
+  const name = choice();
+  const trained = name !== UNTRAINED;
+  ui['random-settings'].hidden = trained;
+  ui['fact-size-row'].hidden = !trained;
+  ui.app.dataset.model = name;
+  if (!trained) {
+    setStatus(null); // another model may still be loading: it is kept for later
+    return useModel(null);
+  }
+
+  state.model = null; // run() waits until the model is here
+  setStatus('loadingModel', { name: modelLabel(name) });
+  ui.app.dataset.status = 'loading';
+  ui.result.classList.add('stale');
+  try {
+    const model = await trainedModel(name);
+    if (choice() === name) useModel(model);
+  } catch (error) {
+    if (choice() === name) showError('modelError', { name: modelLabel(name), message: error.message });
+  } finally {
+    if (choice() === name) setStatus(null);
+  }
+}
+
+// Shows `model` (a TrainedModel, or null for the random one) with its task's defaults.
+function useModel(model) {
+  state.model = model ?? state.random;
+  state.result = null;
+  const text = ui.sentence.value;
+  if (isDefaultSentence(text) && !defaultsOf(task()).includes(text)) ui.sentence.value = DEFAULT_SENTENCES[task()];
+  ui.causal.checked = Boolean(state.model?.config.causal); // start from the mask it was trained with
+  if (state.model) fillRanges();
+  const head = model && JSON.parse(model.config.configJson).coreference_head;
+  if (head) [ui.layer.value, ui.head.value] = [head.layer, head.head];
+  runNow();
+}
+
+// A sentence the page put there (not one the user typed) may be replaced by another task's.
+const defaultsOf = (name) => [DEFAULT_SENTENCES[name], DEFAULT_SENTENCES[name].replace('tired', 'wide')];
+const isDefaultSentence = (text) => Object.keys(DEFAULT_SENTENCES).some((name) => defaultsOf(name).includes(text));
+
+function swapTiredWide() {
+  const text = ui.sentence.value;
+  ui.sentence.value = text.replace(TIRED_OR_WIDE, (_, word, end) => `too ${word === 'tired' ? 'wide' : 'tired'}${end}`);
+  runNow();
+}
 
 // --- controls → model → run ---
 
@@ -52,13 +165,13 @@ const readConfig = (seed) => ({
   seed,
 });
 
-// Builds a model only when the config changed, freeing the old one's wasm memory.
-function ensureModel(config) {
+// Builds the random model only when its config changed, freeing the old one's wasm memory.
+function ensureRandomModel(config) {
   const key = JSON.stringify(config);
   if (key === state.configKey) return;
-  state.model?.delete();
-  Object.assign(state, { model: null, configKey: '', result: null });
-  state.model = state.engine.createRandomModel(config);
+  state.random?.delete();
+  Object.assign(state, { random: null, configKey: '', result: null });
+  state.model = state.random = state.engine.createRandomModel(config);
   state.configKey = ui.app.dataset.config = key;
   fillRanges();
 }
@@ -74,21 +187,30 @@ function fillRanges() {
 }
 
 function run() {
+  ui.swap.hidden = !TIRED_OR_WIDE.test(ui.sentence.value);
   if (!state.engine) return; // the first run happens once the engine has loaded
+  const trained = choice() !== UNTRAINED;
+  if (trained && !state.model) return; // still loading, or it failed and says so
   const seed = readSeed();
-  if (seed === null) return showError('seedError', { max: SEED_MAX });
+  if (!trained && seed === null) return showError('seedError', { max: SEED_MAX });
   const text = ui.sentence.value;
   const options = { causal: ui.causal.checked, scale: ui.scale.checked };
   try {
-    ensureModel(readConfig(seed));
-    state.result = state.model.run(text, options);
+    if (trained) {
+      state.result = state.model.analyze(text, { ...options, topK: TOP_K });
+    } else {
+      ensureRandomModel(readConfig(seed));
+      state.result = state.model.run(text, options);
+    }
   } catch (error) {
     return showError('runError', { message: error.message });
   }
   Object.assign(ui.app.dataset, { run: JSON.stringify(options), text, status: 'ready' });
   clearError();
   showView();
+  showPrediction();
   showFacts();
+  showBanner();
 }
 
 let timer = 0;
@@ -112,20 +234,80 @@ function showView() {
   ui.heatmap.data = {
     tokens: state.result.tokens,
     weights: state.result.layers[layer].selfAttention.heads[head].weights,
+    unknown: state.result.unknown ?? [],
     caption: t('caption', { layer: layer + 1, head: head + 1 }),
   };
   Object.assign(ui.app.dataset, { layer, head });
 }
 
+// One decimal, and never a rounded "100%" or "0%": the model is never that certain.
+function percent(p) {
+  const f = (x) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
+  return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
+}
+
+// The trained model's answer with the runners-up, and the words it does not know.
+function showPrediction() {
+  const { prediction, unknown = [], tokens = [] } = (!state.error && state.result) || {};
+  ui.prediction.hidden = !prediction;
+  ui.app.dataset.prediction = prediction?.token ?? '';
+  if (prediction) {
+    const [before, after] = format(messages[state.lang].answer[task()] ?? '{word} {p}', { word: prediction.token }).split('{p}');
+    const probability = Object.assign(document.createElement('span'),
+      { className: 'probability', textContent: t('probability', { p: percent(prediction.probability) }) });
+    ui.answer.replaceChildren(before, probability, after);
+    ui.alternatives.replaceChildren(...prediction.top.slice(1).map(({ token, probability }) => {
+      const item = document.createElement('li');
+      item.textContent = `${token} ${percent(probability)}`;
+      return item;
+    }));
+  }
+  // The words are styled like their labels in the heatmap.
+  const words = unknown.map((i) => Object.assign(document.createElement('span'), { className: 'unknown-word', textContent: tokens[i] }));
+  const [before, after] = t('unknownNote').split('{words}');
+  ui.unknown.replaceChildren(before, ...words.flatMap((w, i) => (i ? [', ', w] : [w])), after);
+  ui.unknown.hidden = unknown.length === 0;
+}
+
 function showFacts() {
   const config = state.model?.config;
   if (!config) return;
-  ui['fact-params'].textContent = state.model.parameterCount.toLocaleString(state.lang === 'zh' ? 'zh-CN' : 'en');
+  const count = state.model.parameterCount; // RandomModel only, for now
+  ui['fact-params-row'].hidden = count === undefined;
+  ui['fact-params'].textContent = count?.toLocaleString(locale()) ?? '–';
   ui['fact-dmodel'].textContent = config.dModel;
   ui['fact-headdim'].textContent = config.headDim;
+  ui['fact-heads'].textContent = config.nHeads;
+  ui['fact-layers'].textContent = config.nLayers;
+  const positional = `pos${config.positional[0].toUpperCase()}${config.positional.slice(1)}`; // posNone, …
+  ui['fact-positional'].textContent = messages[state.lang][positional] ?? config.positional;
+  ui['fact-task'].textContent = messages[state.lang].tasks[task()] ?? task();
+  const bytes = indexEntry(choice())?.bytes;
+  ui['fact-size'].textContent = bytes ? `${(bytes / 1024).toLocaleString(locale(), { maximumFractionDigits: 0 })} KB` : '–';
   ui['fact-tokens'].textContent = state.result ? t('factTokensValue', { n: state.result.n, max: config.maxLen }) : '–';
   ui['fact-simd'].textContent = t(state.engine.simd ? 'on' : 'off');
-  ui['banner-text'].textContent = t('banner', { seed: config.seed });
+}
+
+function showBanner() {
+  if (choice() === UNTRAINED) {
+    ui['banner-title'].textContent = t('bannerTitle');
+    ui['banner-text'].textContent = t('banner', { seed: state.random?.config.seed ?? 42 });
+    return;
+  }
+  const config = state.model?.config;
+  if (!config) return; // loading or failed: the banner still describes the model shown
+  const { seeds_passing: passing, seeds_trained: trained } = JSON.parse(config.configJson);
+  const parts = [messages[state.lang].bannerTrained[task()] ?? ''];
+  if (passing !== undefined && trained !== undefined) parts.push(t('bannerSeeds', { passing, trained }));
+  if (config.positional === 'none') parts.push(t('bannerNoPositions'));
+  ui['banner-title'].textContent = t('bannerTrainedTitle');
+  ui['banner-text'].textContent = parts.join(' ');
+}
+
+function setStatus(key, params) {
+  state.status = key && { key, params };
+  ui.status.hidden = !key;
+  if (key) ui.status.textContent = t(key, params);
 }
 
 function showError(key, params) {
@@ -133,6 +315,7 @@ function showError(key, params) {
   ui.error.textContent = t(key, params);
   ui.app.dataset.status = 'error';
   ui.result.classList.add('stale'); // keep the last heatmap, marked as out of date
+  ui.prediction.hidden = ui.unknown.hidden = true; // but no answer for another sentence
 }
 
 function clearError() {
@@ -152,10 +335,14 @@ function applyLanguage(lang) {
   ui.lang.textContent = dict.switchTo;
   ui.lang.lang = dict.switchToLang;
   ui.heatmap.strings = dict.heatmap;
+  translateModelMenu();
   if (state.model) fillRanges();
+  if (state.status) setStatus(state.status.key, state.status.params);
   if (state.error) ui.error.textContent = t(state.error.key, state.error.params);
   showView();
+  showPrediction();
   showFacts();
+  showBanner();
 }
 
 function toggleLanguage() {
@@ -167,6 +354,7 @@ function toggleLanguage() {
 // --- start ---
 
 async function start() {
+  setStatus('loading');
   applyLanguage(state.lang);
   // With a single-line field (the seed), Enter would submit the form and reload the page.
   $('controls').addEventListener('submit', (e) => e.preventDefault());
@@ -174,16 +362,20 @@ async function start() {
   ui.seed.addEventListener('input', runSoon);
   for (const control of [ui.heads, ui.layers, ui.positional, ui.causal, ui.scale])
     control.addEventListener('change', runNow);
+  ui.model.addEventListener('change', selectModel);
+  ui.swap.addEventListener('click', swapTiredWide);
   ui.layer.addEventListener('change', showView);
   ui.head.addEventListener('change', showView);
   ui.lang.addEventListener('click', toggleLanguage);
   try {
-    state.engine = await loadEngine();
+    [state.engine, state.index] = await Promise.all([loadEngine(), fetchIndex()]);
   } catch (error) {
     return showError('loadError', { message: error.message });
   } finally {
-    ui.status.hidden = true;
+    setStatus(null);
   }
+  fillModelMenu();
+  translateModelMenu();
   run();
 }
 

@@ -59,6 +59,7 @@ class TrainedModel {
   const Vocabulary& vocabulary() const { return vocab_; }
   Task task() const { return task_; }
   const nlohmann::json& config_json() const { return config_json_; }
+  size_t parameter_count() const { return model_->parameter_count(); }
 
   // Throws std::invalid_argument for an empty text, one longer than max_len, text that is
   // not UTF-8, a coreference sentence without "it", or knockout positions out of range.

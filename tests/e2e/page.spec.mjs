@@ -1,52 +1,12 @@
 // End-to-end tests of the Attention Explorer page in Debian's Chromium, served by
 // scripts/serve.mjs with its real CSP. Every test also fails on any console error or
-// uncaught page error (see the `errors` fixture).
-import { test as base, expect } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+// uncaught page error (the `errors` fixture in fixtures.mjs).
 import fs from 'node:fs';
+import {
+  SHOTS, alert, app, cells, expect, expectNoSeriousAxeViolations, expectRendered, openPage, shownCells, test,
+} from './fixtures.mjs';
 
-const SHOTS = 'build/test-results/screenshots';
 const DEFAULT_SENTENCE = "The animal didn't cross the street because it was too tired.";
-
-const test = base.extend({
-  // Collects console errors, page errors and CSP violations; asserts none at the end.
-  errors: [
-    async ({ page }, use) => {
-      const errors = [];
-      page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
-      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-      await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (e) =>
-          console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-      });
-      await use(errors);
-      expect(errors, 'console errors, page errors or CSP violations').toEqual([]);
-    },
-    { auto: true },
-  ],
-});
-
-const app = (page) => page.locator('#app');
-const cells = (page) => page.locator('ae-attention-heatmap rect.cell');
-const alert = (page) => page.getByRole('alert');
-
-async function openPage(page) {
-  const response = await page.goto('/');
-  await expect(app(page)).toHaveAttribute('data-status', 'ready');
-  return response;
-}
-
-// Waits until the page has rendered `text` (the input is debounced).
-async function expectRendered(page, text) {
-  await expect(app(page)).toHaveAttribute('data-text', text);
-  await expect(app(page)).toHaveAttribute('data-status', 'ready');
-}
-
-// Every cell as shown: {row, col, value} with value the data-value string.
-function shownCells(page) {
-  return cells(page).evaluateAll((rects) =>
-    rects.map((r) => ({ row: Number(r.dataset.row), col: Number(r.dataset.col), value: r.dataset.value })));
-}
 
 // Recomputes the shown head with a separate engine instance in the page, from the state the
 // app publishes on #app (data-config, data-run, data-text, data-layer, data-head).
@@ -316,14 +276,6 @@ test('is served with the CSP and uses no inline script or style', async ({ page 
   }));
   expect(inline).toEqual({ scripts: 0, styles: 0, styleAttributesInHtml: false });
 });
-
-async function expectNoSeriousAxeViolations(page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious).toEqual([]);
-}
 
 test('axe finds no serious or critical violations (light, English)', async ({ page }) => {
   await openPage(page);

@@ -1,5 +1,6 @@
 // <ae-attention-heatmap>: one attention matrix as an SVG grid, rows = queries, columns = keys.
-//   element.data = { tokens: string[], weights: Float32Array (n×n, row-major), caption?: string }
+//   element.data = { tokens: string[], weights: Float32Array (n×n, row-major), caption?: string,
+//                    unknown?: number[] (positions of words outside the model's vocabulary) }
 //   element.strings = messages[lang].heatmap (see ../i18n.mjs)
 // As in bertviz, new tokens rebuild the grid (#render); new values only recolour it (#update).
 // CSP-safe: colours are SVG presentation attributes, sizes are set through CSSOM.
@@ -61,13 +62,15 @@ function make(tag, attributes = {}, parent = null, text = null) {
 const shorten = (s) => (s.length > 12 ? s.slice(0, 11) + '…' : s);
 // Label width without layout (the element may be hidden): CJK glyphs are full width.
 const textWidth = (s) => [...s].reduce((w, ch) => w + (/[\u2e80-\uffff]/.test(ch) ? 1 : 0.62), 0) * FONT;
-const sameTokens = (a, b) => a.length === b.length && a.every((t, i) => t === b[i]);
+// What #render draws: the labels and which of them are marked unknown.
+const layoutKey = ({ tokens, unknown = [] }) => JSON.stringify([tokens, [...unknown]]);
 
 let nextId = 0;
 
 export class AttentionHeatmap extends HTMLElement {
   #data = null;
   #tokens = [];
+  #layout = ''; // layoutKey of the rendered grid
   #cells = []; // [{rect, title, text}], row-major; title is null on large grids
   #hoverTitle = make('title'); // the shared <title> of large grids
   #strings = messages.en.heatmap;
@@ -98,7 +101,7 @@ export class AttentionHeatmap extends HTMLElement {
       throw new TypeError('ae-attention-heatmap: weights must hold tokens.length² values');
     this.#data = { caption: '', ...value };
     if (!this.#parts) this.#build();
-    if (sameTokens(tokens, this.#tokens)) this.#update();
+    if (layoutKey(this.#data) === this.#layout) this.#update();
     else this.#render();
   }
 
@@ -140,7 +143,7 @@ export class AttentionHeatmap extends HTMLElement {
 
     this.replaceChildren(root);
     this.#parts = { caption, plot, svg, bar, readout };
-    this.#tokens = []; // the next data renders in full
+    this.#layout = ''; // the next data renders in full
     this.#drawLegend();
   }
 
@@ -148,6 +151,7 @@ export class AttentionHeatmap extends HTMLElement {
   #render() {
     const { svg } = this.#parts;
     const tokens = [...this.#data.tokens];
+    const unknown = new Set(this.#data.unknown);
     const n = tokens.length;
     const small = n <= VALUES_MAX_N;
     const cell = small ? 40 : 24;
@@ -175,6 +179,12 @@ export class AttentionHeatmap extends HTMLElement {
       const x = left + (j + 0.5) * cell, y = top - 8;
       return make('text', { x, y, class: 'label', transform: `rotate(-45 ${x} ${y})` }, svg, label);
     });
+    for (const i of unknown) {
+      for (const text of i < n ? [rowLabels[i], colLabels[i]] : []) {
+        text.classList.add('unknown');
+        make('title', {}, text, this.#strings.unknown);
+      }
+    }
 
     const cells = make('g', {}, svg);
     const values = small ? make('g', { class: 'values', 'text-anchor': 'middle' }, svg) : null;
@@ -192,6 +202,7 @@ export class AttentionHeatmap extends HTMLElement {
     const marker = make('rect', { class: 'marker', width: cell + 1, height: cell + 1 }, svg);
 
     this.#tokens = tokens;
+    this.#layout = layoutKey(this.#data);
     this.#grid = { left, top, cell, marker, rowLabels, colLabels };
     if (this.#active && Math.max(this.#active.row, this.#active.col) >= n) this.#active = null;
     this.#update();

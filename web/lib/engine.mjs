@@ -54,6 +54,7 @@ export class TrainedModel {
     this.#module = module;
     this.#handle = guarded(module, () => new module.TrainedModel(String(config), weights, String(vocab)));
     this.config = guarded(module, () => this.#handle.config());
+    this.parameterCount = this.config.parameterCount;
   }
 
   // analyze(text, {causal, window, scale, scoreMultiplier, knockout: [positions],
@@ -108,10 +109,12 @@ export class Engine {
     return new TrainedModel(this.#module, files);
   }
 
-  // Fetches the three files of a model directory (a URL ending in '/') and loads them.
+  // Fetches the three files of a model directory (a URL ending in '/', relative to the
+  // page when it is not absolute) and loads them.
   async fetchTrainedModel(baseUrl, fetchImpl = fetch) {
+    const base = new URL(baseUrl, globalThis.location?.href);
     const get = async (name) => {
-      const response = await fetchImpl(new URL(name, baseUrl));
+      const response = await fetchImpl(new URL(name, base));
       if (!response.ok) throw new Error(`could not load ${name} from ${baseUrl}: HTTP ${response.status}`);
       return response;
     };
