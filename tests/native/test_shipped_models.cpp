@@ -97,3 +97,44 @@ TEST_CASE("shipped decoder: names the referent, and its row at 'it' cannot see t
       CHECK(a.row(it) == b.row(it));  // bit-identical: the prefix up to "it" is the same
     }
 }
+
+TEST_CASE("shipped coreference encoder: accuracy targets, and metrics.json's head report is what the files give") {
+  const CorefCorpus corpus = make_coref_corpus({});
+  const Checkpoint c = load("coref-encoder");
+  const Vocabulary vocab = Vocabulary::parse(c.vocab_text);
+  const json metrics = read_metrics("coref-encoder");
+  const json& shipped = metrics["shipped"];
+  const auto make = [](const CorefExample& e, const Vocabulary& v) { return coref_encoder_example(e, v); };
+
+  const std::map<std::string, const std::vector<CorefExample>*> splits = {
+      {"validation", &corpus.validation},
+      {"heldout_combinations", &corpus.heldout_combinations},
+      {"heldout_templates", &corpus.heldout_templates}};
+  for (const auto& [name, split] : splits) {
+    CAPTURE(name);
+    const float acc = split_accuracy(*c.model, *split, vocab, make);
+    CHECK(acc == doctest::Approx(shipped["accuracy"][name].get<double>()).epsilon(1e-6));
+    CHECK(acc >= (name == "heldout_templates" ? 0.90f : 0.99f));
+  }
+
+  // The head named in config.json, its validation means, and the lesson pair as reported.
+  const int layer = c.config_json["coreference_head"]["layer"], head = c.config_json["coreference_head"]["head"];
+  const auto probe = probe_pronoun_heads(*c.model, corpus.validation, vocab);
+  const HeadChoice choice = choose_coreference_head(probe);
+  CHECK(choice.layer == layer);
+  CHECK(choice.head == head);
+  CHECK(choice.mean.referent == doctest::Approx(shipped["chosen_head"]["mean_on_referent"].get<double>()).epsilon(1e-5));
+  CHECK(choice.mean.other == doctest::Approx(shipped["chosen_head"]["mean_on_other"].get<double>()).epsilon(1e-5));
+  bool lesson_ok = true;
+  const auto lesson = lesson_examples();
+  for (size_t i = 0; i < lesson.size(); ++i) {
+    const PronounAttention a = pronoun_attention(*c.model, lesson[i], vocab, layer, head);
+    CHECK(a.referent == doctest::Approx(shipped["chosen_head_report"]["lesson"][i]["weight_on_referent"].get<double>()).epsilon(1e-5));
+    lesson_ok = lesson_ok && a.referent >= 0.5f && a.other < 0.2f;
+  }
+  // The criteria flags must say what the numbers say: a model cannot claim a head it lacks.
+  const bool head_ok = choice.mean.referent >= 0.5f && choice.mean.other <= 0.05f;
+  CHECK(shipped["criteria"]["head"].get<bool>() == head_ok);
+  CHECK(shipped["criteria"]["lesson"].get<bool>() == lesson_ok);
+  CHECK(c.config_json["seeds_passing"] == metrics["seeds_passing"]);
+}
