@@ -156,7 +156,8 @@ void train_coreference_encoder(const Arguments& args) {
     json probe_json = json::array();
     for (const auto& layer : probe) {
       json heads = json::array();
-      for (const auto& h : layer) heads.push_back({{"referent", h.referent}, {"other", h.other}});
+      for (const auto& h : layer)
+        heads.push_back({{"referent", h.referent}, {"other", h.other}, {"pair_min_margin", h.pair_min_margin}});
       probe_json.push_back(heads);
     }
     const ae::HeadChoice head = ae::choose_coreference_head(probe);
@@ -174,7 +175,8 @@ void train_coreference_encoder(const Arguments& args) {
                    {"accuracy", accuracy},
                    {"head_probe_validation", probe_json},
                    {"chosen_head", {{"layer", head.layer}, {"head", head.head},
-                                    {"mean_on_referent", head.mean.referent}, {"mean_on_other", head.mean.other}}},
+                                    {"mean_on_referent", head.mean.referent}, {"mean_on_other", head.mean.other},
+                                    {"pair_min_margin", head.mean.pair_min_margin}}},
                    {"chosen_head_report", head_report},
                    {"criteria", {{"accuracy", accuracy_ok}, {"head", head_ok}, {"lesson", head_report["lesson_ok"]}, {"all", ok}}}};
     std::cerr << "coref seed " << seed << ": " << train_seconds << " s, accuracy " << accuracy.dump() << ", head L"

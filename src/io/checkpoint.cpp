@@ -157,7 +157,7 @@ Checkpoint build_checkpoint(std::string_view config_text, std::string_view safet
 }  // namespace
 
 json config_to_json(const ModelConfig& c) {
-  return json{
+  json j{
       {"format", kCheckpointFormat},
       {"vocab_size", c.vocab_size},
       {"d_model", c.d_model},
@@ -172,6 +172,9 @@ json config_to_json(const ModelConfig& c) {
       {"layer_norm_eps", shortest_decimal(c.layer_norm_eps)},
       {"rope_base", shortest_decimal(c.rope_base)},
   };
+  // Written only for an untied output head, so that tied models' config.json stays as before.
+  if (!c.tie_output) j["tie_output"] = false;
+  return j;
 }
 
 ModelConfig config_from_json(const json& j) {
@@ -196,6 +199,7 @@ ModelConfig config_from_json(const json& j) {
   c.cross_attention = read_bool(j, "cross_attention");
   c.layer_norm_eps = read_float(j, "layer_norm_eps");
   c.rope_base = read_float(j, "rope_base");
+  c.tie_output = j.contains("tie_output") ? read_bool(j, "tie_output") : true;  // optional: older files are tied
   c.validate();
   return c;
 }

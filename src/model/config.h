@@ -22,6 +22,9 @@ struct ModelConfig {
   bool cross_attention = false;  // each layer also attends to an encoder's output ("memory")
   float layer_norm_eps = 1e-5f;
   float rope_base = 10000.0f;
+  // Output head for vocabulary logits: tied to the token embedding (h·Eᵀ + b), or, when false,
+  // a separate d×V matrix "output_projection.weight" (h·W + b).
+  bool tie_output = true;
 
   int head_dim() const { return n_heads > 0 ? d_model / n_heads : 0; }
   int ffn_dim() const { return d_ff > 0 ? d_ff : 4 * d_model; }

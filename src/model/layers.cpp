@@ -63,6 +63,14 @@ Matrix FeedForward::forward(const Matrix& x, Matrix* hidden) const {
   return y;
 }
 
+Matrix FeedForward::forward(const Matrix& x, Matrix* hidden, const Matrix* activation_mask) const {
+  if (!activation_mask) return forward(x, hidden);
+  Matrix pre_activation = expand.forward(x);
+  Matrix y = project.forward((gelu(pre_activation).array() * activation_mask->array()).matrix());
+  if (hidden) *hidden = std::move(pre_activation);
+  return y;
+}
+
 void FeedForward::init_random(Rng& rng) {
   expand.init_random(rng);
   project.init_random(rng);
@@ -94,6 +102,9 @@ Matrix MultiHeadAttention::forward(const Matrix& queries_from, const Matrix& key
   const Matrix v_all = wv.forward(keys_from);     // m×d
   Matrix concat = Matrix::Zero(queries_from.rows(), wo.weight.rows());
   if (trace) trace->heads.clear();
+  AttentionOptions head_options;  // per-head dropout seed; only copied when dropout is on
+  const bool dropout = options.dropout > 0.0f;
+  if (dropout) head_options = options;
   for (int h = 0; h < n_heads; ++h) {
     const int col = h * head_dim;
     Matrix q = q_all.middleCols(col, head_dim);
@@ -103,7 +114,8 @@ Matrix MultiHeadAttention::forward(const Matrix& queries_from, const Matrix& key
       apply_rope(q, options.mask.query_offset, rope->base);
       apply_rope(k, 0, rope->base);
     }
-    AttentionTrace step = attention_traced(q, k, v, options);
+    if (dropout) head_options.dropout_seed = derive_seed(options.dropout_seed, static_cast<uint64_t>(h));
+    AttentionTrace step = attention_traced(q, k, v, dropout ? head_options : options);
     if (!head_active || (*head_active)[static_cast<size_t>(h)] != 0)
       concat.middleCols(col, head_dim) = step.output;
     if (trace) trace->heads.push_back(HeadTrace{std::move(q), std::move(k), std::move(v), std::move(step)});
@@ -149,6 +161,7 @@ Matrix TransformerLayer::forward(const Matrix& x_in, const Matrix* memory, const
   MultiHeadTrace* cross_trace = nullptr;
   if (trace && cross_attention) cross_trace = &trace->cross_attention.emplace();
 
+  if (o.dropout > 0.0f) return forward_dropout(x_in, o, trace);
   Matrix x = x_in;
   if (norm == NormPlacement::Pre) {
     Matrix h = ln_self.forward(x);
@@ -171,6 +184,43 @@ Matrix TransformerLayer::forward(const Matrix& x_in, const Matrix* memory, const
     x = ln_ffn.forward(x + ffn.forward(x));
   }
   if (trace) trace->output = x;
+  return x;
+}
+
+// The pre-LN forward with dropout (training):
+//   x1 = x + D1 ⊙ SelfAttn(LN1 x)   (attention weights dropped inside each head)
+//   x2 = x1 + D2 ⊙ FFN(LN2 x1)      (FFN activation dropped by D3 after GELU)
+Matrix TransformerLayer::forward_dropout(const Matrix& x_in, const LayerOptions& o, LayerTrace* trace) const {
+  if (norm != NormPlacement::Pre || cross_attention)
+    throw std::invalid_argument("dropout is supported for pre-LN layers without cross-attention only");
+  if (!(o.dropout > 0.0f && o.dropout < 1.0f)) throw std::invalid_argument("dropout must lie in [0, 1)");
+  const Eigen::Index n = x_in.rows(), d = x_in.cols();
+  AttentionOptions attention_options = o.self_attention;
+  attention_options.dropout = o.dropout;
+  attention_options.dropout_seed = derive_seed(o.dropout_seed, 0);
+  const Matrix self_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 1));
+  const Matrix hidden_mask = dropout_mask(n, ffn.expand.weight.cols(), o.dropout, derive_seed(o.dropout_seed, 2));
+  const Matrix ffn_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 3));
+
+  Matrix h = ln_self.forward(x_in);
+  Matrix x = x_in;
+  x.array() += self_attention.forward(h, h, attention_options, o.rope, o.head_active,
+                                      trace ? &trace->self_attention : nullptr).array() * self_mask.array();
+  Matrix h_ffn = ln_ffn.forward(x);
+  Matrix hidden;
+  Matrix after_self = x;
+  x.array() += ffn.forward(h_ffn, &hidden, &hidden_mask).array() * ffn_mask.array();
+  if (trace) {
+    trace->input = x_in;
+    trace->self_norm = std::move(h);
+    trace->after_self = std::move(after_self);
+    trace->ffn_norm = std::move(h_ffn);
+    trace->ffn_hidden = std::move(hidden);
+    trace->self_dropout_mask = self_mask;
+    trace->ffn_dropout_mask = ffn_mask;
+    trace->ffn_hidden_dropout_mask = hidden_mask;
+    trace->output = x;
+  }
   return x;
 }
 

@@ -43,7 +43,12 @@ struct FeedForward {
   FeedForward(int d, int d_ff);
   // hidden, when given, receives the expansion before GELU (what backward needs).
   Matrix forward(const Matrix& x, Matrix* hidden = nullptr) const;
+  // Training: activation_mask (n×d_ff, 0 or 1/(1 − p), see dropout_mask) multiplies GELU's
+  // output before the projection (dropout inside the FFN); nullptr = none.
+  Matrix forward(const Matrix& x, Matrix* hidden, const Matrix* activation_mask) const;
   Matrix backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad) const;
+  Matrix backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad,
+                  const Matrix* activation_mask) const;
   void init_random(Rng& rng);
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };
@@ -75,7 +80,8 @@ struct MultiHeadAttention {
   MultiHeadAttention(int d_model, int n_heads);
   // queries_from: n×d; keys_from: m×d (the same matrix for self-attention, an encoder's
   // output for cross-attention). head_active, when given, holds one flag per head; a head
-  // whose flag is 0 contributes zeros to the concatenation (ablation).
+  // whose flag is 0 contributes zeros to the concatenation (ablation). With options.dropout > 0
+  // (training), head h drops attention weights with seed derive_seed(options.dropout_seed, h).
   Matrix forward(const Matrix& queries_from, const Matrix& keys_from, const AttentionOptions& options,
                  const std::optional<RopeSettings>& rope, const std::vector<uint8_t>* head_active,
                  MultiHeadTrace* trace) const;
@@ -98,6 +104,10 @@ struct LayerTrace {
   // Saved for backward (pre-LN layers): the layer input, LN1(input), input + self-attention,
   // LN2 of that, and the feed-forward expansion before GELU.
   Matrix input, self_norm, after_self, ffn_norm, ffn_hidden;
+  // Dropout masks (training; empty when dropout is off): on the self-attention output and the
+  // feed-forward output before their residual adds, and on the FFN activation after GELU.
+  // The attention-weight masks live in each head's AttentionTrace.
+  Matrix self_dropout_mask, ffn_dropout_mask, ffn_hidden_dropout_mask;
 };
 
 // Per-call switches that do not change the weights.
@@ -106,6 +116,11 @@ struct LayerOptions {
   AttentionOptions cross_attention;
   std::optional<RopeSettings> rope;
   const std::vector<uint8_t>* head_active = nullptr;  // self-attention head ablation
+  // Training only (pre-LN layers without cross-attention): inverted dropout with probability
+  // `dropout` on the attention weights, each sublayer output before the residual add, and the
+  // FFN activation; masks come from streams derived from dropout_seed. 0 = off.
+  float dropout = 0.0f;
+  uint64_t dropout_seed = 0;
 };
 
 // Transformer layer. Pre-LN: x += SelfAttn(LN1 x); x += CrossAttn(LNc x, memory); x += FFN(LN2 x).
@@ -120,6 +135,8 @@ struct TransformerLayer {
 
   explicit TransformerLayer(const ModelConfig& config);
   Matrix forward(const Matrix& x, const Matrix* memory, const LayerOptions& options, LayerTrace* trace) const;
+  // forward() with options.dropout > 0 (training): pre-LN without cross-attention only.
+  Matrix forward_dropout(const Matrix& x, const LayerOptions& options, LayerTrace* trace) const;
   // Pre-LN layers without cross-attention only (what the trainer uses); throws otherwise.
   Matrix backward(const LayerTrace& trace, const LayerOptions& options, const Matrix& d_output,
                   TransformerLayer& grad) const;

@@ -3,6 +3,7 @@
 #include "model/positional.h"
 #include "util/rng.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace ae {
@@ -24,6 +25,7 @@ Transformer::Transformer(const ModelConfig& config)
       output_bias_(Matrix::Zero(1, config.vocab_size)) {
   if (config_.positional == PositionalEncoding::Learned)
     position_embedding_ = Matrix::Zero(config_.max_len, config_.d_model);
+  if (!config_.tie_output) output_projection_ = Matrix::Zero(config_.d_model, config_.vocab_size);
   layers_.reserve(static_cast<size_t>(config_.n_layers));
   for (int i = 0; i < config_.n_layers; ++i) layers_.emplace_back(config_);
   if (config_.norm == NormPlacement::Pre) final_norm_.emplace(config_.d_model, config_.layer_norm_eps);
@@ -36,6 +38,9 @@ void Transformer::init_random(uint64_t seed, float embedding_std) {
   for (Eigen::Index i = 0; i < position_embedding_.size(); ++i)
     position_embedding_.data()[i] = static_cast<float>(rng.normal() * embedding_std);
   for (auto& layer : layers_) layer.init_random(rng);
+  const double projection_std = 1.0 / std::sqrt(static_cast<double>(config_.d_model));
+  for (Eigen::Index i = 0; i < output_projection_.size(); ++i)
+    output_projection_.data()[i] = static_cast<float>(rng.normal() * projection_std);
 }
 
 Matrix Transformer::embed(const std::vector<int>& ids) const {
@@ -75,6 +80,7 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
   if (!o.head_active.empty() && o.head_active.size() != layers_.size())
     input_error("head_active has " + std::to_string(o.head_active.size()) + " layers, the model has " +
                 std::to_string(layers_.size()));
+  if (!(o.dropout >= 0.0f && o.dropout < 1.0f)) input_error("dropout must lie in [0, 1)");
 
   LayerOptions lo = layer_options(o);
   if (trace) {
@@ -84,6 +90,7 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
   Matrix x = x_in;
   for (size_t l = 0; l < layers_.size(); ++l) {
     lo.head_active = o.head_active.empty() ? nullptr : &o.head_active[l];
+    if (o.dropout > 0.0f) lo.dropout_seed = derive_seed(o.dropout_seed, l);
     x = layers_[l].forward(x, o.memory, lo, trace ? &trace->layers[l] : nullptr);
   }
   if (final_norm_) x = final_norm_->forward(x);
@@ -101,6 +108,8 @@ LayerOptions Transformer::layer_options(const RunOptions& o) const {
   lo.cross_attention.scale = o.scale;
   lo.cross_attention.score_multiplier = o.score_multiplier;
   if (config_.positional == PositionalEncoding::Rope) lo.rope = RopeSettings{config_.rope_base};
+  lo.dropout = o.dropout;
+  lo.dropout_seed = o.dropout_seed;
   return lo;
 }
 
@@ -108,14 +117,18 @@ Matrix Transformer::logits(const Matrix& hidden) const {
   if (hidden.cols() != config_.d_model)
     throw std::invalid_argument("logits: hidden rows are " + shape_string(hidden) + ", the model width is " +
                                 std::to_string(config_.d_model));
-  Matrix out = hidden * token_embedding_.transpose();
+  Matrix out = config_.tie_output ? Matrix(hidden * token_embedding_.transpose()) : Matrix(hidden * output_projection_);
   out.rowwise() += output_bias_.row(0);
   return out;
 }
 
 Matrix Transformer::logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const {
-  grads.token_embedding_.noalias() += d_logits.transpose() * hidden;
   grads.output_bias_ += d_logits.colwise().sum();
+  if (!config_.tie_output) {
+    grads.output_projection_.noalias() += hidden.transpose() * d_logits;
+    return d_logits * output_projection_.transpose();
+  }
+  grads.token_embedding_.noalias() += d_logits.transpose() * hidden;
   return d_logits * token_embedding_;
 }
 
@@ -140,6 +153,7 @@ void Transformer::visit_parameters(const ParameterVisitor& f) {
   if (position_embedding_.size() > 0) f("position_embedding", position_embedding_);
   for (size_t l = 0; l < layers_.size(); ++l) layers_[l].visit("layers." + std::to_string(l), f);
   if (final_norm_) final_norm_->visit("final_norm", f);
+  if (!config_.tie_output) f("output_projection.weight", output_projection_);
 }
 
 size_t Transformer::parameter_count() const {

@@ -20,6 +20,12 @@ struct RunOptions {
   std::vector<uint8_t> key_padding;                 // one flag per input token, nonzero = hidden
   std::vector<std::vector<uint8_t>> head_active;    // per layer, per head; empty = all heads on
   const Matrix* memory = nullptr;                   // encoder output, for cross-attention
+  // Training only: inverted dropout with probability `dropout` on the attention weights, each
+  // sublayer output before its residual add, and the FFN activation after GELU (pre-LN models
+  // without cross-attention). Masks are drawn from streams derived from dropout_seed (per layer,
+  // then per site and head), so a seed always gives the same masks. 0 = off: inference.
+  float dropout = 0.0f;
+  uint64_t dropout_seed = 0;
 };
 
 struct ForwardTrace {
@@ -34,7 +40,8 @@ class Transformer {
   explicit Transformer(const ModelConfig& config);
 
   // Deterministic initialisation: the same seed gives the same weights on every build.
-  // Embeddings (token and learned position) ~ N(0, embedding_std²); projections ~ N(0, 1/fan_in).
+  // Embeddings (token and learned position) ~ N(0, embedding_std²); projections ~ N(0, 1/fan_in),
+  // including an untied output projection (drawn last, so tied models are unaffected).
   // Unit embeddings make an untrained model's attention visibly non-uniform; training starts
   // smaller so that the tied output head starts near a uniform guess.
   void init_random(uint64_t seed, float embedding_std = 1.0f);
@@ -54,6 +61,7 @@ class Transformer {
 
   // Vocabulary logits for hidden rows (k×d → k×V): h·Eᵀ + b. The output projection is tied
   // to the token embedding E, so predicting a word means pointing at that word's vector.
+  // With config.tie_output = false it is a separate d×V matrix W instead: h·W + b.
   Matrix logits(const Matrix& hidden) const;
 
   // --- training (src/train/) ---
@@ -74,6 +82,7 @@ class Transformer {
   Matrix token_embedding_;     // V×d
   Matrix position_embedding_;  // max_len×d, learned encoding only
   Matrix output_bias_;         // 1×V
+  Matrix output_projection_;   // d×V, untied output head only (config.tie_output = false)
   std::vector<TransformerLayer> layers_;
   std::optional<LayerNorm> final_norm_;  // pre-LN only
 };

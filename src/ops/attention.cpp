@@ -1,6 +1,7 @@
 #include "ops/attention.h"
 
 #include "ops/softmax.h"
+#include "util/rng.h"
 
 #include <cmath>
 #include <limits>
@@ -35,6 +36,7 @@ void check_inputs(const Matrix& q, const Matrix& k, const Matrix& v, const Atten
   if (o.mask.window < 0) fail("window must be ≥ 0 (0 = no window), got " + std::to_string(o.mask.window));
   if (o.mask.query_offset < 0) fail("query_offset must be ≥ 0");
   if (!std::isfinite(o.score_multiplier)) fail("score_multiplier must be finite");
+  if (!(o.dropout >= 0.0f && o.dropout < 1.0f)) fail("dropout must lie in [0, 1)");
 }
 
 void apply_mask(Matrix& scores, const AttentionMask& mask) {
@@ -54,6 +56,23 @@ void apply_mask(Matrix& scores, const AttentionMask& mask) {
 
 }  // namespace
 
+Matrix dropout_mask(Eigen::Index rows, Eigen::Index cols, float p, uint64_t seed) {
+  if (!(p >= 0.0f && p < 1.0f)) throw std::invalid_argument("dropout: p must lie in [0, 1)");
+  Matrix m(rows, cols);
+  Rng rng(seed);
+  const float keep = 1.0f / (1.0f - p);
+  // An entry is dropped when its 53-bit uniform falls below p.
+  const uint64_t threshold = static_cast<uint64_t>(static_cast<double>(p) * 0x1.0p53);
+  for (Eigen::Index i = 0; i < rows; ++i)
+    for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = (rng.next_u64() >> 11) < threshold ? 0.0f : keep;
+  return m;
+}
+
+uint64_t derive_seed(uint64_t seed, uint64_t index) {
+  Rng rng(seed ^ (index * 0xD1B54A32D192ED03ull + 0x8CB92BA72F3D8DD7ull));
+  return rng.next_u64();
+}
+
 float attention_score_scale(int dk, const AttentionOptions& options) {
   const float base = options.scale ? 1.0f / std::sqrt(static_cast<float>(dk)) : 1.0f;
   return base * options.score_multiplier;
@@ -69,7 +88,12 @@ AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& 
   apply_mask(t.masked_scores, options.mask);
   t.weights = t.masked_scores;
   softmax_rows_inplace(t.weights);
-  t.output = t.weights * v;
+  if (options.dropout > 0.0f) {
+    t.dropout_mask = dropout_mask(t.weights.rows(), t.weights.cols(), options.dropout, options.dropout_seed);
+    t.output = (t.weights.array() * t.dropout_mask.array()).matrix() * v;
+  } else {
+    t.output = t.weights * v;
+  }
   return t;
 }
 
@@ -77,9 +101,15 @@ AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Ma
                                       const AttentionTrace& trace, const AttentionOptions& options,
                                       const Matrix& d_output) {
   const Matrix& p = trace.weights;  // n×m
+  const bool dropped = trace.dropout_mask.size() > 0;
   AttentionGradients g;
-  g.v = p.transpose() * d_output;              // m×dv
-  const Matrix d_weights = d_output * v.transpose();  // n×m
+  Matrix d_weights = d_output * v.transpose();  // n×m
+  if (dropped) {  // output = (P ⊙ M)·V
+    g.v = (p.array() * trace.dropout_mask.array()).matrix().transpose() * d_output;
+    d_weights.array() *= trace.dropout_mask.array();
+  } else {
+    g.v = p.transpose() * d_output;  // m×dv
+  }
   // Softmax backward per row: dS = P ⊙ (dP − Σ_j dP_j P_j).
   const Eigen::VectorXf row_dot = (d_weights.array() * p.array()).rowwise().sum();
   Matrix d_scores = (p.array() * (d_weights.array().colwise() - row_dot.array())).matrix();
@@ -90,6 +120,7 @@ AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Ma
 }
 
 Matrix attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
+  if (options.dropout > 0.0f) return attention_traced(q, k, v, options).output;
   check_inputs(q, k, v, options);
   Matrix scores = (q * k.transpose()) * attention_score_scale(static_cast<int>(q.cols()), options);
   apply_mask(scores, options.mask);

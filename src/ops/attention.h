@@ -31,6 +31,11 @@ struct AttentionOptions {
   AttentionMask mask;
   bool scale = true;              // divide scores by √dk
   float score_multiplier = 1.0f;  // extra factor on the scores (softmax temperature = 1/multiplier)
+  // Training only: inverted dropout on the weights after softmax. Each weight is zeroed with
+  // probability `dropout` and the rest scaled by 1/(1 − dropout); the mask is drawn from
+  // Rng(dropout_seed), so a seed gives the same mask every time. 0 = off (inference).
+  float dropout = 0.0f;
+  uint64_t dropout_seed = 0;
 };
 
 // Every intermediate of one attention call, named after the four steps of the lesson.
@@ -39,7 +44,8 @@ struct AttentionTrace {
   Matrix scaled_scores;  // n×m  raw · s
   Matrix masked_scores;  // n×m  scaled, −∞ where the mask forbids
   Matrix weights;        // n×m  softmax of masked; rows sum to 1, masked entries exactly 0
-  Matrix output;         // n×dv weights·V
+  Matrix output;         // n×dv weights·V  (with dropout: (weights ⊙ dropout_mask)·V)
+  Matrix dropout_mask;   // n×m  0 or 1/(1 − p) per weight; empty when dropout is off
 };
 
 // Throws std::invalid_argument on empty inputs, mismatched shapes, non-finite values, a
@@ -58,6 +64,12 @@ struct AttentionGradients {
 AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Matrix& v,
                                       const AttentionTrace& trace, const AttentionOptions& options,
                                       const Matrix& d_output);
+
+// Inverted-dropout mask (rows×cols): each entry is 0 with probability p, else 1/(1 − p), drawn
+// from Rng(seed) in row-major order. p must lie in [0, 1).
+Matrix dropout_mask(Eigen::Index rows, Eigen::Index cols, float p, uint64_t seed);
+// A well-mixed seed for the index-th independent stream derived from seed (per layer, head, …).
+uint64_t derive_seed(uint64_t seed, uint64_t index);
 
 // The factor s applied to Q·Kᵀ for a key width dk.
 float attention_score_scale(int dk, const AttentionOptions& options);

@@ -25,6 +25,16 @@ Matrix FeedForward::backward(const Matrix& x, const Matrix& hidden, const Matrix
   return expand.backward(x, gelu_backward(hidden, d_activated), grad.expand);
 }
 
+Matrix FeedForward::backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad,
+                             const Matrix* activation_mask) const {
+  if (!activation_mask) return backward(x, hidden, dy, grad);
+  // y = project(gelu(hidden) ⊙ M)
+  Matrix d_activated =
+      project.backward((gelu(hidden).array() * activation_mask->array()).matrix(), dy, grad.project);
+  d_activated.array() *= activation_mask->array();
+  return expand.backward(x, gelu_backward(hidden, d_activated), grad.expand);
+}
+
 MultiHeadAttention::InputGradients MultiHeadAttention::backward(
     const Matrix& queries_from, const Matrix& keys_from, const AttentionOptions& options,
     const std::optional<RopeSettings>& rope, const std::vector<uint8_t>* head_active, const MultiHeadTrace& trace,
@@ -56,13 +66,21 @@ Matrix TransformerLayer::backward(const LayerTrace& t, const LayerOptions& o, co
                                   TransformerLayer& grad) const {
   if (norm != NormPlacement::Pre || cross_attention)
     throw std::logic_error("training supports pre-LN layers without cross-attention only");
-  // x2 = x1 + FFN(LN2(x1)),  x1 = x + MHA(LN1(x))
+  // x2 = x1 + D2 ⊙ FFN(LN2(x1)),  x1 = x + D1 ⊙ MHA(LN1(x)); D1, D2 = 1 without dropout
+  // (the attention-weight masks are in the heads' traces, the FFN activation mask in t).
+  const bool dropout = t.self_dropout_mask.size() > 0;
   Matrix d_after_self = d_output;
-  const Matrix d_ffn_norm = ffn.backward(t.ffn_norm, t.ffn_hidden, d_output, grad.ffn);
+  Matrix d_ffn_out;
+  if (dropout) d_ffn_out = (d_output.array() * t.ffn_dropout_mask.array()).matrix();
+  const Matrix d_ffn_norm = ffn.backward(t.ffn_norm, t.ffn_hidden, dropout ? d_ffn_out : d_output, grad.ffn,
+                                         dropout ? &t.ffn_hidden_dropout_mask : nullptr);
   d_after_self += ln_ffn.backward(t.after_self, d_ffn_norm, grad.ln_ffn);
 
+  Matrix d_attention_out;
+  if (dropout) d_attention_out = (d_after_self.array() * t.self_dropout_mask.array()).matrix();
   const auto d_attention_in = self_attention.backward(t.self_norm, t.self_norm, o.self_attention, o.rope,
-                                                      o.head_active, t.self_attention, d_after_self,
+                                                      o.head_active, t.self_attention,
+                                                      dropout ? d_attention_out : d_after_self,
                                                       grad.self_attention);
   const Matrix d_self_norm = d_attention_in.queries_from + d_attention_in.keys_from;
   return d_after_self + ln_self.backward(t.input, d_self_norm, grad.ln_self);

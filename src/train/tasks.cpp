@@ -1,5 +1,7 @@
 #include "train/tasks.h"
 
+#include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace ae {
@@ -74,7 +76,11 @@ std::vector<std::vector<PronounAttention>> probe_pronoun_heads(const Transformer
                                                                const Vocabulary& vocab) {
   const ModelConfig& c = model.config();
   std::vector<std::vector<PronounAttention>> sum(c.n_layers, std::vector<PronounAttention>(c.n_heads));
+  // Per pair_id and head: the smallest margin seen so far among the pair's sentences.
+  std::map<int, std::vector<float>> pair_min;
+  const size_t n_heads_total = static_cast<size_t>(c.n_layers) * static_cast<size_t>(c.n_heads);
   for (const auto& e : examples) {
+    std::vector<float>& mins = pair_min.try_emplace(e.pair_id, n_heads_total, 2.0f).first->second;
     ForwardTrace trace;
     model.forward(coref_encoder_example(e, vocab).ids, RunOptions{}, &trace);
     const int other = e.referent == e.first_noun ? e.second_noun : e.first_noun;
@@ -83,13 +89,19 @@ std::vector<std::vector<PronounAttention>> probe_pronoun_heads(const Transformer
         const Matrix& w = trace.layers[l].self_attention.heads[h].attention.weights;
         sum[l][h].referent += w(e.pronoun, e.referent);
         sum[l][h].other += w(e.pronoun, other);
+        float& m = mins[static_cast<size_t>(l * c.n_heads + h)];
+        m = std::min(m, w(e.pronoun, e.referent) - w(e.pronoun, other));
       }
   }
+  for (const auto& [id, mins] : pair_min)
+    for (int l = 0; l < c.n_layers; ++l)
+      for (int h = 0; h < c.n_heads; ++h) sum[l][h].pair_min_margin += mins[static_cast<size_t>(l * c.n_heads + h)];
   const float n = static_cast<float>(std::max<size_t>(1, examples.size()));
   for (auto& layer : sum)
     for (auto& h : layer) {
       h.referent /= n;
       h.other /= n;
+      h.pair_min_margin /= static_cast<float>(std::max<size_t>(1, pair_min.size()));
     }
   return sum;
 }
@@ -100,6 +112,20 @@ HeadChoice choose_coreference_head(const std::vector<std::vector<PronounAttentio
   for (int l = 0; l < static_cast<int>(probe.size()); ++l)
     for (int h = 0; h < static_cast<int>(probe[l].size()); ++h) {
       const float margin = probe[l][h].referent - probe[l][h].other;
+      if (margin >= best_margin + 1e-6f || (margin > best_margin - 1e-6f && l > best.layer)) {
+        best_margin = margin;
+        best = {l, h, probe[l][h]};
+      }
+    }
+  return best;
+}
+
+HeadChoice choose_coreference_head_by_pairs(const std::vector<std::vector<PronounAttention>>& probe) {
+  HeadChoice best;
+  float best_margin = -2.0f;
+  for (int l = 0; l < static_cast<int>(probe.size()); ++l)
+    for (int h = 0; h < static_cast<int>(probe[l].size()); ++h) {
+      const float margin = probe[l][h].pair_min_margin;
       if (margin >= best_margin + 1e-6f || (margin > best_margin - 1e-6f && l > best.layer)) {
         best_margin = margin;
         best = {l, h, probe[l][h]};

@@ -33,6 +33,11 @@ float accuracy(const Transformer& model, const std::vector<TrainingExample>& exa
 struct PronounAttention {
   float referent = 0.0f;
   float other = 0.0f;
+  // Filled by probe_pronoun_heads only: the mean over minimal pairs (examples sharing a
+  // pair_id) of the smaller of the pair's two margins (referent − other); an example without
+  // its partner counts as a pair of one. High only for a head that follows the referent when
+  // the deciding word flips it.
+  float pair_min_margin = 0.0f;
 };
 
 // probe[layer][head] over the examples: mean attention from "it" to the true referent and to
@@ -49,6 +54,15 @@ struct HeadChoice {
 // The documented rule: the head with the largest mean(referent) − mean(other) over the given
 // (validation) examples; ties go to the later layer, then the lower head index.
 HeadChoice choose_coreference_head(const std::vector<std::vector<PronounAttention>>& probe);
+
+// A stricter rule (proposed; not yet used for the shipped model): the head with the largest
+// pair_min_margin — mean over validation minimal pairs of min over the pair's two sentences of
+// (weight from "it" on the referent − weight on the other noun); ties go to the later layer,
+// then the lower head index. Ranking by the worse sentence of each pair rejects heads that point
+// well in one sentence only: a layer-0 head sees only token embeddings, so its ratio between
+// the two nouns cannot depend on the deciding word and it cannot follow the flip (it can only
+// move weight onto the adjective). Needs a probe from probe_pronoun_heads.
+HeadChoice choose_coreference_head_by_pairs(const std::vector<std::vector<PronounAttention>>& probe);
 
 // Attention from "it" to the referent/other noun for one example in one head.
 PronounAttention pronoun_attention(const Transformer& model, const CorefExample& example, const Vocabulary& vocab,

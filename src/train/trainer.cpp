@@ -62,6 +62,7 @@ void train(Transformer& model, const std::vector<TrainingExample>& examples, con
            const std::function<void(const StepReport&)>& on_step) {
   if (examples.empty()) throw std::invalid_argument("train: no examples");
   if (options.batch_size < 1 || options.steps < 0) throw std::invalid_argument("train: batch_size ≥ 1 and steps ≥ 0");
+  if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw std::invalid_argument("train: dropout must lie in [0, 1)");
   Transformer grads = gradient_buffer(model.config());
   AdamWOptions optimizer_options = options.optimizer;
   optimizer_options.total_steps = options.steps;
@@ -72,7 +73,9 @@ void train(Transformer& model, const std::vector<TrainingExample>& examples, con
   std::iota(order.begin(), order.end(), size_t{0});
   shuffle(order, rng);
   size_t cursor = 0;
-  const RunOptions run_options;
+  RunOptions run_options;
+  run_options.dropout = options.dropout;
+  const uint64_t dropout_stream = derive_seed(options.seed, 0x64726f70ull);  // "drop"
   const float weight = 1.0f / static_cast<float>(options.batch_size);
 
   for (int step = 0; step < options.steps; ++step) {
@@ -85,6 +88,8 @@ void train(Transformer& model, const std::vector<TrainingExample>& examples, con
         cursor = 0;
       }
       const TrainingExample& ex = examples[order[cursor++]];
+      if (options.dropout > 0.0f)
+        run_options.dropout_seed = derive_seed(derive_seed(dropout_stream, static_cast<uint64_t>(step)), static_cast<uint64_t>(b));
       const ExampleResult r = accumulate_gradients(model, ex, run_options, weight, grads);
       loss += r.loss;
       correct += r.correct;

@@ -35,7 +35,11 @@ ExampleResult evaluate_example(const Transformer& model, const TrainingExample& 
 struct TrainOptions {
   int steps = 1000;
   int batch_size = 32;
-  uint64_t seed = 1;  // shuffling order
+  uint64_t seed = 1;  // shuffling order, and the dropout masks
+  // Inverted dropout (see RunOptions::dropout) during training; 0 = off. Each example's masks
+  // come from a seed derived from (seed, step, index in the batch), so a run stays
+  // deterministic for a given seed.
+  float dropout = 0.0f;
   AdamWOptions optimizer;
 };
 

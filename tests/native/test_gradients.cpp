@@ -221,3 +221,135 @@ TEST_CASE("gradient: whole model with a prediction loss, every positional encodi
     }
   }
 }
+
+// --- dropout (training): the masks are fixed by the seed, so the finite differences see the
+// same masks as the analytic pass -------------------------------------------------------------
+
+TEST_CASE("dropout masks: seeded, inverted scaling, rate close to p") {
+  const Matrix a = dropout_mask(40, 50, 0.25f, 11), b = dropout_mask(40, 50, 0.25f, 11), c = dropout_mask(40, 50, 0.25f, 12);
+  CHECK(a == b);
+  CHECK(a != c);
+  int dropped = 0;
+  for (Eigen::Index i = 0; i < a.size(); ++i) {
+    const float x = a.data()[i];
+    CHECK((x == 0.0f || x == doctest::Approx(1.0 / 0.75)));
+    dropped += x == 0.0f;
+  }
+  CHECK(dropped / 2000.0 == doctest::Approx(0.25).epsilon(0.2));
+  CHECK(derive_seed(5, 0) != derive_seed(5, 1));
+  CHECK(derive_seed(5, 0) != derive_seed(6, 0));
+}
+
+TEST_CASE("gradient: attention with dropout on the weights") {
+  for (bool causal : {false, true}) {
+    CAPTURE(causal);
+    Rng rng(21);
+    Matrix q = random_matrix(rng, 5, 4), k = random_matrix(rng, 5, 4), v = random_matrix(rng, 5, 3);
+    const Matrix r = random_matrix(rng, 5, 3);
+    AttentionOptions o;
+    o.mask.causal = causal;
+    o.dropout = 0.3f;
+    o.dropout_seed = 99;
+    const AttentionTrace t = attention_traced(q, k, v, o);
+    REQUIRE(t.dropout_mask.rows() == 5);
+    // The trace keeps the undropped weights for display; the output uses the dropped ones.
+    for (Eigen::Index i = 0; i < t.weights.rows(); ++i) CHECK(t.weights.row(i).sum() == doctest::Approx(1.0));
+    CHECK(t.output.isApprox((t.weights.array() * t.dropout_mask.array()).matrix() * v));
+    CHECK(attention(q, k, v, o) == t.output);
+    const AttentionGradients g = attention_backward(q, k, v, t, o, r);
+    auto loss = [&] { return weighted_sum(attention(q, k, v, o), r); };
+    check_gradient("dq", q, g.q, loss);
+    check_gradient("dk", k, g.k, loss);
+    check_gradient("dv", v, g.v, loss);
+  }
+}
+
+TEST_CASE("gradient: feed-forward with dropout after GELU") {
+  Rng rng(22);
+  FeedForward ffn(4, 16);
+  ffn.init_random(rng);
+  Matrix x = random_matrix(rng, 3, 4);
+  const Matrix r = random_matrix(rng, 3, 4);
+  const Matrix mask = dropout_mask(3, 16, 0.4f, 5);
+  FeedForward grad(4, 16);
+  Matrix hidden;
+  ffn.forward(x, &hidden, &mask);
+  const Matrix dx = ffn.backward(x, hidden, r, grad, &mask);
+  auto loss = [&] { return weighted_sum(ffn.forward(x, nullptr, &mask), r); };
+  check_gradient("dx", x, dx, loss);
+  check_gradient("d expand.weight", ffn.expand.weight, grad.expand.weight, loss);
+  check_gradient("d project.weight", ffn.project.weight, grad.project.weight, loss);
+}
+
+TEST_CASE("gradient: whole model with dropout (fixed seed), every positional encoding") {
+  for (auto pe : {PositionalEncoding::Learned, PositionalEncoding::Sinusoidal, PositionalEncoding::Rope}) {
+    CAPTURE(to_string(pe));
+    ModelConfig c;
+    c.vocab_size = 11;
+    c.d_model = 8;
+    c.n_heads = 2;
+    c.n_layers = 2;
+    c.max_len = 8;
+    c.positional = pe;
+    Transformer model(c);
+    model.init_random(8);
+    Rng rng(9);
+    model.visit_parameters([&](const std::string& name, Matrix& m) {
+      if (name.find("bias") != std::string::npos || name.find("gamma") != std::string::npos ||
+          name.find("beta") != std::string::npos)
+        m += random_matrix(rng, m.rows(), m.cols(), 0.3);
+    });
+    const TrainingExample ex{{3, 7, 1, 9, 4}, {1, 4}, {5, 2}};
+    RunOptions o;
+    o.dropout = 0.2f;
+    o.dropout_seed = 1234;
+    // Dropout changes the output; the same seed reproduces it; dropout = 0 is the plain forward.
+    const Matrix plain = model.forward(ex.ids, RunOptions{}, nullptr);
+    const Matrix dropped = model.forward(ex.ids, o, nullptr);
+    CHECK(dropped != plain);
+    CHECK(model.forward(ex.ids, o, nullptr) == dropped);
+    RunOptions off = o;
+    off.dropout = 0.0f;
+    CHECK(model.forward(ex.ids, off, nullptr) == plain);
+
+    Transformer grads = gradient_buffer(c);
+    accumulate_gradients(model, ex, o, 1.0f, grads);
+    std::vector<std::pair<std::string, Matrix*>> params, grad_params;
+    model.visit_parameters([&](const std::string& n, Matrix& m) { params.emplace_back(n, &m); });
+    grads.visit_parameters([&](const std::string& n, Matrix& m) { grad_params.emplace_back(n, &m); });
+    REQUIRE(params.size() == grad_params.size());
+    auto loss = [&] { return evaluate_example(model, ex, o).loss; };
+    for (size_t i = 0; i < params.size(); ++i) check_gradient(params[i].first, *params[i].second, *grad_params[i].second, loss, 6);
+  }
+}
+
+TEST_CASE("gradient: untied output head, with and without dropout") {
+  for (float dropout : {0.0f, 0.2f}) {
+    CAPTURE(dropout);
+    ModelConfig c;
+    c.vocab_size = 11;
+    c.d_model = 8;
+    c.n_heads = 2;
+    c.n_layers = 2;
+    c.max_len = 8;
+    c.positional = PositionalEncoding::Learned;
+    c.tie_output = false;
+    Transformer model(c);
+    model.init_random(8);
+    const TrainingExample ex{{3, 7, 1, 9, 4}, {1, 4}, {5, 2}};
+    RunOptions o;
+    o.dropout = dropout;
+    o.dropout_seed = 77;
+    Transformer grads = gradient_buffer(c);
+    accumulate_gradients(model, ex, o, 1.0f, grads);
+    std::vector<std::pair<std::string, Matrix*>> params, grad_params;
+    model.visit_parameters([&](const std::string& n, Matrix& m) { params.emplace_back(n, &m); });
+    grads.visit_parameters([&](const std::string& n, Matrix& m) { grad_params.emplace_back(n, &m); });
+    REQUIRE(params.size() == grad_params.size());
+    REQUIRE(params.back().first == "output_projection.weight");
+    CHECK(params.back().second->rows() == 8);
+    CHECK(params.back().second->cols() == 11);
+    auto loss = [&] { return evaluate_example(model, ex, o).loss; };
+    for (size_t i = 0; i < params.size(); ++i) check_gradient(params[i].first, *params[i].second, *grad_params[i].second, loss, 6);
+  }
+}

@@ -1,5 +1,7 @@
 // Short training runs that must reach a stated loss: the trainer, backward passes and AdamW
 // working together. Kept small so that npm test stays fast.
+#include "io/checkpoint.h"
+#include "train/tasks.h"
 #include "train/trainer.h"
 #include "util/rng.h"
 
@@ -81,6 +83,52 @@ TEST_CASE("training: the same seed gives bit-identical weights") {
   CHECK(a == b);
 }
 
+TEST_CASE("training with dropout: deterministic for a seed, different from no dropout, still learns") {
+  const auto train_set = recall_first_word_task(2000, 1);
+  const auto test_set = recall_first_word_task(200, 2);
+  auto run = [&](float dropout, int steps) {
+    Transformer model(tiny_config());
+    model.init_random(3);
+    TrainOptions options;
+    options.steps = steps;
+    options.batch_size = 16;
+    options.dropout = dropout;
+    options.optimizer.learning_rate = 1e-2f;
+    options.optimizer.warmup_steps = 20;
+    train(model, train_set, options, nullptr);
+    std::vector<float> weights;
+    model.visit_parameters([&](const std::string&, Matrix& m) { weights.insert(weights.end(), m.data(), m.data() + m.size()); });
+    return std::make_pair(weights, mean_loss(model, test_set));
+  };
+  CHECK(run(0.1f, 20).first == run(0.1f, 20).first);
+  CHECK(run(0.1f, 20).first != run(0.0f, 20).first);
+  const float loss = run(0.1f, 300).second;
+  INFO("loss after 300 steps with dropout 0.1: " << loss);
+  CHECK(loss < 0.1f);
+}
+
+TEST_CASE("untied output head: trains, and a checkpoint round trip keeps it (tie_output in config.json)") {
+  ModelConfig c = tiny_config();
+  c.tie_output = false;
+  Transformer model(c);
+  model.init_random(3);
+  TrainOptions options;
+  options.steps = 10;
+  options.batch_size = 8;
+  train(model, recall_first_word_task(100, 6), options, nullptr);
+  const nlohmann::json j = config_to_json(c);
+  CHECK(j["tie_output"] == false);
+  CHECK(config_to_json(tiny_config()).contains("tie_output") == false);  // tied: config.json as before
+  CHECK(config_from_json(j).tie_output == false);
+  const std::string dir = "/tmp/ae_untied_checkpoint_test";
+  save_checkpoint(dir, model, "[PAD]\n", DType::F32);
+  const Checkpoint back = load_checkpoint(dir);
+  CHECK(back.config.tie_output == false);
+  const std::vector<int> ids = {2, 5, 7, 3};
+  const Matrix h = model.forward(ids, RunOptions{}, nullptr);
+  CHECK(back.model->logits(back.model->forward(ids, RunOptions{}, nullptr)) == model.logits(h));
+}
+
 TEST_CASE("learning-rate schedule: warm-up, then cosine down to the floor") {
   AdamWOptions o;
   o.learning_rate = 1.0f;
@@ -91,4 +139,15 @@ TEST_CASE("learning-rate schedule: warm-up, then cosine down to the floor") {
   CHECK(scheduled_learning_rate(o, 9) == doctest::Approx(1.0));
   CHECK(scheduled_learning_rate(o, 60) == doctest::Approx(0.55));
   CHECK(scheduled_learning_rate(o, 110) == doctest::Approx(0.1));
+}
+
+TEST_CASE("coreference head rules: mean margin vs the worse sentence of each minimal pair") {
+  // Layer 0: a large mean margin from one sentence of each pair; layer 1: follows both.
+  std::vector<std::vector<PronounAttention>> probe(2, std::vector<PronounAttention>(2));
+  probe[0][1] = {0.50f, 0.10f, -0.30f};
+  probe[1][0] = {0.35f, 0.05f, 0.20f};
+  CHECK(choose_coreference_head(probe).layer == 0);
+  const HeadChoice by_pairs = choose_coreference_head_by_pairs(probe);
+  CHECK(by_pairs.layer == 1);
+  CHECK(by_pairs.head == 0);
 }
