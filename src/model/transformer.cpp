@@ -43,12 +43,15 @@ void Transformer::init_random(uint64_t seed, float embedding_std) {
     output_projection_.data()[i] = static_cast<float>(rng.normal() * projection_std);
 }
 
-Matrix Transformer::embed(const std::vector<int>& ids) const {
+Matrix Transformer::embed(const std::vector<int>& ids, int position_offset) const {
   const int n = static_cast<int>(ids.size());
   if (n == 0) input_error("the sequence is empty; give at least one token");
   if (n > config_.max_len)
     input_error(std::to_string(n) + " tokens exceed the model's maximum length of " +
                 std::to_string(config_.max_len));
+  if (position_offset < 0 || position_offset + n > config_.max_len)
+    input_error("position offset " + std::to_string(position_offset) + " puts " + std::to_string(n) +
+                " tokens past the maximum length of " + std::to_string(config_.max_len));
   Matrix x(n, config_.d_model);
   for (int i = 0; i < n; ++i) {
     const int id = ids[static_cast<size_t>(i)];
@@ -57,13 +60,14 @@ Matrix Transformer::embed(const std::vector<int>& ids) const {
                   " is outside the vocabulary [0, " + std::to_string(config_.vocab_size) + ")");
     x.row(i) = token_embedding_.row(id);
   }
-  if (config_.positional == PositionalEncoding::Sinusoidal) x += sinusoidal_encoding(n, config_.d_model);
-  if (config_.positional == PositionalEncoding::Learned) x += position_embedding_.topRows(n);
+  if (config_.positional == PositionalEncoding::Sinusoidal)
+    x += sinusoidal_encoding(position_offset + n, config_.d_model).bottomRows(n);
+  if (config_.positional == PositionalEncoding::Learned) x += position_embedding_.middleRows(position_offset, n);
   return x;
 }
 
 Matrix Transformer::forward(const std::vector<int>& ids, const RunOptions& options, ForwardTrace* trace) const {
-  return forward_embeddings(embed(ids), options, trace);
+  return forward_embeddings(embed(ids, options.position_offset), options, trace);
 }
 
 Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, ForwardTrace* trace) const {
@@ -144,7 +148,7 @@ void Transformer::backward(const std::vector<int>& ids, const RunOptions& option
   }
   for (size_t i = 0; i < ids.size(); ++i) grads.token_embedding_.row(ids[i]) += dx.row(static_cast<Eigen::Index>(i));
   if (config_.positional == PositionalEncoding::Learned)
-    grads.position_embedding_.topRows(dx.rows()) += dx;
+    grads.position_embedding_.middleRows(options.position_offset, dx.rows()) += dx;
 }
 
 void Transformer::visit_parameters(const ParameterVisitor& f) {

@@ -26,6 +26,9 @@ struct RunOptions {
   // then per site and head), so a seed always gives the same masks. 0 = off: inference.
   float dropout = 0.0f;
   uint64_t dropout_seed = 0;
+  // Training augmentation: token i gets the additive position (sinusoidal or learned) of
+  // position_offset + i, so that absolute positions stop identifying a template. 0 = inference.
+  int position_offset = 0;
 };
 
 struct ForwardTrace {
@@ -48,8 +51,9 @@ class Transformer {
 
   const ModelConfig& config() const { return config_; }
 
-  // ids: n token ids in [0, vocab_size) → n×d embeddings (with sinusoidal/learned encoding added).
-  Matrix embed(const std::vector<int>& ids) const;
+  // ids: n token ids in [0, vocab_size) → n×d embeddings (with sinusoidal/learned encoding of
+  // positions position_offset … position_offset + n − 1 added).
+  Matrix embed(const std::vector<int>& ids, int position_offset = 0) const;
 
   // Runs the stack on token ids. Throws std::invalid_argument on an empty or too long input,
   // out-of-range ids, or inconsistent options.

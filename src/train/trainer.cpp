@@ -88,8 +88,12 @@ void train(Transformer& model, const std::vector<TrainingExample>& examples, con
         cursor = 0;
       }
       const TrainingExample& ex = examples[order[cursor++]];
-      if (options.dropout > 0.0f)
-        run_options.dropout_seed = derive_seed(derive_seed(dropout_stream, static_cast<uint64_t>(step)), static_cast<uint64_t>(b));
+      const uint64_t example_seed = derive_seed(derive_seed(dropout_stream, static_cast<uint64_t>(step)), static_cast<uint64_t>(b));
+      if (options.dropout > 0.0f) run_options.dropout_seed = example_seed;
+      if (options.random_position_offset) {
+        const int room = model.config().max_len - static_cast<int>(ex.ids.size());
+        run_options.position_offset = room > 0 ? static_cast<int>(derive_seed(example_seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
+      }
       const ExampleResult r = accumulate_gradients(model, ex, run_options, weight, grads);
       loss += r.loss;
       correct += r.correct;

@@ -40,6 +40,9 @@ struct TrainOptions {
   // come from a seed derived from (seed, step, index in the batch), so a run stays
   // deterministic for a given seed.
   float dropout = 0.0f;
+  // Shift each example's positions by a random offset in [0, max_len − n] (see
+  // RunOptions::position_offset), drawn from the same seed; false = every example starts at 0.
+  bool random_position_offset = false;
   AdamWOptions optimizer;
 };
 

@@ -186,7 +186,7 @@ TEST_CASE("gradient: cross-entropy") {
   check_gradient("dlogits", logits, d, [&] { return cross_entropy(logits, targets, nullptr); });
 }
 
-TEST_CASE("gradient: whole model with a prediction loss, every positional encoding") {
+TEST_CASE("gradient: whole model with a prediction loss, every positional encoding, shifted positions") {
   for (auto pe : {PositionalEncoding::None, PositionalEncoding::Sinusoidal, PositionalEncoding::Learned,
                   PositionalEncoding::Rope}) {
     for (bool causal : {false, true}) {
@@ -210,13 +210,16 @@ TEST_CASE("gradient: whole model with a prediction loss, every positional encodi
           m += random_matrix(rng, m.rows(), m.cols(), 0.3);
       });
       const TrainingExample ex{{3, 7, 1, 9, 4}, {1, 4}, {5, 2}};
+      // Shifted positions (training augmentation): the gradient must land on rows 2..6.
+      RunOptions run;
+      run.position_offset = 2;
       Transformer grads = gradient_buffer(c);
-      accumulate_gradients(model, ex, RunOptions{}, 1.0f, grads);
+      accumulate_gradients(model, ex, run, 1.0f, grads);
       std::vector<std::pair<std::string, Matrix*>> params, grad_params;
       model.visit_parameters([&](const std::string& n, Matrix& m) { params.emplace_back(n, &m); });
       grads.visit_parameters([&](const std::string& n, Matrix& m) { grad_params.emplace_back(n, &m); });
       REQUIRE(params.size() == grad_params.size());
-      auto loss = [&] { return evaluate_example(model, ex, RunOptions{}).loss; };
+      auto loss = [&] { return evaluate_example(model, ex, run).loss; };
       for (size_t i = 0; i < params.size(); ++i) check_gradient(params[i].first, *params[i].second, *grad_params[i].second, loss, 6);
     }
   }

@@ -319,3 +319,21 @@ TEST_CASE("parameter_count equals the visit_parameters sum and the formula from 
     CHECK(model.parameter_count() == expected_parameter_count(c));
   }
 }
+
+TEST_CASE("position offset: token i gets the encoding of position offset + i, and must fit max_len") {
+  ae::ModelConfig c;
+  c.vocab_size = 10;
+  c.d_model = 8;
+  c.n_heads = 2;
+  c.n_layers = 1;
+  c.max_len = 6;
+  for (auto pe : {ae::PositionalEncoding::Sinusoidal, ae::PositionalEncoding::Learned}) {
+    c.positional = pe;
+    ae::Transformer model(c);
+    model.init_random(3);
+    const ae::Matrix long_run = model.embed({4, 4, 1, 2, 3});
+    const ae::Matrix shifted = model.embed({1, 2, 3}, 2);
+    CHECK((shifted - long_run.bottomRows(3)).cwiseAbs().maxCoeff() == 0.0f);
+    CHECK_THROWS_WITH_AS(model.embed({1, 2, 3}, 4), doctest::Contains("past the maximum length of 6"), std::invalid_argument);
+  }
+}
