@@ -20,7 +20,11 @@ fi
 
 run_stage() {
   case $1 in
-    native) ctest --test-dir build/native --output-on-failure ;;
+    native)  # the native suite, then the kernel tests compiled to wasm (kernel_tests_wasm)
+      local rc=0
+      ctest --test-dir build/native --output-on-failure || rc=1
+      ctest --test-dir build/wasm --output-on-failure || rc=1
+      return "$rc" ;;
     wasm)   node --test tests/wasm/ ;;
     e2e)    npx --no-install playwright test ;;   # --no-install: never fetch anything
   esac

@@ -45,6 +45,58 @@ export class RandomModel {
   }
 }
 
+// Operand buffers in wasm memory for timing the fast kernels from JS (bindings/kernels.cpp):
+// write the operands through a, b, c once, then time gemm()/attentionFused()/attentionTraced()
+// with performance.now(); the calls copy nothing across the boundary and return nothing.
+//   gemm(variant, M, N, K, transposeB): A = a (M×K), B = b (K×N, or N×K), C = c (M×N)
+//   attentionFused/attentionTraced(n, d, causal, window): Q = a (n×d), K = b[0, n·d),
+//     V = b[n·d, 2n·d), output → c (n×d)
+// a, b and c are Float32Array views of wasm memory, taken again whenever memory growth has
+// detached them — so read them after a call, never keep one across calls.
+export class KernelWorkspace {
+  #module;
+  #handle;
+  #views = {};
+
+  constructor(module, capacity) {
+    this.#module = module;
+    this.#handle = guarded(module, () => new module.KernelWorkspace(capacity));
+    this.capacity = this.#handle.capacity();
+  }
+
+  #view(name) {
+    if (!this.#handle) throw new Error('this workspace was deleted');
+    const v = this.#views[name];
+    if (v && v.buffer.byteLength > 0) return v;  // growth detaches the old buffer (length 0)
+    return (this.#views[name] = this.#handle[name]());
+  }
+
+  get a() { return this.#view('a'); }
+  get b() { return this.#view('b'); }
+  get c() { return this.#view('c'); }
+
+  // Fills a, b and c with seeded N(0, 1) values (the same on every build).
+  fillRandom(seed = 1) { guarded(this.#module, () => this.#handle.fillRandom(seed)); }
+  // Allocates the packing buffer for gemm calls up to M×N×K ahead of timing.
+  reserveGemm(m, n, k) { guarded(this.#module, () => this.#handle.reserveGemm(m, n, k)); }
+  gemm(variant, m, n, k, transposeB = false) {
+    guarded(this.#module, () => this.#handle.gemm(variant, m, n, k, transposeB));
+  }
+  attentionFused(n, d, causal = false, window = 0) {
+    guarded(this.#module, () => this.#handle.attentionFused(n, d, causal, window));
+  }
+  attentionTraced(n, d, causal = false, window = 0) {
+    guarded(this.#module, () => this.#handle.attentionTraced(n, d, causal, window));
+  }
+
+  // Frees the buffers; the object is unusable afterwards.
+  delete() {
+    this.#handle?.delete();
+    this.#handle = null;
+    this.#views = {};
+  }
+}
+
 // A model trained by `npm run train` (a directory under web/models/).
 export class TrainedModel {
   #module;
@@ -124,6 +176,28 @@ export class Engine {
       get('vocab.txt').then((r) => r.text()),
     ]);
     return this.loadTrainedModel({ config, weights: new Uint8Array(weights), vocab });
+  }
+
+  // Names of the GEMM variants of this build, fastest first (f32_gemm__wasmsimd_5x8, …).
+  gemmKernelNames() {
+    return this.#module.gemmKernelNames();
+  }
+
+  // {heapBytes, brk, allocatedBytes}: wasm memory size, end of the malloc arena, and bytes
+  // allocated now. brk's growth across a call (in a fresh module) is what the call needed.
+  memoryStats() {
+    return this.#module.memoryStats();
+  }
+
+  // Bytes of heap scratch one fused attention call over m keys allocates (d = dk = dv;
+  // masked: causal, window or padding set), from the kernel's code.
+  fusedAttentionScratchBytes(m, d, masked = false) {
+    return this.#module.fusedAttentionScratchBytes(m, d, masked);
+  }
+
+  // capacity: floats in each of the buffers a, b and c (see KernelWorkspace).
+  createKernelWorkspace(capacity) {
+    return new KernelWorkspace(this.#module, capacity);
   }
 }
 

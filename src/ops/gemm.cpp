@@ -1,0 +1,130 @@
+// GEMM entry points, argument checks, the reference twin, the portable and Eigen variants,
+// and the table of variants. The SIMD micro-kernels are in gemm_simd128.cpp.
+#include "ops/gemm.h"
+
+#include "ops/f32x4.h"
+#include "tensor.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ae {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& why) { throw std::invalid_argument("gemm: " + why); }
+
+// Fastest first, as measured (docs/benchmarks.md); gemm() runs the first. In wasm the 5×8
+// SIMD128 tile leads: its 10 accumulators + 2 panel vectors + broadcast + product temp fit the
+// 15 xmm registers V8 allocates on x64, and it loads less per flop than 4×8 (which is a few
+// % slower); 6×8 needs 16 registers, spills, and loses ~25 %. Eigen 3.4 has no SIMD128 code
+// (LLVM auto-vectorises some of it). A native build
+// for the x86-64 baseline (SSE2) finds the 4-wide tile and Eigen within noise of each other,
+// so the tile leads there as well; with AVX2 or wider (-march=native) Eigen's FMA kernels are
+// ~3× faster than any 4-wide code and go first.
+#if defined(__AVX2__) || defined(__ARM_NEON)
+#define AE_GEMM_EIGEN_FIRST 1
+#else
+#define AE_GEMM_EIGEN_FIRST 0
+#endif
+constexpr GemmKernel kKernels[] = {
+#if AE_GEMM_EIGEN_FIRST
+    {"f32_gemm__eigen", &f32_gemm__eigen},
+#endif
+    {"f32_gemm__" AE_F32X4_ISA "_5x8", &f32_gemm__f32x4_5x8},
+    {"f32_gemm__" AE_F32X4_ISA "_4x8", &f32_gemm__f32x4_4x8},
+    {"f32_gemm__" AE_F32X4_ISA "_6x8", &f32_gemm__f32x4_6x8},
+#if !AE_GEMM_EIGEN_FIRST
+    {"f32_gemm__eigen", &f32_gemm__eigen},
+#endif
+    {"f32_gemm__scalar", &f32_gemm__scalar},
+};
+
+}  // namespace
+
+std::span<const GemmKernel> gemm_kernels() { return kKernels; }
+
+const GemmKernel* find_gemm_kernel(std::string_view name) {
+  for (const GemmKernel& kernel : kKernels)
+    if (name == kernel.name) return &kernel;
+  return nullptr;
+}
+
+void validate_gemm_args(const GemmArgs& g) {
+  if (g.m < 0 || g.n < 0 || g.k < 0)
+    fail("sizes must not be negative, got M = " + std::to_string(g.m) + ", N = " + std::to_string(g.n) +
+         ", K = " + std::to_string(g.k));
+  const int b_row = g.transpose_b ? g.k : g.n;
+  if (g.lda < g.k) fail("lda = " + std::to_string(g.lda) + " is less than K = " + std::to_string(g.k));
+  if (g.ldb < b_row)
+    fail("ldb = " + std::to_string(g.ldb) + " is less than " + (g.transpose_b ? "K = " : "N = ") +
+         std::to_string(b_row) + (g.transpose_b ? " (B is stored N×K)" : " (B is stored K×N)"));
+  if (g.ldc < g.n) fail("ldc = " + std::to_string(g.ldc) + " is less than N = " + std::to_string(g.n));
+  if (!g.a && g.m > 0 && g.k > 0) fail("A is null");
+  if (!g.b && g.k > 0 && g.n > 0) fail("B is null");
+  if (!g.c && g.m > 0 && g.n > 0) fail("C is null");
+}
+
+void gemm(const GemmArgs& args) {
+  validate_gemm_args(args);
+  kKernels[0].fn(args);
+}
+
+void gemm_reference(const GemmArgs& g) {
+  for (int i = 0; i < g.m; ++i)
+    for (int j = 0; j < g.n; ++j) {
+      float& c = g.c[static_cast<size_t>(i) * g.ldc + j];
+      double acc = g.accumulate ? c : 0.0;
+      if (g.bias) acc += g.bias[j];
+      double sum = 0.0;
+      for (int p = 0; p < g.k; ++p) {
+        const double b = g.transpose_b ? g.b[static_cast<size_t>(j) * g.ldb + p] : g.b[static_cast<size_t>(p) * g.ldb + j];
+        sum += static_cast<double>(g.a[static_cast<size_t>(i) * g.lda + p]) * b;
+      }
+      c = static_cast<float>(acc + sum);
+    }
+}
+
+void f32_gemm__scalar(const GemmArgs& g) {
+  for (int i = 0; i < g.m; ++i) {
+    float* c = g.c + static_cast<size_t>(i) * g.ldc;
+    const float* a = g.a + static_cast<size_t>(i) * g.lda;
+    for (int j = 0; j < g.n; ++j) c[j] = (g.accumulate ? c[j] : 0.0f) + (g.bias ? g.bias[j] : 0.0f);
+    if (!g.transpose_b) {
+      for (int p = 0; p < g.k; ++p) {
+        const float x = a[p];
+        const float* b = g.b + static_cast<size_t>(p) * g.ldb;
+        for (int j = 0; j < g.n; ++j) c[j] += x * b[j];
+      }
+    } else {
+      for (int j = 0; j < g.n; ++j) {
+        const float* b = g.b + static_cast<size_t>(j) * g.ldb;
+        float sum = 0.0f;
+        for (int p = 0; p < g.k; ++p) sum += a[p] * b[p];
+        c[j] += sum;
+      }
+    }
+  }
+}
+
+void f32_gemm__eigen(const GemmArgs& g) {
+  if (g.m == 0 || g.n == 0) return;
+  using Stride = Eigen::OuterStride<>;
+  using ConstMap = Eigen::Map<const Matrix, Eigen::Unaligned, Stride>;
+  Eigen::Map<Matrix, Eigen::Unaligned, Stride> c(g.c, g.m, g.n, Stride(g.ldc));
+  const ConstMap a(g.a, g.m, g.k, Stride(g.lda));
+  if (g.k == 0) {
+    if (!g.accumulate) c.setZero();
+  } else if (g.transpose_b) {
+    const ConstMap b(g.b, g.n, g.k, Stride(g.ldb));
+    if (g.accumulate) c.noalias() += a * b.transpose();
+    else c.noalias() = a * b.transpose();
+  } else {
+    const ConstMap b(g.b, g.k, g.n, Stride(g.ldb));
+    if (g.accumulate) c.noalias() += a * b;
+    else c.noalias() = a * b;
+  }
+  if (g.bias) c.rowwise() += Eigen::Map<const Vector>(g.bias, g.n);
+}
+
+}  // namespace ae

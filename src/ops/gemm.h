@@ -1,0 +1,82 @@
+// Single-precision GEMM for the shapes a Transformer uses: projections (X·W + b), scores
+// (Q·Kᵀ), weighted sums (P·V), and gradient accumulation (C += …).
+//
+//   C (M×N) = [C +] A (M×K) · op(B) [+ bias]
+//     op(B) = B    with B stored K×N (transpose_b = false), or
+//     op(B) = Bᵀ   with B stored N×K (transpose_b = true, e.g. B = K of attention);
+//     bias: length N, added to every row of C; accumulate: keep C's old value and add to it.
+// Every matrix is row-major with a leading dimension (the distance between two rows, in
+// floats): lda ≥ K, ldb ≥ N (or ≥ K when transposed), ldc ≥ N. So a kernel can work on a
+// block of columns of a wider matrix (one head of a multi-head projection) without copies.
+//
+// Variants follow XNNPACK's naming: f32_gemm__<isa>[_<MR>x<NR>], MR×NR being the register
+// tile of C. They share one function type, so tests and benchmarks enumerate them through
+// gemm_kernels(). None of them keeps state between calls.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+namespace ae {
+
+struct GemmArgs {
+  int m = 0, n = 0, k = 0;
+  const float* a = nullptr;
+  int lda = 0;
+  const float* b = nullptr;
+  int ldb = 0;
+  bool transpose_b = false;
+  const float* bias = nullptr;  // N values, or null for none
+  bool accumulate = false;      // C += A·op(B) (+ bias) instead of C = …
+  float* c = nullptr;
+  int ldc = 0;
+  // Optional scratch for the kernels that pack B: gemm_workspace_floats(…) floats. When it
+  // is null or smaller, such a kernel allocates its own for the call.
+  float* workspace = nullptr;
+  size_t workspace_floats = 0;
+};
+
+// Kernels assume valid arguments (see validate_gemm_args); gemm() checks them itself.
+using GemmFn = void (*)(const GemmArgs&);
+
+struct GemmKernel {
+  const char* name;
+  GemmFn fn;
+};
+
+// Every variant compiled into this build, fastest first (gemm() uses the first one).
+std::span<const GemmKernel> gemm_kernels();
+
+// The variant with this name, or null.
+const GemmKernel* find_gemm_kernel(std::string_view name);
+
+// Throws std::invalid_argument (message starting "gemm: ") on negative sizes, leading
+// dimensions too small for the shapes, or a null pointer to a matrix that has entries.
+void validate_gemm_args(const GemmArgs& args);
+
+// Checks the arguments, then runs the fastest variant of this build.
+void gemm(const GemmArgs& args);
+
+// The reference twin: plain loops, products summed in double, C + bias + Σ in that order.
+// For tests; also the definition of what every variant computes.
+void gemm_reference(const GemmArgs& args);
+
+// Scratch (in floats) that the packing kernels use for these sizes; 0 for the others.
+size_t gemm_workspace_floats(int m, int n, int k);
+
+// --- the variants, also reachable through gemm_kernels() ---------------------------------
+
+// Portable loops (no intrinsics), i-k-j order so that the compiler can vectorise along N.
+void f32_gemm__scalar(const GemmArgs& args);
+// Eigen's product (in wasm, Eigen 3.4 has no SIMD128 packets: it runs on what LLVM
+// auto-vectorises).
+void f32_gemm__eigen(const GemmArgs& args);
+// Register-blocked 4-lane SIMD micro-kernels over packed panels of B (gemm_simd128.cpp):
+// MR rows × 8 columns of C live in 2·MR vector registers while K runs. The same source is
+// SIMD128 in wasm ("f32_gemm__wasmsimd_5x8") and SSE natively ("f32_gemm__sse_5x8").
+void f32_gemm__f32x4_4x8(const GemmArgs& args);
+void f32_gemm__f32x4_5x8(const GemmArgs& args);
+void f32_gemm__f32x4_6x8(const GemmArgs& args);
+
+}  // namespace ae
