@@ -48,6 +48,30 @@ json train_with_curve(Transformer& model, const std::vector<TrainingExample>& ex
   return curve;
 }
 
+struct TimedTraining {
+  json loss_curve;
+  double seconds = 0.0, cpu_seconds = 0.0;
+  int steps = 0;
+};
+
+// The recipes' common schedule: batch 32, AdamW at 3e-3 with a 5 % warm-up, seeded shuffling.
+TimedTraining train_timed(Transformer& model, const std::vector<TrainingExample>& examples, int steps, uint64_t seed) {
+  TrainOptions t;
+  t.steps = steps;
+  t.batch_size = 32;
+  t.seed = seed;
+  t.optimizer.learning_rate = 3e-3f;
+  t.optimizer.warmup_steps = steps / 20 + 1;
+  const auto t0 = Clock::now();
+  const double cpu0 = cpu_seconds();
+  TimedTraining out;
+  out.loss_curve = train_with_curve(model, examples, t, 50);
+  out.seconds = seconds_since(t0);
+  out.cpu_seconds = cpu_seconds() - cpu0;
+  out.steps = steps;
+  return out;
+}
+
 // Fraction of examples right, both before and after rounding the weights to F16.
 json accuracy_with_f16(Transformer& model, const std::map<std::string, std::vector<TrainingExample>>& sets) {
   json f32 = json::object(), f16 = json::object();
@@ -102,16 +126,7 @@ std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options)
     c.positional = pe;
     auto model = std::make_unique<Transformer>(c);
     model->init_random(7, 0.1f);
-    TrainOptions t;
-    t.steps = options.quick ? 10 : 600;
-    t.batch_size = 32;
-    t.seed = 7;
-    t.optimizer.learning_rate = 3e-3f;
-    t.optimizer.warmup_steps = t.steps / 20 + 1;
-    const auto t0 = Clock::now();
-    const double cpu0 = cpu_seconds();
-    const json curve = train_with_curve(*model, train_set, t, 50);
-    const double seconds = seconds_since(t0), cpu = cpu_seconds() - cpu0;
+    const TimedTraining run = train_timed(*model, train_set, options.quick ? 10 : 600, 7);
     const json acc = accuracy_with_f16(*model, eval_sets);
     const std::string name = "word-order-" + to_string(pe);
     json metrics = {{"model", name},
@@ -120,10 +135,10 @@ std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options)
                     {"corpus", {{"hash", corpus.hash}, {"counts", {{"train", corpus.train.size()},
                                                                    {"validation", corpus.validation.size()},
                                                                    {"heldout", corpus.heldout.size()}}}}},
-                    {"train_seconds", seconds},
-                    {"train_cpu_seconds", cpu},
-                    {"steps", t.steps},
-                    {"loss_curve", curve},
+                    {"train_seconds", run.seconds},
+                    {"train_cpu_seconds", run.cpu_seconds},
+                    {"steps", run.steps},
+                    {"loss_curve", run.loss_curve},
                     {"accuracy", acc},
                     {"minimal_pairs", {{"validation", pair_report(*model, corpus.validation, vocab)},
                                        {"heldout", pair_report(*model, corpus.heldout, vocab)}}}};
@@ -151,16 +166,7 @@ TrainedRecipe train_coref_decoder(const RecipeOptions& options) {
   c.causal = true;
   auto model = std::make_unique<Transformer>(c);
   model->init_random(11, 0.1f);
-  TrainOptions t;
-  t.steps = options.quick ? 10 : 1200;
-  t.batch_size = 32;
-  t.seed = 11;
-  t.optimizer.learning_rate = 3e-3f;
-  t.optimizer.warmup_steps = t.steps / 20 + 1;
-  const auto t0 = Clock::now();
-  const double cpu0 = cpu_seconds();
-  const json curve = train_with_curve(*model, train_set, t, 50);
-  const double seconds = seconds_since(t0), cpu = cpu_seconds() - cpu0;
+  const TimedTraining run = train_timed(*model, train_set, options.quick ? 10 : 1200, 11);
   round_through_f16(*model);
 
   // The answer: the arg-max word after "=", per split.
@@ -211,10 +217,10 @@ TrainedRecipe train_coref_decoder(const RecipeOptions& options) {
   json metrics = {{"model", "coref-decoder"},
                   {"task", "next-word"},
                   {"corpus", {{"hash", corpus.hash}}},
-                  {"train_seconds", seconds},
-                  {"train_cpu_seconds", cpu},
-                  {"steps", t.steps},
-                  {"loss_curve", curve},
+                  {"train_seconds", run.seconds},
+                  {"train_cpu_seconds", run.cpu_seconds},
+                  {"steps", run.steps},
+                  {"loss_curve", run.loss_curve},
                   {"answer_accuracy", accuracy},
                   {"lesson", sentences},
                   {"it_row_largest_difference", it_row_gap},
