@@ -30,6 +30,7 @@ struct Arguments {
   std::string out = "web/models";
   std::string only;
   int seeds = 3;
+  int first_seed = 1;  // the coreference encoder trains seeds first_seed … first_seed + seeds − 1
   bool quick = false;  // a few steps per model: checks the pipeline, not the models
 };
 
@@ -138,7 +139,7 @@ void train_coreference_encoder(const Arguments& args) {
   json best_report;
   double best_score = -1e9;
   int passing = 0;
-  for (int seed = 1; seed <= args.seeds; ++seed) {
+  for (int seed = args.first_seed; seed < args.first_seed + args.seeds; ++seed) {
     auto model = std::make_unique<ae::Transformer>(coref_config(vocab.size()));
     // Unit-variance embeddings (rather than the 0.1 the other models start from): with them the
     // routing moves out of layer 0 and a last-layer head learns to point (see docs/models.md).
@@ -243,9 +244,10 @@ int main(int argc, char** argv) {
     if (a == "--out" && i + 1 < argc) args.out = argv[++i];
     else if (a == "--only" && i + 1 < argc) args.only = argv[++i];
     else if (a == "--seeds" && i + 1 < argc) args.seeds = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--first-seed" && i + 1 < argc) args.first_seed = std::max(1, std::atoi(argv[++i]));
     else if (a == "--quick") args.quick = true;
     else {
-      std::cerr << "usage: train [--out DIR] [--only coref-encoder|coref-decoder|word-order] [--seeds N] [--quick]\n";
+      std::cerr << "usage: train [--out DIR] [--only coref-encoder|coref-decoder|word-order] [--seeds N] [--first-seed S] [--quick]\n";
       return 2;
     }
   }
