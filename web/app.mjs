@@ -4,7 +4,11 @@
 // on #app, so tests can recompute exactly what is shown.
 import { loadEngine } from './lib/engine.mjs';
 import { format, messages, pickLanguage } from './i18n.mjs';
+import { store } from './lib/store.mjs';
+import { readUrlState, urlFor } from './lib/url-state.mjs';
 import './components/attention-heatmap.mjs';
+import './components/head-grid.mjs';
+import './components/head-view.mjs';
 
 const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number
@@ -44,6 +48,7 @@ const state = {
   result: null, // last successful run
   status: null, // {key, params} of the status line while something loads
   error: null, // {key, params}, kept so it can be re-translated
+  link: null, // {layer?, head?, causal?, scale?} from the URL, applied once the first model is shown
 };
 
 // localStorage may be blocked (privacy settings); the page then just doesn't remember.
@@ -131,11 +136,12 @@ function useModel(model) {
   state.model = model ?? state.random;
   state.result = null;
   const text = ui.sentence.value;
-  if (isDefaultSentence(text) && !defaultsOf(task()).includes(text)) ui.sentence.value = DEFAULT_SENTENCES[task()];
+  if (!state.link && isDefaultSentence(text) && !defaultsOf(task()).includes(text)) ui.sentence.value = DEFAULT_SENTENCES[task()];
   ui.causal.checked = Boolean(state.model?.config.causal); // start from the mask it was trained with
   if (state.model) fillRanges();
   const head = model && JSON.parse(model.config.configJson).coreference_head;
   if (head) [ui.layer.value, ui.head.value] = [head.layer, head.head];
+  applyLink();
   runNow();
 }
 
@@ -200,12 +206,14 @@ function run() {
       state.result = state.model.analyze(text, { ...options, topK: TOP_K });
     } else {
       ensureRandomModel(readConfig(seed));
+      applyLink();
       state.result = state.model.run(text, options);
     }
   } catch (error) {
     return showError('runError', { message: error.message });
   }
-  Object.assign(ui.app.dataset, { run: JSON.stringify(options), text, status: 'ready' });
+  Object.assign(ui.app.dataset, { model: choice(), run: JSON.stringify(options), text, status: 'ready' });
+  store.set({ model: choice(), sentence: text, ...options, result: state.result });
   clearError();
   showView();
   showPrediction();
@@ -238,6 +246,7 @@ function showView() {
     caption: t('caption', { layer: layer + 1, head: head + 1 }),
   };
   Object.assign(ui.app.dataset, { layer, head });
+  store.set({ layer, head });
 }
 
 // One decimal, and never a rounded "100%" or "0%": the model is never that certain.
@@ -328,6 +337,7 @@ function clearError() {
 
 function applyLanguage(lang) {
   state.lang = lang;
+  store.set({ lang });
   const dict = messages[lang];
   document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
   document.title = dict.title;
@@ -351,9 +361,67 @@ function toggleLanguage() {
   applyLanguage(next);
 }
 
+// --- URL state ---
+
+// Puts the link's values into the controls. Those the model sets itself on load (mask, layer,
+// head) wait in state.link until applyLink() runs after the model is shown.
+function readLink() {
+  const link = readUrlState(location.search);
+  if (link.sentence !== undefined) ui.sentence.value = link.sentence;
+  for (const key of ['causal', 'scale']) if (link[key] !== undefined) ui[key].checked = link[key];
+  const selects = { heads: ui.heads, layers: ui.layers, pos: ui.positional };
+  for (const [key, select] of Object.entries(selects)) {
+    const value = link.random[key];
+    if ([...select.options].some((o) => o.value === value)) select.value = value;
+  }
+  if (link.random.seed !== undefined) ui.seed.value = link.random.seed;
+  if (link.token !== undefined) store.set({ token: link.token });
+  const { layer, head, causal, scale } = link;
+  state.link = { layer, head, causal, scale };
+  return link.model;
+}
+
+function applyLink() {
+  const link = state.link;
+  if (!link) return;
+  state.link = null;
+  for (const key of ['causal', 'scale']) if (link[key] !== undefined) ui[key].checked = link[key];
+  for (const key of ['layer', 'head']) {
+    if (link[key] !== undefined && link[key] < ui[key].options.length) ui[key].value = link[key];
+  }
+}
+
+// The random model's recipe, kept in the URL with the view; null for a trained model.
+const recipe = () => (choice() === UNTRAINED
+  ? { heads: ui.heads.value, layers: ui.layers.value, pos: ui.positional.value, seed: ui.seed.value.trim() }
+  : null);
+
+const URL_DELAY_MS = 150; // browsers throttle rapid history calls
+let urlTimer = 0;
+function writeLinkSoon() {
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(() => {
+    const url = urlFor(store.get(), recipe());
+    if (url !== location.search) history.replaceState(history.state, '', url);
+  }, URL_DELAY_MS);
+}
+
+// Another panel (e.g. the head grid) focused a head: follow it in the selectors and heatmap.
+function followStore(s, changed) {
+  if (changed.has('result') || changed.has('sentence') || changed.has('model') || changed.has('layer') ||
+    changed.has('head') || changed.has('token') || changed.has('causal') || changed.has('scale')) writeLinkSoon();
+  if (!(changed.has('layer') || changed.has('head'))) return;
+  if (String(s.layer) === ui.layer.value && String(s.head) === ui.head.value) return;
+  if (s.layer >= ui.layer.options.length || s.head >= ui.head.options.length) return;
+  [ui.layer.value, ui.head.value] = [s.layer, s.head];
+  showView();
+}
+
 // --- start ---
 
 async function start() {
+  const linkedModel = readLink();
+  store.subscribe(followStore);
   setStatus('loading');
   applyLanguage(state.lang);
   // With a single-line field (the seed), Enter would submit the form and reload the page.
@@ -376,7 +444,12 @@ async function start() {
   }
   fillModelMenu();
   translateModelMenu();
-  run();
+  if (linkedModel && linkedModel !== UNTRAINED && indexEntry(linkedModel)) {
+    ui.model.value = linkedModel;
+    selectModel();
+  } else {
+    run();
+  }
 }
 
 start();

@@ -1,0 +1,279 @@
+// End-to-end tests of the explorer's shared state: the URL round-trips the view (model, sentence,
+// layer, head, switches, and the untrained model's recipe), and <ae-head-grid> focuses heads
+// through the store. Shown numbers are checked against a separately loaded engine.
+import fs from 'node:fs';
+import { SHOTS, app, cells, expect, expectRendered, openPage, shownCells, test } from './fixtures.mjs';
+
+const WIDE = "The animal didn't cross the street because it was too wide.";
+const shipped = fs.existsSync('web/models/index.json')
+  ? JSON.parse(fs.readFileSync('web/models/index.json', 'utf8')).models.map((m) => m.name) : [];
+
+async function chooseModel(page, name) {
+  await page.locator('#model').selectOption(name);
+  await expect(app(page)).toHaveAttribute('data-model', name);
+  await expect(app(page)).toHaveAttribute('data-status', 'ready');
+}
+
+// What #app publishes about the view, and the cells as shown.
+async function view(page) {
+  const data = await app(page).evaluate((el) => ({ ...el.dataset }));
+  const { model, text, run, layer, head } = data;
+  const config = model === 'untrained' ? data.config : null; // a trained model's own config is its name
+  return { model, text, run, layer, head, config, cells: await shownCells(page) };
+}
+
+// The shown head recomputed with its own engine instance from what #app publishes.
+async function apiWeights(page) {
+  const state = await app(page).evaluate((el) => ({ ...el.dataset }));
+  return page.evaluate(async ({ model: name, config, run, text, layer, head }) => {
+    const { loadEngine } = await import('/lib/engine.mjs');
+    const engine = await loadEngine();
+    const model = name === 'untrained'
+      ? engine.createRandomModel(JSON.parse(config))
+      : await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
+    try {
+      const result = name === 'untrained' ? model.run(text, JSON.parse(run)) : model.analyze(text, JSON.parse(run));
+      const heads = result.layers.map((l) => l.selfAttention.heads.length);
+      return {
+        n: result.n, nLayers: result.layers.length, nHeads: heads[0],
+        values: Array.from(result.layers[Number(layer)].selfAttention.heads[Number(head)].weights, String),
+      };
+    } finally {
+      model.delete();
+    }
+  }, state);
+}
+
+async function expectCellsMatchApi(page) {
+  const api = await apiWeights(page);
+  await expect(cells(page)).toHaveCount(api.n * api.n);
+  const shown = await shownCells(page);
+  expect(shown.filter(({ row, col, value }) => value !== api.values[row * api.n + col]), 'cells ≠ API').toEqual([]);
+  return api;
+}
+
+// The page writes the URL shortly after a change (history calls are throttled by browsers).
+async function settledUrl(page, params) {
+  await expect.poll(() => {
+    const search = new URL(page.url()).searchParams;
+    return Object.keys(params).every((key) => search.get(key) === params[key]);
+  }).toBe(true);
+  return page.url();
+}
+
+test.describe('trained models', () => {
+  test.skip(!shipped.includes('coref-encoder'), 'coref-encoder is not in web/models');
+
+  test('the URL round-trips model, sentence, layer, head and switches', async ({ page, context }) => {
+    await openPage(page);
+    await chooseModel(page, 'coref-encoder');
+    await page.locator('#sentence').fill(WIDE);
+    await expectRendered(page, WIDE);
+    await page.locator('#layer').selectOption('1');
+    await page.locator('#head').selectOption('3');
+    await page.locator('#scale').uncheck();
+    await page.locator('#causal').check();
+    await expect(app(page)).toHaveAttribute('data-run', '{"causal":true,"scale":false}');
+    const url = await settledUrl(page, { model: 'coref-encoder', s: WIDE, layer: '2', head: '4', causal: '1', scale: '0' });
+    const before = await view(page);
+
+    const other = await context.newPage();
+    await other.goto(url);
+    await expect(app(other)).toHaveAttribute('data-model', 'coref-encoder');
+    await expectRendered(other, WIDE);
+    await expect(other.locator('#sentence')).toHaveValue(WIDE);
+    await expect(other.locator('#causal')).toBeChecked();
+    await expect(other.locator('#scale')).not.toBeChecked();
+    const after = await view(other);
+    expect(after).toEqual(before);
+    await expectCellsMatchApi(other);
+  });
+
+  test('the head grid shows every layer × head and focuses the one chosen', async ({ page }) => {
+    await openPage(page);
+    await chooseModel(page, 'coref-encoder');
+    const api = await apiWeights(page);
+    const thumbs = page.locator('ae-head-grid button.ae-hg-thumb');
+    await expect(thumbs).toHaveCount(api.nLayers * api.nHeads);
+    // The coreference head is focused on load, and pressed in the grid.
+    const { layer, head } = await app(page).evaluate((el) => ({ ...el.dataset }));
+    await expect(page.locator(`ae-head-grid button[data-layer="${layer}"][data-head="${head}"]`)).toHaveAttribute('aria-pressed', 'true');
+
+    await page.getByRole('button', { name: 'Layer 1, head 2', exact: true }).click();
+    await expect(app(page)).toHaveAttribute('data-layer', '0');
+    await expect(app(page)).toHaveAttribute('data-head', '1');
+    await expect(page.locator('#layer')).toHaveValue('0');
+    await expect(page.locator('#head')).toHaveValue('1');
+    await expect(page.locator('ae-head-grid [aria-pressed="true"]')).toHaveCount(1);
+    await expectCellsMatchApi(page);
+    expect(new URL(await settledUrl(page, { layer: '1', head: '2' })).searchParams.get('model')).toBe('coref-encoder');
+
+    // Keyboard: one tab stop; arrows move, Enter selects.
+    await expect(page.locator('ae-head-grid button[tabindex="0"]')).toHaveCount(1);
+    await page.locator('ae-head-grid button[tabindex="0"]').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await expect(app(page)).toHaveAttribute('data-layer', '1');
+    await expect(app(page)).toHaveAttribute('data-head', '2');
+    await expect(page.locator('ae-head-grid button[data-layer="1"][data-head="2"]')).toBeFocused();
+    await expectCellsMatchApi(page);
+
+    // The selectors drive the grid too.
+    await page.locator('#head').selectOption('3');
+    await expect(page.locator('ae-head-grid button[data-layer="1"][data-head="3"]')).toHaveAttribute('aria-pressed', 'true');
+  });
+});
+
+test('the URL round-trips the untrained model’s recipe and view', async ({ page, context }) => {
+  await openPage(page);
+  await page.locator('#heads').selectOption('8');
+  await page.locator('#positional').selectOption('rope');
+  await page.locator('#seed').fill('7');
+  await expect(app(page)).toHaveAttribute('data-config', /"seed":7/);
+  await page.locator('#layer').selectOption('1');
+  await page.locator('#head').selectOption('5');
+  await page.locator('#causal').check();
+  await expect(app(page)).toHaveAttribute('data-run', '{"causal":true,"scale":true}');
+  const url = await settledUrl(page, { model: 'untrained', heads: '8', pos: 'rope', seed: '7', layer: '2', head: '6', causal: '1' });
+  const before = await view(page);
+
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect(app(other)).toHaveAttribute('data-status', 'ready');
+  await expect(app(other)).toHaveAttribute('data-head', '5');
+  expect(await view(other)).toEqual(before);
+  const api = await expectCellsMatchApi(other);
+  await expect(other.locator('ae-head-grid button.ae-hg-thumb')).toHaveCount(api.nLayers * api.nHeads);
+  expect(api.nHeads).toBe(8);
+});
+
+test('a malformed link falls back to the defaults without errors', async ({ page }) => {
+  await page.goto('/?model=nope&layer=x&head=99&causal=maybe&heads=3&seed=-1');
+  await expect(app(page)).toHaveAttribute('data-status', 'ready');
+  await expect(app(page)).toHaveAttribute('data-model', 'untrained');
+  await expect(app(page)).toHaveAttribute('data-head', '0');
+  await expectCellsMatchApi(page);
+});
+
+test('screenshots of the head grid: desktop and 375 px', async ({ page }) => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openPage(page);
+  if (shipped.includes('coref-encoder')) await chooseModel(page, 'coref-encoder');
+  await page.screenshot({ path: `${SHOTS}/explorer.png`, fullPage: true });
+  await page.locator('#overview').screenshot({ path: `${SHOTS}/head-grid.png` });
+  await page.setViewportSize({ width: 375, height: 812 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.screenshot({ path: `${SHOTS}/explorer-375.png`, fullPage: true });
+});
+
+// --- <ae-head-view> ---
+
+const LESSON = "The animal didn't cross the street because it was too tired.";
+const corefHead = () => JSON.parse(fs.readFileSync('web/models/coref-encoder/config.json', 'utf8')).coreference_head;
+
+// The selected query's row in analyze() for the head the page shows.
+async function apiRow(page, from) {
+  const state = await app(page).evaluate((el) => ({ ...el.dataset }));
+  return page.evaluate(async ({ model: name, run, text, layer, head, from }) => {
+    const { loadEngine } = await import('/lib/engine.mjs');
+    const engine = await loadEngine();
+    const model = await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
+    try {
+      const result = model.analyze(text, JSON.parse(run));
+      const w = result.layers[Number(layer)].selfAttention.heads[Number(head)].weights;
+      return { tokens: result.tokens, row: Array.from(w.subarray(from * result.n, (from + 1) * result.n), String) };
+    } finally {
+      model.delete();
+    }
+  }, { ...state, from });
+}
+
+// The lines as shown: [{to, weight}] and the token each points at.
+async function shownLines(page) {
+  return page.locator('ae-head-view line').evaluateAll((lines) =>
+    lines.map((l) => ({ from: Number(l.dataset.from), to: Number(l.dataset.to), weight: l.dataset.weight })));
+}
+
+test.describe('head view', () => {
+  test.skip(!shipped.includes('coref-encoder'), 'coref-encoder is not in web/models');
+
+  test('“it” draws its thickest line to animal when tired, to street when wide; weights equal analyze()', async ({ page }) => {
+    await openPage(page);
+    await chooseModel(page, 'coref-encoder');
+    await expectRendered(page, LESSON);
+    const { layer, head } = corefHead();
+    await expect(app(page)).toHaveAttribute('data-layer', String(layer));
+    await expect(app(page)).toHaveAttribute('data-head', String(head));
+    const view = page.locator('ae-head-view');
+    const it = view.getByRole('button', { name: /^it \(word \d+\)$/ });
+    await it.hover();
+    await expect(it).toHaveAttribute('aria-pressed', 'true');
+
+    for (const [text, referent] of [[LESSON, 'animal'], [LESSON.replace('tired', 'wide'), 'street']]) {
+      await page.locator('#sentence').fill(text);
+      await expectRendered(page, text);
+      const from = Number(await it.getAttribute('data-index'));
+      const api = await apiRow(page, from);
+      expect(api.tokens[from]).toBe('it');
+      await expect(page.locator('ae-head-view line')).toHaveCount(api.tokens.length);
+      const lines = await shownLines(page);
+      expect(lines.every((l) => l.from === from)).toBe(true);
+      expect(lines.map((l) => l.weight)).toEqual(api.row);
+      const thickest = lines.reduce((a, b) => (Number(b.weight) > Number(a.weight) ? b : a));
+      expect(api.tokens[thickest.to], text).toBe(referent);
+      await expect(view).toHaveAttribute('data-strongest', String(thickest.to));
+      await expect(view.locator('.ae-hv-readout')).toContainText(`“it” attends most to “${referent}”`);
+    }
+    await page.locator('#overview').scrollIntoViewIfNeeded();
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.locator('#lines').screenshot({ path: `${SHOTS}/head-view.png` });
+  });
+
+  test('keyboard: arrows move the selected query, and the lines follow the head grid', async ({ page }) => {
+    await openPage(page);
+    await chooseModel(page, 'coref-encoder');
+    const view = page.locator('ae-head-view');
+    await view.locator('button[tabindex="0"]').focus();
+    const start = Number(await view.getAttribute('data-from'));
+    await page.keyboard.press('ArrowUp');
+    await expect(view).toHaveAttribute('data-from', String(start - 1));
+    await expect(view.locator(`button[data-index="${start - 1}"]`)).toBeFocused();
+    await page.getByRole('button', { name: 'Layer 1, head 3', exact: true }).click();
+    await expect(view).toHaveAttribute('data-layer', '0');
+    await expect(view).toHaveAttribute('data-head', '2');
+    const api = await apiRow(page, start - 1);
+    expect((await shownLines(page)).map((l) => l.weight)).toEqual(api.row);
+  });
+});
+
+test('the head grid and head view switch language with the page', async ({ page }) => {
+  await openPage(page);
+  await expect(page.getByRole('button', { name: 'Layer 1, head 2', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: '中文' }).click();
+  await expect(page.locator('#overview h2')).toHaveText('所有注意力头');
+  await expect(page.getByRole('button', { name: '第 1 层，第 2 个头', exact: true })).toBeVisible();
+  await expect(page.locator('ae-head-view .ae-hv-readout')).toContainText('最关注');
+  await expect(page.locator('ae-head-view .ae-hv-caption')).toHaveText(/^第 \d 层，第 \d 个头$/);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/explorer-dark-zh.png`, fullPage: true });
+});
+
+test('the URL keeps the head view’s selected word', async ({ page, context }) => {
+  test.skip(!shipped.includes('coref-encoder'), 'coref-encoder is not in web/models');
+  await openPage(page);
+  await chooseModel(page, 'coref-encoder');
+  const view = page.locator('ae-head-view');
+  await view.getByRole('button', { name: 'was (word 10)', exact: true }).hover();
+  await expect(view).toHaveAttribute('data-from', '9');
+  const url = await settledUrl(page, { model: 'coref-encoder', tok: '10' });
+  const lines = await shownLines(page);
+
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect(app(other)).toHaveAttribute('data-status', 'ready');
+  await expect(other.locator('ae-head-view')).toHaveAttribute('data-from', '9');
+  expect(await shownLines(other)).toEqual(lines);
+});

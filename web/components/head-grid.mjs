@@ -1,0 +1,182 @@
+// <ae-head-grid>: the model overview, one thumbnail per layer × head of the current run.
+// Reads the shared store (../lib/store.mjs): result, layer, head, lang; a click, Enter or Space
+// on a thumbnail focuses that head through store.set({layer, head}). Thumbnails are drawn
+// from the run's own weights (n×n, row-major); nothing is computed here.
+// Keyboard: one tab stop (roving tabindex); arrow keys move within the grid, Home/End jump.
+//   element.store = another store (default: the page's shared one)
+import { format, messages } from '../i18n.mjs';
+import { store as sharedStore } from '../lib/store.mjs';
+
+const THUMB_PX = 64; // canvas size in device-independent pixels; CSS scales the element
+
+export class HeadGrid extends HTMLElement {
+  #store = sharedStore;
+  #unsubscribe = null;
+  #shape = ''; // "layers×heads" of the rendered buttons
+  #buttons = []; // [layer][head]
+  #parts = null;
+  #drawn = null; // the result drawn last
+  #scheme = matchMedia('(prefers-color-scheme: dark)');
+  #onScheme = () => this.#draw(true);
+
+  get store() {
+    return this.#store;
+  }
+
+  set store(value) {
+    this.#store = value;
+    if (this.isConnected) this.#connect();
+  }
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    this.#connect();
+    this.#scheme.addEventListener('change', this.#onScheme);
+  }
+
+  disconnectedCallback() {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    this.#scheme.removeEventListener('change', this.#onScheme);
+  }
+
+  #connect() {
+    this.#unsubscribe?.();
+    this.#unsubscribe = this.#store.subscribe((_, changed) => {
+      if (['result', 'layer', 'head', 'lang'].some((key) => changed.has(key))) this.#draw(changed.has('lang'));
+    });
+    this.#draw(true);
+  }
+
+  #build() {
+    const grid = document.createElement('div');
+    grid.className = 'ae-hg-grid';
+    grid.setAttribute('role', 'group');
+    grid.addEventListener('click', (e) => {
+      const button = e.target.closest('button.ae-hg-thumb');
+      if (button) this.#select(Number(button.dataset.layer), Number(button.dataset.head), button);
+    });
+    grid.addEventListener('keydown', (e) => this.#onKey(e));
+    this.replaceChildren(grid);
+    this.#parts = { grid };
+  }
+
+  get #strings() {
+    return messages[this.#store.get().lang]?.headGrid ?? messages.en.headGrid;
+  }
+
+  // Rebuilds the buttons when the model's shape changes, redraws thumbnails when the run
+  // changes, and always moves the pressed state to the focused head.
+  #draw(relabel = false) {
+    const { result, layer, head } = this.#store.get();
+    const { grid } = this.#parts;
+    const nLayers = result?.layers.length ?? 0;
+    const nHeads = result?.layers[0]?.selfAttention.heads.length ?? 0;
+    const shape = `${nLayers}×${nHeads}`;
+    if (shape !== this.#shape) {
+      this.#shape = shape;
+      this.#drawn = null;
+      relabel = true;
+      grid.replaceChildren();
+      this.#buttons = Array.from({ length: nLayers }, (_, l) => {
+        const row = document.createElement('div');
+        row.className = 'ae-hg-row';
+        const label = document.createElement('span');
+        label.className = 'ae-hg-layer';
+        label.setAttribute('aria-hidden', 'true');
+        row.append(label);
+        grid.append(row);
+        return Array.from({ length: nHeads }, (_, h) => {
+          const button = document.createElement('button');
+          Object.assign(button, { type: 'button', className: 'ae-hg-thumb', tabIndex: -1 });
+          Object.assign(button.dataset, { layer: l, head: h });
+          const canvas = document.createElement('canvas');
+          canvas.setAttribute('aria-hidden', 'true');
+          const caption = document.createElement('span');
+          caption.className = 'ae-hg-head';
+          caption.setAttribute('aria-hidden', 'true');
+          button.append(canvas, caption);
+          row.append(button);
+          return button;
+        });
+      });
+    }
+    if (relabel) {
+      const s = this.#strings;
+      grid.setAttribute('aria-label', s.label);
+      this.#buttons.forEach((row, l) => {
+        row[0]?.parentNode.querySelector('.ae-hg-layer').replaceChildren(format(s.layer, { i: l + 1 }));
+        row.forEach((button, h) => {
+          button.setAttribute('aria-label', format(s.thumb, { layer: l + 1, head: h + 1 }));
+          button.querySelector('.ae-hg-head').textContent = format(s.head, { i: h + 1 });
+        });
+      });
+    }
+    if (result && (result !== this.#drawn || relabel)) {
+      this.#drawn = result;
+      const colours = this.#colours();
+      this.#buttons.forEach((row, l) => row.forEach((button, h) =>
+        paint(button.firstChild, result.n, result.layers[l].selfAttention.heads[h].weights, colours)));
+    }
+    const focused = this.#buttons[layer]?.[head] ?? this.#buttons[0]?.[0];
+    for (const button of this.#buttons.flat()) {
+      const on = button === focused;
+      button.setAttribute('aria-pressed', String(on));
+      button.tabIndex = on ? 0 : -1;
+    }
+    this.dataset.shape = shape;
+  }
+
+  #colours() {
+    const style = getComputedStyle(this);
+    return {
+      low: style.getPropertyValue('--ae-heat-0').trim() || '#ffffff',
+      high: style.getPropertyValue('--ae-heat-2').trim() || '#0b2a5b',
+    };
+  }
+
+  #select(layer, head, button) {
+    this.#store.set({ layer, head });
+    button?.focus();
+  }
+
+  #onKey(e) {
+    const button = e.target.closest('button.ae-hg-thumb');
+    if (!button) return;
+    const rows = this.#buttons.length, cols = this.#buttons[0]?.length ?? 0;
+    let l = Number(button.dataset.layer), h = Number(button.dataset.head);
+    const moves = {
+      ArrowUp: () => l--, ArrowDown: () => l++, ArrowLeft: () => h--, ArrowRight: () => h++,
+      Home: () => { h = 0; if (e.ctrlKey) l = 0; },
+      End: () => { h = cols - 1; if (e.ctrlKey) l = rows - 1; },
+    };
+    if (!moves[e.key]) return;
+    moves[e.key]();
+    e.preventDefault();
+    l = Math.min(rows - 1, Math.max(0, l));
+    h = Math.min(cols - 1, Math.max(0, h));
+    const next = this.#buttons[l][h];
+    for (const b of this.#buttons.flat()) b.tabIndex = b === next ? 0 : -1;
+    next.focus(); // moving only focuses; Enter or Space selects (the button's own click)
+  }
+}
+
+// One cell per weight: the panel colour, then the high end of the ramp at opacity = weight.
+function paint(canvas, n, weights, { low, high }) {
+  const cell = Math.max(1, Math.floor(THUMB_PX / n));
+  const size = cell * n;
+  if (canvas.width !== size) [canvas.width, canvas.height] = [size, size];
+  const ctx = canvas.getContext('2d');
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = low;
+  ctx.fillRect(0, 0, size, size);
+  ctx.fillStyle = high;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      ctx.globalAlpha = Math.min(1, Math.max(0, weights[i * n + j]));
+      ctx.fillRect(j * cell, i * cell, cell, cell);
+    }
+  }
+}
+
+customElements.define('ae-head-grid', HeadGrid);

@@ -1,0 +1,41 @@
+// The view as a query string, so a teacher's link opens the same view:
+//   ?model=coref-encoder&s=<sentence>&layer=3&head=1&causal=0&scale=1[&tok=9]
+// (tok: the query token selected in the head view, 1-based; absent = the panel's default),
+// plus, for the untrained model, its recipe: heads, layers, pos, seed.
+// layer and head are 1-based in the URL (as labelled on the page), 0-based in the store.
+// Parsing is lenient: a missing or malformed value is left out and the page default stays.
+
+const SWITCHES = ['causal', 'scale'];
+const RANDOM = { heads: /^\d{1,2}$/, layers: /^\d{1,2}$/, pos: /^(none|sinusoidal|learned|rope)$/, seed: /^\d{1,10}$/ };
+const MAX_SENTENCE = 2000; // longer text is no link anyone sends; the engine reports its own limit
+
+// → {model?, sentence?, layer?, head?, token?, causal?, scale?, random: {heads?, layers?, pos?, seed?}}
+export function readUrlState(search) {
+  const params = new URLSearchParams(search);
+  const out = { random: {} };
+  const model = params.get('model');
+  if (model && /^[\w.-]{1,64}$/.test(model)) out.model = model;
+  const sentence = params.get('s');
+  if (sentence !== null && sentence.length <= MAX_SENTENCE) out.sentence = sentence;
+  for (const [key, name] of [['layer', 'layer'], ['head', 'head'], ['token', 'tok']]) {
+    const text = params.get(name);
+    if (text && /^\d{1,3}$/.test(text) && Number(text) >= 1) out[key] = Number(text) - 1;
+  }
+  for (const key of SWITCHES) {
+    const text = params.get(key);
+    if (text === '0' || text === '1') out[key] = text === '1';
+  }
+  for (const [key, pattern] of Object.entries(RANDOM)) {
+    const text = params.get(key);
+    if (text && pattern.test(text)) out.random[key] = text;
+  }
+  return out;
+}
+
+// state: the store's state; random: the untrained model's recipe or null for a trained model.
+export function urlFor({ model, sentence, layer, head, token, causal, scale }, random) {
+  const params = new URLSearchParams({ model, s: sentence, layer: layer + 1, head: head + 1, causal: +causal, scale: +scale });
+  if (Number.isInteger(token)) params.set('tok', token + 1);
+  if (random) for (const [key, value] of Object.entries(random)) params.set(key, value);
+  return `?${params}`;
+}
