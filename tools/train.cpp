@@ -36,31 +36,6 @@ struct Arguments {
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-template <typename Example, typename Make>
-std::vector<ae::TrainingExample> examples_of(const std::vector<Example>& split, const ae::Vocabulary& vocab, Make make) {
-  std::vector<ae::TrainingExample> out;
-  out.reserve(split.size());
-  for (const auto& e : split) out.push_back(make(e, vocab));
-  return out;
-}
-
-// Trains with the given options, recording the loss every `every` steps.
-json train_logged(ae::Transformer& model, const std::vector<ae::TrainingExample>& examples, const ae::TrainOptions& options,
-                  int every) {
-  json curve = json::array();
-  double sum = 0.0;
-  int count = 0;
-  ae::train(model, examples, options, [&](const ae::StepReport& r) {
-    sum += r.loss;
-    ++count;
-    if ((r.step + 1) % every == 0 || r.step + 1 == options.steps) {
-      curve.push_back({{"step", r.step + 1}, {"loss", sum / count}, {"lr", r.learning_rate}});
-      sum = 0.0;
-      count = 0;
-    }
-  });
-  return curve;
-}
 
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
@@ -127,11 +102,11 @@ void train_coreference_encoder(const Arguments& args) {
   const ae::CorefCorpus corpus = ae::make_coref_corpus({});
   const ae::Vocabulary vocab = ae::Vocabulary::from_words(ae::corpus_words(corpus));
   const auto make = [](const ae::CorefExample& e, const ae::Vocabulary& v) { return ae::coref_encoder_example(e, v); };
-  const auto train_set = examples_of(corpus.train, vocab, make);
+  const auto train_set = ae::examples_of(corpus.train, vocab, make);
   const std::map<std::string, std::vector<ae::TrainingExample>> eval_sets = {
-      {"validation", examples_of(corpus.validation, vocab, make)},
-      {"heldout_combinations", examples_of(corpus.heldout_combinations, vocab, make)},
-      {"heldout_templates", examples_of(corpus.heldout_templates, vocab, make)}};
+      {"validation", ae::examples_of(corpus.validation, vocab, make)},
+      {"heldout_combinations", ae::examples_of(corpus.heldout_combinations, vocab, make)},
+      {"heldout_templates", ae::examples_of(corpus.heldout_templates, vocab, make)}};
   const double corpus_seconds = seconds_since(t_corpus);
 
   json seeds = json::array();
@@ -153,7 +128,7 @@ void train_coreference_encoder(const Arguments& args) {
     options.optimizer.warmup_steps = options.steps / 20 + 1;
     const auto t0 = Clock::now();
     const std::clock_t cpu0 = std::clock();
-    const json curve = train_logged(*model, train_set, options, 50);
+    const json curve = ae::train_with_curve(*model, train_set, options, 50);
     const double train_seconds = seconds_since(t0);
     const double train_cpu_seconds = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
     ae::round_through_f16(*model);

@@ -22,31 +22,7 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 // other work shares the machine, so it is the figure to compare against a time budget.
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
-template <typename Example, typename Make>
-std::vector<TrainingExample> examples_of(const std::vector<Example>& split, const Vocabulary& vocab, Make make) {
-  std::vector<TrainingExample> out;
-  out.reserve(split.size());
-  for (const auto& e : split) out.push_back(make(e, vocab));
-  return out;
-}
 
-// Trains and returns the loss curve, averaged over every `every` steps.
-json train_with_curve(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,
-                      int every) {
-  json curve = json::array();
-  double sum = 0.0;
-  int count = 0;
-  train(model, examples, options, [&](const StepReport& r) {
-    sum += r.loss;
-    ++count;
-    if ((r.step + 1) % every == 0 || r.step + 1 == options.steps) {
-      curve.push_back({{"step", r.step + 1}, {"loss", sum / count}});
-      sum = 0.0;
-      count = 0;
-    }
-  });
-  return curve;
-}
 
 struct TimedTraining {
   json loss_curve;
@@ -103,6 +79,23 @@ json pair_report(const Transformer& model, const std::vector<WordOrderExample>& 
 }
 
 }  // namespace
+
+json train_with_curve(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,
+                      int every) {
+  json curve = json::array();
+  double sum = 0.0;
+  int count = 0;
+  train(model, examples, options, [&](const StepReport& r) {
+    sum += r.loss;
+    ++count;
+    if ((r.step + 1) % every == 0 || r.step + 1 == options.steps) {
+      curve.push_back({{"step", r.step + 1}, {"loss", sum / count}, {"lr", r.learning_rate}});
+      sum = 0.0;
+      count = 0;
+    }
+  });
+  return curve;
+}
 
 void round_through_f16(Transformer& model) { load_weights(model, parse_safetensors(save_weights(model, DType::F16))); }
 

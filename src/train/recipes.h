@@ -5,6 +5,7 @@
 
 #include "model/transformer.h"
 #include "text/vocabulary.h"
+#include "train/trainer.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,19 @@ std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options)
 
 // GPT-style decoder on "… too tired . it = animal".
 TrainedRecipe train_coref_decoder(const RecipeOptions& options);
+
+// Builds the TrainingExamples of a corpus split with make(example, vocab).
+template <typename Example, typename Make>
+std::vector<TrainingExample> examples_of(const std::vector<Example>& split, const Vocabulary& vocab, Make make) {
+  std::vector<TrainingExample> out;
+  out.reserve(split.size());
+  for (const auto& e : split) out.push_back(make(e, vocab));
+  return out;
+}
+
+// Trains and returns the loss curve: {step, loss, lr}, the loss averaged over every `every` steps.
+nlohmann::json train_with_curve(Transformer& model, const std::vector<TrainingExample>& examples,
+                                const TrainOptions& options, int every);
 
 // Rounds every parameter through F16 and back: evaluate what the page will load.
 void round_through_f16(Transformer& model);
