@@ -55,6 +55,48 @@ void check_gradient(const std::string& what, Matrix& x, const Matrix& analytic, 
   }
 }
 
+// A two-layer model small enough for finite differences over every parameter.
+ModelConfig tiny_model_config(PositionalEncoding pe) {
+  ModelConfig c;
+  c.vocab_size = 11;
+  c.d_model = 8;
+  c.n_heads = 2;
+  c.n_layers = 2;
+  c.max_len = 8;
+  c.positional = pe;
+  return c;
+}
+
+// Non-trivial LayerNorm and bias parameters, so that their gradients are exercised too.
+void perturb_norms_and_biases(Transformer& model) {
+  Rng rng(9);
+  model.visit_parameters([&](const std::string& name, Matrix& m) {
+    if (name.find("bias") != std::string::npos || name.find("gamma") != std::string::npos ||
+        name.find("beta") != std::string::npos)
+      m += random_matrix(rng, m.rows(), m.cols(), 0.3);
+  });
+}
+
+const TrainingExample kTinyExample{{3, 7, 1, 9, 4}, {1, 4}, {5, 2}};
+
+// Every parameter's gradient from accumulate_gradients against finite differences of the loss.
+// Returns the parameter names in visit order.
+std::vector<std::string> check_model_gradients(Transformer& model, const TrainingExample& ex, const RunOptions& run) {
+  Transformer grads = gradient_buffer(model.config());
+  accumulate_gradients(model, ex, run, 1.0f, grads);
+  std::vector<std::pair<std::string, Matrix*>> params, grad_params;
+  model.visit_parameters([&](const std::string& n, Matrix& m) { params.emplace_back(n, &m); });
+  grads.visit_parameters([&](const std::string& n, Matrix& m) { grad_params.emplace_back(n, &m); });
+  REQUIRE(params.size() == grad_params.size());
+  auto loss = [&] { return evaluate_example(model, ex, run).loss; };
+  std::vector<std::string> names;
+  for (size_t i = 0; i < params.size(); ++i) {
+    check_gradient(params[i].first, *params[i].second, *grad_params[i].second, loss, 6);
+    names.push_back(params[i].first);
+  }
+  return names;
+}
+
 }  // namespace
 
 TEST_CASE("gradient: linear layer") {
@@ -192,35 +234,15 @@ TEST_CASE("gradient: whole model with a prediction loss, every positional encodi
     for (bool causal : {false, true}) {
       CAPTURE(to_string(pe));
       CAPTURE(causal);
-      ModelConfig c;
-      c.vocab_size = 11;
-      c.d_model = 8;
-      c.n_heads = 2;
-      c.n_layers = 2;
-      c.max_len = 8;
-      c.positional = pe;
+      ModelConfig c = tiny_model_config(pe);
       c.causal = causal;
       Transformer model(c);
       model.init_random(8);
-      // Non-trivial LayerNorm and bias parameters, so that their gradients are exercised.
-      Rng rng(9);
-      model.visit_parameters([&](const std::string& name, Matrix& m) {
-        if (name.find("bias") != std::string::npos || name.find("gamma") != std::string::npos ||
-            name.find("beta") != std::string::npos)
-          m += random_matrix(rng, m.rows(), m.cols(), 0.3);
-      });
-      const TrainingExample ex{{3, 7, 1, 9, 4}, {1, 4}, {5, 2}};
+      perturb_norms_and_biases(model);
       // Shifted positions (training augmentation): the gradient must land on rows 2..6.
       RunOptions run;
       run.position_offset = 2;
-      Transformer grads = gradient_buffer(c);
-      accumulate_gradients(model, ex, run, 1.0f, grads);
-      std::vector<std::pair<std::string, Matrix*>> params, grad_params;
-      model.visit_parameters([&](const std::string& n, Matrix& m) { params.emplace_back(n, &m); });
-      grads.visit_parameters([&](const std::string& n, Matrix& m) { grad_params.emplace_back(n, &m); });
-      REQUIRE(params.size() == grad_params.size());
-      auto loss = [&] { return evaluate_example(model, ex, run).loss; };
-      for (size_t i = 0; i < params.size(); ++i) check_gradient(params[i].first, *params[i].second, *grad_params[i].second, loss, 6);
+      check_model_gradients(model, kTinyExample, run);
     }
   }
 }
@@ -287,22 +309,10 @@ TEST_CASE("gradient: feed-forward with dropout after GELU") {
 TEST_CASE("gradient: whole model with dropout (fixed seed), every positional encoding") {
   for (auto pe : {PositionalEncoding::Learned, PositionalEncoding::Sinusoidal, PositionalEncoding::Rope}) {
     CAPTURE(to_string(pe));
-    ModelConfig c;
-    c.vocab_size = 11;
-    c.d_model = 8;
-    c.n_heads = 2;
-    c.n_layers = 2;
-    c.max_len = 8;
-    c.positional = pe;
-    Transformer model(c);
+    Transformer model(tiny_model_config(pe));
     model.init_random(8);
-    Rng rng(9);
-    model.visit_parameters([&](const std::string& name, Matrix& m) {
-      if (name.find("bias") != std::string::npos || name.find("gamma") != std::string::npos ||
-          name.find("beta") != std::string::npos)
-        m += random_matrix(rng, m.rows(), m.cols(), 0.3);
-    });
-    const TrainingExample ex{{3, 7, 1, 9, 4}, {1, 4}, {5, 2}};
+    perturb_norms_and_biases(model);
+    const TrainingExample& ex = kTinyExample;
     RunOptions o;
     o.dropout = 0.2f;
     o.dropout_seed = 1234;
@@ -314,45 +324,25 @@ TEST_CASE("gradient: whole model with dropout (fixed seed), every positional enc
     RunOptions off = o;
     off.dropout = 0.0f;
     CHECK(model.forward(ex.ids, off, nullptr) == plain);
-
-    Transformer grads = gradient_buffer(c);
-    accumulate_gradients(model, ex, o, 1.0f, grads);
-    std::vector<std::pair<std::string, Matrix*>> params, grad_params;
-    model.visit_parameters([&](const std::string& n, Matrix& m) { params.emplace_back(n, &m); });
-    grads.visit_parameters([&](const std::string& n, Matrix& m) { grad_params.emplace_back(n, &m); });
-    REQUIRE(params.size() == grad_params.size());
-    auto loss = [&] { return evaluate_example(model, ex, o).loss; };
-    for (size_t i = 0; i < params.size(); ++i) check_gradient(params[i].first, *params[i].second, *grad_params[i].second, loss, 6);
+    check_model_gradients(model, ex, o);
   }
 }
 
 TEST_CASE("gradient: untied output head, with and without dropout") {
   for (float dropout : {0.0f, 0.2f}) {
     CAPTURE(dropout);
-    ModelConfig c;
-    c.vocab_size = 11;
-    c.d_model = 8;
-    c.n_heads = 2;
-    c.n_layers = 2;
-    c.max_len = 8;
-    c.positional = PositionalEncoding::Learned;
+    ModelConfig c = tiny_model_config(PositionalEncoding::Learned);
     c.tie_output = false;
     Transformer model(c);
     model.init_random(8);
-    const TrainingExample ex{{3, 7, 1, 9, 4}, {1, 4}, {5, 2}};
     RunOptions o;
     o.dropout = dropout;
     o.dropout_seed = 77;
-    Transformer grads = gradient_buffer(c);
-    accumulate_gradients(model, ex, o, 1.0f, grads);
-    std::vector<std::pair<std::string, Matrix*>> params, grad_params;
-    model.visit_parameters([&](const std::string& n, Matrix& m) { params.emplace_back(n, &m); });
-    grads.visit_parameters([&](const std::string& n, Matrix& m) { grad_params.emplace_back(n, &m); });
-    REQUIRE(params.size() == grad_params.size());
-    REQUIRE(params.back().first == "output_projection.weight");
-    CHECK(params.back().second->rows() == 8);
-    CHECK(params.back().second->cols() == 11);
-    auto loss = [&] { return evaluate_example(model, ex, o).loss; };
-    for (size_t i = 0; i < params.size(); ++i) check_gradient(params[i].first, *params[i].second, *grad_params[i].second, loss, 6);
+    const std::vector<std::string> names = check_model_gradients(model, kTinyExample, o);
+    REQUIRE(names.back() == "output_projection.weight");
+    Matrix* projection = nullptr;
+    model.visit_parameters([&](const std::string& n, Matrix& m) { if (n == names.back()) projection = &m; });
+    CHECK(projection->rows() == 8);
+    CHECK(projection->cols() == 11);
   }
 }
