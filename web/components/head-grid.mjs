@@ -5,13 +5,13 @@
 // Keyboard: one tab stop (roving tabindex); arrow keys move within the grid, Home/End jump.
 //   element.store = another store (default: the page's shared one)
 import { format, messages } from '../i18n.mjs';
-import { store as sharedStore } from '../lib/store.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
 
 const THUMB_PX = 64; // canvas size in device-independent pixels; CSS scales the element
 
-export class HeadGrid extends HTMLElement {
-  #store = sharedStore;
-  #unsubscribe = null;
+export class HeadGrid extends StoreElement {
+  static watched = ['result', 'layer', 'head', 'lang'];
+
   #shape = ''; // "layers×heads" of the rendered buttons
   #buttons = []; // [layer][head]
   #parts = null;
@@ -19,33 +19,19 @@ export class HeadGrid extends HTMLElement {
   #scheme = matchMedia('(prefers-color-scheme: dark)');
   #onScheme = () => this.#draw(true);
 
-  get store() {
-    return this.#store;
-  }
-
-  set store(value) {
-    this.#store = value;
-    if (this.isConnected) this.#connect();
-  }
-
   connectedCallback() {
     if (!this.#parts) this.#build();
-    this.#connect();
+    super.connectedCallback();
     this.#scheme.addEventListener('change', this.#onScheme);
   }
 
   disconnectedCallback() {
-    this.#unsubscribe?.();
-    this.#unsubscribe = null;
+    super.disconnectedCallback();
     this.#scheme.removeEventListener('change', this.#onScheme);
   }
 
-  #connect() {
-    this.#unsubscribe?.();
-    this.#unsubscribe = this.#store.subscribe((_, changed) => {
-      if (['result', 'layer', 'head', 'lang'].some((key) => changed.has(key))) this.#draw(changed.has('lang'));
-    });
-    this.#draw(true);
+  storeChanged(full) {
+    this.#draw(full);
   }
 
   #build() {
@@ -62,13 +48,13 @@ export class HeadGrid extends HTMLElement {
   }
 
   get #strings() {
-    return messages[this.#store.get().lang]?.headGrid ?? messages.en.headGrid;
+    return messages[this.store.get().lang]?.headGrid ?? messages.en.headGrid;
   }
 
   // Rebuilds the buttons when the model's shape changes, redraws thumbnails when the run
   // changes, and always moves the pressed state to the focused head.
   #draw(relabel = false) {
-    const { result, layer, head } = this.#store.get();
+    const { result, layer, head } = this.store.get();
     const { grid } = this.#parts;
     const nLayers = result?.layers.length ?? 0;
     const nHeads = result?.layers[0]?.selfAttention.heads.length ?? 0;
@@ -136,7 +122,7 @@ export class HeadGrid extends HTMLElement {
   }
 
   #select(layer, head, button) {
-    this.#store.set({ layer, head });
+    this.store.set({ layer, head });
     button?.focus();
   }
 

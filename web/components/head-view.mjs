@@ -7,46 +7,28 @@
 // Keyboard: the query tokens are one tab stop; Up/Down (Home/End) move the selection.
 //   element.store = another store (default: the page's shared one)
 import { format, messages } from '../i18n.mjs';
-import { store as sharedStore } from '../lib/store.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const MAX_STROKE = 8; // px at weight 1
 const DEFAULT_QUERY = 'it'; // the lesson's question: what does "it" refer to?
 
-export class HeadView extends HTMLElement {
-  #store = sharedStore;
-  #unsubscribe = null;
+export class HeadView extends StoreElement {
+  static watched = ['result', 'layer', 'head', 'token', 'lang'];
+
   #parts = null;
   #tokens = ''; // JSON of the rendered tokens
   #queries = []; // buttons
   #keys = []; // spans
   #lines = []; // SVG lines, one per key
 
-  get store() {
-    return this.#store;
-  }
-
-  set store(value) {
-    this.#store = value;
-    if (this.isConnected) this.#connect();
-  }
-
   connectedCallback() {
     if (!this.#parts) this.#build();
-    this.#connect();
+    super.connectedCallback();
   }
 
-  disconnectedCallback() {
-    this.#unsubscribe?.();
-    this.#unsubscribe = null;
-  }
-
-  #connect() {
-    this.#unsubscribe?.();
-    this.#unsubscribe = this.#store.subscribe((_, changed) => {
-      if (['result', 'layer', 'head', 'token', 'lang'].some((key) => changed.has(key))) this.#draw(changed.has('lang'));
-    });
-    this.#draw(true);
+  storeChanged(full) {
+    this.#draw(full);
   }
 
   #build() {
@@ -75,7 +57,7 @@ export class HeadView extends HTMLElement {
 
     const pick = (e) => {
       const button = e.target.closest('button.ae-hv-token');
-      if (button) this.#store.set({ token: Number(button.dataset.index) });
+      if (button) this.store.set({ token: Number(button.dataset.index) });
     };
     queries.addEventListener('pointerover', pick);
     queries.addEventListener('focusin', pick);
@@ -85,19 +67,19 @@ export class HeadView extends HTMLElement {
   }
 
   get #strings() {
-    return messages[this.#store.get().lang]?.headView ?? messages.en.headView;
+    return messages[this.store.get().lang]?.headView ?? messages.en.headView;
   }
 
   // The selected query: the store's, else the first "it", else the first token.
   #selected(tokens) {
-    const { token } = this.#store.get();
+    const { token } = this.store.get();
     if (Number.isInteger(token) && token >= 0 && token < tokens.length) return token;
     const it = tokens.findIndex((t) => t.toLowerCase() === DEFAULT_QUERY);
     return it >= 0 ? it : 0;
   }
 
   #draw(relabel = false) {
-    const { result, layer, head } = this.#store.get();
+    const { result, layer, head } = this.store.get();
     const weightsOfHead = result?.layers[layer]?.selfAttention.heads[head]?.weights;
     if (!weightsOfHead) return;
     const tokens = [...result.tokens];
