@@ -2,17 +2,13 @@
 // layer, head, switches, and the untrained model's recipe), and <ae-head-grid> focuses heads
 // through the store. Shown numbers are checked against a separately loaded engine.
 import fs from 'node:fs';
-import { SHOTS, app, cells, expect, expectRendered, openPage, shownCells, test } from './fixtures.mjs';
+import {
+  SHOTS, apiView, app, cells, chooseModel, expect, expectCellsMatchApi, expectRendered, openPage, shownCells, test,
+} from './fixtures.mjs';
 
 const WIDE = "The animal didn't cross the street because it was too wide.";
 const shipped = fs.existsSync('web/models/index.json')
   ? JSON.parse(fs.readFileSync('web/models/index.json', 'utf8')).models.map((m) => m.name) : [];
-
-async function chooseModel(page, name) {
-  await page.locator('#model').selectOption(name);
-  await expect(app(page)).toHaveAttribute('data-model', name);
-  await expect(app(page)).toHaveAttribute('data-status', 'ready');
-}
 
 // What #app publishes about the view, and the cells as shown.
 async function view(page) {
@@ -20,36 +16,6 @@ async function view(page) {
   const { model, text, run, layer, head } = data;
   const config = model === 'untrained' ? data.config : null; // a trained model's own config is its name
   return { model, text, run, layer, head, config, cells: await shownCells(page) };
-}
-
-// The shown head recomputed with its own engine instance from what #app publishes.
-async function apiWeights(page) {
-  const state = await app(page).evaluate((el) => ({ ...el.dataset }));
-  return page.evaluate(async ({ model: name, config, run, text, layer, head }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const model = name === 'untrained'
-      ? engine.createRandomModel(JSON.parse(config))
-      : await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
-    try {
-      const result = name === 'untrained' ? model.run(text, JSON.parse(run)) : model.analyze(text, JSON.parse(run));
-      const heads = result.layers.map((l) => l.selfAttention.heads.length);
-      return {
-        n: result.n, nLayers: result.layers.length, nHeads: heads[0],
-        values: Array.from(result.layers[Number(layer)].selfAttention.heads[Number(head)].weights, String),
-      };
-    } finally {
-      model.delete();
-    }
-  }, state);
-}
-
-async function expectCellsMatchApi(page) {
-  const api = await apiWeights(page);
-  await expect(cells(page)).toHaveCount(api.n * api.n);
-  const shown = await shownCells(page);
-  expect(shown.filter(({ row, col, value }) => value !== api.values[row * api.n + col]), 'cells ≠ API').toEqual([]);
-  return api;
 }
 
 // The page writes the URL shortly after a change (history calls are throttled by browsers).
@@ -92,7 +58,7 @@ test.describe('trained models', () => {
   test('the head grid shows every layer × head and focuses the one chosen', async ({ page }) => {
     await openPage(page);
     await chooseModel(page, 'coref-encoder');
-    const api = await apiWeights(page);
+    const api = await apiView(page);
     const thumbs = page.locator('ae-head-grid button.ae-hg-thumb');
     await expect(thumbs).toHaveCount(api.nLayers * api.nHeads);
     // The coreference head is focused on load, and pressed in the grid.

@@ -56,3 +56,50 @@ export async function expectNoSeriousAxeViolations(page) {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious).toEqual([]);
 }
+
+// Selects a model and waits until it has loaded and rendered.
+export async function chooseModel(page, name) {
+  await page.locator('#model').selectOption(name);
+  await expect(app(page)).toHaveAttribute('data-model', name);
+  await expect(app(page)).toHaveAttribute('data-status', 'ready');
+}
+
+// Recomputes the shown head with a separately loaded engine in the page, from the state the
+// app publishes on #app (data-model, data-config, data-run, data-text, data-layer, data-head).
+export async function apiView(page) {
+  const state = await app(page).evaluate((el) => ({ ...el.dataset }));
+  return page.evaluate(async ({ model: name, config, run, text, layer, head }) => {
+    const { loadEngine } = await import('/lib/engine.mjs');
+    const engine = await loadEngine();
+    const untrained = name === 'untrained';
+    const model = untrained
+      ? engine.createRandomModel(JSON.parse(config))
+      : await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
+    try {
+      const result = untrained ? model.run(text, JSON.parse(run)) : model.analyze(text, JSON.parse(run));
+      return {
+        tokens: result.tokens,
+        n: result.n,
+        nLayers: result.layers.length,
+        nHeads: result.layers[0].selfAttention.heads.length,
+        values: Array.from(result.layers[Number(layer)].selfAttention.heads[Number(head)].weights, String),
+        prediction: result.prediction?.token ?? null,
+      };
+    } finally {
+      model.delete();
+    }
+  }, state);
+}
+
+// Every shown cell and token label equals the recomputed head (exactly: the same wasm computes
+// both); for a trained model the published prediction does too.
+export async function expectCellsMatchApi(page) {
+  const api = await apiView(page);
+  await expect(cells(page)).toHaveCount(api.n * api.n);
+  const shown = await shownCells(page);
+  expect(shown.filter(({ row, col, value }) => value !== api.values[row * api.n + col]), 'cells ≠ API').toEqual([]);
+  const labels = await page.locator('ae-attention-heatmap text.label').allTextContents();
+  expect(labels.slice(0, api.n)).toEqual(api.tokens);
+  if (api.prediction !== null) await expect(app(page)).toHaveAttribute('data-prediction', api.prediction);
+  return api;
+}

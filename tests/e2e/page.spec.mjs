@@ -3,48 +3,11 @@
 // uncaught page error (the `errors` fixture in fixtures.mjs).
 import fs from 'node:fs';
 import {
-  SHOTS, alert, app, cells, expect, expectNoSeriousAxeViolations, expectRendered, openPage, shownCells, test,
+  SHOTS, alert, app, cells, expect, expectCellsMatchApi, expectNoSeriousAxeViolations, expectRendered, openPage,
+  shownCells, test,
 } from './fixtures.mjs';
 
 const DEFAULT_SENTENCE = "The animal didn't cross the street because it was too tired.";
-
-// Recomputes the shown head with a separate engine instance in the page, from the state the
-// app publishes on #app (data-config, data-run, data-text, data-layer, data-head).
-async function apiWeights(page) {
-  const state = await app(page).evaluate((el) => ({
-    config: JSON.parse(el.dataset.config),
-    options: JSON.parse(el.dataset.run),
-    text: el.dataset.text,
-    layer: Number(el.dataset.layer),
-    head: Number(el.dataset.head),
-  }));
-  return page.evaluate(async ({ config, options, text, layer, head }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const model = engine.createRandomModel(config);
-    try {
-      const result = model.run(text, options);
-      const weights = result.layers[layer].selfAttention.heads[head].weights;
-      return { tokens: result.tokens, n: result.n, values: Array.from(weights, String) };
-    } finally {
-      model.delete();
-    }
-  }, state);
-}
-
-async function expectCellsMatchApi(page) {
-  const api = await apiWeights(page);
-  await expect(cells(page)).toHaveCount(api.n * api.n);
-  const shown = await shownCells(page);
-  const mismatches = shown.filter(({ row, col, value }) => {
-    const expected = api.values[row * api.n + col];
-    return value !== expected && !(Math.abs(Number(value) - Number(expected)) <= 1e-7);
-  });
-  expect(mismatches, 'cells that differ from the wasm API').toEqual([]);
-  const rowLabels = await page.locator('ae-attention-heatmap text.label').allTextContents();
-  expect(rowLabels.slice(0, api.n)).toEqual(api.tokens);
-  return api;
-}
 
 const upper = (shown) => shown.filter((c) => c.col > c.row);
 const lowerOrDiagonal = (shown) => shown.filter((c) => c.col <= c.row);

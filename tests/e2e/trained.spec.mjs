@@ -2,7 +2,8 @@
 // lazy loading, the task's answer, [UNK] words, load errors, and cells equal to the engine's.
 import fs from 'node:fs';
 import {
-  SHOTS, alert, app, cells, expect, expectNoSeriousAxeViolations, expectRendered, openPage, shownCells, test,
+  SHOTS, alert, app, cells, chooseModel, expect, expectCellsMatchApi, expectNoSeriousAxeViolations, expectRendered,
+  openPage, shownCells, test,
 } from './fixtures.mjs';
 
 const LESSON = "The animal didn't cross the street because it was too tired.";
@@ -14,13 +15,6 @@ const shipped = fs.existsSync('web/models/index.json') ? readJson('web/models/in
 const has = (name) => shipped.includes(name);
 
 const answer = (page) => page.locator('#answer');
-
-// Selects a model and waits until it has loaded and rendered.
-async function chooseModel(page, name) {
-  await page.locator('#model').selectOption(name);
-  await expect(app(page)).toHaveAttribute('data-model', name);
-  await expect(app(page)).toHaveAttribute('data-status', 'ready');
-}
 
 async function typeSentence(page, text) {
   await page.locator('#sentence').fill(text);
@@ -34,40 +28,6 @@ async function shownMatrix(page) {
   const w = Array.from({ length: n }, () => new Array(n));
   for (const { row, col, value } of await shownCells(page)) w[row][col] = Number(value);
   return { tokens, n, w };
-}
-
-// Recomputes the shown head with a separately loaded TrainedModel in the page, from the state
-// the app publishes on #app (data-model, data-run, data-text, data-layer, data-head).
-async function apiAnalysis(page) {
-  const state = await app(page).evaluate((el) => ({
-    name: el.dataset.model,
-    options: JSON.parse(el.dataset.run),
-    text: el.dataset.text,
-    layer: Number(el.dataset.layer),
-    head: Number(el.dataset.head),
-  }));
-  return page.evaluate(async ({ name, options, text, layer, head }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const model = await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
-    try {
-      const result = model.analyze(text, options);
-      const weights = result.layers[layer].selfAttention.heads[head].weights;
-      return { tokens: result.tokens, n: result.n, values: Array.from(weights, String), prediction: result.prediction.token };
-    } finally {
-      model.delete();
-    }
-  }, state);
-}
-
-async function expectCellsMatchApi(page) {
-  const api = await apiAnalysis(page);
-  await expect(cells(page)).toHaveCount(api.n * api.n);
-  const shown = await shownCells(page);
-  expect(shown.filter(({ row, col, value }) => value !== api.values[row * api.n + col]), 'cells ≠ analyze()').toEqual([]);
-  expect((await shownMatrix(page)).tokens).toEqual(api.tokens);
-  await expect(app(page)).toHaveAttribute('data-prediction', api.prediction);
-  return api;
 }
 
 test('word-order-sinusoidal loads on demand and names the agent: 猫 for 猫追狗, 狗 for 狗追猫', async ({ page }) => {
