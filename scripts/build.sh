@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # emscripten's optimiser needs Debian's acorn
 jobs=$(nproc)
 
+# One build at a time: two builds in the same build directories would corrupt each other.
+mkdir -p build
+exec 9>build/.build.lock
+flock 9
+
 if [ ! -f build/native/CMakeCache.txt ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null
 fi

@@ -2,7 +2,7 @@
 // in models/index.json, in wasm and shows one head's attention weights and the model's answer.
 // The model, its config, run options, sentence, layer and head are mirrored as data-* attributes
 // on #app, so tests can recompute exactly what is shown.
-import { loadEngine } from './lib/engine.mjs';
+import { getEngine, getModelIndex, getTrainedModel } from './lib/context.mjs';
 import { format, messages, pickLanguage } from './i18n.mjs';
 import { store } from './lib/store.mjs';
 import { readUrlState, urlFor } from './lib/url-state.mjs';
@@ -41,7 +41,6 @@ const state = {
   lang: pickLanguage(storage('ae-lang'), navigator.language),
   engine: null,
   index: [], // the entries of models/index.json
-  trained: new Map(), // name → Promise<TrainedModel>; each model is fetched once and kept
   model: null, // the model shown: the RandomModel or a TrainedModel
   random: null,
   configKey: '', // JSON of the config the RandomModel was built from
@@ -70,15 +69,9 @@ const task = () => state.model?.config.task ?? 'none';
 // --- model menu ---
 
 async function fetchIndex() {
-  try {
-    const response = await fetch('models/index.json');
-    if (!response.ok) return [];
-    const { models = [] } = await response.json();
-    const rank = (m) => (MODEL_ORDER.includes(m.name) ? MODEL_ORDER.indexOf(m.name) : MODEL_ORDER.length);
-    return models.sort((a, b) => rank(a) - rank(b));
-  } catch {
-    return []; // no trained models: the page still works with random weights
-  }
+  const models = await getModelIndex();
+  const rank = (m) => (MODEL_ORDER.includes(m.name) ? MODEL_ORDER.indexOf(m.name) : MODEL_ORDER.length);
+  return models.sort((a, b) => rank(a) - rank(b));
 }
 
 function fillModelMenu() {
@@ -94,16 +87,6 @@ function translateModelMenu() {
   if (!group) return;
   group.label = t('trainedGroup');
   for (const option of group.children) option.textContent = modelLabel(option.value);
-}
-
-// Fetched on first use, then kept: the listed models are small (tens of kB each) and few.
-function trainedModel(name) {
-  if (!state.trained.has(name)) {
-    const loading = state.engine.fetchTrainedModel(new URL(`models/${name}/`, location.href));
-    loading.catch(() => state.trained.delete(name)); // a failed fetch can be retried
-    state.trained.set(name, loading);
-  }
-  return state.trained.get(name);
 }
 
 async function selectModel() {
@@ -122,7 +105,7 @@ async function selectModel() {
   ui.app.dataset.status = 'loading';
   ui.result.classList.add('stale');
   try {
-    const model = await trainedModel(name);
+    const model = await getTrainedModel(name); // fetched once, shared with the other panels
     if (choice() === name) useModel(model);
   } catch (error) {
     if (choice() === name) showError('modelError', { name: modelLabel(name), message: error.message });
@@ -335,13 +318,15 @@ function clearError() {
 
 // --- language ---
 
+const lookup = (dict, path) => path.split('.').reduce((node, key) => node?.[key], dict); // 'toc.qkv'
+
 function applyLanguage(lang) {
   state.lang = lang;
   store.set({ lang });
   const dict = messages[lang];
   document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
   document.title = dict.title;
-  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = dict[node.dataset.i18n];
+  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = lookup(dict, node.dataset.i18n);
   ui.lang.textContent = dict.switchTo;
   ui.lang.lang = dict.switchToLang;
   ui.heatmap.strings = dict.heatmap;
@@ -376,6 +361,8 @@ function readLink() {
   }
   if (link.random.seed !== undefined) ui.seed.value = link.random.seed;
   if (link.token !== undefined) store.set({ token: link.token });
+  if (link.lang) state.lang = link.lang; // a shared link opens in the sender's language
+  if (link.panel && document.getElementById(link.panel)) store.set({ panel: link.panel });
   const { layer, head, causal, scale } = link;
   state.link = { layer, head, causal, scale };
   return link.model;
@@ -409,12 +396,33 @@ function writeLinkSoon() {
 // Another panel (e.g. the head grid) focused a head: follow it in the selectors and heatmap.
 function followStore(s, changed) {
   if (changed.has('result') || changed.has('sentence') || changed.has('model') || changed.has('layer') ||
-    changed.has('head') || changed.has('token') || changed.has('causal') || changed.has('scale')) writeLinkSoon();
+    changed.has('head') || changed.has('token') || changed.has('causal') || changed.has('scale') ||
+    changed.has('panel') || changed.has('lang')) writeLinkSoon();
   if (!(changed.has('layer') || changed.has('head'))) return;
   if (String(s.layer) === ui.layer.value && String(s.head) === ui.head.value) return;
   if (s.layer >= ui.layer.options.length || s.head >= ui.head.options.length) return;
   [ui.layer.value, ui.head.value] = [s.layer, s.head];
   showView();
+}
+
+// --- lesson panels ---
+
+// The panel in view (the last section whose top has passed the upper third of the window)
+// goes into the store, and so into the URL: a link opens at the panel its sender was reading.
+function trackPanels() {
+  const sections = [...document.querySelectorAll('main > section[id]')];
+  const inView = new Set();
+  const observer = new IntersectionObserver((entries) => {
+    for (const e of entries) (e.isIntersecting ? inView.add(e.target) : inView.delete(e.target));
+    const first = sections.find((s) => inView.has(s));
+    if (first) store.set({ panel: scrollY < 50 ? null : first.id }); // at the top: no panel in the link
+  }, { rootMargin: '0px 0px -66% 0px' });
+  for (const section of sections) observer.observe(section);
+}
+
+function openLinkedPanel() {
+  const { panel } = store.get();
+  if (panel) document.getElementById(panel)?.scrollIntoView({ block: 'start' });
 }
 
 // --- start ---
@@ -436,7 +444,7 @@ async function start() {
   ui.head.addEventListener('change', showView);
   ui.lang.addEventListener('click', toggleLanguage);
   try {
-    [state.engine, state.index] = await Promise.all([loadEngine(), fetchIndex()]);
+    [state.engine, state.index] = await Promise.all([getEngine(), fetchIndex()]);
   } catch (error) {
     return showError('loadError', { message: error.message });
   } finally {
@@ -444,6 +452,8 @@ async function start() {
   }
   fillModelMenu();
   translateModelMenu();
+  openLinkedPanel();
+  trackPanels();
   if (linkedModel && linkedModel !== UNTRAINED && indexEntry(linkedModel)) {
     ui.model.value = linkedModel;
     selectModel();

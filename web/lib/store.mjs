@@ -6,6 +6,7 @@
 //   token    the selected query position, or null for the panel's default
 //   causal, scale  the run's switches
 //   lang     'en' | 'zh'
+//   panel    id of the lesson panel in view (a section of index.html), or null
 //   result   the last successful run (RandomModel.run / TrainedModel.analyze output), or null
 // The URL mirror of this state lives in url-state.mjs.
 
@@ -31,5 +32,5 @@ export function createStore(initial = {}) {
 
 // The page's one store; components use it unless given another through their `store` property.
 export const store = createStore({
-  model: 'untrained', sentence: '', layer: 0, head: 0, token: null, causal: false, scale: true, lang: 'en', result: null,
+  model: 'untrained', sentence: '', layer: 0, head: 0, token: null, causal: false, scale: true, lang: 'en', panel: null, result: null,
 });

@@ -1,0 +1,72 @@
+// Conversions between JS values and the core's types, shared by every Embind file in
+// bindings/. Reading: options objects, whole numbers, typed arrays with shapes, each
+// failing with std::invalid_argument and a message that names the argument. Writing:
+// matrices as Float32Array copies, traces as plain objects.
+#pragma once
+
+#include "model/config.h"
+#include "model/transformer.h"
+#include "ops/attention.h"
+#include "tensor.h"
+
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace aejs {
+
+using emscripten::val;
+
+[[noreturn]] void argument_error(const std::string& why);
+
+int whole_number(const val& v, const std::string& name);
+
+int int_option(const val& options, const char* name, int fallback);
+
+// Seeds cross as JS numbers: whole, non-negative and exactly representable (< 2^53).
+uint64_t seed_option(const val& options);
+
+std::string string_option(const val& options, const char* name, const std::string& fallback);
+
+size_t js_length(const val& array, const char* name);
+
+ae::Matrix matrix_from_js(const val& array, int rows, int cols, const char* name);
+
+std::vector<uint8_t> flags_from_js(const val& options, const char* name);
+
+val to_js(const ae::Matrix& m);
+
+val to_js(const std::vector<std::string>& strings);
+
+val trace_to_js(const ae::AttentionTrace& t);
+
+val head_to_js(const ae::HeadTrace& h);
+
+val multi_head_to_js(const ae::MultiHeadTrace& t);
+
+ae::AttentionOptions attention_options_from_js(const val& o);
+
+ae::ModelConfig config_from_js(const val& o);
+
+val config_to_js(const ae::ModelConfig& c);
+
+// {causal, window, scale, scoreMultiplier} → RunOptions; causal only when given.
+ae::RunOptions run_options_from_js(const val& o);
+
+// The trace of a forward pass: {tokens, ids, n, embeddings, layers: [{selfAttention, output}], output}.
+val forward_to_js(const std::vector<std::string>& tokens, const std::vector<int>& ids, const ae::ForwardTrace& trace);
+
+std::string bytes_from_js(const val& array, const char* name);
+
+// options[name] as T, or fallback when options or the member is undefined or null.
+template <typename T>
+T option(const val& options, const char* name, T fallback) {
+  if (options.isUndefined() || options.isNull()) return fallback;
+  const val v = options[name];
+  if (v.isUndefined() || v.isNull()) return fallback;
+  return v.as<T>();
+}
+
+}  // namespace aejs
