@@ -407,22 +407,37 @@ function followStore(s, changed) {
 
 // --- lesson panels ---
 
-// The panel in view (the last section whose top has passed the upper third of the window)
-// goes into the store, and so into the URL: a link opens at the panel its sender was reading.
+// The panel being read (the section whose top most recently passed the upper third of the
+// window) goes into the store, and so into the URL: a link opens where its sender was reading.
 function trackPanels() {
   const sections = [...document.querySelectorAll('main > section[id]')];
-  const inView = new Set();
-  const observer = new IntersectionObserver((entries) => {
-    for (const e of entries) (e.isIntersecting ? inView.add(e.target) : inView.delete(e.target));
-    const first = sections.find((s) => inView.has(s));
-    if (first) store.set({ panel: scrollY < 50 ? null : first.id }); // at the top: no panel in the link
-  }, { rootMargin: '0px 0px -66% 0px' });
-  for (const section of sections) observer.observe(section);
+  let pending = false;
+  const update = () => {
+    pending = false;
+    const band = innerHeight / 3;
+    const passed = sections
+      .map((s) => [s.getBoundingClientRect(), s.id])
+      .filter(([r]) => r.height > 0 && r.top <= band && r.bottom > 0)
+      .sort((a, b) => b[0].top - a[0].top);
+    store.set({ panel: scrollY < 50 || !passed.length ? null : passed[0][1] }); // at the top: no panel
+  };
+  addEventListener('scroll', () => {
+    if (!pending) requestAnimationFrame(update);
+    pending = true;
+  }, { passive: true });
 }
 
+// Once the first run has drawn (the panels above have their height), the linked panel is shown.
 function openLinkedPanel() {
   const { panel } = store.get();
-  if (panel) document.getElementById(panel)?.scrollIntoView({ block: 'start' });
+  if (!panel) return;
+  const show = () => requestAnimationFrame(() => document.getElementById(panel)?.scrollIntoView({ block: 'start' }));
+  if (store.get().result) return show();
+  const stop = store.subscribe((s, changed) => {
+    if (!changed.has('result') || !s.result) return;
+    stop();
+    show();
+  });
 }
 
 // --- start ---
