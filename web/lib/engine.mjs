@@ -195,6 +195,32 @@ export class Engine {
     return this.#module.fusedAttentionScratchBytes(m, d, masked);
   }
 
+  // The "why ÷√d" experiment (bindings/lesson.cpp): `queries` random queries against `keys`
+  // random keys, entries N(0, 1) from the seed, scored with the core's attention.
+  // {d, keys, queries, seed, scale} → {factor, scores, weights (queries×keys), entropy,
+  // maxWeight (per query), scoreMean, scoreVariance, scoreStd, meanEntropy, meanMaxWeight,
+  // uniformEntropy (log keys), d, keys, queries}
+  scalingDemo(options) {
+    return guarded(this.#module, () => this.#module.scalingDemo(options));
+  }
+
+  // Entropy (nats) of one row of attention weights.
+  rowEntropy(weights) {
+    return guarded(this.#module, () => this.#module.rowEntropy(weights));
+  }
+
+  // How d_model splits into heads of headDim: {dModel, headDim, divides, nHeads, perHead
+  // (Q/K/V parameters of one head), outputProjection (W_O), total (the layer's parameters)}.
+  headSplit(dModel, headDim) {
+    return guarded(this.#module, () => this.#module.headSplit(dModel, headDim));
+  }
+
+  // Parameters of one multi-head attention layer (W_Q, W_K, W_V, W_O and biases); the same
+  // for every nHeads that divides dModel.
+  attentionParameterCount(dModel, nHeads) {
+    return guarded(this.#module, () => this.#module.attentionParameterCount(dModel, nHeads));
+  }
+
   // capacity: floats in each of the buffers a, b and c (see KernelWorkspace).
   createKernelWorkspace(capacity) {
     return new KernelWorkspace(this.#module, capacity);
