@@ -178,6 +178,24 @@ export class Engine {
     return this.loadTrainedModel({ config, weights: new Uint8Array(weights), vocab });
   }
 
+  // Positional encodings as the models use them (bindings/positional.cpp):
+  // sinusoidalTable(n, d) → Float32Array n×d (row p encodes position p);
+  // ropeRotate(vec, position, base = 10000) → vec (even length) rotated as RoPE rotates a
+  // query or key at that position.
+  sinusoidalTable(n, d) {
+    return guarded(this.#module, () => this.#module.sinusoidalTable(n, d));
+  }
+
+  ropeRotate(vec, position, base = null) {
+    return guarded(this.#module, () => this.#module.ropeRotate(vec, position, base));
+  }
+
+  // The roles {agent, verb, patient} of a sentence of the word-order models' grammar
+  // (猫追狗 → agent 猫), or null when the text is outside it.
+  wordOrderRoles(text) {
+    return guarded(this.#module, () => this.#module.wordOrderRoles(String(text)));
+  }
+
   // Names of the GEMM variants of this build, fastest first (f32_gemm__wasmsimd_5x8, …).
   gemmKernelNames() {
     return this.#module.gemmKernelNames();
