@@ -110,4 +110,130 @@ std::vector<std::string> TrainedModel::generate(std::string_view prompt, int max
   return out;
 }
 
+// --- step-by-step generation, with or without a KV cache ------------------------------------
+
+namespace {
+
+// Multiply-adds of one full forward pass, from the shapes of the products its trace records.
+StepWork forward_work(const ForwardTrace& trace, const ModelConfig& c) {
+  StepWork w;
+  const int64_t d = c.d_model, f = c.ffn_dim();
+  for (const LayerTrace& layer : trace.layers) {
+    const auto& heads = layer.self_attention.heads;
+    const int64_t n = layer.self_attention.concat.rows();
+    const int64_t m = heads.front().k.rows();
+    w.projections += (2 * n + 2 * m) * d * d;  // W_Q and W_O on n rows, W_K and W_V on m rows
+    for (const HeadTrace& h : heads) {
+      w.scores += static_cast<int64_t>(h.attention.raw_scores.size()) * h.q.cols();
+      w.weighted_sums += static_cast<int64_t>(h.attention.weights.size()) * h.v.cols();
+    }
+    w.ffn += 2 * n * d * f;
+  }
+  return w;
+}
+
+}  // namespace
+
+Vocabulary::Encoded TrainedModel::encode_prompt(std::string_view prompt) const {
+  if (task_ != Task::NextWord) input_error("only a next-word (decoder) model can generate text");
+  Vocabulary::Encoded encoded = vocab_.encode(prompt);
+  if (encoded.ids.empty()) input_error("the prompt is empty; type a few words");
+  const int n = static_cast<int>(encoded.ids.size());
+  if (n > config().max_len)
+    input_error("the prompt has " + std::to_string(n) + " tokens; this model reads at most " +
+                std::to_string(config().max_len));
+  return encoded;
+}
+
+Generation TrainedModel::generate_steps(std::string_view prompt, int max_new_words, bool use_cache) const {
+  if (max_new_words < 0) input_error("the number of new words must be ≥ 0, got " + std::to_string(max_new_words));
+  Vocabulary::Encoded encoded = encode_prompt(prompt);
+  const ModelConfig& c = config();
+  Generation g;
+  g.tokens = std::move(encoded.tokens);
+  g.ids = std::move(encoded.ids);
+  g.unknown = std::move(encoded.unknown);
+  g.prompt_length = static_cast<int>(g.ids.size());
+  g.cached = use_cache;
+  std::optional<KvCache> cache;
+  if (use_cache) cache.emplace(c);
+  ForwardTrace full;
+  for (int i = 0; i < max_new_words && static_cast<int>(g.ids.size()) < c.max_len; ++i) {
+    const int p = static_cast<int>(g.ids.size()) - 1;
+    GenerationStep s;
+    s.position = p;
+    s.input_token = g.tokens[static_cast<size_t>(p)];
+    s.attention.assign(static_cast<size_t>(c.n_layers), Matrix(c.n_heads, p + 1));
+    Matrix hidden;
+    if (cache) {
+      const std::vector<int> fresh(g.ids.begin() + cache->rows(), g.ids.end());  // rows not cached yet
+      s.rows_reused = cache->rows();
+      s.rows_new = static_cast<int>(fresh.size());
+      CachedTrace t;
+      hidden = model_->forward_cached(fresh, *cache, &t).bottomRows(1);
+      s.cache_rows = cache->rows();
+      s.work = t.work;
+      for (int l = 0; l < c.n_layers; ++l)
+        for (int h = 0; h < c.n_heads; ++h)
+          s.attention[static_cast<size_t>(l)].row(h) = t.weights[static_cast<size_t>(l)][static_cast<size_t>(h)].bottomRows(1);
+    } else {
+      hidden = model_->forward(g.ids, RunOptions{}, &full).bottomRows(1);
+      s.rows_new = p + 1;
+      s.work = forward_work(full, c);
+      for (int l = 0; l < c.n_layers; ++l)
+        for (int h = 0; h < c.n_heads; ++h)
+          s.attention[static_cast<size_t>(l)].row(h) =
+              full.layers[static_cast<size_t>(l)].self_attention.heads[static_cast<size_t>(h)].attention.weights.row(p);
+    }
+    const Matrix logits = model_->logits(hidden);  // 1×V
+    s.work.output = static_cast<int64_t>(hidden.cols()) * logits.cols();
+    s.logits.assign(logits.data(), logits.data() + logits.size());
+    Matrix probabilities = logits;
+    softmax_rows_inplace(probabilities);
+    Eigen::Index best = 0;
+    logits.row(0).maxCoeff(&best);  // as generate(): the largest logit
+    s.id = static_cast<int>(best);
+    s.token = vocab_.token(s.id);
+    s.probability = probabilities(0, best);
+    s.end = best == Vocabulary::kSep;
+    g.steps.push_back(std::move(s));
+    if (g.steps.back().end) break;
+    g.ids.push_back(static_cast<int>(best));
+    g.tokens.push_back(g.steps.back().token);
+  }
+  if (!g.steps.empty()) {
+    g.keys.assign(static_cast<size_t>(c.n_layers), std::vector<Matrix>(static_cast<size_t>(c.n_heads)));
+    g.values = g.keys;
+    for (int l = 0; l < c.n_layers; ++l)
+      for (int h = 0; h < c.n_heads; ++h) {
+        const size_t li = static_cast<size_t>(l), hi = static_cast<size_t>(h);
+        if (cache) {
+          g.keys[li][hi] = cache->keys(l, h);
+          g.values[li][hi] = cache->values(l, h);
+        } else {
+          g.keys[li][hi] = full.layers[li].self_attention.heads[hi].k;
+          g.values[li][hi] = full.layers[li].self_attention.heads[hi].v;
+        }
+      }
+  }
+  return g;
+}
+
+std::vector<std::string> TrainedModel::generate_cached(std::string_view prompt, int max_new_words) const {
+  Vocabulary::Encoded encoded = encode_prompt(prompt);
+  std::vector<int> ids = std::move(encoded.ids);
+  KvCache cache(config());
+  std::vector<std::string> out;
+  for (int i = 0; i < max_new_words && static_cast<int>(ids.size()) < config().max_len; ++i) {
+    const std::vector<int> fresh(ids.begin() + cache.rows(), ids.end());
+    const Matrix hidden = model_->forward_cached(fresh, cache, nullptr);
+    Eigen::Index best = 0;
+    model_->logits(hidden.bottomRows(1)).row(0).maxCoeff(&best);
+    if (best == Vocabulary::kSep) break;
+    ids.push_back(static_cast<int>(best));
+    out.push_back(vocab_.token(static_cast<int>(best)));
+  }
+  return out;
+}
+
 }  // namespace ae

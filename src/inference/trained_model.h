@@ -5,6 +5,7 @@
 #pragma once
 
 #include "io/checkpoint.h"
+#include "model/kv_cache.h"
 #include "model/transformer.h"
 #include "text/vocabulary.h"
 
@@ -51,6 +52,35 @@ struct Analysis {
   std::optional<Prediction> prediction;
 };
 
+// One greedy decoding step of generate_steps(): the sequence holds positions 0 … p, the
+// model reads row p and chooses the token for position p + 1.
+struct GenerationStep {
+  int position = 0;          // p
+  std::string input_token;   // the token at position p (the newest row of the cache)
+  std::string token;         // the greedy choice for position p + 1
+  int id = 0;
+  float probability = 0.0f;  // softmax of the logits at the choice
+  bool end = false;          // the choice is [SEP]: generation stops and it is not appended
+  int rows_reused = 0;       // cached rows read, not recomputed (always 0 without a cache)
+  int rows_new = 0;          // rows computed: the prompt's n at step 0, then 1; p + 1 without a cache
+  int cache_rows = 0;        // rows in the cache after the step: p + 1 (0 without a cache)
+  StepWork work;             // multiply-adds of this step (model/kv_cache.h)
+  std::vector<float> logits;       // V: the logits of row p
+  std::vector<Matrix> attention;   // per layer, h×(p + 1): row j = head j's weights of row p
+};
+
+struct Generation {
+  std::vector<std::string> tokens;  // the prompt's tokens, then the generated ones ([SEP] excluded)
+  std::vector<int> ids;
+  std::vector<int> unknown;         // prompt positions that became [UNK]
+  int prompt_length = 0;
+  bool cached = false;
+  std::vector<GenerationStep> steps;
+  // [layer][head]: the keys (after RoPE) and values of rows 0 … p of the last step, (p + 1)×dh:
+  // the cache at the end, or the last full pass's without a cache. Empty when no step ran.
+  std::vector<std::vector<Matrix>> keys, values;
+};
+
 class TrainedModel {
  public:
   explicit TrainedModel(Checkpoint checkpoint);
@@ -69,7 +99,17 @@ class TrainedModel {
   // max_new_words words, or max_len. Returns the new words.
   std::vector<std::string> generate(std::string_view prompt, int max_new_words) const;
 
+  // generate() step by step, with a KV cache (each step computes only the newest row) or
+  // without (each step re-runs the full forward pass), keeping what each step computed and
+  // the work it did. Both give the same tokens; logits and attention agree to float rounding.
+  // The same errors as generate(), plus a prompt longer than max_len and max_new_words < 0.
+  Generation generate_steps(std::string_view prompt, int max_new_words, bool use_cache) const;
+  // generate() with a KV cache and nothing kept but the words (what the page times).
+  std::vector<std::string> generate_cached(std::string_view prompt, int max_new_words) const;
+
  private:
+  // The prompt of generate_steps/generate_cached as ids; throws for the errors they list.
+  Vocabulary::Encoded encode_prompt(std::string_view prompt) const;
   std::optional<Prediction> predict(const Analysis& analysis, int top_k) const;
 
   std::unique_ptr<Transformer> model_;

@@ -11,6 +11,9 @@
 
 namespace ae {
 
+class KvCache;       // model/kv_cache.h
+struct CachedTrace;  // model/kv_cache.h
+
 // Per-call switches; none of them changes the weights.
 struct RunOptions {
   std::optional<bool> causal;  // override the config's mask (teaching: toggle it on any model)
@@ -62,6 +65,13 @@ class Transformer {
   // Runs the layers on ready-made embeddings x (n×d): positional encoding is *not* added here
   // except RoPE, which lives inside attention. Lets tests feed arbitrary vectors.
   Matrix forward_embeddings(const Matrix& x, const RunOptions& options, ForwardTrace* trace) const;
+
+  // Incremental decoding (model/kv_cache.h): runs r new tokens at positions cache.rows() …
+  // cache.rows() + r − 1, appends their keys and values to the cache and attends over every
+  // cached row. Returns the r×d output rows, equal (up to float rounding) to the last r rows of
+  // forward() on the whole sequence. Causal models without cross-attention, default options.
+  // On an error the cache is left as it was.
+  Matrix forward_cached(const std::vector<int>& ids, KvCache& cache, CachedTrace* trace) const;
 
   // Vocabulary logits for hidden rows (k×d → k×V): h·Eᵀ + b. The output projection is tied
   // to the token embedding E, so predicting a word means pointing at that word's vector.
