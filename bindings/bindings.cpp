@@ -6,6 +6,7 @@
 // -fexceptions, such an exception reaches JS as a number (the exception's address);
 // web/lib/engine.mjs turns it into an Error through takeExceptionMessage().
 #include "js_values.h"
+#include "packed.h"
 
 #include "inference/trained_model.h"
 #include "io/checkpoint.h"
@@ -112,6 +113,22 @@ class TrainedModel {
   // analyze(text, {causal, window, scale, scoreMultiplier, knockout: [positions],
   //                ablate: [[layer, head], …], topK}) → forward_to_js(…) + {unknown, prediction}
   val analyze(const std::string& text, const val& o) const {
+    const ae::Analysis a = model_.analyze(text, analysis_options_from_js(o));
+    val out = forward_to_js(a.tokens, a.ids, a.trace);
+    out.set("unknown", val::array(a.unknown));
+    out.set("prediction", prediction_to_js(a.prediction));
+    return out;
+  }
+
+  // analyzePacked(text, options): the same, with the trace in one Float32Array (packed.h).
+  val analyze_packed(const std::string& text, const val& o) const {
+    return packed_analysis_to_js(model_.analyze(text, analysis_options_from_js(o)));
+  }
+
+  val generate(const std::string& prompt, int max_new_words) const { return to_js(model_.generate(prompt, max_new_words)); }
+
+ private:
+  ae::AnalysisOptions analysis_options_from_js(const val& o) const {
     ae::AnalysisOptions options;
     options.run = run_options_from_js(o);
     options.top_k = int_option(o, "topK", 5);
@@ -120,32 +137,9 @@ class TrainedModel {
       options.knockout = emscripten::convertJSArrayToNumberVector<int>(o["knockout"]);
     }
     if (!o.isUndefined() && !o.isNull() && !o["ablate"].isUndefined()) options.run.head_active = head_mask_from_js(o["ablate"]);
-    const ae::Analysis a = model_.analyze(text, options);
-    val out = forward_to_js(a.tokens, a.ids, a.trace);
-    out.set("unknown", val::array(a.unknown));
-    if (a.prediction) {
-      val top = val::array();
-      for (const auto& w : a.prediction->top) {
-        val entry = val::object();
-        entry.set("token", w.word);
-        entry.set("probability", w.probability);
-        top.call<void>("push", entry);
-      }
-      val p = val::object();
-      p.set("position", a.prediction->position);
-      p.set("token", a.prediction->top.front().word);
-      p.set("probability", a.prediction->top.front().probability);
-      p.set("top", top);
-      out.set("prediction", p);
-    } else {
-      out.set("prediction", val::null());
-    }
-    return out;
+    return options;
   }
 
-  val generate(const std::string& prompt, int max_new_words) const { return to_js(model_.generate(prompt, max_new_words)); }
-
- private:
   // [[layer, head], …] → per-layer flags with 0 for each ablated head.
   std::vector<std::vector<uint8_t>> head_mask_from_js(const val& pairs) const {
     const auto& c = model_.config();
@@ -182,5 +176,6 @@ EMSCRIPTEN_BINDINGS(attention_explorer) {
       .constructor<const std::string&, const val&, const std::string&>()
       .function("config", &TrainedModel::config)
       .function("analyze", &TrainedModel::analyze)
+      .function("analyzePacked", &TrainedModel::analyze_packed)
       .function("generate", &TrainedModel::generate);
 }

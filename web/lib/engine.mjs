@@ -123,6 +123,57 @@ export class TrainedModel {
     return guarded(this.#module, () => this.#handle.generate(String(prompt), maxNewWords));
   }
 
+  // analyze() with the trace packed into one Float32Array (bindings/packed.h) and unpacked
+  // here into views of it: the same shape as analyze's result, built several times faster.
+  analyzePacked(text, options = {}) {
+    if (!this.#handle) throw new Error('this model was deleted');
+    return unpackAnalysis(guarded(this.#module, () => this.#handle.analyzePacked(String(text), options)));
+  }
+
+  delete() {
+    this.#handle?.delete();
+    this.#handle = null;
+  }
+}
+
+// {data, offsets, n, nLayers, nHeads, …} from analyzePacked → analyze's nested shape, every
+// matrix a subarray view of `data` (JS-owned; the views share its buffer). Order: packed.h.
+export function unpackAnalysis(p) {
+  let i = 0;
+  const next = () => p.data.subarray(p.offsets[i], p.offsets[++i]);
+  const embeddings = next();
+  const layers = Array.from({ length: p.nLayers }, () => {
+    const heads = Array.from({ length: p.nHeads }, () => {
+      const [q, k, v, rawScores, scaledScores, maskedScores, weights, output] = Array.from({ length: 8 }, next);
+      return { q, k, v, rawScores, scaledScores, maskedScores, weights, output };
+    });
+    const [concat, attentionOutput, output] = [next(), next(), next()];
+    return { selfAttention: { heads, concat, output: attentionOutput }, output };
+  });
+  const { tokens, ids, n, unknown, prediction } = p;
+  return { tokens, ids, n, embeddings, layers, output: next(), unknown, prediction };
+}
+
+// A separate copy of a trained model for timing inside wasm (bindings/bench.cpp); benchmarks only.
+//   analyzeTiming(text, reps) → {coreMicroseconds, withObjectsMicroseconds, withPackedMicroseconds, reps}
+//   trainingThroughput({steps, batchSize, examples, seed}) → {stepsPerSecond, seconds, steps, …}
+export class ModelBench {
+  #module;
+  #handle;
+
+  constructor(module, { config, weights, vocab }) {
+    this.#module = module;
+    this.#handle = guarded(module, () => new module.ModelBench(String(config), weights, String(vocab)));
+  }
+
+  analyzeTiming(text, reps = 1000) {
+    return guarded(this.#module, () => this.#handle.analyzeTiming(String(text), reps));
+  }
+
+  trainingThroughput({ steps = 20, batchSize = 32, examples = 256, seed = 1 } = {}) {
+    return guarded(this.#module, () => this.#handle.trainingThroughput(steps, batchSize, examples, seed));
+  }
+
   delete() {
     this.#handle?.delete();
     this.#handle = null;
@@ -242,6 +293,17 @@ export class Engine {
   // capacity: floats in each of the buffers a, b and c (see KernelWorkspace).
   createKernelWorkspace(capacity) {
     return new KernelWorkspace(this.#module, capacity);
+  }
+
+  // Bytes of the trace the traced kernel keeps for self-attention over n tokens, head width d
+  // (four n×n matrices and the n×d output; ops/attention_memory.h) — also for n too large to run.
+  tracedAttentionBytes(n, d) {
+    return guarded(this.#module, () => this.#module.tracedAttentionBytes(n, d));
+  }
+
+  // files: as loadTrainedModel; a copy of the model for timing inside wasm (benchmarks).
+  createModelBench(files) {
+    return new ModelBench(this.#module, files);
   }
 }
 

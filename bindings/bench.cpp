@@ -1,0 +1,97 @@
+// Embind layer for the benchmarks and the n² cost panel: memory figures of the attention
+// kernels, and timings of the tiny models taken inside wasm (std::chrono::steady_clock), so
+// that the core's time can be told apart from the JS boundary and the building of JS objects.
+//
+//   tracedAttentionBytes(n, d)       bytes of the trace attention_traced keeps (ops/attention_memory.h)
+//   new ModelBench(config, weights, vocab)   a second copy of a trained model, for timing only
+//     .analyzeTiming(text, reps)     µs per call of: the core's analyze (forward + full trace +
+//                                    prediction), analyze + the nested JS objects the page gets
+//                                    from TrainedModel.analyze, analyze + the packed form
+//                                    (bindings/packed.h)
+//     .trainingThroughput(steps, batch, examples, seed)   the coreference recipe's trainer
+//                                    (train/throughput.h) on a fresh model of this config
+//
+// Errors are std::invalid_argument, converted to Error by web/lib/engine.mjs.
+#include "js_values.h"
+#include "packed.h"
+
+#include "inference/latency.h"
+#include "inference/trained_model.h"
+#include "io/checkpoint.h"
+#include "ops/attention_memory.h"
+#include "train/throughput.h"
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+using emscripten::val;
+
+namespace {
+
+double traced_attention_bytes(int n, int d) { return static_cast<double>(ae::attention_trace_bytes(n, n, d)); }
+
+class ModelBench {
+ public:
+  ModelBench(const std::string& config_json, const val& weights, const std::string& vocab_text)
+      : model_(ae::load_checkpoint_from_memory(config_json, aejs::bytes_from_js(weights, "weights"), vocab_text)) {}
+
+  val analyze_timing(const std::string& text, int reps) const {
+    if (reps < 1) aejs::argument_error("analyzeTiming: reps must be ≥ 1, got " + std::to_string(reps));
+    const ae::AnalysisOptions options;
+    const double core = ae::analyze_seconds_per_call(model_, text, options, reps);
+    const double objects = seconds_per_call(reps, [&] {
+      const ae::Analysis a = model_.analyze(text, options);
+      val out = aejs::forward_to_js(a.tokens, a.ids, a.trace);  // what TrainedModel.analyze builds
+      out.set("unknown", val::array(a.unknown));
+      out.set("prediction", aejs::prediction_to_js(a.prediction));
+    });
+    const double packed = seconds_per_call(reps, [&] { aejs::packed_analysis_to_js(model_.analyze(text, options)); });
+    val o = val::object();
+    o.set("coreMicroseconds", 1e6 * core);
+    o.set("withObjectsMicroseconds", 1e6 * objects);
+    o.set("withPackedMicroseconds", 1e6 * packed);
+    o.set("reps", reps);
+    return o;
+  }
+
+  val training_throughput(int steps, int batch_size, int examples, double seed) const {
+    if (!(seed >= 0) || seed != static_cast<double>(static_cast<uint64_t>(seed)))
+      aejs::argument_error("trainingThroughput: seed must be a whole number ≥ 0");
+    const ae::TrainingThroughput t = ae::coref_encoder_training_throughput(
+        model_.config(), model_.vocabulary(), steps, batch_size, examples, static_cast<uint64_t>(seed));
+    val o = val::object();
+    o.set("steps", t.steps);
+    o.set("batchSize", t.batch_size);
+    o.set("examples", t.examples);
+    o.set("seconds", t.seconds);
+    o.set("stepsPerSecond", t.steps_per_second);
+    o.set("firstLoss", t.first_loss);
+    o.set("lastLoss", t.last_loss);
+    return o;
+  }
+
+ private:
+  template <typename F>
+  static double seconds_per_call(int reps, F call) {
+    call();  // warm-up
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i) call();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
+  }
+
+  ae::TrainedModel model_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(bench) {
+  emscripten::function("tracedAttentionBytes", &traced_attention_bytes);
+  emscripten::class_<ModelBench>("ModelBench")
+      .constructor<const std::string&, const val&, const std::string&>()
+      .function("analyzeTiming", &ModelBench::analyze_timing)
+      .function("trainingThroughput", &ModelBench::training_throughput);
+}

@@ -1,0 +1,53 @@
+// attention_trace_bytes against the sizes of the matrices attention_traced really returns,
+// and its growth law (n² for self-attention; ×4 when n doubles, up to the n·dv term).
+#include "ops/attention.h"
+#include "ops/attention_memory.h"
+#include "util/rng.h"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+namespace {
+
+ae::Matrix random_matrix(int rows, int cols, ae::Rng& rng) {
+  ae::Matrix m(rows, cols);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) m(i, j) = static_cast<float>(rng.normal());
+  return m;
+}
+
+size_t bytes_of(const ae::Matrix& m) { return static_cast<size_t>(m.size()) * sizeof(float); }
+
+}  // namespace
+
+TEST_CASE("attention_trace_bytes equals the bytes of the trace attention_traced returns") {
+  ae::Rng rng(7);
+  for (const int n : {1, 3, 16, 17, 64}) {
+    for (const int m : {1, 5, 64}) {
+      for (const int dv : {1, 8, 64}) {
+        const int dk = 4;
+        const ae::AttentionTrace t = ae::attention_traced(random_matrix(n, dk, rng), random_matrix(m, dk, rng),
+                                                          random_matrix(m, dv, rng), ae::AttentionOptions{});
+        const size_t actual = bytes_of(t.raw_scores) + bytes_of(t.scaled_scores) + bytes_of(t.masked_scores) +
+                              bytes_of(t.weights) + bytes_of(t.output) + bytes_of(t.dropout_mask);
+        CAPTURE(n);
+        CAPTURE(m);
+        CAPTURE(dv);
+        CHECK(ae::attention_trace_bytes(n, m, dv) == actual);
+      }
+    }
+  }
+}
+
+TEST_CASE("attention_trace_bytes grows as n² for self-attention") {
+  // 4·n² + n·d floats: doubling n multiplies the n² part by 4 and the n·d part by 2.
+  for (const int n : {128, 1024, 8192}) {
+    const size_t a = ae::attention_trace_bytes(n, n, 64), b = ae::attention_trace_bytes(2 * n, 2 * n, 64);
+    CHECK(b == 4 * a - 2 * static_cast<size_t>(n) * 64 * sizeof(float));
+  }
+  // n = 8192, d = 64: four 256 MiB matrices and a 2 MiB output.
+  CHECK(ae::attention_trace_bytes(8192, 8192, 64) == 4 * (size_t{256} << 20) + (size_t{2} << 20));
+  CHECK(ae::attention_trace_bytes(0, 10, 8) == 0);
+  CHECK_THROWS_AS(ae::attention_trace_bytes(-1, 4, 4), std::invalid_argument);
+}

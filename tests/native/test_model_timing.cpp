@@ -1,0 +1,50 @@
+// The benchmark entry points of the core: analyze_seconds_per_call (forward with full trace)
+// and coref_encoder_training_throughput (the coreference recipe's trainer). Their timings are
+// not asserted (no timed tests); what is checked is that they do the work they report.
+#include "inference/latency.h"
+#include "io/checkpoint.h"
+#include "train/throughput.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+const std::string kLesson = "The animal didn't cross the street because it was too tired.";
+
+ae::TrainedModel coref_encoder() {
+  return ae::TrainedModel(ae::load_checkpoint(std::string(AE_SOURCE_DIR) + "/web/models/coref-encoder"));
+}
+
+}  // namespace
+
+TEST_CASE("analyze_seconds_per_call times the forward pass and passes analyze's errors on") {
+  const ae::TrainedModel model = coref_encoder();
+  const double s = ae::analyze_seconds_per_call(model, kLesson, {}, 5);
+  CHECK(std::isfinite(s));
+  CHECK(s > 0.0);
+  CHECK_THROWS_AS(ae::analyze_seconds_per_call(model, kLesson, {}, 0), std::invalid_argument);
+  CHECK_THROWS_AS(ae::analyze_seconds_per_call(model, "", {}, 3), std::invalid_argument);
+}
+
+TEST_CASE("coref_encoder_training_throughput runs the recipe's trainer for the asked steps") {
+  const ae::TrainedModel model = coref_encoder();
+  const ae::TrainingThroughput t = ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 6, 8, 64, 3);
+  CHECK(t.steps == 6);
+  CHECK(t.batch_size == 8);
+  CHECK(t.examples == 64);
+  CHECK(t.seconds > 0.0);
+  CHECK(t.steps_per_second == doctest::Approx(6 / t.seconds));
+  CHECK(std::isfinite(t.first_loss));
+  CHECK(std::isfinite(t.last_loss));
+  // A fresh model over a vocabulary of ~180 words starts near ln(vocab size).
+  CHECK(t.first_loss > 2.0f);
+  // The same seed gives the same losses (the trainer is deterministic).
+  const ae::TrainingThroughput again = ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 6, 8, 64, 3);
+  CHECK(again.first_loss == t.first_loss);
+  CHECK(again.last_loss == t.last_loss);
+  CHECK_THROWS_AS(ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 0, 8), std::invalid_argument);
+}

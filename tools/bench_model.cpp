@@ -1,0 +1,75 @@
+// Native timings of the tiny models, as JSON on stdout, for the model table of `npm run bench`
+// (tools/bench/run.mjs), which puts them next to the same core functions run in wasm:
+//   forward with full trace (inference/latency.h) for the lesson sentence, and
+//   training steps per second of the coreference recipe (train/throughput.h).
+//
+//   bench_model [--model DIR] [--reps N] [--rounds R] [--steps K] [--batch B]
+//
+// Each figure is the median over R rounds (the machine is shared).
+#include "inference/latency.h"
+#include "io/checkpoint.h"
+#include "train/throughput.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string dir = "web/models/coref-encoder";
+  int reps = 2000, rounds = 5, steps = 20, batch = 32;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--model") dir = next();
+    else if (a == "--reps") reps = std::stoi(next());
+    else if (a == "--rounds") rounds = std::stoi(next());
+    else if (a == "--steps") steps = std::stoi(next());
+    else if (a == "--batch") batch = std::stoi(next());
+    else {
+      std::cerr << "usage: bench_model [--model DIR] [--reps N] [--rounds R] [--steps K] [--batch B]\n";
+      return 1;
+    }
+  }
+  try {
+    const ae::TrainedModel model(ae::load_checkpoint(dir));
+    const std::string lesson = "The animal didn't cross the street because it was too tired.";
+    std::vector<double> forward, training;
+    ae::TrainingThroughput last;
+    for (int r = 0; r < rounds; ++r) {
+      forward.push_back(1e6 * ae::analyze_seconds_per_call(model, lesson, {}, reps));
+      last = ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), steps, batch);
+      training.push_back(last.steps_per_second);
+    }
+    nlohmann::json out = {{"model", dir},
+                          {"forward_us", median(forward)},
+                          {"forward_reps", reps},
+                          {"training_steps_per_second", median(training)},
+                          {"training_steps", steps},
+                          {"training_batch", batch},
+                          {"training_examples", last.examples},
+                          {"rounds", rounds}};
+    std::cout << out.dump() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "bench_model: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
