@@ -2,6 +2,8 @@
 //   element.data = { tokens: string[], weights: Float32Array (n×n, row-major), caption?: string,
 //                    unknown?: number[] (positions of words outside the model's vocabulary) }
 //   element.strings = messages[lang].heatmap (see ../i18n.mjs)
+//   element.highlight = {row, col} | null: marks one cell for another panel (e.g. <ae-qkv-steps>
+//     pointing at the score it explains); the mark is rect.highlight with data-row/data-col.
 // As in bertviz, new tokens rebuild the grid (#render); new values only recolour it (#update).
 // CSP-safe: colours are SVG presentation attributes, sizes are set through CSSOM.
 import { format, messages } from '../i18n.mjs';
@@ -76,6 +78,7 @@ export class AttentionHeatmap extends HTMLElement {
   #strings = messages.en.heatmap;
   #ramp = buildRamp(DEFAULT_STOPS);
   #active = null; // {row, col} of the keyboard cursor
+  #highlight = null; // {row, col} set through the highlight property
   #parts = null; // static elements from #build
   #grid = null; // layout and label nodes from #render
   #scheme = matchMedia('(prefers-color-scheme: dark)');
@@ -109,6 +112,15 @@ export class AttentionHeatmap extends HTMLElement {
     this.#strings = { ...messages.en.heatmap, ...value };
     if (this.#parts) this.#build();
     if (this.#data) this.#render();
+  }
+
+  get highlight() {
+    return this.#highlight;
+  }
+
+  set highlight(value) {
+    this.#highlight = value ? { row: Number(value.row), col: Number(value.col) } : null;
+    this.#showHighlight();
   }
 
   // The focusable plot (role img, summarised by aria-label), the legend, and a live readout
@@ -200,12 +212,14 @@ export class AttentionHeatmap extends HTMLElement {
     }
     make('rect', { class: 'frame', x: left - 0.5, y: top - 0.5, width: n * cell, height: n * cell }, svg);
     const marker = make('rect', { class: 'marker', width: cell + 1, height: cell + 1 }, svg);
+    const highlight = make('rect', { class: 'highlight', width: cell + 1, height: cell + 1 }, svg);
 
     this.#tokens = tokens;
     this.#layout = layoutKey(this.#data);
-    this.#grid = { left, top, cell, marker, rowLabels, colLabels };
+    this.#grid = { left, top, cell, marker, highlight, rowLabels, colLabels };
     if (this.#active && Math.max(this.#active.row, this.#active.col) >= n) this.#active = null;
     this.#update();
+    this.#showHighlight();
   }
 
   // Same tokens, new values (another head, layer, mask or seed): attributes and text only.
@@ -288,6 +302,19 @@ export class AttentionHeatmap extends HTMLElement {
     g.marker.setAttribute('y', g.top + row * g.cell - 1);
     const value = this.#data.weights[row * this.#tokens.length + col].toFixed(4);
     this.#say(format(this.#strings.cell, { q: this.#tokens[row], k: this.#tokens[col], row: row + 1, col: col + 1, value }));
+  }
+
+  // The cell another panel points at (the highlight property), while it is inside the grid.
+  #showHighlight() {
+    const mark = this.#grid?.highlight;
+    if (!mark) return;
+    const h = this.#highlight;
+    const on = Boolean(h && h.row >= 0 && h.col >= 0 && h.row < this.#tokens.length && h.col < this.#tokens.length);
+    mark.classList.toggle('on', on);
+    if (!on) return;
+    mark.setAttribute('x', this.#grid.left + h.col * this.#grid.cell - 1);
+    mark.setAttribute('y', this.#grid.top + h.row * this.#grid.cell - 1);
+    Object.assign(mark.dataset, { row: h.row, col: h.col });
   }
 
   // Writes only on change: rewriting the same text can make screen readers repeat it.

@@ -1,0 +1,341 @@
+// <ae-qkv-steps>: panel 2, "Q, K, V step by step". For the selected query word of the main
+// panel's run, one head's four steps with the trace's own numbers
+// (store.result.layers[layer].selfAttention.heads[head]):
+//   q (n×d, row i) · every k row → rawScores row i → ÷√d → scaledScores row i → softmax →
+//   weights row i → Σ weights·v → output row i.
+// No arithmetic on model numbers happens here: every value is read from the trace and only
+// formatted. Pointing at or focusing a key's row marks the heatmap cell that row produces
+// (the main <ae-attention-heatmap>'s `highlight` property) and spells out the cell.
+// The library analogy sits beside the numbers as a caption, not instead of them.
+// Reads the shared store: result, layer, head, token, scale, model, lang; writes token.
+// Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
+//   element.heatmap = the heatmap to mark (default: #heatmap of the page)
+import { StoreElement } from '../lib/store-element.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import strings from '../strings/qkv-steps.mjs';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const STRIP_CELL = 7; // px per vector entry
+const STRIP_HEIGHT = 16;
+const DEFAULT_QUERY = 'it';
+const MINUS = '\u2212';
+
+// A number for display: fixed decimals with a real minus sign.
+export const fixed = (x, digits = 3) => {
+  const s = Number(x).toFixed(digits);
+  return s.startsWith('-') ? MINUS + s.slice(1) : s;
+};
+
+let nextId = 0;
+
+// A vector as a strip of coloured cells: blue for positive, orange for negative, stronger for
+// larger |value| relative to `maxAbs` (the largest |value| of its group, so strips compare).
+// The exact values are in data-values, a <title> and the aria-label summary.
+export function vectorStrip(values, { name, maxAbs, label }) {
+  const svg = document.createElementNS(SVG, 'svg');
+  const count = values.length;
+  const width = count * STRIP_CELL;
+  svg.setAttribute('viewBox', `0 0 ${width} ${STRIP_HEIGHT}`);
+  svg.setAttribute('width', width);
+  svg.setAttribute('height', STRIP_HEIGHT);
+  svg.setAttribute('class', 'ae-strip');
+  svg.setAttribute('role', 'img');
+  if (label) svg.setAttribute('aria-label', label);
+  svg.dataset.values = JSON.stringify(Array.from(values, String));
+  const title = document.createElementNS(SVG, 'title');
+  title.textContent = `${name} = [${Array.from(values, (v) => fixed(v)).join(', ')}]`;
+  svg.append(title);
+  const frame = document.createElementNS(SVG, 'rect');
+  frame.setAttribute('class', 'ae-strip-frame');
+  frame.setAttribute('width', width);
+  frame.setAttribute('height', STRIP_HEIGHT);
+  svg.append(frame);
+  values.forEach((v, i) => {
+    const rect = document.createElementNS(SVG, 'rect');
+    rect.setAttribute('x', i * STRIP_CELL + 0.5);
+    rect.setAttribute('y', 0.5);
+    rect.setAttribute('width', STRIP_CELL - 1);
+    rect.setAttribute('height', STRIP_HEIGHT - 1);
+    rect.setAttribute('class', v >= 0 ? 'pos' : 'neg');
+    rect.setAttribute('fill-opacity', maxAbs > 0 ? Math.min(1, Math.abs(v) / maxAbs).toFixed(3) : '0');
+    svg.append(rect);
+  });
+  return svg;
+}
+
+// Largest |value| over several arrays (for a shared colour scale; display only).
+export function maxAbsOf(...arrays) {
+  let m = 0;
+  for (const a of arrays) for (const v of a) m = Math.max(m, Math.abs(v));
+  return m;
+}
+
+export class QkvSteps extends StoreElement {
+  static watched = ['result', 'layer', 'head', 'token', 'scale', 'model', 'lang'];
+
+  #parts = null;
+  #heatmap = null;
+  #rows = []; // <tr> per key
+  #view = null; // what #draw showed: {i, n, tokens, head, d, root}
+  #active = null; // key index of the focused/pointed row
+
+  get heatmap() {
+    return this.#heatmap ?? document.getElementById('heatmap');
+  }
+
+  set heatmap(element) {
+    this.#heatmap = element;
+  }
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#mark(null);
+  }
+
+  storeChanged(full) {
+    if (full) this.#relabel();
+    this.#draw();
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  // --- structure (built once; #relabel fills the words, #draw the numbers) ---
+
+  #build() {
+    const id = `ae-qkv-${nextId++}`;
+    const el = (tag, className, parent, attrs = {}) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      parent?.append(node);
+      return node;
+    };
+    const root = el('div', 'ae-qkv');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+    const waiting = el('p', 'ae-qkv-waiting', root, { role: 'status' });
+    const body = el('div', 'ae-qkv-body', root);
+    const top = el('div', 'ae-qkv-top', body);
+    const field = el('div', 'field inline', top);
+    const queryLabel = el('label', '', field, { for: `${id}-query` });
+    const select = el('select', '', field, { id: `${id}-query` });
+    const where = el('p', 'ae-qkv-where', top);
+
+    const columns = el('div', 'ae-qkv-columns', body);
+    const stepsList = el('ol', 'ae-qkv-steps', columns);
+    const steps = ['one', 'two', 'three', 'four'].map((key) => [key, el('li', '', stepsList)]);
+    const analogy = el('aside', 'ae-qkv-analogy', columns, { 'aria-labelledby': `${id}-analogy` });
+    const analogyTitle = el('p', 'ae-qkv-analogy-title', analogy, { id: `${id}-analogy` });
+    const analogyItems = ['query', 'key', 'value', 'note'].map((key) => [key, el('p', `ae-qkv-analogy-${key}`, analogy)]);
+
+    const queryRow = el('div', 'ae-qkv-q', body);
+    const queryName = el('span', 'ae-qkv-vecname', queryRow);
+    const queryStrip = el('span', 'ae-qkv-stripbox', queryRow);
+    const queryValues = el('code', 'ae-qkv-values', body);
+
+    const scroller = el('div', 'ae-qkv-scroll', body);
+    const table = el('table', 'ae-qkv-table', scroller);
+    const caption = el('caption', '', table);
+    const headRow = el('tr', '', el('thead', '', table));
+    const heads = ['colKey', 'colK', 'colRaw', 'colScaled', 'colWeight', 'colV'].map((key) => [key, el('th', `ae-qkv-${key}`, headRow, { scope: 'col' })]);
+    const tbody = el('tbody', '', table);
+    const hint = el('p', 'ae-qkv-hint', body);
+    const readout = el('p', 'ae-qkv-readout', body, { 'aria-live': 'polite' });
+
+    const outputRow = el('div', 'ae-qkv-out', body);
+    const outputName = el('span', 'ae-qkv-vecname', outputRow);
+    const outputStrip = el('span', 'ae-qkv-stripbox', outputRow);
+    const outputValues = el('code', 'ae-qkv-values', body);
+
+    select.addEventListener('change', () => this.store.set({ token: Number(select.value) }));
+    tbody.addEventListener('pointerover', (e) => {
+      const row = e.target.closest('tr[data-key]');
+      if (row) this.#activate(Number(row.dataset.key));
+    });
+    tbody.addEventListener('focusin', (e) => {
+      const row = e.target.closest('tr[data-key]');
+      if (row) this.#activate(Number(row.dataset.key));
+    });
+    table.addEventListener('pointerleave', () => {
+      if (!tbody.contains(document.activeElement)) this.#activate(null);
+    });
+    tbody.addEventListener('focusout', (e) => {
+      if (!tbody.contains(e.relatedTarget)) this.#activate(null);
+    });
+    tbody.addEventListener('keydown', (e) => this.#onKey(e));
+
+    this.replaceChildren(root);
+    this.setAttribute('aria-labelledby', `${id}-title`);
+    this.#parts = {
+      title, intro, waiting, body, queryLabel, select, where, steps, analogyTitle, analogyItems, queryName,
+      queryStrip, queryValues, caption, heads, tbody, hint, readout, outputName, outputStrip, outputValues,
+    };
+  }
+
+  #relabel() {
+    const p = this.#parts;
+    p.title.textContent = this.#t('title');
+    p.intro.textContent = this.#t('intro');
+    p.waiting.textContent = this.#t('waiting');
+    p.queryLabel.textContent = this.#t('query');
+    p.analogyTitle.textContent = this.#t('analogyTitle');
+    for (const [key, node] of p.analogyItems) node.textContent = this.#t(`analogy.${key}`);
+    p.hint.textContent = this.#t('rowsHint');
+    this.#view = null; // numbers and their labels are redrawn in the new language
+  }
+
+  // --- numbers ---
+
+  // The selected query: the store's token, else "it" for the coreference model, else the last word.
+  #query(tokens) {
+    const { token, model } = this.store.get();
+    if (Number.isInteger(token) && token >= 0 && token < tokens.length) return token;
+    const it = tokens.findIndex((t) => t.toLowerCase() === DEFAULT_QUERY);
+    return String(model).startsWith('coref-encoder') && it >= 0 ? it : tokens.length - 1;
+  }
+
+  #draw() {
+    const p = this.#parts;
+    const { result, layer, head: headIndex, scale } = this.store.get();
+    const head = result?.layers?.[layer]?.selfAttention.heads[headIndex];
+    p.waiting.hidden = Boolean(head);
+    p.body.hidden = !head;
+    if (!head) {
+      this.#mark(null);
+      return;
+    }
+    const tokens = [...result.tokens];
+    const n = tokens.length;
+    const i = this.#query(tokens);
+    const d = head.q.length / n; // the head width, from the trace's shape
+    const root = fixed(Math.sqrt(d), 2); // label of the divisor (the trace holds the divided scores)
+    const view = { i, n, tokens: JSON.stringify(tokens), head, scale };
+    if (this.#view && Object.keys(view).every((k) => this.#view[k] === view[k])) return;
+    this.#view = { ...view, d, root, tokenList: tokens };
+
+    // The query picker follows the store; rebuilt only when the words change.
+    if (p.select.dataset.tokens !== view.tokens || p.select.dataset.lang !== this.store.get().lang) {
+      p.select.replaceChildren(...tokens.map((t, j) => new Option(this.#t('tokenOption', { token: t, i: j + 1 }), j)));
+      p.select.dataset.tokens = view.tokens;
+      p.select.dataset.lang = this.store.get().lang;
+    }
+    p.select.value = String(i);
+
+    const row = (m, r, width) => m.subarray(r * width, (r + 1) * width);
+    const q = row(head.q, i, d);
+    const raw = row(head.rawScores, i, n);
+    const scaled = row(head.scaledScores, i, n);
+    const weights = row(head.weights, i, n);
+    const output = row(head.output, i, d);
+    const qkScale = maxAbsOf(head.q, head.k);
+    const vScale = maxAbsOf(head.v, output);
+
+    p.where.textContent = this.#t('where', { layer: layer + 1, head: headIndex + 1, d, root });
+    for (const [key, node] of p.steps) node.textContent = this.#t(`steps.${key === 'two' && scale === false ? 'twoOff' : key}`, { root });
+    p.caption.textContent = this.#t('tableCaption', { token: tokens[i] });
+    for (const [key, node] of p.heads) node.textContent = this.#t(key === 'colScaled' && scale === false ? 'colUnscaled' : key, { d });
+
+    const vectorLabel = (name, values) => this.#t('vectorLabel', {
+      name, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)),
+    });
+    const qName = this.#t('queryVector', { token: tokens[i] });
+    p.queryName.textContent = qName;
+    p.queryStrip.replaceChildren(vectorStrip(q, { name: 'q', maxAbs: qkScale, label: vectorLabel(qName, q) }));
+    p.queryValues.textContent = this.#t('vector', { name: 'q', values: Array.from(q, (v) => fixed(v)).join(', ') });
+    p.queryValues.dataset.values = JSON.stringify(Array.from(q, String));
+
+    const active = this.#rows.findIndex((r) => r === document.activeElement);
+    this.#rows = tokens.map((token, j) => {
+      const tr = document.createElement('tr');
+      tr.tabIndex = j === (active >= 0 ? active : 0) ? 0 : -1;
+      Object.assign(tr.dataset, {
+        key: j, raw: String(raw[j]), scaled: String(scaled[j]), weight: String(weights[j]),
+      });
+      const k = row(head.k, j, d);
+      const v = row(head.v, j, d);
+      const cell = (className, content) => {
+        const td = document.createElement(className === 'word' ? 'th' : 'td');
+        if (className === 'word') td.scope = 'row';
+        td.className = `ae-qkv-${className}`;
+        td.append(content);
+        tr.append(td);
+        return td;
+      };
+      cell('word', token);
+      cell('k', vectorStrip(k, { name: `k(${token})`, maxAbs: qkScale, label: vectorLabel(`k ${token}`, k) }));
+      cell('raw', fixed(raw[j]));
+      cell('scaled', fixed(scaled[j]));
+      const bar = document.createElement('span');
+      bar.className = 'ae-qkv-bar';
+      bar.style.setProperty('--w', String(Math.max(0, Math.min(1, weights[j])))); // CSSOM: CSP-safe
+      const weightCell = cell('weight', bar);
+      weightCell.append(fixed(weights[j]));
+      cell('v', vectorStrip(v, { name: `v(${token})`, maxAbs: vScale, label: vectorLabel(`v ${token}`, v) }));
+      return tr;
+    });
+    p.tbody.replaceChildren(...this.#rows);
+    if (active >= 0) this.#rows[Math.min(active, n - 1)].focus();
+
+    const outName = this.#t('output', { token: tokens[i] });
+    p.outputName.textContent = outName;
+    p.outputStrip.replaceChildren(vectorStrip(output, { name: 'output', maxAbs: vScale, label: vectorLabel(outName, output) }));
+    p.outputValues.textContent = this.#t('vector', { name: 'output', values: Array.from(output, (v) => fixed(v)).join(', ') });
+    p.outputValues.dataset.values = JSON.stringify(Array.from(output, String));
+
+    Object.assign(this.dataset, { query: i, layer, head: headIndex, d });
+    this.#activate(this.#active !== null && this.#active < n ? this.#active : null);
+  }
+
+  // Marks key j's cell (row = query, column = j) in the heatmap and spells it out; null clears.
+  #activate(j) {
+    this.#active = j;
+    const view = this.#view;
+    this.#rows.forEach((tr, k) => tr.classList.toggle('active', k === j));
+    if (j === null || !view) {
+      this.#mark(null);
+      this.#say('');
+      delete this.dataset.cell;
+      return;
+    }
+    const tr = this.#rows[j];
+    this.#mark({ row: view.i, col: j });
+    this.dataset.cell = `${view.i},${j}`;
+    this.#say(this.#t('cell', {
+      q: view.tokenList[view.i], row: view.i + 1, k: view.tokenList[j], col: j + 1, root: view.scale === false ? '1' : view.root,
+      raw: fixed(tr.dataset.raw), scaled: fixed(tr.dataset.scaled), weight: fixed(tr.dataset.weight, 4),
+    }));
+  }
+
+  #mark(cell) {
+    const heatmap = this.heatmap;
+    if (heatmap && 'highlight' in heatmap) heatmap.highlight = cell;
+  }
+
+  #say(message) {
+    if (this.#parts.readout.textContent !== message) this.#parts.readout.textContent = message;
+  }
+
+  // The rows are one tab stop; Up/Down (Home/End) move between them.
+  #onKey(e) {
+    const tr = e.target.closest('tr[data-key]');
+    if (!tr) return;
+    const last = this.#rows.length - 1;
+    let j = Number(tr.dataset.key);
+    const moves = { ArrowUp: () => j--, ArrowDown: () => j++, Home: () => { j = 0; }, End: () => { j = last; } };
+    if (!moves[e.key]) return;
+    moves[e.key]();
+    e.preventDefault();
+    j = Math.min(last, Math.max(0, j));
+    this.#rows.forEach((r, k) => { r.tabIndex = k === j ? 0 : -1; });
+    this.#rows[j].focus();
+  }
+}
+
+customElements.define('ae-qkv-steps', QkvSteps);
