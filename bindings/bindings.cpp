@@ -5,6 +5,7 @@
 // Errors: every failure is a C++ exception derived from std::exception. Built with
 // -fexceptions, such an exception reaches JS as a number (the exception's address);
 // web/lib/engine.mjs turns it into an Error through takeExceptionMessage().
+#include "generation.h"
 #include "js_values.h"
 #include "packed.h"
 
@@ -127,6 +128,14 @@ class TrainedModel {
 
   val generate(const std::string& prompt, int max_new_words) const { return to_js(model_.generate(prompt, max_new_words)); }
 
+  // generateSteps(prompt, maxNew, useCache) → generation.h; generateCached(prompt, maxNew) → words.
+  val generate_steps(const std::string& prompt, int max_new_words, bool use_cache) const {
+    return generation_to_js(model_.generate_steps(prompt, max_new_words, use_cache), model_.config());
+  }
+  val generate_cached(const std::string& prompt, int max_new_words) const {
+    return to_js(model_.generate_cached(prompt, max_new_words));
+  }
+
  private:
   ae::AnalysisOptions analysis_options_from_js(const val& o) const {
     ae::AnalysisOptions options;
@@ -177,5 +186,7 @@ EMSCRIPTEN_BINDINGS(attention_explorer) {
       .function("config", &TrainedModel::config)
       .function("analyze", &TrainedModel::analyze)
       .function("analyzePacked", &TrainedModel::analyze_packed)
-      .function("generate", &TrainedModel::generate);
+      .function("generate", &TrainedModel::generate)
+      .function("generateSteps", &TrainedModel::generate_steps)
+      .function("generateCached", &TrainedModel::generate_cached);
 }

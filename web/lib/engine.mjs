@@ -123,6 +123,23 @@ export class TrainedModel {
     return guarded(this.#module, () => this.#handle.generate(String(prompt), maxNewWords));
   }
 
+  // generate() step by step, with a KV cache (useCache: each step computes only the newest
+  // row) or without (each step re-runs the whole forward pass) → {tokens, ids, unknown,
+  // promptLength, cached, nLayers, nHeads, headDim, steps: [{position, inputToken, token, id,
+  // probability, end, rowsReused, rowsNew, cacheRows, work: {projections, scores, weightedSums,
+  // ffn, output, total} (multiply-adds), attention: [per layer: nHeads×(position+1)], logits}],
+  // keys, values: [per layer: [per head: rows×headDim]]}. A step with end: true chose [SEP].
+  generateSteps(prompt, maxNewWords = 8, useCache = true) {
+    if (!this.#handle) throw new Error('this model was deleted');
+    return guarded(this.#module, () => this.#handle.generateSteps(String(prompt), maxNewWords, Boolean(useCache)));
+  }
+
+  // generate() with a KV cache: the same words, nothing else kept (for timing against generate()).
+  generateCached(prompt, maxNewWords = 8) {
+    if (!this.#handle) throw new Error('this model was deleted');
+    return guarded(this.#module, () => this.#handle.generateCached(String(prompt), maxNewWords));
+  }
+
   // analyze() with the trace packed into one Float32Array (bindings/packed.h) and unpacked
   // here into views of it: the same shape as analyze's result, built several times faster.
   analyzePacked(text, options = {}) {
@@ -288,6 +305,12 @@ export class Engine {
   // for every nHeads that divides dModel.
   attentionParameterCount(dModel, nHeads) {
     return guarded(this.#module, () => this.#module.attentionParameterCount(dModel, nHeads));
+  }
+
+  // The factor attention multiplies Q·Kᵀ by for key width dk: scoreMultiplier / √dk, or
+  // scoreMultiplier alone with scale: false. options: {scale, scoreMultiplier}.
+  attentionScoreScale(dk, options = {}) {
+    return guarded(this.#module, () => this.#module.attentionScoreScale(dk, options));
   }
 
   // capacity: floats in each of the buffers a, b and c (see KernelWorkspace).
