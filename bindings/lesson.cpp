@@ -6,6 +6,7 @@
 #include "js_values.h"
 
 #include "model/head_split.h"
+#include "ops/attention.h"
 #include "ops/scaling_demo.h"
 #include "ops/softmax.h"
 
@@ -57,7 +58,7 @@ double row_entropy(const val& weights) {
   return ae::row_entropy(row)[0];
 }
 
-// headSplit(dModel, headDim) → {dModel, headDim, divides, nHeads, perHead, outputProjection, total}
+// headSplit(dModel, headDim) → {dModel, headDim, divides, nHeads, perHead, allHeads, outputProjection, total}
 val head_split(int d_model, int head_dim) {
   const ae::HeadSplit s = ae::split_heads(d_model, head_dim);
   val out = val::object();
@@ -66,9 +67,16 @@ val head_split(int d_model, int head_dim) {
   out.set("divides", s.divides);
   out.set("nHeads", s.n_heads);
   out.set("perHead", static_cast<double>(s.per_head));  // < 2^53 by kHeadSplitMaxWidth
+  out.set("allHeads", static_cast<double>(s.all_heads));
   out.set("outputProjection", static_cast<double>(s.output_projection));
   out.set("total", static_cast<double>(s.total));
   return out;
+}
+
+// attentionScoreScale(dk, {scale, scoreMultiplier}) → the factor attention applies to Q·Kᵀ.
+double attention_score_scale(int dk, const val& o) {
+  if (dk < 1) argument_error("attentionScoreScale: dk must be ≥ 1, got " + std::to_string(dk));
+  return ae::attention_score_scale(dk, attention_options_from_js(o));
 }
 
 double attention_parameter_count(int d_model, int n_heads) {
@@ -82,4 +90,5 @@ EMSCRIPTEN_BINDINGS(attention_explorer_lesson) {
   emscripten::function("rowEntropy", &row_entropy);
   emscripten::function("headSplit", &head_split);
   emscripten::function("attentionParameterCount", &attention_parameter_count);
+  emscripten::function("attentionScoreScale", &attention_score_scale);
 }

@@ -62,7 +62,9 @@ TEST_CASE("split_heads: heads, per-head and output-projection counts") {
   CHECK(s.n_heads == 32);
   CHECK(s.per_head == 3ull * (4096 * 128 + 128));
   CHECK(s.output_projection == 4096ull * 4096 + 4096);
-  CHECK(s.total == 32 * s.per_head + s.output_projection);
+  CHECK(s.all_heads == 32 * s.per_head);
+  CHECK(s.all_heads == 3ull * (4096 * 4096 + 4096));  // the heads' Q, K, V together: three d×d
+  CHECK(s.total == s.all_heads + s.output_projection);
   CHECK(s.total == ae::attention_parameter_count(4096, 32));
 
   const ae::HeadSplit bad = ae::split_heads(4096, 100);

@@ -296,7 +296,8 @@ export class Engine {
   }
 
   // How d_model splits into heads of headDim: {dModel, headDim, divides, nHeads, perHead
-  // (Q/K/V parameters of one head), outputProjection (W_O), total (the layer's parameters)}.
+  // (Q/K/V parameters of one head), allHeads (those of every head), outputProjection (W_O),
+  // total (the layer's parameters)}.
   headSplit(dModel, headDim) {
     return guarded(this.#module, () => this.#module.headSplit(dModel, headDim));
   }

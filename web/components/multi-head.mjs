@@ -1,0 +1,376 @@
+// <ae-multi-head>: panel 5, "multi-head attention", for the main panel's run (store.result):
+//  1. how d_model splits into h heads of d_model / h (the shapes of the run's trace);
+//  2. the weights of the selected word in every head of a layer, side by side;
+//  3. each head's output for that word, their concatenation (selfAttention.concat) and the
+//     result after W_O (selfAttention.output), as colour strips with their exact numbers;
+//  4. the layer's parameter count for every number of heads (Engine.headSplit /
+//     attentionParameterCount), equal to one head of full width;
+//  5. a head-count calculator (d_model and head width → heads and parameters).
+// Every model number comes from the trace or the engine; JS only formats and lays out.
+// Reads the shared store: result, layer, token, model, lang; writes token and layer.
+// Shown numbers are mirrored in data-* attributes for the tests.
+import { getEngine } from '../lib/context.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import strings from '../strings/multi-head.mjs';
+import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const HEAD_COLOURS = 8; // style.css: --ae-mh-0 … --ae-mh-7, reused cyclically
+const CALC_MAX = 1 << 20; // the core's kHeadSplitMaxWidth
+const CALC_DEFAULT = { d: 4096, dh: 128 };
+const DEFAULT_QUERY = 'it';
+
+let nextId = 0;
+
+export class MultiHead extends StoreElement {
+  static watched = ['result', 'layer', 'token', 'model', 'lang'];
+
+  #parts = null;
+  #engine = null;
+  #shown = ''; // key of what #draw last showed
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+    getEngine().then((engine) => {
+      this.#engine = engine;
+      this.#shown = '';
+      this.#draw();
+      this.#calculate();
+    }, () => {}); // the page itself reports an engine that fails to load
+  }
+
+  storeChanged(full) {
+    if (full) {
+      this.#relabel();
+      this.#shown = '';
+      this.#calculate();
+    }
+    this.#draw();
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #number(x) {
+    return Number(x).toLocaleString(this.store.get().lang === 'zh' ? 'zh-CN' : 'en');
+  }
+
+  // --- structure ---
+
+  #build() {
+    const id = `ae-mh-${nextId++}`;
+    const el = (tag, className, parent, attrs = {}) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      parent?.append(node);
+      return node;
+    };
+    const root = el('div', 'ae-mh');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+    const waiting = el('p', 'ae-mh-waiting', root, { role: 'status' });
+    const body = el('div', 'ae-mh-body', root);
+
+    const splitTitle = el('h3', '', body);
+    const split = el('p', 'ae-mh-split', body);
+    const splitStrip = el('div', 'ae-mh-splitstrip', body);
+    const ranges = el('ul', 'ae-mh-ranges', body);
+
+    const patternsTitle = el('h3', '', body);
+    const patternsHowTo = el('p', '', body);
+    const pickers = el('div', 'ae-mh-pickers', body);
+    const queryField = el('div', 'field inline', pickers);
+    const queryLabel = el('label', '', queryField, { for: `${id}-query` });
+    const query = el('select', '', queryField, { id: `${id}-query` });
+    const layerField = el('div', 'field inline', pickers);
+    const layerLabel = el('label', '', layerField, { for: `${id}-layer` });
+    const layer = el('select', '', layerField, { id: `${id}-layer` });
+    const scroller = el('div', 'ae-mh-scroll', body);
+    const table = el('table', 'ae-mh-table', scroller);
+    const caption = el('caption', '', table);
+    const headRow = el('tr', '', el('thead', '', table));
+    const tbody = el('tbody', '', table);
+
+    const concatTitle = el('h3', '', body);
+    const concatHowTo = el('p', '', body);
+    const flow = el('div', 'ae-mh-flow', body);
+    const values = el('div', 'ae-mh-values', body, { 'aria-live': 'polite' });
+
+    const paramsTitle = el('h3', '', body);
+    const params = el('p', 'ae-mh-params', body);
+    const paramsScroll = el('div', 'ae-mh-scroll', body);
+    const paramsTable = el('table', 'ae-mh-table ae-mh-paramtable', paramsScroll);
+    const paramsCaption = el('caption', '', paramsTable);
+    const paramsHead = el('tr', '', el('thead', '', paramsTable));
+    const paramsBody = el('tbody', '', paramsTable);
+
+    const calcTitle = el('h3', '', root);
+    const calcHowTo = el('p', '', root);
+    const calc = el('form', 'ae-mh-calc', root);
+    const dField = el('div', 'field inline', calc);
+    const dLabel = el('label', '', dField, { for: `${id}-calc-d` });
+    const dInput = el('input', '', dField, { id: `${id}-calc-d`, type: 'number', min: 1, max: CALC_MAX, step: 1, inputmode: 'numeric', value: CALC_DEFAULT.d });
+    const hField = el('div', 'field inline', calc);
+    const hLabel = el('label', '', hField, { for: `${id}-calc-h` });
+    const hInput = el('input', '', hField, { id: `${id}-calc-h`, type: 'number', min: 1, max: CALC_MAX, step: 1, inputmode: 'numeric', value: CALC_DEFAULT.dh });
+    const calcResult = el('p', 'ae-mh-calcresult', root, { 'aria-live': 'polite' });
+    const calcError = el('p', 'error', root, { role: 'alert' });
+
+    query.addEventListener('change', () => this.store.set({ token: Number(query.value) }));
+    layer.addEventListener('change', () => this.store.set({ layer: Number(layer.value) }));
+    calc.addEventListener('submit', (e) => e.preventDefault());
+    dInput.addEventListener('input', () => this.#calculate());
+    hInput.addEventListener('input', () => this.#calculate());
+    const showValues = (e) => {
+      const strip = e.target.closest('[data-strip]');
+      if (strip) this.#showValues(strip);
+    };
+    flow.addEventListener('pointerover', showValues);
+    flow.addEventListener('focusin', showValues);
+
+    this.replaceChildren(root);
+    this.setAttribute('aria-labelledby', `${id}-title`);
+    this.#parts = {
+      title, intro, waiting, body, splitTitle, split, splitStrip, ranges, patternsTitle, patternsHowTo, queryLabel,
+      query, layerLabel, layer, caption, headRow, tbody, concatTitle, concatHowTo, flow, values, paramsTitle, params,
+      paramsCaption, paramsHead, paramsBody, calcTitle, calcHowTo, dLabel, dInput, hLabel, hInput, calcResult, calcError,
+    };
+  }
+
+  #relabel() {
+    const p = this.#parts;
+    p.title.textContent = this.#t('title');
+    p.intro.textContent = this.#t('intro');
+    p.waiting.textContent = this.#t('waiting');
+    p.splitTitle.textContent = this.#t('splitTitle');
+    p.patternsTitle.textContent = this.#t('patternsTitle');
+    p.queryLabel.textContent = this.#t('query');
+    p.layerLabel.textContent = this.#t('layer');
+    p.concatTitle.textContent = this.#t('concatTitle');
+    p.paramsTitle.textContent = this.#t('paramsTitle');
+    p.calcTitle.textContent = this.#t('calcTitle');
+    p.calcHowTo.textContent = this.#t('calcHowTo');
+    p.dLabel.textContent = this.#t('calcD');
+    p.hLabel.textContent = this.#t('calcHead');
+  }
+
+  // The selected query: the store's token, else "it" for the coreference model, else the last word.
+  #query(tokens) {
+    const { token, model } = this.store.get();
+    if (Number.isInteger(token) && token >= 0 && token < tokens.length) return token;
+    const it = tokens.findIndex((t) => t.toLowerCase() === DEFAULT_QUERY);
+    return String(model).startsWith('coref-encoder') && it >= 0 ? it : tokens.length - 1;
+  }
+
+  // --- the run ---
+
+  #draw() {
+    const p = this.#parts;
+    const { result, layer: storeLayer, lang } = this.store.get();
+    const ok = Boolean(result?.layers?.length);
+    p.waiting.hidden = ok;
+    p.body.hidden = !ok;
+    if (!ok) return;
+    const layerIndex = Math.min(Math.max(0, storeLayer | 0), result.layers.length - 1);
+    const tokens = [...result.tokens];
+    const i = this.#query(tokens);
+    const key = JSON.stringify([tokens, layerIndex, i, lang, Boolean(this.#engine)]);
+    const attention = result.layers[layerIndex].selfAttention;
+    if (key === this.#shown && this.#result === result) return;
+    this.#shown = key;
+    this.#result = result;
+
+    const n = result.n;
+    const h = attention.heads.length;
+    const d = attention.concat.length / n; // shapes of the trace: n×d_model and n×d_head
+    const dh = attention.heads[0].output.length / n;
+    Object.assign(this.dataset, { dModel: d, heads: h, headDim: dh, layer: layerIndex, query: i });
+
+    // 1. the split
+    p.split.textContent = this.#t('split', { d, h, dh });
+    p.splitStrip.replaceChildren(this.#splitStrip(d, h, dh));
+    p.ranges.replaceChildren(...attention.heads.map((_, k) => {
+      const li = document.createElement('li');
+      li.className = `ae-mh-c${k % HEAD_COLOURS}`;
+      li.textContent = this.#t('headRange', { i: k + 1, from: k * dh + 1, to: (k + 1) * dh });
+      return li;
+    }));
+
+    // 2. per-head patterns for the selected word
+    if (p.query.dataset.tokens !== JSON.stringify([tokens, lang])) {
+      p.query.replaceChildren(...tokens.map((t, j) => new Option(this.#t('tokenOption', { token: t, i: j + 1 }), j)));
+      p.query.dataset.tokens = JSON.stringify([tokens, lang]);
+    }
+    p.query.value = String(i);
+    if (p.layer.options.length !== result.layers.length || p.layer.dataset.lang !== lang) {
+      p.layer.replaceChildren(...result.layers.map((_, l) => new Option(this.#t('layerN', { i: l + 1 }), l)));
+      p.layer.dataset.lang = lang;
+    }
+    p.layer.value = String(layerIndex);
+    p.patternsHowTo.textContent = this.#t('patternsHowTo', { layer: layerIndex + 1 });
+    p.caption.textContent = this.#t('tableCaption', { token: tokens[i], layer: layerIndex + 1 });
+    const th = (content, scope, cls = '') => {
+      const cell = document.createElement('th');
+      cell.scope = scope;
+      cell.className = cls;
+      cell.textContent = content;
+      return cell;
+    };
+    p.headRow.replaceChildren(th(this.#t('colWord'), 'col'),
+      ...attention.heads.map((_, k) => th(this.#t('colHead', { i: k + 1 }), 'col', `ae-mh-c${k % HEAD_COLOURS}`)));
+    const rows = attention.heads.map((head) => head.weights.subarray(i * n, i * n + n));
+    const strongest = rows.map((row) => row.reduce((best, w, j) => (w > row[best] ? j : best), 0));
+    p.tbody.replaceChildren(...tokens.map((token, j) => {
+      const tr = document.createElement('tr');
+      tr.append(th(token, 'row'));
+      rows.forEach((row, k) => {
+        const td = document.createElement('td');
+        td.className = `ae-mh-c${k % HEAD_COLOURS}${strongest[k] === j ? ' strongest' : ''}`;
+        td.dataset.head = k;
+        td.dataset.key = j;
+        td.dataset.weight = String(row[j]);
+        const bar = document.createElement('span');
+        bar.className = 'ae-mh-bar';
+        bar.style.setProperty('--w', String(Math.max(0, Math.min(1, row[j])))); // CSSOM: CSP-safe
+        td.append(bar, fixed(row[j], 2));
+        tr.append(td);
+      });
+      return tr;
+    }));
+
+    // 3. head outputs → concatenation → W_O
+    p.concatHowTo.textContent = this.#t('concatHowTo', { dh, d, token: tokens[i] });
+    const headOuts = attention.heads.map((head) => head.output.subarray(i * dh, (i + 1) * dh));
+    const concat = attention.concat.subarray(i * d, (i + 1) * d);
+    const output = attention.output.subarray(i * d, (i + 1) * d);
+    const scale = maxAbsOf(concat);
+    const labelled = (name, values, cls, kind, maxAbs) => {
+      const box = document.createElement('div');
+      box.className = `ae-mh-vec ${cls}`;
+      box.tabIndex = 0;
+      box.dataset.strip = kind;
+      box.dataset.name = name;
+      box.dataset.values = JSON.stringify(Array.from(values, String));
+      const label = document.createElement('span');
+      label.className = 'ae-mh-vecname';
+      label.textContent = name;
+      box.append(label, vectorStrip(values, { name, maxAbs, label: this.#vectorLabel(name, values) }));
+      return box;
+    };
+    const heads = document.createElement('div');
+    heads.className = 'ae-mh-heads';
+    heads.append(...headOuts.map((v, k) => labelled(this.#t('headOut', { i: k + 1 }), v, `ae-mh-c${k % HEAD_COLOURS}`, `head${k}`, scale)));
+    const arrow = (s) => Object.assign(document.createElement('div'), { className: 'ae-mh-arrow', textContent: s });
+    p.flow.replaceChildren(heads, arrow('↓ concat'),
+      labelled(this.#t('concat', { d }), concat, 'ae-mh-concat', 'concat', scale), arrow('↓ × W_O + b'),
+      labelled(this.#t('output', { d }), output, 'ae-mh-output', 'output', maxAbsOf(output)));
+    p.values.textContent = '';
+
+    // 4. parameters: the same for every h
+    this.#drawParameters(d, h, dh);
+  }
+
+  #result = null;
+
+  // The d positions of a vector in h coloured blocks of dh.
+  #splitStrip(d, h, dh) {
+    const svg = document.createElementNS(SVG, 'svg');
+    const cell = Math.max(3, Math.min(12, Math.floor(320 / d)));
+    svg.setAttribute('viewBox', `0 0 ${d * cell} 18`);
+    svg.setAttribute('width', d * cell);
+    svg.setAttribute('height', 18);
+    svg.setAttribute('class', 'ae-mh-splitsvg');
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', this.#t('splitLabel', { d }));
+    for (let k = 0; k < h; k++) {
+      const rect = document.createElementNS(SVG, 'rect');
+      rect.setAttribute('x', k * dh * cell);
+      rect.setAttribute('width', dh * cell - 1);
+      rect.setAttribute('height', 18);
+      rect.setAttribute('class', `ae-mh-f${k % HEAD_COLOURS}`);
+      svg.append(rect);
+    }
+    for (let j = 1; j < d; j++) {
+      const tick = document.createElementNS(SVG, 'line');
+      Object.entries({ x1: j * cell - 0.5, x2: j * cell - 0.5, y1: 12, y2: 18, class: 'ae-mh-tick' }).forEach(([a, v]) => tick.setAttribute(a, v));
+      svg.append(tick);
+    }
+    return svg;
+  }
+
+  #vectorLabel(name, values) {
+    return this.#t('vectorLabel', { name, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)) });
+  }
+
+  #showValues(strip) {
+    const values = JSON.parse(strip.dataset.values);
+    this.#parts.values.textContent = this.#t('vector', { name: strip.dataset.name, values: values.map((v) => fixed(v)).join(', ') });
+    this.#parts.values.dataset.strip = strip.dataset.strip;
+  }
+
+  #drawParameters(d, h, dh) {
+    const p = this.#parts;
+    const engine = this.#engine;
+    if (!engine) return;
+    const split = engine.headSplit(d, dh);
+    const oneHead = engine.attentionParameterCount(d, 1);
+    p.params.textContent = this.#t('params', {
+      d, dh, h, perHead: this.#number(split.perHead), allHeads: this.#number(split.allHeads),
+      wo: this.#number(split.outputProjection), total: this.#number(split.total), oneHead: this.#number(oneHead),
+    });
+    Object.assign(p.params.dataset, { total: String(split.total), oneHead: String(oneHead), perHead: String(split.perHead) });
+    p.paramsCaption.textContent = this.#t('paramsTableCaption', { d });
+    const cell = (tag, content, scope) => {
+      const c = document.createElement(tag);
+      if (scope) c.scope = scope;
+      c.textContent = content;
+      return c;
+    };
+    p.paramsHead.replaceChildren(cell('th', this.#t('colHeads'), 'col'), cell('th', this.#t('colHeadDim'), 'col'), cell('th', this.#t('colParams'), 'col'));
+    // Every head width that divides d (asked of the core), widest heads first.
+    const rows = [];
+    for (let width = d; width >= 1; width--) {
+      const s = engine.headSplit(d, width);
+      if (!s.divides) continue;
+      const tr = document.createElement('tr');
+      tr.dataset.heads = s.nHeads;
+      tr.dataset.total = String(s.total);
+      if (s.nHeads === h) tr.className = 'current';
+      tr.append(cell('th', String(s.nHeads), 'row'), cell('td', String(width)), cell('td', this.#number(s.total)));
+      rows.push(tr);
+    }
+    p.paramsBody.replaceChildren(...rows);
+  }
+
+  // --- calculator ---
+
+  #calculate() {
+    const p = this.#parts;
+    const read = (input) => (/^\d{1,7}$/.test(input.value.trim()) ? Number(input.value) : NaN);
+    const d = read(p.dInput), dh = read(p.hInput);
+    const fail = (key, params) => {
+      p.calcResult.textContent = '';
+      p.calcError.textContent = this.#t(key, params);
+      delete p.calcResult.dataset.heads;
+      delete p.calcResult.dataset.total;
+    };
+    if (!this.#engine) return;
+    if (!(d >= 1 && d <= CALC_MAX && dh >= 1 && dh <= CALC_MAX)) return fail('calcInvalid', { max: this.#number(CALC_MAX) });
+    let s;
+    try {
+      s = this.#engine.headSplit(d, dh);
+    } catch {
+      return fail('calcInvalid', { max: this.#number(CALC_MAX) });
+    }
+    if (!s.divides) return fail('calcIndivisible', { d, dh });
+    p.calcError.textContent = '';
+    p.calcResult.textContent = this.#t('calcResult', { d, dh, h: s.nHeads, total: this.#number(s.total) });
+    Object.assign(p.calcResult.dataset, { heads: s.nHeads, total: String(s.total) });
+  }
+}
+
+customElements.define('ae-multi-head', MultiHead);

@@ -1,0 +1,451 @@
+// <ae-scaling>: panel 4, "why ÷√d".
+//  1. Random vectors: a slider for the width d (2 … 1024, powers of two) and a switch for the
+//     ÷√d, on random unit-variance queries and keys scored by the core's attention
+//     (Engine.scalingDemo): the spread of the scores, the first query's weights as bars, their
+//     entropy and largest weight, and the average entropy for every d (scaled vs not) as a chart.
+//  2. The trained coreference model: a factor on every attention score (scoreMultiplier
+//     ×0.25 … ×4) or the ÷√d switched off (analyze(text, {scale, scoreMultiplier})), and what it
+//     does to the weights of "it" in the coreference head (config.json's coreference_head),
+//     their entropy (Engine.rowEntropy) and the prediction.
+// Every model number comes from the engine; JS only formats and lays out.
+// Shown numbers are mirrored in data-* attributes for the tests. The model is fetched when the
+// panel first comes near the viewport or is first used. Reads the shared store: lang.
+import { getEngine, getTrainedModel } from '../lib/context.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import strings from '../strings/scaling.mjs';
+import { fixed } from './qkv-steps.mjs';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const MODEL = 'coref-encoder';
+const SENTENCES = {
+  tired: "The animal didn't cross the street because it was too tired.",
+  wide: "The animal didn't cross the street because it was too wide.",
+};
+export const DEMO = { keys: 8, queries: 200, dMinExp: 1, dMaxExp: 10, dStartExp: 6 };
+export const MULTIPLIERS = [0.25, 0.5, 1, 2, 4];
+const COLLAPSE_AT = 0.9; // a largest weight above this is shown as "collapsed"
+
+let nextId = 0;
+
+function svgNode(tag, attrs = {}, parent = null, content = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (content !== null) node.textContent = content;
+  parent?.append(node);
+  return node;
+}
+
+export class Scaling extends StoreElement {
+  static watched = ['lang'];
+
+  #parts = null;
+  #engine = null;
+  #seed = 1;
+  #curve = null; // {seed, scaled: [meanEntropy per d], raw: [...]}
+  #model = null;
+  #loading = null;
+  #observer = null;
+  #baseline = new Map(); // sentence key → analyze() with the trained settings
+  #modelError = null; // {key, params}
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+    getEngine().then((engine) => {
+      this.#engine = engine;
+      this.#drawDemo();
+      this.#drawModel();
+    }, () => {}); // the page itself reports an engine that fails to load
+    if (!this.#model && !this.#observer && 'IntersectionObserver' in window) {
+      this.#observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.#ensureModel();
+      }, { rootMargin: '300px 0px' });
+      this.#observer.observe(this);
+    }
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#observer?.disconnect();
+    this.#observer = null;
+  }
+
+  storeChanged(full) {
+    if (!full) return;
+    this.#relabel();
+    this.#drawDemo();
+    this.#drawModel();
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #percent(p) {
+    const locale = this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
+    const f = (x) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x);
+    return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
+  }
+
+  // --- structure ---
+
+  #build() {
+    const id = `ae-sc-${nextId++}`;
+    const el = (tag, className, parent, attrs = {}) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      parent?.append(node);
+      return node;
+    };
+    const root = el('div', 'ae-sc');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+
+    // 1. random vectors
+    const randomTitle = el('h3', '', root);
+    const randomHowTo = el('p', '', root);
+    const controls = el('div', 'ae-sc-controls', root);
+    const dField = el('div', 'ae-sc-field', controls);
+    const dLabel = el('label', '', dField, { for: `${id}-d` });
+    const dInput = el('input', '', dField, {
+      id: `${id}-d`, type: 'range', min: DEMO.dMinExp, max: DEMO.dMaxExp, step: 1, value: DEMO.dStartExp,
+    });
+    const dOutput = el('output', 'ae-sc-dvalue', dField, { for: `${id}-d` });
+    const scaleField = el('div', 'check', controls);
+    const scaleInput = el('input', '', scaleField, { id: `${id}-scale`, type: 'checkbox' });
+    scaleInput.checked = true;
+    const scaleLabel = el('label', '', scaleField, { for: `${id}-scale` });
+    const reseedRow = el('div', 'ae-sc-reseed', controls);
+    const reseed = el('button', 'chip', reseedRow, { type: 'button' });
+    const seedNote = el('span', 'ae-sc-seed', reseedRow);
+
+    const demoOut = el('div', 'ae-sc-demo', root);
+    const stats = el('dl', 'ae-sc-stats', demoOut);
+    const stat = (key) => {
+      const box = el('div', `ae-sc-stat ae-sc-${key}`, stats);
+      const dt = el('dt', '', box);
+      const dd = el('dd', '', box);
+      const value = el('span', 'ae-sc-value', dd);
+      const note = el('span', 'ae-sc-note', dd);
+      return { dt, value, note };
+    };
+    const spread = stat('spread');
+    const entropy = stat('entropy');
+    const maxWeight = stat('max');
+    const verdict = el('p', 'ae-sc-verdict', demoOut, { role: 'status' });
+    const bars = svgNode('svg', { class: 'ae-sc-bars', role: 'img' }, demoOut);
+    const chartTitle = el('p', 'ae-sc-chart-title', demoOut);
+    const chart = svgNode('svg', { class: 'ae-sc-chart', role: 'img' }, demoOut);
+    const demoError = el('p', 'error', demoOut, { role: 'alert' });
+
+    // 2. the trained model
+    const modelTitle = el('h3', '', root);
+    const modelHowTo = el('p', '', root);
+    const modelControls = el('div', 'ae-sc-controls', root);
+    const sentenceField = el('div', 'ae-sc-field', modelControls);
+    const sentenceLabel = el('label', '', sentenceField, { for: `${id}-sentence` });
+    const sentence = el('select', '', sentenceField, { id: `${id}-sentence` });
+    sentence.append(new Option('', 'tired'), new Option('', 'wide'));
+    const multField = el('div', 'ae-sc-field', modelControls);
+    const multLabel = el('label', '', multField, { for: `${id}-mult` });
+    const mult = el('input', '', multField, {
+      id: `${id}-mult`, type: 'range', min: 0, max: MULTIPLIERS.length - 1, step: 1, value: MULTIPLIERS.indexOf(1),
+    });
+    const multOutput = el('output', 'ae-sc-dvalue', multField, { for: `${id}-mult` });
+    const noScaleField = el('div', 'check', modelControls);
+    const noScale = el('input', '', noScaleField, { id: `${id}-noscale`, type: 'checkbox' });
+    const noScaleLabel = el('label', '', noScaleField, { for: `${id}-noscale` });
+    const factor = el('p', 'ae-sc-factor', root);
+    const modelStatus = el('p', 'ae-sc-status', root, { role: 'status' });
+    const modelError = el('p', 'error', root, { role: 'alert' });
+    const modelOut = el('div', 'ae-sc-model', root);
+    const answers = el('dl', 'ae-sc-answers', modelOut);
+    const answerBox = (cls) => {
+      const box = el('div', `ae-sc-answer ${cls}`, answers);
+      return { dt: el('dt', '', box), dd: el('dd', '', box) };
+    };
+    const answerNormal = answerBox('normal');
+    const answerNow = answerBox('now');
+    const scroller = el('div', 'ae-sc-scroll', modelOut);
+    const table = el('table', 'ae-sc-table', scroller);
+    const caption = el('caption', '', table);
+    const headRow = el('tr', '', el('thead', '', table));
+    const colWord = el('th', '', headRow, { scope: 'col' });
+    const colNormal = el('th', '', headRow, { scope: 'col' });
+    const colNow = el('th', '', headRow, { scope: 'col' });
+    const tbody = el('tbody', '', table);
+    const footRow = el('tr', 'ae-sc-entropy-row', el('tfoot', '', table));
+    const entropyLabel = el('th', '', footRow, { scope: 'row' });
+    const entropyNormal = el('td', '', footRow);
+    const entropyNow = el('td', '', footRow);
+
+    dInput.addEventListener('input', () => this.#drawDemo());
+    scaleInput.addEventListener('change', () => this.#drawDemo());
+    reseed.addEventListener('click', () => {
+      this.#seed += 1;
+      this.#drawDemo();
+    });
+    for (const control of [sentence, mult, noScale]) {
+      control.addEventListener(control === mult ? 'input' : 'change', () => {
+        this.#ensureModel();
+        this.#drawModel();
+      });
+      control.addEventListener('focus', () => this.#ensureModel());
+    }
+
+    this.replaceChildren(root);
+    this.setAttribute('aria-labelledby', `${id}-title`);
+    this.#parts = {
+      title, intro, randomTitle, randomHowTo, dLabel, dInput, dOutput, scaleInput, scaleLabel, reseed, seedNote,
+      demoOut, spread, entropy, maxWeight, verdict, bars, chartTitle, chart, demoError, modelTitle, modelHowTo,
+      sentenceLabel, sentence, multLabel, mult, multOutput, noScale, noScaleLabel, factor, modelStatus, modelError,
+      modelOut, answerNormal, answerNow, caption, colWord, colNormal, colNow, tbody, entropyLabel, entropyNormal,
+      entropyNow,
+    };
+  }
+
+  #relabel() {
+    const p = this.#parts;
+    p.title.textContent = this.#t('title');
+    p.intro.textContent = this.#t('intro');
+    p.randomTitle.textContent = this.#t('randomTitle');
+    p.randomHowTo.textContent = this.#t('randomHowTo', { queries: DEMO.queries, keys: DEMO.keys });
+    p.dLabel.textContent = this.#t('d');
+    p.scaleLabel.textContent = this.#t('scale');
+    p.reseed.textContent = this.#t('reseed');
+    p.spread.dt.textContent = this.#t('spread');
+    p.entropy.dt.textContent = this.#t('entropy');
+    p.maxWeight.dt.textContent = this.#t('maxWeight');
+    p.chartTitle.textContent = this.#t('chartTitle');
+    p.modelTitle.textContent = this.#t('modelTitle');
+    p.sentenceLabel.textContent = this.#t('sentence');
+    p.sentence.options[0].textContent = this.#t('tired');
+    p.sentence.options[1].textContent = this.#t('wide');
+    p.multLabel.textContent = this.#t('multiplier');
+    p.noScaleLabel.textContent = this.#t('noScale');
+    p.colWord.textContent = this.#t('colWord');
+    p.colNormal.textContent = this.#t('colNormal');
+    p.colNow.textContent = this.#t('colNow');
+    p.entropyLabel.textContent = this.#t('rowEntropy');
+    p.answerNormal.dt.textContent = `${this.#t('answer')} · ${this.#t('colNormal')}`;
+    p.answerNow.dt.textContent = `${this.#t('answer')} · ${this.#t('colNow')}`;
+  }
+
+  // --- 1. random vectors ---
+
+  #dValue() {
+    return 2 ** Number(this.#parts.dInput.value);
+  }
+
+  #drawDemo() {
+    const p = this.#parts;
+    const d = this.#dValue();
+    const scale = p.scaleInput.checked;
+    p.dOutput.textContent = this.#t('dValue', { d });
+    p.dInput.setAttribute('aria-valuetext', this.#t('dValue', { d }));
+    p.seedNote.textContent = this.#t('seed', { seed: this.#seed });
+    if (!this.#engine) return;
+    let demo;
+    try {
+      demo = this.#engine.scalingDemo({ d, keys: DEMO.keys, queries: DEMO.queries, seed: this.#seed, scale });
+      this.#ensureCurve();
+    } catch (error) {
+      p.demoError.textContent = error.message;
+      return;
+    }
+    p.demoError.textContent = '';
+    const { keys } = demo;
+    const weights = demo.weights.subarray(0, keys); // the first query's row
+    const scores = demo.scores.subarray(0, keys);
+    const entropy = demo.entropy[0];
+    const max = demo.maxWeight[0];
+
+    p.spread.value.textContent = fixed(demo.scoreStd, 2);
+    p.spread.note.textContent = this.#t('spreadNote', { root: fixed(Math.sqrt(d), 2) });
+    p.entropy.value.textContent = fixed(entropy, 3);
+    p.entropy.note.textContent = this.#t('entropyNote', { keys, max: fixed(demo.uniformEntropy, 3), mean: fixed(demo.meanEntropy, 3) });
+    p.maxWeight.value.textContent = fixed(max, 3);
+    p.maxWeight.note.textContent = this.#t('maxWeightNote', { mean: fixed(demo.meanMaxWeight, 3) });
+    const collapsed = max > COLLAPSE_AT;
+    p.verdict.textContent = this.#t(collapsed ? 'collapsed' : 'notCollapsed', { p: this.#percent(max) });
+    p.verdict.classList.toggle('collapsed', collapsed);
+    p.demoOut.classList.toggle('collapsed', collapsed);
+
+    this.#drawBars(scores, weights);
+    this.#drawCurve(d);
+    Object.assign(this.dataset, {
+      d, scale, seed: this.#seed, scoreStd: String(demo.scoreStd), entropy: String(entropy),
+      meanEntropy: String(demo.meanEntropy), maxWeight: String(max), weights: JSON.stringify(Array.from(weights, String)),
+      collapsed,
+    });
+  }
+
+  // The first query's weights as bars; the largest in the marker colour.
+  #drawBars(scores, weights) {
+    const { bars } = this.#parts;
+    const n = weights.length;
+    const W = 320, H = 130, top = 16, bottom = 22, gap = 6;
+    const bw = (W - gap * (n + 1)) / n;
+    bars.replaceChildren();
+    bars.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    bars.setAttribute('aria-label', this.#t('barsLabel', { keys: n }));
+    let strongest = 0;
+    weights.forEach((w, j) => { if (w > weights[strongest]) strongest = j; });
+    svgNode('line', { x1: 0, x2: W, y1: H - bottom + 0.5, y2: H - bottom + 0.5, class: 'ae-sc-axis' }, bars);
+    weights.forEach((w, j) => {
+      const x = gap + j * (bw + gap);
+      const h = Math.max(1, w * (H - top - bottom));
+      const g = svgNode('g', { class: j === strongest ? 'ae-sc-bar strongest' : 'ae-sc-bar' }, bars);
+      g.dataset.weight = String(w);
+      g.dataset.score = String(scores[j]);
+      svgNode('title', {}, g, this.#t('barTitle', { i: j + 1, score: fixed(scores[j]), weight: fixed(w, 4) }));
+      svgNode('rect', { x, y: H - bottom - h, width: bw, height: h }, g);
+      svgNode('text', { x: x + bw / 2, y: H - bottom - h - 4, 'text-anchor': 'middle', class: 'ae-sc-barvalue' }, g, fixed(w, 2));
+      svgNode('text', { x: x + bw / 2, y: H - 6, 'text-anchor': 'middle', class: 'ae-sc-barlabel' }, g, this.#t('keyN', { i: j + 1 }));
+    });
+  }
+
+  // Average entropy for every d, scaled and not (computed once per seed).
+  #ensureCurve() {
+    if (this.#curve?.seed === this.#seed) return;
+    const exps = [];
+    for (let e = DEMO.dMinExp; e <= DEMO.dMaxExp; e++) exps.push(e);
+    const run = (scale) => exps.map((e) => this.#engine.scalingDemo({ d: 2 ** e, keys: DEMO.keys, queries: DEMO.queries, seed: this.#seed, scale }).meanEntropy);
+    const uniform = this.#engine.scalingDemo({ d: 2, keys: DEMO.keys, queries: 1, seed: this.#seed }).uniformEntropy;
+    this.#curve = { seed: this.#seed, exps, scaled: run(true), raw: run(false), uniform };
+  }
+
+  #drawCurve(d) {
+    const { chart } = this.#parts;
+    const { exps, scaled, raw, uniform } = this.#curve;
+    const W = 320, H = 150, left = 34, right = 10, top = 10, bottom = 26;
+    const x = (e) => left + ((e - exps[0]) / (exps.at(-1) - exps[0])) * (W - left - right);
+    const y = (h) => top + (1 - h / uniform) * (H - top - bottom);
+    chart.replaceChildren();
+    chart.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    chart.setAttribute('aria-label', this.#t('chartLabel', {
+      flat: fixed(scaled.at(-1), 2), low: fixed(raw.at(-1), 2), dmax: 2 ** exps.at(-1),
+    }));
+    for (const h of [0, uniform]) {
+      svgNode('line', { x1: left, x2: W - right, y1: y(h), y2: y(h), class: 'ae-sc-grid' }, chart);
+      svgNode('text', { x: left - 4, y: y(h) + 4, 'text-anchor': 'end', class: 'ae-sc-tick' }, chart, fixed(h, 2));
+    }
+    for (const e of exps) {
+      if (e % 2 === 0 || e === exps[0]) svgNode('text', { x: x(e), y: H - 8, 'text-anchor': 'middle', class: 'ae-sc-tick' }, chart, String(2 ** e));
+    }
+    svgNode('line', { x1: x(Math.log2(d)), x2: x(Math.log2(d)), y1: top, y2: H - bottom, class: 'ae-sc-now' }, chart);
+    for (const [series, values] of [['scaled', scaled], ['raw', raw]]) {
+      const points = values.map((h, i) => `${x(exps[i]).toFixed(1)},${y(h).toFixed(1)}`).join(' ');
+      const line = svgNode('polyline', { points, class: `ae-sc-line ${series}` }, chart);
+      line.dataset.values = JSON.stringify(values.map(String));
+      values.forEach((h, i) => svgNode('circle', { cx: x(exps[i]), cy: y(h), r: 2.5, class: `ae-sc-dot ${series}` }, chart));
+      const last = values.at(-1);
+      svgNode('text', { x: W - right, y: y(last) + (series === 'raw' ? -6 : 14), 'text-anchor': 'end', class: `ae-sc-legend ${series}` }, chart,
+        this.#t(series === 'raw' ? 'chartRaw' : 'chartScaled'));
+    }
+  }
+
+  // --- 2. the trained model ---
+
+  #ensureModel() {
+    if (this.#loading) return this.#loading;
+    this.#observer?.disconnect();
+    this.#parts.modelStatus.textContent = this.#t('loading');
+    this.#loading = getTrainedModel(MODEL).then((model) => {
+      this.#model = model;
+      this.#modelError = null;
+      this.#drawModel();
+    }, (error) => {
+      this.#loading = null; // the next interaction retries
+      this.#modelError = { key: 'loadError', params: { message: error.message } };
+      this.#drawModel();
+    });
+    return this.#loading;
+  }
+
+  #settings() {
+    const p = this.#parts;
+    return {
+      sentence: p.sentence.value,
+      multiplier: MULTIPLIERS[Number(p.mult.value)],
+      scale: !p.noScale.checked,
+    };
+  }
+
+  #drawModel() {
+    const p = this.#parts;
+    const { sentence, multiplier, scale } = this.#settings();
+    const m = String(multiplier);
+    p.multOutput.textContent = this.#t('multiplierValue', { m });
+    p.mult.setAttribute('aria-valuetext', this.#t('multiplierValue', { m }));
+    const model = this.#model;
+    const coref = model && JSON.parse(model.config.configJson).coreference_head;
+    const layer = coref?.layer ?? 0, head = coref?.head ?? 0;
+    p.modelHowTo.textContent = this.#t('modelHowTo', { layer: layer + 1, head: head + 1 });
+    p.modelError.textContent = this.#modelError ? this.#t(this.#modelError.key, this.#modelError.params) : '';
+    p.modelStatus.hidden = Boolean(model) || Boolean(this.#modelError);
+    p.modelOut.hidden = !model || !this.#engine;
+    if (!model || !this.#engine) return;
+
+    const text = SENTENCES[sentence];
+    let normal, now;
+    try {
+      if (!this.#baseline.has(sentence)) this.#baseline.set(sentence, model.analyze(text, {}));
+      normal = this.#baseline.get(sentence);
+      now = model.analyze(text, { scale, scoreMultiplier: multiplier });
+    } catch (error) {
+      p.modelError.textContent = this.#t('runError', { message: error.message });
+      p.modelOut.hidden = true;
+      return;
+    }
+    const engine = this.#engine;
+    const d = model.config.headDim;
+    const total = engine.attentionScoreScale(d, { scale, scoreMultiplier: multiplier });
+    p.factor.textContent = this.#t('factor', {
+      factor: fixed(total, 4), how: this.#t(scale ? 'factorScaled' : 'factorRaw', { m, d }),
+    });
+
+    const it = normal.prediction.position; // the coreference answer is read from "it"
+    const n = normal.n;
+    const rowOf = (r) => r.layers[layer].selfAttention.heads[head].weights.subarray(it * n, it * n + n);
+    const rowNormal = rowOf(normal), rowNow = rowOf(now);
+    p.caption.textContent = this.#t('tableCaption', { layer: layer + 1, head: head + 1 });
+    const cell = (tr, w, cls) => {
+      const td = document.createElement('td');
+      td.className = cls;
+      const bar = document.createElement('span');
+      bar.className = 'ae-sc-rowbar';
+      bar.style.setProperty('--w', String(Math.max(0, Math.min(1, w)))); // CSSOM: CSP-safe
+      td.append(bar, fixed(w, 3));
+      td.dataset.weight = String(w);
+      tr.append(td);
+    };
+    p.tbody.replaceChildren(...normal.tokens.map((token, j) => {
+      const tr = document.createElement('tr');
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = token;
+      tr.append(th);
+      cell(tr, rowNormal[j], 'normal');
+      cell(tr, rowNow[j], 'now');
+      return tr;
+    }));
+    const hNormal = engine.rowEntropy(rowNormal), hNow = engine.rowEntropy(rowNow);
+    p.entropyNormal.textContent = fixed(hNormal, 3);
+    p.entropyNow.textContent = fixed(hNow, 3);
+    const answer = (r) => this.#t('answerValue', { word: r.prediction.token, p: this.#percent(r.prediction.probability) });
+    p.answerNormal.dd.textContent = answer(normal);
+    p.answerNow.dd.textContent = answer(now);
+    p.answerNow.dd.classList.toggle('changed', now.prediction.token !== normal.prediction.token);
+    Object.assign(p.modelOut.dataset, {
+      sentence, multiplier: m, scale, position: it, layer, head,
+      referent: now.prediction.token, probability: String(now.prediction.probability),
+      normalReferent: normal.prediction.token, normalProbability: String(normal.prediction.probability),
+      entropy: String(hNow), normalEntropy: String(hNormal), factor: String(total),
+    });
+  }
+}
+
+customElements.define('ae-scaling', Scaling);
