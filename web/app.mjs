@@ -12,6 +12,7 @@ import './components/head-view.mjs';
 import './components/qkv-steps.mjs';
 import './components/scaling.mjs';
 import './components/multi-head.mjs';
+import './components/cost.mjs';
 
 const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number

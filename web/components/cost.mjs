@@ -1,0 +1,502 @@
+// <ae-cost>: panel 9, "the n² cost". Times the wasm attention kernels live in the page, for
+// one head of width d = 64 at n = 64, 128, … up to the chosen length (≤ 8192):
+//   fused   KernelWorkspace.attentionFused: tiled, online softmax, never holds n×n
+//   traced  KernelWorkspace.attentionTraced: the page's path, keeps four n×n matrices; not run
+//           where its trace would exceed `tracedLimit` bytes (shown with what it would need)
+//   window  attentionFused with a sliding window of width w: the cheap local alternative
+// and plots time and memory against n on log axes, with an n² reference through one measured
+// point. Memory figures are the core's byte counts (engine.fusedAttentionScratchBytes,
+// engine.tracedAttentionBytes), plus the measured growth of the wasm heap during the call.
+// Nothing is measured before the reader presses Measure; the points run one kernel at a time
+// with a frame between them, so the page stays responsive, and Cancel stops after the current one.
+// Every shown number is mirrored in data-* attributes (plot points and table cells) for tests.
+//   element.tracedLimit = bytes   (default 80 MiB)
+// Reads the shared store: lang.
+import { getEngine } from '../lib/context.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import strings from '../strings/cost.mjs';
+
+const D = 64;
+const MIN_EXP = 6; // n = 64
+const MAX_EXP = 13; // n = 8192
+const DEFAULT_EXP = 11; // n = 2048
+const WINDOWS = [16, 64, 256];
+const DEFAULT_WINDOW = 64;
+const TRACED_LIMIT = 80 * 2 ** 20; // n = 2048 (64.5 MiB) runs, n = 4096 (257 MiB) does not
+const KERNELS = ['fused', 'window', 'traced'];
+const BATCH_MS = 15; // one timed batch: back-to-back calls for at least this long
+const BATCHES = 3; // per point; the median is shown
+const SLOW_CALL_MS = 150; // a call this slow is timed once (no more batches)
+
+const SVG = 'http://www.w3.org/2000/svg';
+const W = 440, H = 280;
+const PAD = { left: 64, right: 12, top: 12, bottom: 46 };
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+const sizesUpTo = (exp) => Array.from({ length: exp - MIN_EXP + 1 }, (_, i) => 2 ** (MIN_EXP + i));
+
+let nextId = 0;
+
+export class Cost extends StoreElement {
+  static watched = ['lang'];
+
+  tracedLimit = TRACED_LIMIT;
+
+  #parts = null;
+  #engine = null;
+  #running = false;
+  #cancel = false;
+  #points = []; // measured: {kernel, n, ms, bytes, heap} or {kernel, n, bytes, capped: true}
+  #status = { key: 'idle' };
+  #run = null; // {maxN, window, limit} of the measurement shown
+  #observer = null;
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+    // The memory plot needs no timing, only the core's byte counts: draw it when the panel
+    // first comes near the viewport (the engine is loaded by then, or loads now).
+    if (!this.#engine && !this.#observer && 'IntersectionObserver' in window) {
+      this.#observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.#ensureEngine().catch(() => {});
+      }, { rootMargin: '200px 0px' });
+      this.#observer.observe(this);
+    }
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#observer?.disconnect();
+    this.#observer = null;
+    this.#cancel = true;
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #locale() {
+    return this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
+  }
+
+  // --- structure ---
+
+  #build() {
+    const id = `ae-cost-${nextId++}`;
+    const el = (tag, className, parent, attrs = {}) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      parent?.append(node);
+      return node;
+    };
+    const root = el('div', 'ae-cost');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+    const controls = el('div', 'ae-cost-controls', root);
+    const lengthField = el('div', 'field', controls);
+    const lengthLabel = el('label', '', lengthField, { for: `${id}-length` });
+    const lengthRow = el('div', 'ae-cost-range', lengthField);
+    const length = el('input', '', lengthRow, {
+      id: `${id}-length`, type: 'range', min: MIN_EXP, max: MAX_EXP, step: 1, value: DEFAULT_EXP,
+    });
+    const lengthOut = el('output', 'ae-cost-length', lengthRow, { for: `${id}-length` });
+    const windowField = el('div', 'field', controls);
+    const windowLabel = el('label', '', windowField, { for: `${id}-window` });
+    const windowSelect = el('select', '', windowField, { id: `${id}-window` });
+    for (const w of WINDOWS) windowSelect.append(new Option(String(w), String(w), false, w === DEFAULT_WINDOW));
+    const buttons = el('div', 'ae-cost-buttons', controls);
+    const measure = el('button', 'chip ae-cost-measure', buttons, { type: 'button' });
+    const cancel = el('button', 'chip ae-cost-cancel', buttons, { type: 'button', disabled: '' });
+    const progress = el('progress', 'ae-cost-progress', root, { max: 1, value: 0, 'aria-hidden': 'true' });
+    const status = el('p', 'ae-cost-status', root, { role: 'status' });
+    const error = el('div', 'error ae-cost-error', root, { role: 'alert' });
+    const legend = el('ul', 'ae-cost-legend', root);
+    const charts = el('div', 'ae-cost-charts', root);
+    const timeFigure = el('figure', 'ae-cost-figure', charts);
+    const timeCaption = el('figcaption', '', timeFigure);
+    const timeSvg = svgEl('svg', timeFigure, { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'time' });
+    const memoryFigure = el('figure', 'ae-cost-figure', charts);
+    const memoryCaption = el('figcaption', '', memoryFigure);
+    const memorySvg = svgEl('svg', memoryFigure, { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'memory' });
+    const cap = el('p', 'ae-cost-cap', root, { hidden: '' });
+    const tableWrap = el('div', 'ae-cost-table-wrap', root, { tabindex: '0', role: 'region', 'aria-labelledby': `${id}-table-caption` });
+    const table = el('table', 'ae-cost-table', tableWrap);
+    const tableCaption = el('caption', '', table, { id: `${id}-table-caption` });
+    const headRow = el('tr', '', el('thead', '', table));
+    const body = el('tbody', '', table);
+    const memoryNote = el('p', 'ae-cost-note', root);
+    const caption = el('p', 'ae-cost-caption', root);
+
+    this.setAttribute('aria-labelledby', title.id);
+    this.replaceChildren(root);
+    this.#parts = {
+      title, intro, lengthLabel, length, lengthOut, windowLabel, windowSelect, measure, cancel, progress, status, error,
+      legend, timeCaption, timeSvg, memoryCaption, memorySvg, cap, table, tableCaption, headRow, body, memoryNote, caption,
+    };
+
+    length.addEventListener('input', () => this.#showLength());
+    windowSelect.addEventListener('change', () => this.#draw());
+    measure.addEventListener('click', () => this.measure());
+    cancel.addEventListener('click', () => this.cancel());
+    this.dataset.status = 'idle';
+  }
+
+  storeChanged() {
+    const p = this.#parts;
+    p.title.textContent = this.#t('title');
+    p.intro.textContent = this.#t('intro');
+    p.lengthLabel.textContent = this.#t('lengthLabel');
+    p.windowLabel.textContent = this.#t('windowLabel');
+    p.measure.textContent = this.#t('measure');
+    p.cancel.textContent = this.#t('cancel');
+    p.timeCaption.textContent = this.#t('timeTitle');
+    p.memoryCaption.textContent = this.#t('memoryTitle');
+    p.timeSvg.setAttribute('aria-label', this.#t('timeLabel'));
+    p.memorySvg.setAttribute('aria-label', this.#t('memoryLabel'));
+    p.tableCaption.textContent = this.#t('tableCaption');
+    p.memoryNote.textContent = this.#t('memoryNote');
+    p.caption.textContent = this.#t('caption');
+    this.#showLength();
+    this.#showStatus();
+    this.#draw();
+  }
+
+  #showLength() {
+    const { length, lengthOut } = this.#parts;
+    const n = 2 ** Number(length.value);
+    const label = this.#t('lengthValue', { n: n.toLocaleString(this.#locale()) });
+    lengthOut.textContent = label;
+    length.setAttribute('aria-valuetext', label);
+    this.dataset.maxN = n;
+  }
+
+  get #window() {
+    return Number(this.#parts.windowSelect.value);
+  }
+
+  #kernelName(kernel, w = this.#run?.window ?? this.#window) {
+    return this.#t(`kernels.${kernel}`, { w });
+  }
+
+  // --- measuring ---
+
+  async #ensureEngine() {
+    if (!this.#engine) {
+      this.#engine = await getEngine();
+      this.#observer?.disconnect();
+      this.#draw();
+    }
+    return this.#engine;
+  }
+
+  cancel() {
+    if (this.#running) this.#cancel = true;
+  }
+
+  // Core byte counts of one call (d = 64): what each kernel allocates besides Q, K, V and the output.
+  #bytes(kernel, n) {
+    const e = this.#engine;
+    if (kernel === 'traced') return e.tracedAttentionBytes(n, D);
+    return e.fusedAttentionScratchBytes(n, D, kernel === 'window');
+  }
+
+  async measure() {
+    if (this.#running) return;
+    const p = this.#parts;
+    this.#running = true;
+    this.#cancel = false;
+    p.measure.disabled = true;
+    p.cancel.disabled = false;
+    this.#setError(null);
+    this.#setStatus('loading');
+    this.dataset.status = 'running';
+    const maxN = 2 ** Number(p.length.value);
+    const window = this.#window;
+    const sizes = sizesUpTo(Number(p.length.value));
+    const total = sizes.length * KERNELS.length;
+    let done = 0;
+    let workspace = null;
+    try {
+      const engine = await this.#ensureEngine();
+      this.#run = { maxN, window, limit: this.tracedLimit };
+      this.#points = [];
+      this.#draw();
+      workspace = engine.createKernelWorkspace(2 * maxN * D);
+      workspace.fillRandom(1);
+      // First calls of each code path, outside every measurement.
+      workspace.attentionFused(64, D, false, 0);
+      workspace.attentionFused(64, D, false, window);
+      workspace.attentionTraced(64, D, false, 0);
+      for (const n of sizes) {
+        for (const kernel of KERNELS) {
+          if (this.#cancel) break;
+          this.#setStatus('progress', { kernel: this.#t(`short.${kernel}`), n: n.toLocaleString(this.#locale()), done: done + 1, total });
+          p.progress.value = done / total;
+          await nextFrame();
+          if (this.#cancel || !this.isConnected) break;
+          this.#points.push(await this.#measurePoint(engine, workspace, kernel, n, window));
+          done++;
+          this.#draw();
+        }
+        if (this.#cancel || !this.isConnected) break;
+      }
+      p.progress.value = done / total;
+      if (done < total) this.#setStatus('cancelled', { done, total });
+      else this.#setStatus('done', { count: total, n: maxN.toLocaleString(this.#locale()) });
+      this.dataset.status = done < total ? 'cancelled' : 'done';
+    } catch (e) {
+      this.#setError(e.message ?? String(e));
+      this.#setStatus(null);
+      this.dataset.status = 'error';
+    } finally {
+      workspace?.delete();
+      this.#running = false;
+      p.measure.disabled = false;
+      p.cancel.disabled = true;
+      this.dataset.measured = this.#points.length;
+    }
+  }
+
+  async #measurePoint(engine, ws, kernel, n, window) {
+    const bytes = this.#bytes(kernel, n);
+    if (kernel === 'traced' && bytes > this.#run.limit) return { kernel, n, bytes, capped: true };
+    const call = kernel === 'traced' ? () => ws.attentionTraced(n, D, false, 0)
+      : () => ws.attentionFused(n, D, false, kernel === 'window' ? window : 0);
+    const brk0 = engine.memoryStats().brk;
+    const times = [];
+    for (let b = 0; b < BATCHES; b++) {
+      if (b > 0) await nextFrame(); // a batch at a time: the page stays responsive
+      let reps = 0, elapsed = 0;
+      const t0 = performance.now();
+      do {
+        call();
+        reps++;
+        elapsed = performance.now() - t0;
+      } while (elapsed < BATCH_MS);
+      times.push(elapsed / reps);
+      if (elapsed / reps > SLOW_CALL_MS || this.#cancel) break;
+    }
+    const heap = engine.memoryStats().brk - brk0;
+    times.sort((a, b) => a - b);
+    return { kernel, n, bytes, heap, ms: times[times.length >> 1] };
+  }
+
+  // --- output ---
+
+  #setStatus(key, params) {
+    this.#status = key && { key, params };
+    this.#showStatus();
+  }
+
+  #showStatus() {
+    const { status } = this.#parts;
+    status.textContent = this.#status ? this.#t(this.#status.key, this.#status.params) : '';
+  }
+
+  #setError(message) {
+    this.#parts.error.textContent = message ? this.#t('error', { message }) : '';
+  }
+
+  #fmtMs(ms) {
+    const digits = ms < 0.1 ? 3 : ms < 10 ? 2 : ms < 100 ? 1 : 0;
+    return ms.toLocaleString(this.#locale(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  }
+
+  #fmtBytes(bytes) {
+    const units = ['B', 'KiB', 'MiB', 'GiB'];
+    let i = 0, x = bytes;
+    while (x >= 1024 && i < units.length - 1) x /= 1024, i++;
+    return `${x.toLocaleString(this.#locale(), { maximumFractionDigits: x < 10 && i > 0 ? 1 : 0 })} ${units[i]}`;
+  }
+
+  #draw() {
+    if (!this.#parts) return;
+    this.#drawLegend();
+    this.#drawTime();
+    this.#drawMemory();
+    this.#drawCap();
+    this.#drawTable();
+  }
+
+  #drawLegend() {
+    const items = KERNELS.map((k) => [k, this.#kernelName(k)]).concat([['reference', this.#referenceLabel() ?? 'n²']]);
+    this.#parts.legend.replaceChildren(...items.map(([kernel, label]) => {
+      const li = document.createElement('li');
+      li.dataset.kernel = kernel;
+      const swatch = document.createElementNS(SVG, 'svg');
+      swatch.setAttribute('viewBox', '0 0 28 10');
+      swatch.setAttribute('aria-hidden', 'true');
+      swatch.classList.add('ae-cost-swatch');
+      svgEl('line', swatch, { x1: 1, y1: 5, x2: 27, y2: 5, class: `ae-cost-line k-${kernel}` });
+      li.append(swatch, label);
+      return li;
+    }));
+  }
+
+  // The n² reference passes through the fused kernel's largest measured point.
+  #referencePoint() {
+    const fused = this.#points.filter((q) => q.kernel === 'fused' && q.ms > 0);
+    return fused.length ? fused[fused.length - 1] : null;
+  }
+
+  #referenceLabel() {
+    const ref = this.#referencePoint();
+    return ref && this.#t('reference', { kernel: this.#t('short.fused'), n: ref.n.toLocaleString(this.#locale()) });
+  }
+
+  #drawTime() {
+    const svg = this.#parts.timeSvg;
+    const measured = this.#points.filter((q) => q.ms > 0);
+    const ref = this.#referencePoint();
+    const values = measured.map((q) => q.ms);
+    if (ref) values.push(ref.ms * (2 ** MIN_EXP / ref.n) ** 2, ref.ms * (2 ** MAX_EXP / ref.n) ** 2);
+    const ticks = logTicks(values.length ? values : [0.01, 1000], 10);
+    const plot = axes(svg, ticks, (v) => v.toLocaleString(this.#locale(), { maximumSignificantDigits: 1 }), this.#t('axisN'), this.#locale());
+    if (ref) {
+      const path = sizesUpTo(MAX_EXP).map((n, i) => `${i ? 'L' : 'M'}${plot.x(n)},${plot.y(ref.ms * (n / ref.n) ** 2)}`).join('');
+      svgEl('path', plot.g, { d: path, class: 'ae-cost-line k-reference', 'data-reference-n': ref.n, 'data-reference-ms': ref.ms });
+    }
+    for (const kernel of KERNELS) {
+      const pts = measured.filter((q) => q.kernel === kernel);
+      if (pts.length > 1) svgEl('path', plot.g, { d: pts.map((q, i) => `${i ? 'L' : 'M'}${plot.x(q.n)},${plot.y(q.ms)}`).join(''), class: `ae-cost-line k-${kernel}` });
+      for (const q of pts) {
+        const dot = marker(plot.g, kernel, plot.x(q.n), plot.y(q.ms));
+        Object.assign(dot.dataset, { kernel, n: q.n, ms: q.ms, bytes: q.bytes });
+        svgEl('title', dot).textContent = `${this.#kernelName(kernel)}, n = ${q.n}: ${this.#fmtMs(q.ms)} ms`;
+      }
+    }
+  }
+
+  // Memory is drawn for every n up to 8192 from the core's counts alone (no timing needed);
+  // the traced kernel's line is dashed where it would exceed the limit.
+  #drawMemory() {
+    const svg = this.#parts.memorySvg;
+    if (!this.#engine) {
+      axes(svg, logTicks([2 ** 15, 2 ** 30], 32), (v) => this.#fmtBytes(v), this.#t('axisN'), this.#locale());
+      return;
+    }
+    const limit = this.#run?.limit ?? this.tracedLimit;
+    const sizes = sizesUpTo(MAX_EXP);
+    const series = KERNELS.map((kernel) => ({ kernel, pts: sizes.map((n) => ({ n, bytes: this.#bytes(kernel, n) })) }));
+    const ticks = logTicks(series.flatMap((s) => s.pts.map((q) => q.bytes)), 32);
+    const plot = axes(svg, ticks, (v) => this.#fmtBytes(v), this.#t('axisN'), this.#locale());
+    for (const { kernel, pts } of series) {
+      const over = pts.findIndex((q) => q.bytes > limit); // dashed from the last point it runs at
+      const runs = over < 0 ? [pts, []] : [pts.slice(0, over), pts.slice(Math.max(0, over - 1))];
+      runs.forEach((run, i) => {
+        if (run.length > 1) svgEl('path', plot.g, { d: run.map((q, j) => `${j ? 'L' : 'M'}${plot.x(q.n)},${plot.y(q.bytes)}`).join(''), class: `ae-cost-line k-${kernel}${i ? ' would-need' : ''}` });
+      });
+      for (const q of pts) {
+        const dot = marker(plot.g, kernel, plot.x(q.n), plot.y(q.bytes), kernel === 'traced' && q.bytes > limit);
+        Object.assign(dot.dataset, { kernel, n: q.n, bytes: q.bytes });
+        svgEl('title', dot).textContent = `${this.#kernelName(kernel)}, n = ${q.n}: ${this.#fmtBytes(q.bytes)}`;
+      }
+    }
+  }
+
+  #drawCap() {
+    const { cap } = this.#parts;
+    const capped = this.#points.find((q) => q.capped);
+    cap.hidden = !capped;
+    if (!capped) return cap.removeAttribute('data-n');
+    const ran = this.#points.filter((q) => q.kernel === 'traced' && !q.capped).map((q) => q.n);
+    cap.textContent = this.#t('tracedCap', {
+      n: (ran.length ? Math.max(...ran) : capped.n / 2).toLocaleString(this.#locale()),
+      next: capped.n.toLocaleString(this.#locale()), bytes: this.#fmtBytes(capped.bytes), limit: this.#fmtBytes(this.#run.limit),
+    });
+    Object.assign(cap.dataset, { n: capped.n, bytes: capped.bytes, limit: this.#run.limit });
+  }
+
+  #drawTable() {
+    const { headRow, body } = this.#parts;
+    const th = (textContent) => Object.assign(document.createElement('th'), { scope: 'col', textContent });
+    headRow.replaceChildren(th(this.#t('colN')), ...KERNELS.flatMap((k) => [
+      th(this.#t('colTime', { kernel: this.#t(`short.${k}`) })), th(this.#t('colMemory', { kernel: this.#t(`short.${k}`) }))]));
+    const sizes = [...new Set(this.#points.map((q) => q.n))];
+    body.replaceChildren(...sizes.map((n) => {
+      const tr = document.createElement('tr');
+      const rowHead = Object.assign(document.createElement('th'), { scope: 'row', textContent: n.toLocaleString(this.#locale()) });
+      tr.append(rowHead);
+      for (const kernel of KERNELS) {
+        const q = this.#points.find((x) => x.n === n && x.kernel === kernel);
+        const time = document.createElement('td'), memory = document.createElement('td');
+        if (q) {
+          Object.assign(time.dataset, { kernel, n, ...(q.ms > 0 ? { ms: q.ms } : {}) });
+          Object.assign(memory.dataset, { kernel, n, bytes: q.bytes, ...(q.capped ? { capped: '' } : { heap: q.heap }) });
+          time.className = 'ae-cost-time';
+          memory.className = 'ae-cost-memory';
+          if (q.capped) {
+            time.textContent = '—';
+            memory.textContent = this.#t('notRun', { bytes: this.#fmtBytes(q.bytes) });
+          } else {
+            time.textContent = `${this.#fmtMs(q.ms)} ms`;
+            memory.textContent = this.#fmtBytes(q.bytes);
+            if (q.heap > 0) {
+              const heap = Object.assign(document.createElement('span'), { className: 'ae-cost-heap', textContent: this.#t('heapGrowth', { bytes: this.#fmtBytes(q.heap) }) });
+              memory.append(' ', heap);
+            }
+          }
+        }
+        tr.append(time, memory);
+      }
+      return tr;
+    }));
+  }
+}
+
+// --- drawing helpers ---
+
+function svgEl(tag, parent, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  parent?.append(node);
+  return node;
+}
+
+// Ticks (powers of `base`) that enclose every value: decades for times, ×32 steps for bytes
+// (1 KiB, 32 KiB, 1 MiB, …).
+function logTicks(values, base) {
+  const positive = values.filter((v) => v > 0 && Number.isFinite(v));
+  const lo = Math.floor(Math.log(Math.min(...positive)) / Math.log(base));
+  let hi = Math.ceil(Math.log(Math.max(...positive)) / Math.log(base));
+  if (hi === lo) hi++;
+  return Array.from({ length: hi - lo + 1 }, (_, i) => base ** (lo + i));
+}
+
+// Clears svg and draws log-log axes: x over n = 64…8192 (powers of two), y from the first
+// to the last tick. Returns {g, x(n), y(v)}.
+function axes(svg, ticks, formatY, xTitle, locale) {
+  svg.replaceChildren();
+  const x0 = PAD.left, x1 = W - PAD.right, y0 = H - PAD.bottom, y1 = PAD.top;
+  const [lo, hi] = [Math.log(ticks[0]), Math.log(ticks[ticks.length - 1])];
+  const x = (n) => x0 + ((Math.log2(n) - MIN_EXP) / (MAX_EXP - MIN_EXP)) * (x1 - x0);
+  const y = (v) => y0 - ((Math.log(v) - lo) / (hi - lo)) * (y0 - y1);
+  const grid = svgEl('g', svg, { class: 'ae-cost-axes', 'aria-hidden': 'true' });
+  const step = Math.max(1, Math.ceil((ticks.length - 1) / 6));
+  ticks.forEach((v, i) => {
+    if (i % step) return;
+    svgEl('line', grid, { x1: x0, x2: x1, y1: y(v), y2: y(v), class: 'grid' });
+    svgEl('text', grid, { x: x0 - 6, y: y(v) + 4, 'text-anchor': 'end' }).textContent = formatY(v);
+  });
+  for (let e = MIN_EXP; e <= MAX_EXP; e++) {
+    svgEl('line', grid, { x1: x(2 ** e), x2: x(2 ** e), y1: y0, y2: y1, class: 'grid' });
+    if ((e % 2 === 0 && e < MAX_EXP - 1) || e === MAX_EXP) // 64, 256, 1024, 8192: room for the digits at 375 px
+      svgEl('text', grid, { x: x(2 ** e), y: y0 + 17, 'text-anchor': e === MAX_EXP ? 'end' : 'middle' }).textContent = (2 ** e).toLocaleString(locale);
+  }
+  svgEl('rect', grid, { x: x0, y: y1, width: x1 - x0, height: y0 - y1, class: 'frame' });
+  svgEl('text', grid, { x: (x0 + x1) / 2, y: H - 6, 'text-anchor': 'middle', class: 'title' }).textContent = xTitle;
+  const g = svgEl('g', svg);
+  return { g, x, y };
+}
+
+// A point: circle (fused), triangle (window), square (traced); hollow where it is not run.
+function marker(parent, kernel, cx, cy, hollow = false) {
+  const cls = `ae-cost-point k-${kernel}${hollow ? ' would-need' : ''}`;
+  if (kernel === 'fused') return svgEl('circle', parent, { cx, cy, r: 4.5, class: cls });
+  if (kernel === 'window') return svgEl('path', parent, { d: `M${cx},${cy - 5.5}L${cx + 5},${cy + 4}L${cx - 5},${cy + 4}Z`, class: cls });
+  return svgEl('rect', parent, { x: cx - 4, y: cy - 4, width: 8, height: 8, class: cls });
+}
+
+customElements.define('ae-cost', Cost);
