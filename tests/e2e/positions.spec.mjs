@@ -1,0 +1,181 @@
+// End-to-end tests of panel 6, <ae-positions> (positional encoding): the answers shown for
+// the sentence pair equal TrainedModel.analyze() of the four word-order models, computed here
+// with a separately loaded engine; without positional encoding 猫追狗 and 狗追猫 get identical
+// outputs and B's scores are A's reordered (checked here from the API's matrices); with every
+// encoding both answers are right; the pictures equal sinusoidalTable / ropeRotate; the
+// language switch, a 375 px screen, and a bad sentence that the panel recovers from.
+import fs from 'node:fs';
+import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+
+const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
+const shipped = ENCODINGS.every((e) => fs.existsSync(`web/models/word-order-${e}/config.json`));
+const panel = (page) => page.locator('ae-positions');
+
+async function openPanel(page) {
+  await openPage(page);
+  await page.locator('#positions').scrollIntoViewIfNeeded();
+  await expect(panel(page)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+  await expect(panel(page)).toHaveAttribute('data-a', '猫追狗');
+}
+
+// analyze() of both sentences with every model, and — computed here from the returned
+// matrices — whether B's scaled scores / weights are A's with rows and columns reordered like
+// the tokens, for every layer and head ('exact', 'rounding' (≤ 1e-4) or 'no').
+function api(page, a, b) {
+  return page.evaluate(async ({ a, b, encodings }) => {
+    const { loadEngine } = await import('/lib/engine.mjs');
+    const engine = await loadEngine();
+    const out = { roles: { a: engine.wordOrderRoles(a), b: engine.wordOrderRoles(b) } };
+    for (const encoding of encodings) {
+      const model = await engine.fetchTrainedModel(new URL(`/models/word-order-${encoding}/`, location.href));
+      try {
+        const ra = model.analyze(a, { topK: 3 }), rb = model.analyze(b, { topK: 3 });
+        const used = new Set();
+        const sigma = ra.tokens.map((t) => {
+          const j = rb.tokens.findIndex((u, k) => u === t && !used.has(k));
+          used.add(j);
+          return j;
+        });
+        const n = ra.n;
+        const verdicts = {};
+        ra.layers.forEach((layer, l) => layer.selfAttention.heads.forEach((ha, h) => {
+          const hb = rb.layers[l].selfAttention.heads[h];
+          for (const field of ['scaledScores', 'weights']) {
+            let exact = true, diff = 0;
+            for (let i = 0; i < n; i++)
+              for (let j = 0; j < n; j++) {
+                const x = ha[field][i * n + j], y = hb[field][sigma[i] * n + sigma[j]];
+                if (x !== y) { exact = false; diff = Math.max(diff, Math.abs(x - y)); }
+              }
+            verdicts[`${l},${h},${field}`] = exact ? 'exact' : diff <= 1e-4 ? 'rounding' : 'no';
+          }
+        }));
+        out[encoding] = {
+          a: { token: ra.prediction.token, p: String(ra.prediction.probability) },
+          b: { token: rb.prediction.token, p: String(rb.prediction.probability) },
+          // Largest difference between A's final output and B's with its rows put back in A's order.
+          outputGap: ra.output.reduce((gap, v, i) => {
+            const d = ra.output.length / n;
+            return Math.max(gap, Math.abs(v - rb.output[sigma[Math.floor(i / d)] * d + (i % d)]));
+          }, 0),
+          scoresA: Array.from(ra.layers[0].selfAttention.heads[0].scaledScores, String),
+          tokensA: ra.tokens, tokensB: rb.tokens, verdicts,
+        };
+      } finally {
+        model.delete();
+      }
+    }
+    return out;
+  }, { a, b, encodings: ENCODINGS });
+}
+
+async function shownAnswers(page) {
+  return panel(page).locator('tbody tr[data-encoding]').evaluateAll((rows) => Object.fromEntries(rows.map((r) => [
+    r.dataset.encoding,
+    { a: { token: r.dataset.answerA, p: r.dataset.probA, right: r.dataset.rightA }, b: { token: r.dataset.answerB, p: r.dataset.probB, right: r.dataset.rightB } },
+  ])));
+}
+
+const compare = (page) => panel(page).locator('.ae-pos-compare');
+
+test.describe('positional encoding panel', () => {
+  test.skip(!shipped, 'the word-order models are not in web/models');
+
+  test('answers equal analyze(); no encoding: same output, scores a permutation; every encoding: right', async ({ page }) => {
+    await openPanel(page);
+    const expected = await api(page, '猫追狗', '狗追猫');
+    const shown = await shownAnswers(page);
+    for (const encoding of ENCODINGS)
+      for (const side of ['a', 'b']) {
+        expect(shown[encoding][side].token, `${encoding} ${side}`).toBe(expected[encoding][side].token);
+        expect(shown[encoding][side].p, `${encoding} ${side}`).toBe(expected[encoding][side].p);
+        expect(shown[encoding][side].right).toBe(String(expected[encoding][side].token === expected.roles[side].agent));
+      }
+    // Without positions: the same answer and probability, and the whole output reordered.
+    expect(expected.none.a).toEqual(expected.none.b);
+    expect(expected.none.outputGap).toBeLessThan(1e-5); // float rounding only
+    expect(expected.sinusoidal.outputGap).toBeGreaterThan(1e-2);
+    await expect(panel(page).locator('.ae-pos-summary')).toHaveAttribute('data-same', 'true');
+    // With any encoding both sentences get their own agent.
+    for (const encoding of ['sinusoidal', 'learned', 'rope']) {
+      expect(shown[encoding].a.right, encoding).toBe('true');
+      expect(shown[encoding].b.right, encoding).toBe('true');
+    }
+    // The "why": layer 1 head 1 scores of the model without positions, an exact reordering.
+    expect(expected.none.verdicts['0,0,scaledScores']).toBe('exact');
+    await expect(compare(page)).toHaveAttribute('data-permutation', 'exact');
+    const cellsA = await compare(page).locator('.ae-pos-matrix').first().locator('td[data-value]')
+      .evaluateAll((tds) => tds.map((td) => td.dataset.value));
+    expect(cellsA).toEqual(expected.none.scoresA);
+    // Every other view the panel offers says what the API's matrices say.
+    for (const [encoding, layer, kind] of [['none', 1, 'weights'], ['sinusoidal', 0, 'scores'], ['rope', 1, 'scores']]) {
+      await panel(page).getByLabel('Encoding shown in detail').selectOption(encoding);
+      await panel(page).getByLabel('Layer', { exact: true }).selectOption(String(layer));
+      await panel(page).getByLabel('Show', { exact: true }).selectOption(kind);
+      const field = kind === 'scores' ? 'scaledScores' : 'weights';
+      await expect(compare(page)).toHaveAttribute('data-encoding', encoding);
+      await expect(compare(page)).toHaveAttribute('data-kind', kind);
+      await expect(compare(page)).toHaveAttribute('data-permutation', expected[encoding].verdicts[`${layer},0,${field}`]);
+    }
+    expect(expected.sinusoidal.verdicts['0,0,scaledScores']).toBe('no');
+    await page.locator('#positions').screenshot({ path: `${SHOTS}/positions.png` });
+  });
+
+  test('the pictures are the core\'s sinusoidal table and RoPE rotation; swap exchanges the sentences', async ({ page }) => {
+    await openPanel(page);
+    const view = panel(page);
+    await view.getByRole('slider', { name: 'Positions' }).fill('8');
+    await expect(view.locator('svg.ae-pos-sin')).toHaveAttribute('data-n', '8');
+    await view.getByLabel('Dimension pair', { exact: true }).selectOption('1');
+    await expect(view.locator('svg.ae-pos-rope')).toHaveAttribute('data-pair', '1');
+    const shownSin = await view.locator('svg.ae-pos-sin rect').evaluateAll((rs) => rs.map((r) => r.dataset.value));
+    const shownRope = await view.locator('svg.ae-pos-rope line[data-pos]').evaluateAll((ls) => ls.map((l) => [l.dataset.x, l.dataset.y]));
+    const expected = await page.evaluate(async () => {
+      const { loadEngine } = await import('/lib/engine.mjs');
+      const engine = await loadEngine();
+      const unit = new Float32Array(16);
+      unit[2] = 1; // pair 1 = dimensions 2, 3 of the RoPE model's 16-wide heads
+      return {
+        sin: Array.from(engine.sinusoidalTable(8, 32), String),
+        rope: Array.from({ length: 16 }, (_, p) => { const v = engine.ropeRotate(unit, p, 10000); return [String(v[2]), String(v[3])]; }),
+      };
+    });
+    expect(shownSin).toEqual(expected.sin);
+    expect(shownRope).toEqual(expected.rope);
+
+    await view.getByRole('button', { name: 'Swap A ↔ B' }).click();
+    await expect(view).toHaveAttribute('data-a', '狗追猫');
+    await expect(view).toHaveAttribute('data-b', '猫追狗');
+    const expectedSwapped = await api(page, '狗追猫', '猫追狗');
+    const shown = await shownAnswers(page);
+    expect(shown.rope.a.token).toBe(expectedSwapped.rope.a.token);
+    expect(shown.rope.a.token).toBe('狗');
+  });
+
+  test('language switch, 375 px, and a bad sentence gives a message and the panel recovers', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await openPanel(page);
+    const view = panel(page);
+    const strings = await page.evaluate(async () => (await import('/strings/positions.mjs')).default);
+    await expect(view.locator('h2')).toHaveText(strings.en.title);
+    const fits = await view.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth);
+    expect(fits).toBe(true);
+
+    const inputA = view.getByLabel('Sentence A', { exact: true });
+    await inputA.fill('');
+    await expect(view.getByRole('alert')).toContainText('A:');
+    await expect(view.locator('tr[data-encoding="none"]')).toHaveAttribute('data-answer-a', '');
+    await inputA.fill('猫追龙');
+    await expect(view).toHaveAttribute('data-a', '猫追龙');
+    await expect(view.getByRole('alert')).toContainText('龙');
+    await inputA.fill('猫追狗');
+    await expect(view).toHaveAttribute('data-a', '猫追狗');
+    await expect(view.getByRole('alert')).toHaveText('');
+    await expect(view.locator('tr[data-encoding="rope"]')).toHaveAttribute('data-right-a', 'true');
+
+    await page.locator('#lang').click();
+    await expect(view.locator('h2')).toHaveText(strings.zh.title);
+    await expect(view.locator('tr[data-encoding="none"] th')).toHaveText(strings.zh.enc.none);
+    await page.locator('#positions').screenshot({ path: `${SHOTS}/positions-375-zh.png` });
+  });
+});

@@ -1,0 +1,330 @@
+// <ae-causal-mask>: panel 7, the causal mask, on the coref-decoder (a causal next-word model).
+//  - the panel's sentence (editable; tired ↔ wide switch) with the mask on or off
+//    (TrainedModel.analyze(text, {causal})): the masked scores (trace maskedScores, −∞ above
+//    the diagonal) and the weights (exactly 0 there) of one layer/head;
+//  - the row of the first "it" for the sentence and its tired/wide partner, side by side, and
+//    whether they are bit-identical (in this head: data-identical; in every layer and head:
+//    data-identical-all) — with the mask they must be, since "it" comes before the word that differs;
+//  - the row at the answer position (the last token, after "it =") for both sentences, which
+//    does differ, with each row's strongest key and the model's answer;
+//  - encoder vs decoder in one sentence each.
+// JS compares returned numbers (equal or not) and picks the largest for a label; no model math.
+// The model is fetched when the panel first comes near the viewport or is first used.
+// Reads the shared store: lang.
+import { getTrainedModel } from '../lib/context.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import strings from '../strings/causal-mask.mjs';
+import { drawMatrix } from './number-matrix.mjs';
+
+const MODEL = 'coref-decoder';
+export const DEFAULT_SENTENCE = "the animal didn't cross the street because it was too tired . it =";
+const TIRED_OR_WIDE = /\btoo (tired|wide)\b/; // the lesson's minimal pair
+const TYPING_DELAY_MS = 120;
+const IT = 'it';
+
+// The sentence with tired and wide exchanged, or null when it has neither.
+export function partnerOf(sentence) {
+  const m = TIRED_OR_WIDE.exec(sentence);
+  if (!m) return null;
+  return { adjective: m[1], partner: sentence.replace(TIRED_OR_WIDE, `too ${m[1] === 'tired' ? 'wide' : 'tired'}`) };
+}
+
+const row = (weights, n, i) => weights.subarray(i * n, (i + 1) * n);
+
+// Largest |a − b| over two equal-length arrays, and whether every pair is the same number.
+function compareRows(a, b) {
+  let same = a.length === b.length, diff = 0;
+  for (let j = 0; j < Math.min(a.length, b.length); j++) {
+    if (Object.is(a[j], b[j])) continue;
+    same = false;
+    diff = Math.max(diff, Math.abs(a[j] - b[j]));
+  }
+  return { same, diff };
+}
+
+const argmax = (values) => values.reduce((best, v, j) => (v > values[best] ? j : best), 0);
+
+let nextId = 0;
+
+export class CausalMask extends StoreElement {
+  static watched = ['lang'];
+
+  #parts = null;
+  #model = null;
+  #loading = null;
+  #observer = null;
+  #timer = 0;
+  #runs = null; // {own, partner, adjective} analyze() results for the shown options
+  #error = null; // {key, params}
+  #view = { layer: 0, head: 0 };
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+    if (!this.#model && !this.#observer && 'IntersectionObserver' in window) {
+      this.#observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.#ensureModel();
+      }, { rootMargin: '300px 0px' });
+      this.#observer.observe(this);
+    }
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#observer?.disconnect();
+    this.#observer = null;
+  }
+
+  storeChanged(full) {
+    if (full) this.#label();
+    this.#render();
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #percent(p) {
+    const locale = this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
+    return new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(p);
+  }
+
+  #build() {
+    const id = `ae-cm-${nextId++}`;
+    const el = (tag, className, parent, attrs = {}) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      parent?.append(node);
+      return node;
+    };
+    const root = el('div', 'ae-cm');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+    const form = el('div', 'ae-cm-controls', root);
+    const field = el('div', 'field', form);
+    const label = el('label', '', field, { for: `${id}-sentence` });
+    const sentence = el('textarea', 'ae-cm-sentence', field, { id: `${id}-sentence`, rows: 2, autocomplete: 'off', spellcheck: 'false' });
+    sentence.value = DEFAULT_SENTENCE;
+    const swap = el('button', 'chip', form, { type: 'button' });
+    const view = el('div', 'ae-cm-view', root);
+    const check = el('div', 'ae-cm-check', view);
+    const mask = el('input', '', check, { id: `${id}-mask`, type: 'checkbox' });
+    mask.checked = true;
+    const maskLabel = el('label', '', check, { for: `${id}-mask` });
+    const select = (key) => {
+      const f = el('div', 'field inline', view);
+      return { label: el('label', '', f, { for: `${id}-${key}` }), node: el('select', '', f, { id: `${id}-${key}` }) };
+    };
+    const layer = select('layer');
+    const head = select('head');
+    const status = el('p', 'ae-cm-status', root, { role: 'status' });
+    const error = el('div', 'error ae-cm-error', root, { role: 'alert' });
+    const answer = el('p', 'ae-cm-answer', root);
+    const matrices = el('div', 'ae-cm-compare', root);
+    const scores = el('div', 'ae-cm-scores', matrices);
+    const weights = el('div', 'ae-cm-weights', matrices);
+    const maskText = el('p', 'ae-cm-verdict', root);
+
+    const itTitle = el('h3', '', root);
+    const itHow = el('p', 'howto', root);
+    const itRows = el('div', 'ae-cm-compare', root);
+    const itOwn = el('div', '', itRows);
+    const itPartner = el('div', '', itRows);
+    const itText = el('p', 'ae-cm-verdict', root, { 'aria-live': 'polite' });
+
+    const decisionTitle = el('h3', '', root);
+    const decisionHow = el('p', 'howto', root);
+    const decisionRows = el('div', 'ae-cm-compare', root);
+    const decisionOwn = el('div', '', decisionRows);
+    const decisionPartner = el('div', '', decisionRows);
+    const decisionText = el('p', 'ae-cm-verdict', root);
+
+    const encTitle = el('h3', '', root);
+    const encList = el('ul', 'ae-cm-kinds', root);
+    const encoder = el('li', '', encList);
+    const decoder = el('li', '', encList);
+
+    this.setAttribute('aria-labelledby', title.id);
+    this.replaceChildren(root);
+    this.#parts = {
+      title, intro, label, sentence, swap, mask, maskLabel, layer, head, status, error, answer, scores, weights, maskText,
+      itTitle, itHow, itRows, itOwn, itPartner, itText, decisionTitle, decisionHow, decisionRows, decisionOwn,
+      decisionPartner, decisionText, encTitle, encoder, decoder,
+    };
+
+    const rerun = () => this.#ensureModel().then(() => this.#run());
+    sentence.addEventListener('input', () => {
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(rerun, TYPING_DELAY_MS);
+    });
+    swap.addEventListener('click', () => {
+      const pair = partnerOf(sentence.value);
+      if (pair) sentence.value = pair.partner;
+      rerun();
+    });
+    mask.addEventListener('change', rerun);
+    for (const [key, control] of [['layer', layer], ['head', head]])
+      control.node.addEventListener('change', (e) => {
+        this.#view[key] = Number(e.target.value);
+        this.#ensureModel().then(() => this.#render());
+      });
+    root.addEventListener('focusin', () => this.#ensureModel(), { once: true });
+  }
+
+  #ensureModel() {
+    if (this.#model) return Promise.resolve();
+    if (!this.#loading) {
+      this.#observer?.disconnect();
+      this.#error = null;
+      this.#render();
+      this.#loading = getTrainedModel(MODEL)
+        .then((model) => {
+          this.#model = model;
+          const fill = (select, count) => select.replaceChildren(...Array.from({ length: count }, (_, i) => {
+            const option = document.createElement('option');
+            option.value = i;
+            option.textContent = String(i + 1);
+            return option;
+          }));
+          fill(this.#parts.layer.node, model.config.nLayers);
+          fill(this.#parts.head.node, model.config.nHeads);
+          this.#run();
+        })
+        .catch((error) => {
+          this.#error = { key: 'loadError', params: { message: error.message } };
+          this.#loading = null;
+          this.#render();
+        });
+    }
+    return this.#loading;
+  }
+
+  #run() {
+    if (!this.#model) return;
+    const text = this.#parts.sentence.value;
+    const causal = this.#parts.mask.checked;
+    this.#error = null;
+    this.dataset.sentence = text; // the sentence the shown results are for
+    try {
+      const own = this.#model.analyze(text, { causal, topK: 3 });
+      const pair = partnerOf(text);
+      const partner = pair ? this.#model.analyze(pair.partner, { causal, topK: 3 }) : null;
+      this.#runs = { own, partner, adjective: pair?.adjective ?? null, causal };
+      if (own.unknown.length)
+        this.#error = { key: 'unknownWords', params: { words: own.unknown.map((p) => own.tokens[p]).join(' ') } };
+    } catch (error) {
+      this.#runs = null;
+      this.#error = { key: 'runError', params: { message: error.message } };
+    }
+    this.#render();
+  }
+
+  #label() {
+    const p = this.#parts;
+    p.title.textContent = this.#t('title');
+    p.intro.textContent = this.#t('intro');
+    p.label.textContent = this.#t('sentence');
+    p.swap.textContent = this.#t('swap');
+    p.maskLabel.textContent = this.#t('mask');
+    p.layer.label.textContent = this.#t('layer');
+    p.head.label.textContent = this.#t('head');
+    p.itTitle.textContent = this.#t('itTitle');
+    p.decisionTitle.textContent = this.#t('decisionTitle');
+    p.encTitle.textContent = this.#t('encoderTitle');
+    p.encoder.textContent = this.#t('encoder');
+    p.decoder.textContent = this.#t('decoder');
+  }
+
+  #render() {
+    const p = this.#parts;
+    if (!p) return;
+    p.status.textContent = !this.#model && this.#loading ? this.#t('loading') : '';
+    p.error.textContent = this.#error ? this.#t(this.#error.key, this.#error.params) : '';
+    const hard = this.#error && this.#error.key !== 'unknownWords';
+    this.dataset.state = !this.#model ? (this.#error ? 'error' : 'loading') : hard ? 'error' : 'ready';
+    const runs = this.#model && !hard ? this.#runs : null;
+    this.toggleAttribute('data-empty', !runs);
+    for (const node of [p.answer, p.maskText, p.itHow, p.itText, p.decisionHow, p.decisionText]) node.textContent = '';
+    for (const node of [p.scores, p.weights, p.itOwn, p.itPartner, p.decisionOwn, p.decisionPartner]) node.replaceChildren();
+    if (!runs) return;
+    this.#renderMatrices(runs);
+    this.#renderItRows(runs);
+    this.#renderDecision(runs);
+  }
+
+  #renderMatrices({ own, causal }) {
+    const p = this.#parts;
+    const { layer, head } = this.#view;
+    const h = own.layers[layer].selfAttention.heads[head];
+    const names = { layer: layer + 1, head: head + 1 };
+    const last = own.tokens[own.n - 1];
+    if (own.prediction)
+      p.answer.textContent = this.#t('answer', { last, word: own.prediction.token, p: this.#percent(own.prediction.probability) });
+    p.answer.dataset.prediction = own.prediction?.token ?? '';
+    p.answer.dataset.probability = own.prediction ? String(own.prediction.probability) : '';
+    drawMatrix(p.scores, { rows: own.tokens, cols: own.tokens, values: h.maskedScores, kind: 'scores', caption: this.#t('scoresCaption', names) });
+    drawMatrix(p.weights, { rows: own.tokens, cols: own.tokens, values: h.weights, kind: 'weights', caption: this.#t('weightsCaption', names) });
+    let upperZero = true, upperMinusInf = true;
+    for (let i = 0; i < own.n; i++)
+      for (let j = i + 1; j < own.n; j++) {
+        upperZero &&= h.weights[i * own.n + j] === 0;
+        upperMinusInf &&= h.maskedScores[i * own.n + j] === -Infinity;
+      }
+    Object.assign(this.dataset, { causal: String(causal), upperZero: String(upperZero), upperMinusInf: String(upperMinusInf), layer, head });
+    p.maskText.textContent = this.#t(causal ? 'maskOn' : 'maskOff');
+  }
+
+  #renderItRows({ own, partner, adjective }) {
+    const p = this.#parts;
+    delete this.dataset.identical;
+    delete this.dataset.identicalAll;
+    const pos = own.tokens.indexOf(IT);
+    if (pos < 0) return void (p.itText.textContent = this.#t('itMissing'));
+    if (!partner) return void (p.itText.textContent = this.#t('noPair'));
+    const { layer, head } = this.#view;
+    const other = adjective === 'tired' ? 'wide' : 'tired';
+    const rowOf = (run, l, h) => row(run.layers[l].selfAttention.heads[h].weights, run.n, pos);
+    p.itHow.textContent = this.#t('itHowTo', { pos });
+    for (const [host, run, which] of [[p.itOwn, own, adjective], [p.itPartner, partner, other]])
+      drawMatrix(host, { rows: [IT], cols: run.tokens, values: rowOf(run, layer, head), rowOffset: pos, caption: this.#t('itCaption', { which: this.#t(which) }) });
+    const here = compareRows(rowOf(own, layer, head), rowOf(partner, layer, head));
+    let all = true;
+    own.layers.forEach((l, li) => l.selfAttention.heads.forEach((_, hi) => { all &&= compareRows(rowOf(own, li, hi), rowOf(partner, li, hi)).same; }));
+    this.dataset.identical = String(here.same);
+    this.dataset.identicalAll = String(all);
+    this.dataset.itPosition = pos;
+    p.itText.textContent = here.same && all ? this.#t('itSame', { prefix: own.tokens.slice(0, pos + 1).join(' ') })
+      : here.same ? this.#t('itSameHead') : this.#t('itDiffer', { diff: here.diff.toExponential(2) });
+  }
+
+  #renderDecision({ own, partner, adjective }) {
+    const p = this.#parts;
+    if (!partner || !own.prediction || !partner.prediction) return;
+    const pos = own.prediction.position;
+    const last = own.tokens[pos];
+    const { layer, head } = this.#view;
+    const other = adjective === 'tired' ? 'wide' : 'tired';
+    p.decisionHow.textContent = this.#t('decisionHowTo', { last, pos });
+    const tops = [];
+    for (const [host, run, which] of [[p.decisionOwn, own, adjective], [p.decisionPartner, partner, other]]) {
+      const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, run.prediction.position);
+      const caption = this.#t('decisionCaption', { which: this.#t(which), last, word: run.prediction.token, p: this.#percent(run.prediction.probability) });
+      const table = drawMatrix(host, { rows: [last], cols: run.tokens, values, rowOffset: run.prediction.position, caption });
+      const top = argmax(values);
+      table.querySelector(`thead th[data-col="${top}"]`)?.classList.add('ae-nm-top');
+      table.dataset.top = top;
+      table.dataset.prediction = run.prediction.token;
+      tops.push({ token: run.tokens[top], weight: values[top].toFixed(2), answer: run.prediction.token, values });
+    }
+    const differs = !compareRows(tops[0].values, tops[1].values).same;
+    this.dataset.answerRowsDiffer = String(differs);
+    p.decisionText.textContent = this.#t('decisionText', {
+      a: this.#t(adjective), b: this.#t(other), topA: tops[0].token, wA: tops[0].weight, topB: tops[1].token,
+      wB: tops[1].weight, ansA: tops[0].answer, ansB: tops[1].answer,
+    });
+  }
+}
+
+customElements.define('ae-causal-mask', CausalMask);

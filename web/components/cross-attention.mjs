@@ -1,0 +1,233 @@
+// <ae-cross-attention>: panel 11, self- vs cross-attention with the same machinery. The
+// coreference encoder reads two sentences A and B (TrainedModel.analyze); for the chosen
+// layer/head, the core's attention (engine.attention) is called twice:
+//   self:  Q, K, V all from A's trace             → n×n weights
+//   cross: Q from A, K and V from B's trace        → n×m weights
+// Both are drawn as tables (./number-matrix.mjs); every cell's data-value is the engine's
+// number. No math in JS. The model is fetched when the panel first comes near the viewport
+// or is first used. Reads the shared store: lang.
+import { getEngine, getTrainedModel } from '../lib/context.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import strings from '../strings/cross-attention.mjs';
+import { drawMatrix } from './number-matrix.mjs';
+
+const MODEL = 'coref-encoder';
+export const DEFAULT_A = "The animal didn't cross the street because it was too tired.";
+export const DEFAULT_B = 'The street was too wide so it was hard to cross.';
+const TYPING_DELAY_MS = 120;
+
+let nextId = 0;
+
+export class CrossAttention extends StoreElement {
+  static watched = ['lang'];
+
+  #parts = null;
+  #engine = null;
+  #model = null;
+  #loading = null;
+  #observer = null;
+  #timer = 0;
+  #runs = null; // {a, b} analyze() results
+  #errors = []; // [{key, params}]
+  #hard = false; // an error that leaves nothing to draw
+  #view = null; // {layer, head}
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+    if (!this.#model && !this.#observer && 'IntersectionObserver' in window) {
+      this.#observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.#ensureModel();
+      }, { rootMargin: '300px 0px' });
+      this.#observer.observe(this);
+    }
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#observer?.disconnect();
+    this.#observer = null;
+  }
+
+  storeChanged(full) {
+    if (full) this.#label();
+    this.#render();
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #build() {
+    const id = `ae-ca-${nextId++}`;
+    const el = (tag, className, parent, attrs = {}) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      parent?.append(node);
+      return node;
+    };
+    const root = el('div', 'ae-ca');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+    const form = el('div', 'ae-ca-controls', root);
+    const field = (key, value) => {
+      const f = el('div', 'field', form);
+      const label = el('label', '', f, { for: `${id}-${key}` });
+      const input = el('textarea', 'ae-ca-sentence', f, { id: `${id}-${key}`, rows: 2, autocomplete: 'off', spellcheck: 'false' });
+      input.value = value;
+      return { label, input };
+    };
+    const a = field('a', DEFAULT_A);
+    const b = field('b', DEFAULT_B);
+    const swap = el('button', 'chip', form, { type: 'button' });
+    const view = el('div', 'ae-ca-view', root);
+    const select = (key) => {
+      const f = el('div', 'field inline', view);
+      return { label: el('label', '', f, { for: `${id}-${key}` }), node: el('select', '', f, { id: `${id}-${key}` }) };
+    };
+    const layer = select('layer');
+    const head = select('head');
+    const status = el('p', 'ae-ca-status', root, { role: 'status' });
+    const error = el('div', 'error ae-ca-error', root, { role: 'alert' });
+    const compare = el('div', 'ae-cm-compare', root);
+    const self = el('div', 'ae-ca-self', compare);
+    const cross = el('div', 'ae-ca-cross', compare);
+    const shapes = el('p', 'ae-ca-note', root);
+    const usage = el('p', 'howto', root);
+    const note = el('p', 'howto', root);
+
+    this.setAttribute('aria-labelledby', title.id);
+    this.replaceChildren(root);
+    this.#parts = { title, intro, a, b, swap, layer, head, status, error, self, cross, shapes, usage, note };
+
+    const rerun = () => this.#ensureModel().then(() => this.#run());
+    for (const { input } of [a, b])
+      input.addEventListener('input', () => {
+        clearTimeout(this.#timer);
+        this.#timer = setTimeout(rerun, TYPING_DELAY_MS);
+      });
+    swap.addEventListener('click', () => {
+      [a.input.value, b.input.value] = [b.input.value, a.input.value];
+      rerun();
+    });
+    for (const [key, control] of [['layer', layer], ['head', head]])
+      control.node.addEventListener('change', (e) => {
+        this.#view[key] = Number(e.target.value);
+        this.#ensureModel().then(() => this.#render());
+      });
+    root.addEventListener('focusin', () => this.#ensureModel(), { once: true });
+  }
+
+  #ensureModel() {
+    if (this.#model) return Promise.resolve();
+    if (!this.#loading) {
+      this.#observer?.disconnect();
+      this.#errors = [];
+      this.#hard = false;
+      this.#render();
+      this.#loading = Promise.all([getEngine(), getTrainedModel(MODEL)])
+        .then(([engine, model]) => {
+          this.#engine = engine;
+          this.#model = model;
+          // Start at the head the model documents as its coreference head (config.json).
+          const chosen = JSON.parse(model.config.configJson).coreference_head ?? {};
+          this.#view = { layer: chosen.layer ?? 0, head: chosen.head ?? 0 };
+          const fill = (select, count, value) => {
+            select.replaceChildren(...Array.from({ length: count }, (_, i) => {
+              const option = document.createElement('option');
+              option.value = i;
+              option.textContent = String(i + 1);
+              return option;
+            }));
+            select.value = value;
+          };
+          fill(this.#parts.layer.node, model.config.nLayers, this.#view.layer);
+          fill(this.#parts.head.node, model.config.nHeads, this.#view.head);
+          this.#run();
+        })
+        .catch((error) => {
+          this.#errors = [{ key: 'loadError', params: { message: error.message } }];
+          this.#hard = true;
+          this.#loading = null;
+          this.#render();
+        });
+    }
+    return this.#loading;
+  }
+
+  #run() {
+    if (!this.#model) return;
+    this.#errors = [];
+    this.#hard = false;
+    const runs = {};
+    for (const side of ['a', 'b']) {
+      const which = side.toUpperCase();
+      try {
+        runs[side] = this.#model.analyze(this.#parts[side].input.value, { topK: 1 });
+        const run = runs[side];
+        if (run.unknown.length) this.#errors.push({ key: 'unknownWords', params: { which, words: run.unknown.map((p) => run.tokens[p]).join(' ') } });
+      } catch (error) {
+        this.#errors.push({ key: 'runError', params: { which, message: error.message } });
+        this.#hard = true;
+      }
+    }
+    this.#runs = this.#hard ? null : runs;
+    Object.assign(this.dataset, { a: this.#parts.a.input.value, b: this.#parts.b.input.value }); // what is shown is for these
+    this.#render();
+  }
+
+  #label() {
+    const p = this.#parts;
+    p.title.textContent = this.#t('title');
+    p.intro.textContent = this.#t('intro');
+    p.a.label.textContent = this.#t('sentenceA');
+    p.b.label.textContent = this.#t('sentenceB');
+    p.swap.textContent = this.#t('swap');
+    p.layer.label.textContent = this.#t('layer');
+    p.head.label.textContent = this.#t('head');
+    p.usage.textContent = this.#t('usage');
+    p.note.textContent = this.#t('note');
+  }
+
+  #render() {
+    const p = this.#parts;
+    if (!p) return;
+    p.status.textContent = !this.#model && this.#loading ? this.#t('loading') : '';
+    let errors = this.#errors;
+    let drawn = false;
+    if (this.#model && this.#runs) {
+      try {
+        this.#draw();
+        drawn = true;
+      } catch (error) {
+        errors = [...errors, { key: 'attentionError', params: { message: error.message } }];
+      }
+    }
+    if (!drawn) {
+      p.self.replaceChildren();
+      p.cross.replaceChildren();
+      p.shapes.textContent = '';
+    }
+    p.error.textContent = errors.map(({ key, params }) => this.#t(key, params)).join(' ');
+    this.dataset.state = !this.#model ? (errors.length ? 'error' : 'loading') : drawn ? 'ready' : 'error';
+  }
+
+  #draw() {
+    const p = this.#parts;
+    const { a, b } = this.#runs;
+    const { layer, head } = this.#view;
+    const ha = a.layers[layer].selfAttention.heads[head];
+    const hb = b.layers[layer].selfAttention.heads[head];
+    const n = a.n, m = b.n, d = this.#model.config.headDim;
+    const self = this.#engine.attention({ q: ha.q, k: ha.k, v: ha.v, n, m: n, dk: d });
+    const cross = this.#engine.attention({ q: ha.q, k: hb.k, v: hb.v, n, m, dk: d });
+    drawMatrix(p.self, { rows: a.tokens, cols: a.tokens, values: self.weights, caption: this.#t('selfCaption', { n }) });
+    drawMatrix(p.cross, { rows: a.tokens, cols: b.tokens, values: cross.weights, caption: this.#t('crossCaption', { n, m }) });
+    p.shapes.textContent = this.#t('shapes', { n, m, d });
+    Object.assign(this.dataset, { layer, head, n, m, d });
+  }
+}
+
+customElements.define('ae-cross-attention', CrossAttention);

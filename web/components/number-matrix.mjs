@@ -1,0 +1,77 @@
+// A matrix of attention numbers as an HTML table (rows = queries, columns = keys), for the
+// panels that need what <ae-attention-heatmap> does not draw: rectangular n×m matrices,
+// scores that may be −∞ (masked) and rows on their own. Used by <ae-positions>,
+// <ae-causal-mask> and <ae-cross-attention>.
+//   drawMatrix(host, {rows, cols, values, kind, caption, highlightRow, rowOffset})
+//     rows: query labels (n), cols: key labels (m), values: row-major n×m numbers from the
+//     engine; kind 'weights' (colour 0…1) or 'scores' (colour from the smallest to the
+//     largest finite value; −∞ drawn as a masked cell).
+// Every cell carries data-row, data-col and data-value = String(value) — the engine's number,
+// unrounded — so tests compare what is shown with the API. Colour: CSSOM custom property
+// --ae-nm-t (allowed by the page's CSP), mixed in style.css. No model math here.
+const MINUS = '\u2212';
+
+export function formatCell(value, kind) {
+  if (value === -Infinity) return `${MINUS}∞`;
+  if (kind === 'weights' && value === 0) return '0'; // an exact zero (a masked key)
+  const s = value.toFixed(2);
+  return s.startsWith('-') ? MINUS + s.slice(1) : s;
+}
+
+function colourScale(values, kind) {
+  if (kind === 'weights') return (v) => Math.min(1, Math.max(0, v));
+  let lo = Infinity, hi = -Infinity;
+  for (const v of values) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  const span = hi - lo || 1;
+  return (v) => (v - lo) / span;
+}
+
+function cell(tag, parent, textContent, attrs = {}) {
+  const node = document.createElement(tag);
+  node.textContent = textContent;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  parent.append(node);
+  return node;
+}
+
+// Replaces host's content with the table; returns the table. The wrapper scrolls sideways on
+// narrow screens and is focusable, so keyboard users can scroll it too.
+export function drawMatrix(host, { rows, cols, values, kind = 'weights', caption = '', highlightRow = -1, rowOffset = 0 }) {
+  const n = rows.length, m = cols.length;
+  if (values.length !== n * m) throw new TypeError(`drawMatrix: ${values.length} values for ${n}×${m}`);
+  const wrap = document.createElement('div');
+  wrap.className = 'ae-nm';
+  wrap.tabIndex = 0;
+  wrap.setAttribute('role', 'region');
+  wrap.setAttribute('aria-label', caption);
+  const table = cell('table', wrap, '');
+  // Short labels (CJK characters) stand upright above their columns; longer ones run vertically.
+  const short = cols.every((label) => [...label].length <= 2);
+  table.className = `ae-nm-table ae-nm-${kind}${short ? ' ae-nm-short' : ''}`;
+  table.dataset.n = n;
+  table.dataset.m = m;
+  if (caption) cell('caption', table, caption);
+  const head = cell('tr', cell('thead', table, ''), '');
+  cell('td', head, '', { class: 'ae-nm-corner' });
+  cols.forEach((label, j) => cell('th', head, label, { scope: 'col', 'data-col': j }));
+  const body = cell('tbody', table, '');
+  const scale = colourScale(values, kind);
+  for (let i = 0; i < n; i++) {
+    const tr = cell('tr', body, '');
+    if (i === highlightRow) tr.className = 'ae-nm-highlight';
+    cell('th', tr, rows[i], { scope: 'row', 'data-row': i + rowOffset });
+    for (let j = 0; j < m; j++) {
+      const v = values[i * m + j];
+      const td = cell('td', tr, formatCell(v, kind), { 'data-row': i + rowOffset, 'data-col': j, 'data-value': String(v) });
+      if (v === -Infinity) {
+        td.classList.add('ae-nm-masked');
+      } else {
+        const t = scale(v);
+        td.style.setProperty('--ae-nm-t', t.toFixed(3));
+        if (t > 0.5) td.classList.add('ae-nm-strong');
+      }
+    }
+  }
+  host.replaceChildren(wrap);
+  return table;
+}

@@ -1,0 +1,480 @@
+// <ae-positions>: panel 6, positional encoding. Four word-order models (none, sinusoidal,
+// learned, RoPE; task "word-order": the agent, read at [CLS]) answer for a sentence pair,
+// default 猫追狗 / 狗追猫. Without positional encoding both sentences get the same answer:
+// the panel shows why by drawing the attention scores (or weights) of both sentences for
+// one layer/head — B's matrix is A's with rows and columns reordered like the words — and
+// says whether the reordering is exact (data-permutation on the comparison). Then two
+// pictures computed by the core: the sinusoidal table (engine.sinusoidalTable) and RoPE's
+// rotation of one pair of dimensions (engine.ropeRotate).
+// Right or wrong comes from the core's reading of the corpus grammar (engine.wordOrderRoles).
+// JS compares numbers (is B a reordering of A?) and formats; it computes no model math.
+// Shown numbers are mirrored in data-* attributes for the tests. The models are fetched when
+// the panel first comes near the viewport or is first used. Reads the shared store: lang.
+import { getEngine, getTrainedModel } from '../lib/context.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import strings from '../strings/positions.mjs';
+import { drawMatrix } from './number-matrix.mjs';
+
+export const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
+const modelName = (encoding) => `word-order-${encoding}`;
+const DEFAULT_A = '猫追狗';
+const DEFAULT_B = '狗追猫';
+const TYPING_DELAY_MS = 120;
+const SIN_DIMS = 32; // d_model of the word-order models
+const SIN_POSITIONS = 16; // what they read (max_len)
+const ROPE_POSITIONS = 16;
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  parent?.append(node);
+  return node;
+}
+
+// σ with b[σ(i)] = a[i] (each token of a matched to an unused equal token of b), or null
+// when b is not a rearrangement of a. Repeated tokens have identical embeddings without
+// positions, so any matching of them is as good as another.
+export function rearrangement(a, b) {
+  if (a.length !== b.length) return null;
+  const used = new Array(b.length).fill(false);
+  const sigma = [];
+  for (const token of a) {
+    const j = b.findIndex((t, k) => !used[k] && t === token);
+    if (j < 0) return null;
+    used[j] = true;
+    sigma.push(j);
+  }
+  return sigma;
+}
+
+// Is matrix b (n×n) matrix a with rows and columns moved by σ? 'exact' (bit for bit),
+// 'rounding' (≤ 1e-4 apart), 'no', with the largest difference.
+export function comparePermuted(a, b, sigma) {
+  const n = sigma.length;
+  let exact = true, diff = 0;
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const x = a[i * n + j], y = b[sigma[i] * n + sigma[j]];
+      if (Object.is(x, y)) continue;
+      exact = false;
+      diff = Math.max(diff, Math.abs(x - y));
+    }
+  return { verdict: exact ? 'exact' : diff <= 1e-4 ? 'rounding' : 'no', diff };
+}
+
+let nextId = 0;
+
+export class Positions extends StoreElement {
+  static watched = ['lang'];
+
+  #parts = null;
+  #engine = null;
+  #models = null; // {encoding: TrainedModel}
+  #loading = null;
+  #observer = null;
+  #timer = 0;
+  #runs = null; // {encoding: {a, b}} analyze() results (null where it failed)
+  #errors = []; // [{key, params}]
+  #loadError = null;
+  #view = { encoding: 'none', layer: 0, head: 0, kind: 'scores', pair: 0, positions: SIN_POSITIONS };
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+    if (!this.#models && !this.#observer && 'IntersectionObserver' in window) {
+      this.#observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.#ensureModels();
+      }, { rootMargin: '300px 0px' });
+      this.#observer.observe(this);
+    }
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#observer?.disconnect();
+    this.#observer = null;
+  }
+
+  storeChanged(full) {
+    if (full) this.#label();
+    this.#render();
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #percent(p) {
+    const locale = this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
+    return new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(p);
+  }
+
+  // --- structure ---
+
+  #build() {
+    const id = `ae-pos-${nextId++}`;
+    const el = (tag, className, parent, attrs = {}) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      parent?.append(node);
+      return node;
+    };
+    const root = el('div', 'ae-pos');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+
+    const form = el('div', 'ae-pos-controls', root);
+    const fieldA = el('div', 'field', form);
+    const labelA = el('label', '', fieldA, { for: `${id}-a` });
+    const inputA = el('input', '', fieldA, { id: `${id}-a`, type: 'text', autocomplete: 'off', spellcheck: 'false', lang: 'zh-Hans' });
+    const swap = el('button', 'chip', form, { type: 'button' });
+    const fieldB = el('div', 'field', form);
+    const labelB = el('label', '', fieldB, { for: `${id}-b` });
+    const inputB = el('input', '', fieldB, { id: `${id}-b`, type: 'text', autocomplete: 'off', spellcheck: 'false', lang: 'zh-Hans' });
+    inputA.value = DEFAULT_A;
+    inputB.value = DEFAULT_B;
+
+    const status = el('p', 'ae-pos-status', root, { role: 'status' });
+    const error = el('div', 'error ae-pos-error', root, { role: 'alert' });
+
+    const table = el('table', 'ae-pos-table', root);
+    const caption = el('caption', '', table);
+    const headRow = el('tr', '', el('thead', '', table));
+    const cols = [0, 1, 2].map(() => el('th', '', headRow, { scope: 'col' }));
+    const body = el('tbody', '', table);
+    const rows = Object.fromEntries(ENCODINGS.map((encoding) => {
+      const tr = el('tr', '', body, { 'data-encoding': encoding });
+      const name = el('th', '', tr, { scope: 'row' });
+      const a = el('td', 'ae-pos-answer', tr);
+      const b = el('td', 'ae-pos-answer', tr);
+      return [encoding, { tr, name, a, b }];
+    }));
+    const summary = el('p', 'ae-pos-summary', root);
+    const grammar = el('p', 'ae-pos-note', root);
+
+    const whyTitle = el('h3', '', root);
+    const whyHow = el('p', 'howto', root);
+    const viewControls = el('div', 'ae-pos-view', root);
+    const select = (key, options) => {
+      const field = el('div', 'field inline', viewControls);
+      const label = el('label', '', field, { for: `${id}-${key}` });
+      const node = el('select', '', field, { id: `${id}-${key}` });
+      for (const value of options) el('option', '', node, { value }).value = value;
+      return { label, node };
+    };
+    const encoding = select('encoding', ENCODINGS);
+    const layer = select('layer', []);
+    const head = select('head', []);
+    const kind = select('kind', ['scores', 'weights']);
+    const compare = el('div', 'ae-pos-compare', root);
+    const matrixA = el('div', 'ae-pos-matrix', compare);
+    const matrixB = el('div', 'ae-pos-matrix', compare);
+    const verdict = el('p', 'ae-pos-verdict', root, { 'aria-live': 'polite' });
+
+    const sinTitle = el('h3', '', root);
+    const sinHow = el('p', 'howto', root);
+    const sinField = el('div', 'field inline', el('div', 'ae-pos-view', root));
+    const sinLabel = el('label', '', sinField, { for: `${id}-n` });
+    const sinN = el('input', '', sinField, { id: `${id}-n`, type: 'range', min: 4, max: 64, step: 4, value: SIN_POSITIONS });
+    const sinValue = el('output', '', sinField, { for: `${id}-n` });
+    const sinFigure = el('figure', 'ae-pos-figure', root);
+    const sinSvg = svg('svg', { class: 'ae-pos-sin', role: 'img' }, sinFigure);
+    const sinCaption = el('figcaption', '', sinFigure);
+
+    const ropeTitle = el('h3', '', root);
+    const ropeHow = el('p', 'howto', root);
+    const pair = select('pair', []);
+    el('div', 'ae-pos-view', root).append(pair.label.parentNode); // after the RoPE text, not among the matrix controls
+    const ropeFigure = el('figure', 'ae-pos-figure', root);
+    const ropeSvg = svg('svg', { class: 'ae-pos-rope', role: 'img', viewBox: '-120 -120 240 240' }, ropeFigure);
+    const ropeCaption = el('figcaption', '', ropeFigure);
+
+    this.setAttribute('aria-labelledby', title.id);
+    this.replaceChildren(root);
+    this.#parts = {
+      title, intro, labelA, inputA, labelB, inputB, swap, status, error, table, caption, cols, rows, summary, grammar,
+      whyTitle, whyHow, encoding, layer, head, kind, matrixA, matrixB, compare, verdict,
+      sinTitle, sinHow, sinLabel, sinN, sinValue, sinSvg, sinCaption, ropeTitle, ropeHow, pair, ropeSvg, ropeCaption,
+    };
+
+    const rerun = () => {
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => this.#ensureModels().then(() => this.#run()), TYPING_DELAY_MS);
+    };
+    inputA.addEventListener('input', rerun);
+    inputB.addEventListener('input', rerun);
+    swap.addEventListener('click', () => {
+      [inputA.value, inputB.value] = [inputB.value, inputA.value];
+      this.#ensureModels().then(() => this.#run());
+    });
+    const view = (key, parse = (v) => v) => (e) => {
+      this.#view[key] = parse(e.target.value);
+      this.#ensureModels().then(() => this.#render());
+    };
+    encoding.node.addEventListener('change', view('encoding'));
+    layer.node.addEventListener('change', view('layer', Number));
+    head.node.addEventListener('change', view('head', Number));
+    kind.node.addEventListener('change', view('kind'));
+    pair.node.addEventListener('change', view('pair', Number));
+    sinN.addEventListener('input', view('positions', Number));
+    // Link the same pair of words across the two matrices.
+    compare.addEventListener('pointerover', (e) => this.#link(e.target.closest('td[data-col]')));
+    compare.addEventListener('pointerleave', () => this.#link(null));
+    root.addEventListener('focusin', () => this.#ensureModels(), { once: true });
+  }
+
+  // --- loading and running ---
+
+  #ensureModels() {
+    if (this.#models) return Promise.resolve();
+    if (!this.#loading) {
+      this.#observer?.disconnect();
+      this.#loadError = null;
+      this.#render();
+      this.#loading = Promise.all([getEngine(), ...ENCODINGS.map((e) => getTrainedModel(modelName(e)))])
+        .then(([engine, ...models]) => {
+          this.#engine = engine;
+          this.#models = Object.fromEntries(ENCODINGS.map((e, i) => [e, models[i]]));
+          this.#fillSelects();
+          this.#run();
+        })
+        .catch((error) => {
+          this.#loadError = { key: 'loadError', params: { message: error.message } };
+          this.#loading = null; // the next interaction retries
+          this.#render();
+        });
+    }
+    return this.#loading;
+  }
+
+  #fillSelects() {
+    const config = this.#models.rope.config;
+    const fill = (select, count, label) => {
+      select.replaceChildren(...Array.from({ length: count }, (_, i) => {
+        const option = document.createElement('option');
+        option.value = i;
+        option.textContent = label(i);
+        return option;
+      }));
+    };
+    fill(this.#parts.layer.node, config.nLayers, (i) => String(i + 1));
+    fill(this.#parts.head.node, config.nHeads, (i) => String(i + 1));
+    fill(this.#parts.pair.node, config.headDim / 2, (i) => this.#t('pairOption', { a: 2 * i, b: 2 * i + 1 }));
+  }
+
+  #run() {
+    if (!this.#models) return;
+    const texts = { a: this.#parts.inputA.value, b: this.#parts.inputB.value };
+    this.#errors = [];
+    this.#runs = {};
+    for (const encoding of ENCODINGS) {
+      this.#runs[encoding] = {};
+      for (const side of ['a', 'b']) {
+        try {
+          this.#runs[encoding][side] = this.#models[encoding].analyze(texts[side], { topK: 3 });
+        } catch (error) {
+          this.#runs[encoding][side] = null;
+          if (encoding === 'none') this.#errors.push({ key: 'runError', params: { which: side.toUpperCase(), message: error.message } });
+        }
+      }
+    }
+    for (const side of ['a', 'b']) {
+      const run = this.#runs.none[side];
+      if (run?.unknown.length)
+        this.#errors.push({ key: 'unknownWords', params: { which: side.toUpperCase(), words: run.unknown.map((p) => run.tokens[p]).join(' ') } });
+    }
+    this.#texts = texts;
+    Object.assign(this.dataset, { a: texts.a, b: texts.b }); // the sentences the shown results are for
+    this.#roles = { a: this.#engine.wordOrderRoles(texts.a), b: this.#engine.wordOrderRoles(texts.b) };
+    this.#render();
+  }
+
+  #texts = { a: DEFAULT_A, b: DEFAULT_B };
+  #roles = { a: null, b: null };
+
+  // --- drawing ---
+
+  #label() {
+    const p = this.#parts;
+    p.title.textContent = this.#t('title');
+    p.intro.textContent = this.#t('intro');
+    p.labelA.textContent = this.#t('sentenceA');
+    p.labelB.textContent = this.#t('sentenceB');
+    p.swap.textContent = this.#t('swap');
+    p.caption.textContent = this.#t('tableCaption');
+    p.cols[0].textContent = this.#t('colEncoding');
+    for (const encoding of ENCODINGS) p.rows[encoding].name.textContent = this.#t(`enc.${encoding}`);
+    p.whyTitle.textContent = this.#t('whyTitle');
+    p.encoding.label.textContent = this.#t('encoding');
+    for (const option of p.encoding.node.options) option.textContent = this.#t(`enc.${option.value}`);
+    p.layer.label.textContent = this.#t('layer');
+    p.head.label.textContent = this.#t('head');
+    p.kind.label.textContent = this.#t('show');
+    for (const option of p.kind.node.options) option.textContent = this.#t(option.value);
+    p.sinTitle.textContent = this.#t('sinTitle');
+    p.sinHow.textContent = this.#t('sinHowTo');
+    p.sinLabel.textContent = this.#t('positions');
+    p.ropeTitle.textContent = this.#t('ropeTitle');
+    p.ropeHow.textContent = this.#t('ropeHowTo');
+    p.pair.label.textContent = this.#t('pair');
+    for (const option of p.pair.node.options) option.textContent = this.#t('pairOption', { a: 2 * option.value, b: 2 * option.value + 1 });
+  }
+
+  #render() {
+    const p = this.#parts;
+    if (!p) return;
+    p.status.textContent = this.#loadError || this.#models ? '' : this.#loading ? this.#t('loading') : '';
+    const messages = this.#loadError ? [this.#loadError] : this.#errors;
+    p.error.textContent = messages.map(({ key, params }) => this.#t(key, params)).join(' ');
+    this.dataset.state = this.#loadError ? 'error' : this.#models ? 'ready' : 'loading';
+    if (!this.#models || !this.#runs) return;
+    this.#renderAnswers();
+    this.#renderComparison();
+    this.#renderSinusoidal();
+    this.#renderRope();
+  }
+
+  #renderAnswers() {
+    const p = this.#parts;
+    p.cols[1].textContent = this.#t('colA', { text: this.#texts.a });
+    p.cols[2].textContent = this.#t('colB', { text: this.#texts.b });
+    for (const encoding of ENCODINGS) {
+      const row = p.rows[encoding];
+      for (const side of ['a', 'b']) {
+        const run = this.#runs[encoding][side];
+        const cell = row[side];
+        const prediction = run?.prediction;
+        const truth = this.#roles[side]?.agent;
+        const right = !prediction ? '' : truth === undefined ? 'unknown' : String(prediction.token === truth);
+        row.tr.dataset[`answer${side.toUpperCase()}`] = prediction?.token ?? '';
+        row.tr.dataset[`prob${side.toUpperCase()}`] = prediction ? String(prediction.probability) : '';
+        row.tr.dataset[`right${side.toUpperCase()}`] = right;
+        cell.replaceChildren();
+        if (!prediction) { cell.textContent = '–'; continue; }
+        const answer = document.createElement('span');
+        answer.textContent = this.#t('answer', { word: prediction.token, p: this.#percent(prediction.probability) });
+        const mark = document.createElement('span');
+        mark.className = `ae-pos-mark ae-pos-${right}`;
+        mark.textContent = right === 'unknown' ? this.#t('unknownTruth') : `${right === 'true' ? '✓' : '✗'} ${this.#t(right === 'true' ? 'right' : 'wrong')}`;
+        cell.append(answer, ' ', mark);
+      }
+    }
+    const { a, b } = this.#runs.none;
+    const pa = a?.prediction, pb = b?.prediction;
+    const same = Boolean(pa && pb && pa.token === pb.token && pa.probability === pb.probability);
+    p.summary.dataset.same = String(same);
+    p.summary.textContent = !pa || !pb ? ''
+      : same ? this.#t('sameNone', { word: pa.token, p: this.#percent(pa.probability) })
+        : this.#t('differentNone', { a: `${pa.token} (${this.#percent(pa.probability)})`, b: `${pb.token} (${this.#percent(pb.probability)})` });
+    const outside = ['a', 'b'].filter((s) => this.#runs.none[s] && !this.#roles[s]).map((s) => s.toUpperCase());
+    p.grammar.textContent = outside.map((which) => this.#t('outsideGrammar', { which })).join(' ');
+  }
+
+  #renderComparison() {
+    const p = this.#parts;
+    const { encoding, layer, head, kind } = this.#view;
+    p.whyHow.textContent = this.#t('whyHowTo', { encoding: this.#t(`enc.${encoding}`) });
+    const { a, b } = this.#runs[encoding];
+    if (!a || !b) {
+      p.matrixA.replaceChildren();
+      p.matrixB.replaceChildren();
+      p.verdict.textContent = '';
+      p.compare.dataset.permutation = 'n/a';
+      return;
+    }
+    const field = kind === 'scores' ? 'scaledScores' : 'weights';
+    const valuesA = a.layers[layer].selfAttention.heads[head][field];
+    const valuesB = b.layers[layer].selfAttention.heads[head][field];
+    drawMatrix(p.matrixA, { rows: a.tokens, cols: a.tokens, values: valuesA, kind, caption: this.#t('matrixA', { text: this.#texts.a }) });
+    drawMatrix(p.matrixB, { rows: b.tokens, cols: b.tokens, values: valuesB, kind, caption: this.#t('matrixB', { text: this.#texts.b }) });
+    this.#sigma = rearrangement(a.tokens, b.tokens);
+    const c = this.#sigma ? comparePermuted(valuesA, valuesB, this.#sigma) : { verdict: 'n/a', diff: NaN };
+    Object.assign(p.compare.dataset, { permutation: c.verdict, maxDiff: String(c.diff), encoding, layer, head, kind });
+    const diff = c.diff.toExponential(1);
+    p.verdict.textContent = this.#t({ exact: 'permExact', rounding: 'permRounding', no: 'permNo', 'n/a': 'permNotApplicable' }[c.verdict], { diff });
+  }
+
+  #sigma = null;
+
+  #link(td) {
+    const p = this.#parts;
+    for (const old of p.compare.querySelectorAll('.ae-nm-linked')) old.classList.remove('ae-nm-linked');
+    if (!td || !this.#sigma) return;
+    const inA = p.matrixA.contains(td);
+    const [i, j] = [Number(td.dataset.row), Number(td.dataset.col)];
+    const inverse = (k) => this.#sigma.indexOf(k);
+    const [oi, oj] = inA ? [this.#sigma[i], this.#sigma[j]] : [inverse(i), inverse(j)];
+    const other = (inA ? p.matrixB : p.matrixA).querySelector(`td[data-row="${oi}"][data-col="${oj}"]`);
+    td.classList.add('ae-nm-linked');
+    other?.classList.add('ae-nm-linked');
+  }
+
+  #renderSinusoidal() {
+    const p = this.#parts;
+    const n = this.#view.positions, d = SIN_DIMS;
+    p.sinValue.textContent = String(n);
+    const table = this.#engine.sinusoidalTable(n, d);
+    const cell = 8, left = 28, top = 18;
+    const width = left + d * cell + 4, height = top + n * cell + 4;
+    const s = p.sinSvg;
+    s.replaceChildren();
+    for (const [k, v] of Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height, 'data-n': n, 'data-d': d }))
+      s.setAttribute(k, v);
+    const caption = this.#t('sinCaption', { n, d });
+    s.setAttribute('aria-label', caption);
+    p.sinCaption.textContent = caption;
+    svg('text', { x: left, y: 11, class: 'ae-pos-axis' }, s).textContent = this.#t('dims');
+    for (let pos = 0; pos < n; pos++) {
+      if (pos % 4 === 0) svg('text', { x: left - 4, y: top + pos * cell + cell - 1, class: 'ae-pos-axis', 'text-anchor': 'end' }, s).textContent = String(pos);
+      for (let j = 0; j < d; j++) {
+        const v = table[pos * d + j];
+        svg('rect', {
+          x: left + j * cell, y: top + pos * cell, width: cell, height: cell,
+          class: v >= 0 ? 'ae-pos-plus' : 'ae-pos-minus', 'fill-opacity': Math.abs(v).toFixed(3),
+          'data-pos': pos, 'data-dim': j, 'data-value': String(v),
+        }, s);
+      }
+    }
+  }
+
+  #renderRope() {
+    const p = this.#parts;
+    const model = this.#models.rope;
+    const dh = model.config.headDim;
+    const base = JSON.parse(model.config.configJson).rope_base ?? 10000;
+    const i = Math.min(this.#view.pair, dh / 2 - 1);
+    const unit = new Float32Array(dh);
+    unit[2 * i] = 1;
+    const s = p.ropeSvg;
+    s.replaceChildren();
+    svg('circle', { r: 90, class: 'ae-pos-circle' }, s);
+    svg('line', { x1: -100, x2: 100, y1: 0, y2: 0, class: 'ae-pos-axisline' }, s);
+    svg('line', { y1: -100, y2: 100, x1: 0, x2: 0, class: 'ae-pos-axisline' }, s);
+    let step = 0;
+    const labelled = [];
+    for (let pos = 0; pos < ROPE_POSITIONS; pos++) {
+      const v = this.#engine.ropeRotate(unit, pos, base);
+      const [x, y] = [v[2 * i], v[2 * i + 1]];
+      if (pos === 1) step = (Math.atan2(y, x) * 180) / Math.PI; // the angle of the core's rotation, for the caption
+      const opacity = (0.35 + (0.65 * pos) / (ROPE_POSITIONS - 1)).toFixed(2);
+      // SVG's y axis points down; draw mathematically (counter-clockwise).
+      svg('line', { x1: 0, y1: 0, x2: (x * 90).toFixed(2), y2: (-y * 90).toFixed(2), class: 'ae-pos-arrow', 'stroke-opacity': opacity, 'data-pos': pos, 'data-x': String(x), 'data-y': String(y) }, s);
+      // Label an arrow only where it does not sit on an earlier label (slow pairs barely turn).
+      const angle = Math.atan2(y, x);
+      if (labelled.every((a) => Math.abs(Math.atan2(Math.sin(angle - a), Math.cos(angle - a))) > 0.2)) {
+        labelled.push(angle);
+        const label = svg('text', { x: (x * 104).toFixed(2), y: (-y * 104 + 4).toFixed(2), class: 'ae-pos-axis', 'text-anchor': 'middle' }, s);
+        label.textContent = String(pos);
+      }
+    }
+    const caption = this.#t('ropeCaption', { a: 2 * i, b: 2 * i + 1, last: ROPE_POSITIONS - 1, deg: step.toFixed(step < 1 ? 2 : 1) });
+    s.setAttribute('aria-label', caption);
+    s.dataset.pair = i;
+    p.ropeCaption.textContent = caption;
+  }
+}
+
+customElements.define('ae-positions', Positions);
