@@ -1,0 +1,204 @@
+// End-to-end tests of panel 10, <ae-explanation> ("attention is not explanation"): the shown
+// attention of "it" and the shown knockout / head-ablation effects equal what
+// TrainedModel.analyze() returns for the same sentence, computed here with a separately loaded
+// engine; keyboard use, a 375 px screen, the language switch and a bad sentence.
+import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+
+const LESSON = "The animal didn't cross the street because it was too tired.";
+const WIDE = LESSON.replace('tired', 'wide');
+const shipped = fs.existsSync('web/models/coref-encoder/config.json');
+
+const panel = (page) => page.locator('ae-explanation');
+
+async function openPanel(page) {
+  await openPage(page);
+  await page.locator('#explanation').scrollIntoViewIfNeeded();
+  await expect(panel(page)).toHaveAttribute('data-status', 'ready', { timeout: 15_000 });
+}
+
+// What analyze() says about `text`: the attention row of "it" in the coreference head, the
+// change in the predicted word's probability for every single-word knockout, every
+// single-head ablation and the given set of ablated heads (numbers as strings: exact match).
+function api(page, text, ablate = []) {
+  return page.evaluate(async ({ text, ablate }) => {
+    const { loadEngine } = await import('/lib/engine.mjs');
+    const engine = await loadEngine();
+    const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
+    try {
+      const topK = model.config.vocabSize;
+      const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
+      const base = model.analyze(text, { topK });
+      const { position: it, token: word, probability } = base.prediction;
+      const n = base.n;
+      const p = (r) => r.prediction.top.find((t) => t.token === word).probability;
+      const w = base.layers[layer].selfAttention.heads[head].weights;
+      const knockouts = base.tokens.map((_, j) => {
+        const r = model.analyze(text, { topK, knockout: [j] });
+        return { delta: String(p(r) - probability), prediction: r.prediction.token };
+      });
+      const referent = base.tokens.findIndex((t, i) => t === word && i !== it);
+      const singles = [];
+      for (let l = 0; l < base.layers.length; l++) {
+        for (let h = 0; h < base.layers[l].selfAttention.heads.length; h++) {
+          const r = model.analyze(text, { topK, ablate: [[l, h]] });
+          singles.push({
+            layer: l, head: h, delta: String(p(r) - probability),
+            attention: String(base.layers[l].selfAttention.heads[h].weights[it * n + referent]),
+          });
+        }
+      }
+      const ablated = ablate.length ? model.analyze(text, { topK, ablate }) : base;
+      return {
+        tokens: base.tokens, word, probability: String(probability), layer, head, it, referent,
+        attention: Array.from(w.subarray(it * n, it * n + n), String), knockouts, singles,
+        ablated: { prediction: ablated.prediction.token, probability: String(p(ablated)), delta: String(p(ablated) - probability) },
+      };
+    } finally {
+      model.delete();
+    }
+  }, { text, ablate });
+}
+
+async function shownRows(page) {
+  return panel(page).locator('tbody tr').evaluateAll((rows) => rows.map((r) => ({
+    token: r.dataset.token, attention: r.dataset.attention, delta: r.dataset.delta, prediction: r.dataset.knockoutPrediction,
+  })));
+}
+
+// axe on this spec's own section only (the page-wide scan is in page.spec.mjs).
+async function expectNoSeriousViolationsIn(page, selector) {
+  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+}
+
+test.describe('attention is not explanation', () => {
+  test.skip(!shipped, 'coref-encoder is not in web/models');
+
+  test('attention bars and knockout effects equal analyze(), for tired and for wide', async ({ page }) => {
+    await openPanel(page);
+    const view = panel(page);
+    for (const [text, referent] of [[LESSON, 'animal'], [WIDE, 'street']]) {
+      if (text === WIDE) {
+        await view.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
+        await expect(view).toHaveAttribute('data-sentence', WIDE);
+        await expect(view).toHaveAttribute('data-status', 'ready');
+      }
+      const a = await api(page, text);
+      expect(a.word).toBe(referent);
+      await expect(view).toHaveAttribute('data-prediction', a.word);
+      await expect(view).toHaveAttribute('data-probability', a.probability);
+      const rows = await shownRows(page);
+      expect(rows.map((r) => r.token)).toEqual(a.tokens);
+      expect(rows.map((r) => r.attention), 'attention of “it”').toEqual(a.attention);
+      expect(rows.map((r) => r.delta), 'knockout effects').toEqual(a.knockouts.map((k) => k.delta));
+      expect(rows.map((r) => r.prediction)).toEqual(a.knockouts.map((k) => k.prediction));
+      // The visible numbers are the same values, rounded.
+      const cells = await view.locator('tbody tr').nth(a.referent).locator('td .ae-ex-num').allTextContents();
+      expect(cells[0]).toBe(Number(a.attention[a.referent]).toFixed(3));
+      // The summary names the word "it" looks at most and the knockout that matters most.
+      const others = a.tokens.map((_, j) => j).filter((j) => j !== a.it);
+      const top = others.reduce((x, y) => (Number(a.attention[y]) > Number(a.attention[x]) ? y : x));
+      const cause = others.reduce((x, y) => (Math.abs(a.knockouts[y].delta) > Math.abs(a.knockouts[x].delta) ? y : x));
+      await expect(view).toHaveAttribute('data-top-attention', String(top));
+      await expect(view).toHaveAttribute('data-top-effect', String(cause));
+      expect(a.tokens[top]).toBe(referent);
+      // Every single-head button shows analyze()'s numbers.
+      const buttons = await view.locator('.ae-ex-heads button').evaluateAll((bs) =>
+        bs.map((b) => ({ layer: Number(b.dataset.layer), head: Number(b.dataset.head), delta: b.dataset.delta, attention: b.dataset.attention })));
+      expect(buttons).toEqual(a.singles);
+    }
+  });
+
+  test('switching heads off changes the prediction exactly as analyze() says (keyboard)', async ({ page }) => {
+    await openPanel(page);
+    const view = panel(page);
+    const a = await api(page, LESSON);
+    const coref = view.locator(`.ae-ex-heads button[data-layer="${a.layer}"][data-head="${a.head}"]`);
+    await expect(coref).toHaveAccessibleName(new RegExp(`^Layer ${a.layer + 1}, head ${a.head + 1} \\(the coreference head\\)`));
+    await coref.focus();
+    await page.keyboard.press('Enter');
+    await expect(coref).toHaveAttribute('aria-pressed', 'true');
+    const one = await api(page, LESSON, [[a.layer, a.head]]);
+    await expect(view).toHaveAttribute('data-ablated', JSON.stringify([[a.layer, a.head]]));
+    await expect(view).toHaveAttribute('data-ablated-probability', one.ablated.probability);
+    await expect(view).toHaveAttribute('data-ablated-prediction', one.ablated.prediction);
+    expect(await coref.getAttribute('data-delta')).toBe(one.ablated.delta); // the single-head number agrees
+    await expect(view.locator('.ae-ex-ablation')).toContainText(`1 head(s) off: “it” → ${one.ablated.prediction}`);
+
+    // Every head of the coreference head's layer off, with Tab and Space.
+    const nHeads = await view.locator(`.ae-ex-heads button[data-layer="${a.layer}"]`).count();
+    for (let h = a.head + 1; h < nHeads; h++) {
+      await page.keyboard.press('Tab');
+      await expect(view.locator(`.ae-ex-heads button[data-layer="${a.layer}"][data-head="${h}"]`)).toBeFocused();
+      await page.keyboard.press('Space');
+    }
+    const set = Array.from({ length: nHeads - a.head }, (_, i) => [a.layer, a.head + i]);
+    const many = await api(page, LESSON, set);
+    await expect(view).toHaveAttribute('data-ablated', JSON.stringify(set));
+    await expect(view).toHaveAttribute('data-ablated-probability', many.ablated.probability);
+    await expect(view).toHaveAttribute('data-ablated-prediction', many.ablated.prediction);
+
+    // The strongest attention on the referent and the largest single-head effect are named.
+    const strongest = a.singles.reduce((x, y) => (Number(y.attention) > Number(x.attention) ? y : x));
+    const largest = a.singles.reduce((x, y) => (Math.abs(y.delta) > Math.abs(x.delta) ? y : x));
+    await expect(view).toHaveAttribute('data-strongest-head', `${strongest.layer},${strongest.head}`);
+    await expect(view).toHaveAttribute('data-largest-effect-head', `${largest.layer},${largest.head}`);
+
+    await view.getByRole('button', { name: 'Switch all heads on' }).click();
+    await expect(view).toHaveAttribute('data-ablated', '[]');
+    await expect(view).toHaveAttribute('data-ablated-probability', a.probability);
+    await expect(view.locator('.ae-ex-heads [aria-pressed="true"]')).toHaveCount(0);
+
+    // Typing a sentence re-measures it.
+    const field = view.getByLabel('Sentence for this panel');
+    await field.fill('The dog didn\'t cross the road because it was too wide.');
+    await expect(view).toHaveAttribute('data-sentence', 'The dog didn\'t cross the road because it was too wide.');
+    await expect(view).toHaveAttribute('data-status', 'ready');
+    const typed = await api(page, 'The dog didn\'t cross the road because it was too wide.');
+    expect((await shownRows(page)).map((r) => r.delta)).toEqual(typed.knockouts.map((k) => k.delta));
+  });
+
+  test('a sentence without “it” gives a message in the panel; fixing it recovers', async ({ page }) => {
+    await openPanel(page);
+    const view = panel(page);
+    const field = view.getByLabel('Sentence for this panel');
+    await field.fill('The animal was tired.');
+    await expect(view).toHaveAttribute('data-status', 'error');
+    await expect(view.getByRole('alert')).toContainText('it');
+    await field.fill(LESSON);
+    await expect(view).toHaveAttribute('data-status', 'ready');
+    await expect(view.getByRole('alert')).toHaveText('');
+    await expect(view.locator('tbody tr')).not.toHaveCount(0);
+  });
+
+  test('375 px wide, Chinese labels, dark', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await openPanel(page);
+    const view = panel(page);
+    // Only this spec's section is judged here: the other lesson panels are set aside (CSSOM).
+    await page.evaluate(() => {
+      for (const s of document.querySelectorAll('main > section.lesson-panel:not(#explanation)')) s.style.display = 'none';
+    });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const box = await view.locator('table').boundingBox();
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.locator('#explanation').screenshot({ path: `${SHOTS}/explanation-375.png` });
+    await expectNoSeriousViolationsIn(page, '#explanation');
+
+    await page.getByRole('button', { name: '中文' }).click();
+    await expect(view.getByRole('heading', { level: 2 })).toHaveText('注意力不等于解释');
+    await expect(view.locator('thead th').first()).toHaveText('词');
+    await expect(view.getByRole('button', { name: '打开全部注意力头' })).toBeVisible();
+    await expect(view.locator('.ae-ex-ablation')).toContainText('全部头都打开');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await view.locator('.ae-ex-heads button').first().click(); // a switched-off head, for contrast
+    await expect(view.locator('.ae-ex-ablation')).toContainText('关闭了 1 个头');
+    await expectNoSeriousViolationsIn(page, '#explanation');
+    await page.locator('#explanation').screenshot({ path: `${SHOTS}/explanation-dark-zh.png` });
+  });
+});

@@ -1,0 +1,447 @@
+// <ae-explanation>: panel 10, "attention is not explanation". On the coreference encoder, for
+// the panel's own sentence (editable, tired ↔ wide switch), it sets two readings side by side:
+//  1. per word: the weight "it" puts on it in the coreference head (config.json's
+//     coreference_head) next to the measured effect of knocking that word out
+//     (TrainedModel.analyze(text, {knockout: [p]})): the change in the probability of the
+//     word the model predicted for the intact sentence;
+//  2. per head: a toggle grid of every layer × head; the heads switched off are ablated
+//     (analyze(text, {ablate: [[l, h], …]})), and each button shows that head's attention on
+//     the referent and the effect of switching off that head alone.
+// Every number comes from analyze(); JS only subtracts two returned probabilities for display.
+// Shown numbers are mirrored in data-* attributes (rows, buttons, the element) for the tests.
+// The model is fetched when the panel first comes near the viewport or is first used.
+// Reads the shared store: lang.
+import { getTrainedModel } from '../lib/context.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import strings from '../strings/explanation.mjs';
+
+const MODEL = 'coref-encoder';
+const LESSON = "The animal didn't cross the street because it was too tired.";
+const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/; // the lesson's minimal pair
+const TYPING_DELAY_MS = 120;
+const CALLS_PER_SLICE = 4; // analyze() calls between yields, so typing stays responsive
+
+const MINUS = '\u2212';
+// A signed change with three decimals; a change that rounds to zero prints as 0.000.
+export function signed(x) {
+  const s = Math.abs(x).toFixed(3);
+  if (Number(s) === 0) return '0.000';
+  return `${x < 0 ? MINUS : '+'}${s}`;
+}
+
+let nextId = 0;
+
+export class Explanation extends StoreElement {
+  static watched = ['lang'];
+
+  #parts = null;
+  #model = null;
+  #loading = null; // Promise of the model
+  #observer = null;
+  #timer = 0;
+  #generation = 0; // a newer measurement cancels an older one
+  #ablated = new Set(); // "layer,head" of the heads switched off
+  #data = null; // the last measurement (see #measure)
+  #error = null; // {key, params}
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+    if (!this.#model && !this.#observer && 'IntersectionObserver' in window) {
+      this.#observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.#ensureModel();
+      }, { rootMargin: '300px 0px' });
+      this.#observer.observe(this);
+    }
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#observer?.disconnect();
+    this.#observer = null;
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #percent(p) {
+    const locale = this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
+    const f = (x) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x);
+    return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
+  }
+
+  // --- structure ---
+
+  #build() {
+    const id = `ae-ex-${nextId++}`;
+    const el = (tag, className, parent, attrs = {}) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      parent?.append(node);
+      return node;
+    };
+    const root = el('div', 'ae-ex');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+    const form = el('div', 'ae-ex-controls', root);
+    const label = el('label', '', form, { for: `${id}-sentence` });
+    const sentence = el('textarea', 'ae-ex-sentence', form, { id: `${id}-sentence`, rows: 2, autocomplete: 'off', spellcheck: 'false' });
+    sentence.value = LESSON;
+    const swap = el('button', 'chip', form, { type: 'button' });
+    const status = el('p', 'ae-ex-status', root, { role: 'status' });
+    const error = el('div', 'error ae-ex-error', root, { role: 'alert' });
+    const answer = el('p', 'ae-ex-answer', root);
+
+    const knockTitle = el('h3', '', root);
+    const knockHow = el('p', 'howto', root);
+    const table = el('table', 'ae-ex-table', root);
+    const tableCaption = el('caption', 'visually-hidden', table);
+    const head = el('tr', '', el('thead', '', table));
+    const cols = ['colWord', 'colAttention', 'colEffect'].map((key) => el('th', '', head, { scope: 'col' }));
+    const body = el('tbody', '', table);
+    const knockSummary = el('p', 'ae-ex-summary', root);
+
+    const headsTitle = el('h3', '', root);
+    const headsHow = el('p', 'howto', root);
+    const heads = el('div', 'ae-ex-heads', root, { role: 'group' });
+    const reset = el('button', 'chip', root, { type: 'button' });
+    const ablation = el('p', 'ae-ex-ablation', root, { 'aria-live': 'polite' });
+    const headsSummary = el('p', 'ae-ex-summary', root);
+    const caption = el('p', 'ae-ex-caption', root);
+
+    this.setAttribute('aria-labelledby', title.id);
+    this.replaceChildren(root);
+    this.#parts = {
+      title, intro, label, sentence, swap, status, error, answer, knockTitle, knockHow, table, tableCaption, cols,
+      body, knockSummary, headsTitle, headsHow, heads, reset, ablation, headsSummary, caption, buttons: [], rows: [],
+    };
+
+    sentence.addEventListener('focus', () => this.#ensureModel());
+    sentence.addEventListener('input', () => {
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => this.#measure(), TYPING_DELAY_MS);
+    });
+    swap.addEventListener('click', () => {
+      sentence.value = sentence.value.replace(TIRED_OR_WIDE, (_, word, end) => `too ${word === 'tired' ? 'wide' : 'tired'}${end}`);
+      this.#ensureModel().then(() => this.#measure());
+    });
+    heads.addEventListener('click', (e) => {
+      const button = e.target.closest('button[data-layer]');
+      if (!button) return;
+      const key = `${button.dataset.layer},${button.dataset.head}`;
+      if (this.#ablated.has(key)) this.#ablated.delete(key);
+      else this.#ablated.add(key);
+      this.#ensureModel().then(() => this.#showAblation());
+    });
+    reset.addEventListener('click', () => {
+      this.#ablated.clear();
+      this.#showAblation();
+    });
+    this.dataset.status = 'idle';
+  }
+
+  storeChanged() {
+    const p = this.#parts;
+    p.title.textContent = this.#t('title');
+    p.intro.textContent = this.#t('intro');
+    p.label.textContent = this.#t('sentence');
+    p.swap.textContent = this.#t('swap');
+    p.tableCaption.textContent = this.#t('tableCaption');
+    ['colWord', 'colAttention', 'colEffect'].forEach((key, i) => { p.cols[i].textContent = this.#t(key); });
+    p.knockTitle.textContent = this.#t('knockoutTitle');
+    p.headsTitle.textContent = this.#t('headsTitle');
+    p.heads.setAttribute('aria-label', this.#t('headsLabel'));
+    p.reset.textContent = this.#t('reset');
+    p.caption.textContent = this.#t('caption');
+    this.#showStatus();
+    if (this.#data) this.#render();
+  }
+
+  // --- model and measurement ---
+
+  #ensureModel() {
+    if (!this.#loading) {
+      this.#loading = getTrainedModel(MODEL).then((model) => {
+        this.#model = model;
+        this.#observer?.disconnect();
+        this.#measure();
+        return model;
+      }, (e) => {
+        this.#loading = null; // a later interaction retries
+        this.#fail('loadError', { message: e.message });
+      });
+      this.dataset.status = 'loading';
+      this.#showStatus();
+    }
+    return this.#loading;
+  }
+
+  #corefHead() {
+    const head = JSON.parse(this.#model.config.configJson).coreference_head ?? { layer: 0, head: 0 };
+    return { layer: head.layer, head: head.head };
+  }
+
+  // Probability the run gives `word` (topK covers the whole vocabulary, so it is always listed).
+  static #probabilityOf(result, word) {
+    return result.prediction.top.find((t) => t.token === word)?.probability ?? 0;
+  }
+
+  #analyze(sentence, options) {
+    return this.#model.analyze(sentence, { ...options, topK: this.#model.config.vocabSize });
+  }
+
+  // Runs the intact sentence, every single-word knockout and every single-head ablation, a
+  // few calls per task so that input stays responsive; a newer call abandons this one.
+  async #measure() {
+    if (!this.#model) return;
+    clearTimeout(this.#timer);
+    const generation = ++this.#generation;
+    const sentence = this.#parts.sentence.value;
+    this.#parts.swap.hidden = !TIRED_OR_WIDE.test(sentence);
+    this.dataset.status = 'working';
+    this.#showStatus();
+    let base;
+    try {
+      base = this.#analyze(sentence, {});
+    } catch (e) {
+      return this.#fail('runError', { message: e.message });
+    }
+    const { layer, head } = this.#corefHead();
+    const { position: it, token: word, probability } = base.prediction;
+    const n = base.n;
+    const tokens = [...base.tokens];
+    const weights = base.layers[layer].selfAttention.heads[head].weights;
+    const referent = tokens.findIndex((t, i) => t === word && i !== it);
+    const nLayers = base.layers.length;
+    const nHeads = base.layers[0].selfAttention.heads.length;
+
+    let calls = 0;
+    const pause = async () => {
+      if (++calls % CALLS_PER_SLICE === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      return generation !== this.#generation;
+    };
+    const knockouts = [];
+    for (let p = 0; p < n; p++) {
+      try {
+        const r = this.#analyze(sentence, { knockout: [p] });
+        const after = Explanation.#probabilityOf(r, word);
+        knockouts.push({ after, delta: after - probability, prediction: r.prediction.token });
+      } catch (e) {
+        knockouts.push({ error: e.message });
+      }
+      if (await pause()) return;
+    }
+    const singles = [];
+    for (let l = 0; l < nLayers; l++) {
+      for (let h = 0; h < nHeads; h++) {
+        const r = this.#analyze(sentence, { ablate: [[l, h]] });
+        const after = Explanation.#probabilityOf(r, word);
+        const row = base.layers[l].selfAttention.heads[h].weights;
+        singles.push({
+          layer: l, head: h, after, delta: after - probability, prediction: r.prediction.token,
+          attention: referent >= 0 ? row[it * n + referent] : null,
+        });
+        if (await pause()) return;
+      }
+    }
+    this.#error = null;
+    this.#data = {
+      sentence, tokens, n, it, word, probability, referent, layer, head, nLayers, nHeads, unknown: [...(base.unknown ?? [])],
+      attention: Array.from({ length: n }, (_, j) => weights[it * n + j]), knockouts, singles,
+    };
+    this.dataset.status = 'ready';
+    this.#showStatus();
+    this.#render();
+  }
+
+  #fail(key, params) {
+    this.#error = { key, params };
+    this.#data = null;
+    this.dataset.status = 'error';
+    this.#showStatus();
+    const p = this.#parts;
+    for (const node of [p.answer, p.body, p.knockSummary, p.heads, p.ablation, p.headsSummary]) node.replaceChildren();
+    p.knockHow.textContent = p.headsHow.textContent = '';
+    p.table.hidden = p.reset.hidden = true;
+  }
+
+  #showStatus() {
+    const { status, error } = this.#parts;
+    const state = this.dataset.status;
+    const key = state === 'loading' ? 'loading' : state === 'working' ? 'working' : null;
+    status.textContent = key ? this.#t(key) : '';
+    status.hidden = !key;
+    error.textContent = this.#error ? this.#t(this.#error.key, this.#error.params) : '';
+  }
+
+  // --- output ---
+
+  #render() {
+    const d = this.#data;
+    const p = this.#parts;
+    p.table.hidden = p.reset.hidden = false;
+    Object.assign(this.dataset, {
+      sentence: d.sentence, prediction: d.word, probability: String(d.probability),
+      corefLayer: d.layer, corefHead: d.head, referent: d.referent,
+    });
+    p.answer.textContent = this.#t('answer', { word: d.word, p: this.#percent(d.probability) });
+    p.knockHow.textContent = this.#t('knockoutHowTo', { layer: d.layer + 1, head: d.head + 1, word: d.word });
+    this.#renderTable(d);
+    this.#renderHeads(d);
+    this.#showAblation();
+  }
+
+  #renderTable(d) {
+    const p = this.#parts;
+    const bar = (cls, fraction) => {
+      const outer = document.createElement('span');
+      outer.className = `ae-ex-bar ${cls}`;
+      outer.setAttribute('aria-hidden', 'true');
+      const fill = document.createElement('span');
+      fill.className = 'ae-ex-fill';
+      fill.style.width = `${(Math.min(1, Math.max(0, fraction)) * 100).toFixed(1)}%`; // CSSOM, allowed by the CSP
+      outer.append(fill);
+      return outer;
+    };
+    const num = (value) => Object.assign(document.createElement('span'), { className: 'ae-ex-num', textContent: value });
+    const pair = (...nodes) => {
+      const span = document.createElement('span');
+      span.className = 'ae-ex-pair'; // bar and number stay on one line
+      span.append(...nodes);
+      return span;
+    };
+    const unknown = new Set(d.unknown);
+    p.rows = d.tokens.map((token, j) => {
+      const row = document.createElement('tr');
+      const k = d.knockouts[j];
+      Object.assign(row.dataset, { pos: j, token, attention: String(d.attention[j]) });
+      const word = document.createElement('th');
+      word.scope = 'row';
+      word.textContent = token;
+      if (unknown.has(j)) word.classList.add('unknown-word');
+      if (j === d.it) word.classList.add('ae-ex-it');
+      const attention = document.createElement('td');
+      attention.append(pair(bar('attention', d.attention[j]), num(d.attention[j].toFixed(3))));
+      const effect = document.createElement('td');
+      if (k.error) {
+        effect.textContent = k.error;
+      } else {
+        Object.assign(row.dataset, { delta: String(k.delta), knockoutPrediction: k.prediction });
+        effect.append(pair(bar(k.delta < 0 ? 'effect down' : 'effect up', Math.abs(k.delta)), num(signed(k.delta))));
+        if (k.prediction !== d.word) {
+          const flip = num(this.#t('newAnswer', { word: k.prediction }));
+          flip.classList.add('ae-ex-flip');
+          flip.title = this.#t('flipsTo', { word: k.prediction });
+          effect.append(flip);
+        }
+      }
+      row.append(word, attention, effect);
+      return row;
+    });
+    p.body.replaceChildren(...p.rows);
+
+    // The word "it" looks at hardest (itself excluded) versus the knockout that matters most.
+    const others = d.tokens.map((_, j) => j).filter((j) => j !== d.it);
+    const top = others.reduce((a, b) => (d.attention[b] > d.attention[a] ? b : a), others[0] ?? 0);
+    const measured = others.filter((j) => !d.knockouts[j].error);
+    const cause = measured.reduce((a, b) => (Math.abs(d.knockouts[b].delta) > Math.abs(d.knockouts[a].delta) ? b : a), measured[0] ?? top);
+    Object.assign(this.dataset, { topAttention: top, topEffect: cause });
+    p.rows[top]?.classList.add('ae-ex-top-attention');
+    p.rows[cause]?.classList.add('ae-ex-top-effect');
+    const delta = d.knockouts[cause]?.delta ?? 0;
+    p.knockSummary.textContent = this.#t(top === cause ? 'knockoutSame' : 'knockoutSummary', {
+      top: d.tokens[top], weight: d.attention[top].toFixed(3), cause: d.tokens[cause],
+      delta: signed(delta), causeWeight: d.attention[cause].toFixed(3),
+    });
+  }
+
+  #renderHeads(d) {
+    const p = this.#parts;
+    const rows = [];
+    p.buttons = [];
+    for (let l = 0; l < d.nLayers; l++) {
+      const row = document.createElement('div');
+      row.className = 'ae-ex-layer';
+      const label = document.createElement('span');
+      label.className = 'ae-ex-layer-label';
+      label.setAttribute('aria-hidden', 'true');
+      label.textContent = this.#t('layerN', { i: l + 1 });
+      row.append(label);
+      for (let h = 0; h < d.nHeads; h++) {
+        const s = d.singles[l * d.nHeads + h];
+        const coref = l === d.layer && h === d.head;
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'ae-ex-head';
+        Object.assign(button.dataset, { layer: l, head: h, delta: String(s.delta), attention: s.attention === null ? '' : String(s.attention) });
+        if (coref) button.classList.add('coref');
+        const name = document.createElement('span');
+        name.className = 'ae-ex-head-name';
+        name.textContent = this.#t('headN', { i: h + 1 }) + (coref ? ` · ${this.#t('corefBadge')}` : '');
+        const attention = document.createElement('span');
+        attention.className = 'ae-ex-head-attention';
+        attention.textContent = s.attention === null ? this.#t('noReferent') : s.attention.toFixed(3);
+        const effect = document.createElement('span');
+        effect.className = 'ae-ex-head-effect';
+        effect.textContent = signed(s.delta);
+        button.append(name, attention, effect);
+        button.setAttribute('aria-label', this.#t('headButton', {
+          layer: l + 1, head: h + 1, coref: coref ? this.#t('corefSuffix') : '', word: d.word,
+          attention: attention.textContent, delta: signed(s.delta),
+        }));
+        row.append(button);
+        p.buttons.push(button);
+      }
+      rows.push(row);
+    }
+    p.heads.replaceChildren(...rows);
+    p.headsHow.textContent = this.#t('headsHowTo', { word: d.word });
+
+    const withReferent = d.singles.filter((s) => s.attention !== null);
+    const strongest = withReferent.reduce((a, b) => (b.attention > a.attention ? b : a), withReferent[0] ?? null);
+    const largest = d.singles.reduce((a, b) => (Math.abs(b.delta) > Math.abs(a.delta) ? b : a), d.singles[0]);
+    this.dataset.strongestHead = strongest ? `${strongest.layer},${strongest.head}` : '';
+    this.dataset.largestEffectHead = `${largest.layer},${largest.head}`;
+    for (const b of p.buttons) {
+      const key = `${b.dataset.layer},${b.dataset.head}`;
+      b.classList.toggle('strongest', key === this.dataset.strongestHead);
+      b.classList.toggle('largest', key === this.dataset.largestEffectHead);
+    }
+    const e = { eLayer: largest.layer + 1, eHead: largest.head + 1, delta: signed(largest.delta) };
+    p.headsSummary.textContent = strongest
+      ? this.#t('headsSummary', { word: d.word, aLayer: strongest.layer + 1, aHead: strongest.head + 1, attention: strongest.attention.toFixed(3), ...e })
+      : this.#t('headsSummaryNoReferent', e);
+  }
+
+  // The prediction with the heads switched off now (one analyze call).
+  #showAblation() {
+    const d = this.#data;
+    const p = this.#parts;
+    for (const b of p.buttons) b.setAttribute('aria-pressed', String(this.#ablated.has(`${b.dataset.layer},${b.dataset.head}`)));
+    const ablate = [...this.#ablated].map((k) => k.split(',').map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    this.dataset.ablated = JSON.stringify(ablate);
+    if (!d || !this.#model) return;
+    if (!ablate.length) {
+      Object.assign(this.dataset, { ablatedPrediction: d.word, ablatedProbability: String(d.probability), ablatedDelta: '0' });
+      p.ablation.textContent = this.#t('allOn', { word: d.word, p: this.#percent(d.probability) });
+      return;
+    }
+    let r;
+    try {
+      r = this.#analyze(d.sentence, { ablate });
+    } catch (e) {
+      return this.#fail('runError', { message: e.message });
+    }
+    const after = Explanation.#probabilityOf(r, d.word);
+    const delta = after - d.probability;
+    Object.assign(this.dataset, { ablatedPrediction: r.prediction.token, ablatedProbability: String(after), ablatedDelta: String(delta) });
+    p.ablation.textContent = this.#t('ablated', {
+      count: ablate.length, word: r.prediction.token, p: this.#percent(r.prediction.probability), referent: d.word, delta: signed(delta),
+    });
+  }
+}
+
+customElements.define('ae-explanation', Explanation);

@@ -1,0 +1,195 @@
+// <ae-flip-pair>: the lesson's minimal pair side by side — the sentence ending "too tired."
+// and the one ending "too wide." — each drawn as a head view of the same layer and head, so
+// the flip of "it"'s strongest line (animal ↔ street) is seen at a glance. Shown (behind a
+// toggle) when the page runs a trained model on a sentence of the tired/wide pattern. Both
+// sentences are run with TrainedModel.analyze (same causal/scale switches as the page) on the
+// page's shared copy of the model (getTrainedModel(store.model)); nothing is computed here.
+// Reads the shared store: model, sentence, layer, head, token, causal, scale, lang; choosing
+// a word in either view selects it in both (store.set({token})).
+// exportSvg(): both views in one standalone SVG.
+import { getTrainedModel } from '../lib/context.mjs';
+import { createStore } from '../lib/store.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
+import { svgNode, pageColours } from '../lib/export.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import { HeadView } from './head-view.mjs';
+import './export-buttons.mjs';
+import strings from '../strings/flip-pair.mjs';
+
+const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/;
+const UNTRAINED = 'untrained';
+const SIDES = ['tired', 'wide'];
+const TOP_K = 4;
+
+// The panes are head views with their own stores; a separate tag keeps them apart from the
+// page's one <ae-head-view>.
+class FlipView extends HeadView {}
+customElements.define('ae-flip-view', FlipView);
+
+export class FlipPair extends StoreElement {
+  static watched = ['model', 'sentence', 'layer', 'head', 'token', 'causal', 'scale', 'lang'];
+
+  #parts = null;
+  #open = false;
+  #generation = 0;
+  #key = ''; // what the panes show: model, sentences and switches
+  #panes = null; // {tired: {view, store, title, answer, result}, wide: …}
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #build() {
+    const toggle = document.createElement('button');
+    Object.assign(toggle, { type: 'button', className: 'chip ae-fp-toggle' });
+    const body = document.createElement('div');
+    body.className = 'ae-fp-body';
+    body.id = `ae-fp-${Math.random().toString(36).slice(2, 8)}`;
+    body.hidden = true;
+    toggle.setAttribute('aria-controls', body.id);
+    const howTo = document.createElement('p');
+    howTo.className = 'howto';
+    const error = document.createElement('div');
+    error.className = 'error';
+    error.setAttribute('role', 'alert');
+    const panes = document.createElement('div');
+    panes.className = 'ae-fp-panes';
+    const exporter = document.createElement('ae-export-buttons');
+    exporter.setAttribute('view', 'flipPair');
+    body.append(howTo, error, panes, exporter);
+    this.replaceChildren(toggle, body);
+    toggle.addEventListener('click', () => {
+      this.#open = !this.#open;
+      this.storeChanged(true);
+    });
+    this.#parts = { toggle, body, howTo, error, panes, exporter };
+    this.hidden = true;
+    if (!this.id) this.id = `${body.id}-pair`;
+    exporter.setAttribute('target', this.id);
+  }
+
+  // The pair of sentences for the page's sentence, or null when it is not of the pattern.
+  static pair(sentence) {
+    if (!TIRED_OR_WIDE.test(sentence ?? '')) return null;
+    const as = (word) => sentence.replace(TIRED_OR_WIDE, (_, __, end) => `too ${word}${end}`);
+    return { tired: as('tired'), wide: as('wide') };
+  }
+
+  storeChanged(relabel) {
+    const s = this.store.get();
+    const { toggle, body, howTo } = this.#parts;
+    const pair = FlipPair.pair(s.sentence);
+    const usable = Boolean(pair && s.model && s.model !== UNTRAINED && s.result);
+    this.hidden = !usable;
+    this.dataset.status = usable ? (this.#open ? this.dataset.status ?? 'loading' : 'closed') : 'hidden';
+    if (relabel) {
+      toggle.textContent = this.#t('toggle');
+      howTo.textContent = this.#t('howTo');
+    }
+    toggle.setAttribute('aria-expanded', String(this.#open));
+    body.hidden = !this.#open;
+    if (!usable || !this.#open) return;
+    this.#show(pair, s, relabel);
+  }
+
+  async #show(pair, s, relabel) {
+    if (!this.#panes) this.#makePanes();
+    const key = JSON.stringify([s.model, pair, s.causal, s.scale]);
+    if (key !== this.#key) {
+      const generation = ++this.#generation;
+      this.dataset.status = 'loading';
+      let results;
+      try {
+        const model = await getTrainedModel(s.model);
+        if (generation !== this.#generation) return;
+        results = SIDES.map((side) => model.analyze(pair[side], { causal: s.causal, scale: s.scale, topK: TOP_K }));
+      } catch (e) {
+        if (generation !== this.#generation) return;
+        this.#key = '';
+        this.dataset.status = 'error';
+        this.#parts.error.textContent = this.#t('error', { message: e.message });
+        return;
+      }
+      this.#key = key;
+      SIDES.forEach((side, i) => { this.#panes[side].result = results[i]; });
+      relabel = true;
+    }
+    this.#parts.error.textContent = '';
+    const current = this.store.get(); // the store may have moved on while the model loaded
+    const layers = this.#panes.tired.result.layers;
+    const layer = Math.min(current.layer, layers.length - 1);
+    const head = Math.min(current.head, layers[layer].selfAttention.heads.length - 1);
+    for (const side of SIDES) {
+      const pane = this.#panes[side];
+      const { prediction } = pane.result;
+      pane.store.set({ result: pane.result, layer, head, token: current.token, lang: current.lang });
+      pane.title.textContent = this.#t(side);
+      pane.root.setAttribute('aria-label', this.#t('sideLabel', { word: side }));
+      pane.answer.textContent = prediction ? this.#t('answer', { word: prediction.token, p: percent(prediction.probability, current.lang) }) : '';
+      this.dataset[`${side}Prediction`] = prediction?.token ?? '';
+    }
+    this.dataset.status = 'ready';
+    if (relabel) this.#parts.howTo.textContent = this.#t('howTo');
+  }
+
+  #makePanes() {
+    this.#panes = {};
+    for (const side of SIDES) {
+      const root = document.createElement('section');
+      root.className = 'ae-fp-pane';
+      root.dataset.side = side;
+      const title = document.createElement('p');
+      title.className = 'ae-fp-title';
+      const answer = document.createElement('p');
+      answer.className = 'ae-fp-answer';
+      const store = createStore({ result: null, layer: 0, head: 0, token: null, lang: this.store.get().lang });
+      const view = new FlipView();
+      view.setAttribute('no-overlay', '');
+      view.store = store;
+      // A word chosen in either pane is chosen in both, and in the page's head view.
+      store.subscribe((state, changed) => {
+        if (changed.has('token') && state.token !== this.store.get().token) this.store.set({ token: state.token });
+      });
+      root.append(title, answer, view);
+      this.#parts.panes.append(root);
+      this.#panes[side] = { root, title, answer, store, view, result: null };
+    }
+  }
+
+  // Both panes in one standalone SVG, side by side, each under its sentence's ending.
+  exportSvg() {
+    if (!this.#panes || this.dataset.status !== 'ready') throw new Error('open the side-by-side view first');
+    const parts = SIDES.map((side) => this.#panes[side].view.exportSvg());
+    const c = pageColours(this);
+    const gap = 24, top = 28;
+    const widths = parts.map((p) => Number(p.getAttribute('width')));
+    const width = widths[0] + gap + widths[1];
+    const height = top + Math.max(...parts.map((p) => Number(p.getAttribute('height'))));
+    const svg = svgNode('svg', { xmlns: 'http://www.w3.org/2000/svg', width, height, viewBox: `0 0 ${width} ${height}`, 'font-family': c.font, 'font-size': 14 });
+    svgNode('rect', { width: '100%', height: '100%', fill: c.surface }, svg);
+    let x = 0;
+    SIDES.forEach((side, i) => {
+      const pane = this.#panes[side];
+      svgNode('text', { x: x + 8, y: 18, fill: c.text, 'font-weight': 700 }, svg, `${pane.title.textContent} ${pane.answer.textContent}`);
+      const inner = parts[i];
+      inner.setAttribute('x', x);
+      inner.setAttribute('y', top);
+      inner.dataset.side = side;
+      svg.append(inner);
+      x += widths[i] + gap;
+    });
+    return svg;
+  }
+}
+
+function percent(p, lang) {
+  const f = (x) => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en', { style: 'percent', maximumFractionDigits: 1 }).format(x);
+  return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
+}
+
+customElements.define('ae-flip-pair', FlipPair);
