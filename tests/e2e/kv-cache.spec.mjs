@@ -1,0 +1,148 @@
+// Panel 8, KV cache and generation (<ae-kv-cache>): stepping through the decoder's completion
+// gives the words of the engine's generate(); each step's cache rows (reused vs new), attention
+// weights and multiply-add counts are the API's (generateSteps with and without the cache);
+// the cache grows by one row per step after the prompt; the time measurement shows figures;
+// the tired ↔ wide switch, a bad prompt, 375 px, the language switch and an accessibility scan.
+import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+
+const panel = (page) => page.locator('ae-kv-cache');
+
+async function openPanel(page) {
+  await openPage(page);
+  await page.locator('#kv-cache').scrollIntoViewIfNeeded();
+  await expect(panel(page)).toHaveAttribute('data-status', 'ready'); // the model loads in view
+}
+
+// What the engine API gives for the prompt the panel shows.
+function api(page, prompt) {
+  return page.evaluate(async (text) => {
+    const { getTrainedModel } = await import('/lib/context.mjs');
+    const model = await getTrainedModel('coref-decoder');
+    const cached = model.generateSteps(text, 8, true);
+    const full = model.generateSteps(text, 8, false);
+    return {
+      words: model.generate(text, 8),
+      promptLength: cached.promptLength,
+      tokens: cached.tokens,
+      steps: cached.steps.map((s, k) => ({
+        position: s.position, token: s.token, rowsReused: s.rowsReused, rowsNew: s.rowsNew, cacheRows: s.cacheRows,
+        with: String(s.work.total), without: String(full.steps[k].work.total), rowsWithout: String(full.steps[k].rowsNew),
+        attention: s.attention.map((layer) => Array.from(layer, String)),
+      })),
+    };
+  }, prompt);
+}
+
+const shownRows = (view) => view.locator('g.ae-kv-row').evaluateAll((rows) =>
+  rows.map((r) => ({ position: Number(r.dataset.position), state: r.dataset.state, token: r.dataset.token, weight: r.dataset.weight })));
+
+test.describe('KV cache panel', () => {
+  test('stepping gives generate()\'s words, and the cache rows, weights and work counts of the API', async ({ page }) => {
+    await openPanel(page);
+    const view = panel(page);
+    const prompt = await view.getAttribute('data-prompt');
+    const expected = await api(page, prompt);
+    expect(expected.steps.length).toBeGreaterThan(1);
+    await expect(view.locator('g.ae-kv-row')).toHaveCount(0);
+    const layer = Number(await view.getAttribute('data-layer'));
+    const head = Number(await view.getAttribute('data-head'));
+
+    let previousRows = 0;
+    for (const [k, step] of expected.steps.entries()) {
+      await view.getByRole('button', { name: 'Step', exact: true }).click();
+      await expect(view).toHaveAttribute('data-step', String(k + 1));
+      const rows = step.position + 1;
+      await expect(view).toHaveAttribute('data-cache-rows', String(rows));
+      expect(step.cacheRows).toBe(rows);
+      // After the prompt the cache grows by exactly one row per step.
+      expect(rows - previousRows).toBe(k === 0 ? expected.promptLength : 1);
+      previousRows = rows;
+      const shown = await shownRows(view);
+      expect(shown).toHaveLength(rows);
+      const weights = step.attention[layer].slice(head * rows, (head + 1) * rows);
+      expect(shown).toEqual(shown.map((_, j) => ({
+        position: j, state: j < step.rowsReused ? 'reused' : 'new', token: expected.tokens[j], weight: weights[j],
+      })));
+      expect(shown.filter((r) => r.state === 'new')).toHaveLength(step.rowsNew);
+      // Work per step, both ways, as the core counted it.
+      const work = await view.locator('tbody tr[data-step]').evaluateAll((trs) =>
+        trs.map((tr) => ({ with: tr.dataset.with, without: tr.dataset.without, rowsWithout: tr.dataset.rowsWithout })));
+      expect(work).toEqual(expected.steps.slice(0, k + 1).map((s) => ({ with: s.with, without: s.without, rowsWithout: s.rowsWithout })));
+    }
+    await expect(view.getByRole('button', { name: 'Step', exact: true })).toBeDisabled();
+    expect(JSON.parse(await view.getAttribute('data-generated'))).toEqual(expected.words);
+    await expect(view.locator('.ae-kv-words mark')).toHaveText(expected.words);
+    await expect(view.locator('.ae-kv-status')).toContainText('[SEP]');
+    // The totals are the sums of the rows; the cache saves work once past the prompt.
+    const total = view.locator('tfoot tr');
+    const sum = (key) => expected.steps.reduce((s, x) => s + Number(x[key]), 0);
+    await expect(total).toHaveAttribute('data-with', String(sum('with')));
+    await expect(total).toHaveAttribute('data-without', String(sum('without')));
+    expect(sum('with')).toBeLessThan(sum('without'));
+
+    // Reset empties the cache; Play reveals every step again.
+    await view.getByRole('button', { name: 'Reset' }).click();
+    await expect(view).toHaveAttribute('data-step', '0');
+    await expect(view.locator('g.ae-kv-row')).toHaveCount(0);
+    await view.getByRole('button', { name: 'Play' }).click();
+    await expect(view).toHaveAttribute('data-step', String(expected.steps.length), { timeout: 10_000 });
+    await expect(view.getByRole('button', { name: 'Play' })).toHaveAttribute('aria-pressed', 'false');
+
+    // Time, measured in the page: figures and bars for both ways.
+    await view.getByRole('button', { name: 'Measure time' }).click();
+    await expect(view).toHaveAttribute('data-ms-with', /^\d/, { timeout: 15_000 });
+    expect(Number(await view.getAttribute('data-ms-with'))).toBeGreaterThan(0);
+    expect(Number(await view.getAttribute('data-ms-without'))).toBeGreaterThan(0);
+    await expect(view.locator('.ae-kv-time-row svg.ae-kv-bar')).toHaveCount(2);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.locator('#kv-cache').screenshot({ path: `${SHOTS}/kv-cache.png` });
+  });
+
+  test('tired ↔ wide changes the completion to the API\'s; a too long prompt is an error in place', async ({ page }) => {
+    await openPanel(page);
+    const view = panel(page);
+    await view.getByRole('button', { name: 'tired ↔ wide' }).click();
+    await expect(view).toHaveAttribute('data-prompt', /too wide/);
+    const prompt = await view.getAttribute('data-prompt');
+    const expected = await api(page, prompt);
+    for (let k = 0; k < expected.steps.length; k++) await view.getByRole('button', { name: 'Step', exact: true }).click();
+    expect(JSON.parse(await view.getAttribute('data-generated'))).toEqual(expected.words);
+    expect(expected.words).toContain('street');
+
+    await view.getByLabel('Prompt for the decoder').fill('the '.repeat(40));
+    await expect(view.getByRole('alert')).toHaveText(/the prompt has 40 tokens; this model reads at most 32/);
+    await expect(view).toHaveAttribute('data-status', 'error');
+    await view.getByLabel('Prompt for the decoder').fill("the animal didn't cross the street because it was too tired . it =");
+    await expect(view).toHaveAttribute('data-status', 'ready');
+    await expect(view.getByRole('alert')).toHaveText('');
+    await view.getByRole('button', { name: 'Step', exact: true }).click();
+    await expect(view.locator('.ae-kv-words mark')).toHaveText(['animal']);
+  });
+
+  test('375 px wide, keyboard, Chinese labels, dark, accessibility scan', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await openPanel(page);
+    const view = panel(page);
+    await view.getByRole('button', { name: 'Step', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await expect(view).toHaveAttribute('data-step', '2');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const box = await view.locator('svg.ae-kv-grid').boundingBox();
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.locator('#kv-cache').screenshot({ path: `${SHOTS}/kv-cache-375.png` });
+
+    await page.getByRole('button', { name: '中文' }).click();
+    await expect(view.getByRole('heading', { level: 2 })).toHaveText('KV 缓存与逐词生成');
+    await expect(view.getByRole('button', { name: '下一步' })).toBeVisible();
+    await expect(view.locator('.ae-kv-status')).toContainText('第 2 步');
+    await expect(view.locator('thead th').nth(1)).toHaveText('有缓存');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('#kv-cache').screenshot({ path: `${SHOTS}/kv-cache-dark-zh.png` });
+    const { violations } = await new AxeBuilder({ page }).include('#kv-cache').analyze();
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  });
+});

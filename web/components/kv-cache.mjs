@@ -1,0 +1,604 @@
+// <ae-kv-cache>: panel 8, "KV cache and generation". The decoder (coref-decoder) completes an
+// editable prompt one word at a time; Step / Play / Reset reveal the greedy steps that
+// TrainedModel.generateSteps computed, with the cache (each step computes only its new rows)
+// and without (each step re-runs the whole forward pass). For the chosen layer and head the
+// panel draws the K and V cache row by row (reused rows vs the rows new in this step, labelled
+// with their tokens) and the new token's attention over every cached position, and it
+// compares the work of both ways: multiply-adds counted by the core per step, and the time
+// of the whole generation measured here (generateCached vs generate, median of timed batches).
+// Nothing is computed in JS but sums of the core's counts and the median of the timings.
+// The model loads when the panel comes near the viewport or on the first interaction.
+// Shown numbers are mirrored in data-* attributes (String(value)) for the tests.
+// Reads the shared store: lang.
+import { getTrainedModel } from '../lib/context.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import strings from '../strings/kv-cache.mjs';
+
+const MODEL = 'coref-decoder';
+const MAX_NEW = 8; // the lesson completion "it = animal [SEP]" needs 4 steps
+const DEFAULT_PROMPT = "the animal didn't cross the street because it was too tired .";
+// Layer 1, head 4: from "=" it looks at the animal in the tired sentence (metrics.json of the model).
+const DEFAULT_VIEW = { layer: 0, head: 3 };
+const TIRED_OR_WIDE = /\btoo (tired|wide)\b/;
+const TYPING_DELAY_MS = 150;
+const PLAY_MS = 900;
+const BATCH_MS = 20; // a timed batch of the faster way lasts at least this long
+const BATCHES = 5; // per way; the median is shown
+
+const SVG = 'http://www.w3.org/2000/svg';
+const GRID = { label: 80, pos: 22, cell: 10, gap: 10, bar: 80, value: 40, row: 16, head: 18 };
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+let nextId = 0;
+
+function svg(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  parent?.append(node);
+  return node;
+}
+
+// A horizontal bar of `fraction` of its box, drawn in SVG (no inline styles under the CSP).
+function bar(fraction, className, label) {
+  const s = svg('svg', { viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: `ae-kv-bar ${className}`, role: 'img', 'aria-label': label });
+  svg('rect', { class: 'track', width: 100, height: 10 }, s);
+  svg('rect', { class: 'fill', width: (100 * Math.max(0, Math.min(1, fraction))).toFixed(2), height: 10 }, s);
+  return s;
+}
+
+export class KvCache extends StoreElement {
+  static watched = ['lang'];
+
+  #parts = null;
+  #observer = null;
+  #loading = null; // Promise of the model
+  #model = null;
+  #prompt = DEFAULT_PROMPT;
+  #cached = null; // generateSteps(prompt, MAX_NEW, true)
+  #full = null; // generateSteps(prompt, MAX_NEW, false)
+  #shown = 0; // steps revealed
+  #view = { ...DEFAULT_VIEW };
+  #status = { key: 'waiting' };
+  #error = null; // {key, params}
+  #timer = 0;
+  #typing = 0;
+  #timing = null; // {with, without, batches, calls, words} of the current prompt
+  #measuring = false;
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+    if (!this.#model && !this.#observer && 'IntersectionObserver' in window) {
+      this.#observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.#ensureModel();
+      }, { rootMargin: '200px 0px' });
+      this.#observer.observe(this);
+    }
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#observer?.disconnect();
+    this.#observer = null;
+    this.#stop();
+  }
+
+  storeChanged(full) {
+    if (full) this.#relabel();
+    this.#render();
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #locale() {
+    return this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
+  }
+
+  #number(x) {
+    return new Intl.NumberFormat(this.#locale()).format(x);
+  }
+
+  #percent(p) {
+    const f = (x) => new Intl.NumberFormat(this.#locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
+    return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
+  }
+
+  // --- structure ---
+
+  #build() {
+    const id = `ae-kv-${nextId++}`;
+    const el = (tag, className, parent, attrs = {}) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      parent?.append(node);
+      return node;
+    };
+    const root = el('div', 'ae-kv');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+
+    const controls = el('div', 'ae-kv-controls', root);
+    const promptField = el('div', 'field ae-kv-prompt', controls);
+    const promptLabel = el('label', '', promptField, { for: `${id}-prompt` });
+    const prompt = el('input', '', promptField, { id: `${id}-prompt`, type: 'text', spellcheck: 'false', autocomplete: 'off' });
+    prompt.value = this.#prompt;
+    const swap = el('button', 'chip ae-kv-swap', controls, { type: 'button' });
+    const layerField = el('div', 'field', controls);
+    const layerLabel = el('label', '', layerField, { for: `${id}-layer` });
+    const layer = el('select', '', layerField, { id: `${id}-layer` });
+    const headField = el('div', 'field', controls);
+    const headLabel = el('label', '', headField, { for: `${id}-head` });
+    const head = el('select', '', headField, { id: `${id}-head` });
+
+    const buttons = el('div', 'ae-kv-buttons', root);
+    const stepButton = el('button', 'chip ae-kv-step', buttons, { type: 'button' });
+    const playButton = el('button', 'chip ae-kv-play', buttons, { type: 'button', 'aria-pressed': 'false' });
+    const resetButton = el('button', 'chip ae-kv-reset', buttons, { type: 'button' });
+
+    const error = el('p', 'error ae-kv-error', root, { role: 'alert' });
+    const status = el('p', 'ae-kv-status', root, { role: 'status' });
+    const unknown = el('p', 'ae-kv-unknown', root);
+    const textRow = el('p', 'ae-kv-text', root);
+    const textLabel = el('span', 'ae-kv-text-label', textRow);
+    const words = el('span', 'ae-kv-words', textRow);
+
+    const cache = el('figure', 'ae-kv-cache', root);
+    const cacheTitle = el('figcaption', '', cache);
+    const cacheCaption = el('p', 'ae-kv-note', cache);
+    const legend = el('ul', 'ae-kv-legend', cache);
+    const legendReused = el('li', 'reused', legend);
+    const legendNew = el('li', 'new', legend);
+    const grid = svg('svg', { class: 'ae-kv-grid', role: 'img' }, cache);
+    const cacheRows = el('p', 'ae-kv-rows', cache);
+
+    const work = el('section', 'ae-kv-work', root, { 'aria-labelledby': `${id}-work` });
+    const workTitle = el('h3', '', work, { id: `${id}-work` });
+    const workCaption = el('p', 'ae-kv-note', work);
+    const tableWrap = el('div', 'ae-kv-table-wrap', work);
+    const table = el('table', 'ae-kv-table', tableWrap);
+    const headRow = el('tr', '', el('thead', '', table));
+    const columns = ['colStep', 'colWith', 'colWithout'].map((key) => [key, el('th', '', headRow, { scope: 'col' })]);
+    const tbody = el('tbody', '', table);
+    const tfoot = el('tfoot', '', table);
+    const saving = el('p', 'ae-kv-saving', work);
+
+    const time = el('section', 'ae-kv-time', root, { 'aria-labelledby': `${id}-time` });
+    const timeTitle = el('h3', '', time, { id: `${id}-time` });
+    const measure = el('button', 'chip ae-kv-measure', time, { type: 'button' });
+    const timeResult = el('p', 'ae-kv-time-result', time, { 'aria-live': 'polite' });
+    const timeBars = el('div', 'ae-kv-time-bars', time);
+
+    const causal = el('aside', 'ae-kv-causal', root, { 'aria-labelledby': `${id}-causal` });
+    const causalTitle = el('h3', '', causal, { id: `${id}-causal` });
+    const causalText = el('p', '', causal);
+
+    prompt.addEventListener('input', () => {
+      clearTimeout(this.#typing);
+      this.#typing = setTimeout(() => this.#setPrompt(prompt.value), TYPING_DELAY_MS);
+    });
+    prompt.addEventListener('focus', () => this.#ensureModel());
+    swap.addEventListener('click', () => {
+      prompt.value = prompt.value.replace(TIRED_OR_WIDE, (_, w) => `too ${w === 'tired' ? 'wide' : 'tired'}`);
+      this.#setPrompt(prompt.value);
+    });
+    layer.addEventListener('change', () => { this.#view.layer = Number(layer.value); this.#render(); });
+    head.addEventListener('change', () => { this.#view.head = Number(head.value); this.#render(); });
+    stepButton.addEventListener('click', async () => {
+      this.#stop();
+      if (await this.#ensureModel()) this.#step();
+    });
+    playButton.addEventListener('click', async () => {
+      if (this.#timer) return this.#stop();
+      if (!(await this.#ensureModel())) return;
+      if (this.#shown >= this.#steps().length) this.#shown = 0;
+      this.#play();
+    });
+    resetButton.addEventListener('click', () => {
+      this.#stop();
+      this.#shown = 0;
+      this.#render();
+    });
+    measure.addEventListener('click', () => this.#measure());
+
+    this.replaceChildren(root);
+    this.setAttribute('aria-labelledby', `${id}-title`);
+    this.#parts = {
+      title, intro, promptLabel, prompt, swap, layerLabel, layer, headLabel, head, stepButton, playButton,
+      resetButton, error, status, unknown, textLabel, words, cacheTitle, cacheCaption, legendReused, legendNew,
+      grid, cacheRows, workTitle, workCaption, columns, tbody, tfoot, saving, timeTitle, measure, timeResult,
+      timeBars, causalTitle, causalText,
+    };
+    this.dataset.status = 'waiting';
+  }
+
+  #relabel() {
+    const p = this.#parts;
+    p.title.textContent = this.#t('title');
+    p.intro.textContent = this.#t('intro');
+    p.promptLabel.textContent = this.#t('promptLabel');
+    p.swap.textContent = this.#t('swap');
+    p.layerLabel.textContent = this.#t('layerLabel');
+    p.headLabel.textContent = this.#t('headLabel');
+    p.stepButton.textContent = this.#t('step');
+    p.resetButton.textContent = this.#t('reset');
+    p.textLabel.textContent = `${this.#t('generatedLabel')}: `;
+    p.legendReused.textContent = this.#t('legendReused');
+    p.legendNew.textContent = this.#t('legendNew');
+    p.workTitle.textContent = this.#t('workTitle');
+    p.workCaption.textContent = this.#t('workCaption');
+    for (const [key, th] of p.columns) th.textContent = this.#t(key);
+    p.timeTitle.textContent = this.#t('timeTitle');
+    p.causalTitle.textContent = this.#t('causalTitle');
+    p.causalText.textContent = this.#t('causal');
+    this.#fillSelects();
+  }
+
+  #fillSelects() {
+    const config = this.#model?.config;
+    const nLayers = config?.nLayers ?? DEFAULT_VIEW.layer + 1;
+    const nHeads = config?.nHeads ?? DEFAULT_VIEW.head + 1;
+    const { layer, head } = this.#parts;
+    layer.replaceChildren(...Array.from({ length: nLayers }, (_, i) => new Option(this.#t('layerN', { i: i + 1 }), i)));
+    head.replaceChildren(...Array.from({ length: nHeads }, (_, i) => new Option(this.#t('headN', { i: i + 1 }), i)));
+    this.#view.layer = Math.min(this.#view.layer, nLayers - 1);
+    this.#view.head = Math.min(this.#view.head, nHeads - 1);
+    layer.value = this.#view.layer;
+    head.value = this.#view.head;
+  }
+
+  // --- model and generation ---
+
+  // Resolves to true once the model is here and the prompt has been generated.
+  async #ensureModel() {
+    if (this.#model) return true;
+    if (!this.#loading) {
+      this.#observer?.disconnect();
+      this.#observer = null;
+      this.#status = { key: 'loading' };
+      this.dataset.status = 'loading';
+      this.#render();
+      this.#loading = getTrainedModel(MODEL);
+    }
+    try {
+      const model = await this.#loading;
+      if (!this.#model) {
+        this.#model = model;
+        this.#fillSelects();
+        this.#generate();
+      }
+      return true;
+    } catch (error) {
+      this.#loading = null; // the next interaction retries
+      this.#status = null;
+      this.#error = { key: 'modelError', params: { message: error.message } };
+      this.dataset.status = 'error';
+      this.#render();
+      return false;
+    }
+  }
+
+  #setPrompt(value) {
+    this.#stop();
+    this.#prompt = value;
+    this.#timing = null;
+    if (this.#model) this.#generate();
+    else this.#ensureModel();
+  }
+
+  #generate() {
+    this.#shown = 0;
+    this.#error = null;
+    this.#status = null;
+    try {
+      this.#cached = this.#model.generateSteps(this.#prompt, MAX_NEW, true);
+      this.#full = this.#model.generateSteps(this.#prompt, MAX_NEW, false);
+      this.dataset.status = 'ready';
+    } catch (error) {
+      this.#cached = this.#full = null;
+      this.#error = { key: 'error', params: { message: error.message } };
+      this.dataset.status = 'error';
+    }
+    this.#render();
+  }
+
+  #steps() {
+    return this.#cached?.steps ?? [];
+  }
+
+  #step() {
+    if (this.#shown >= this.#steps().length) return false;
+    this.#shown += 1;
+    this.#render();
+    return this.#shown < this.#steps().length;
+  }
+
+  #play() {
+    this.#parts.playButton.setAttribute('aria-pressed', 'true');
+    this.#parts.playButton.textContent = this.#t('pause');
+    const tick = () => {
+      if (!this.#step()) this.#stop();
+    };
+    tick();
+    if (this.#timer === 0 && this.#shown < this.#steps().length) this.#timer = setInterval(tick, PLAY_MS);
+  }
+
+  #stop() {
+    clearInterval(this.#timer);
+    this.#timer = 0;
+    if (this.#parts) {
+      this.#parts.playButton.setAttribute('aria-pressed', 'false');
+      this.#parts.playButton.textContent = this.#t('play');
+    }
+  }
+
+  // --- drawing ---
+
+  #render() {
+    const p = this.#parts;
+    if (!p) return;
+    p.playButton.textContent = this.#t(this.#timer ? 'pause' : 'play');
+    p.measure.textContent = this.#t(this.#measuring ? 'measuring' : 'measure');
+    p.error.textContent = this.#error ? this.#t(this.#error.key, this.#error.params) : '';
+    const g = this.#cached;
+    const ready = Boolean(g) && !this.#error;
+    // Before the model is here the buttons load it; afterwards they need a generation.
+    const usable = ready || this.#model === null;
+    p.stepButton.disabled = !usable || (ready && this.#shown >= g.steps.length);
+    p.playButton.disabled = !usable || (ready && g.steps.length === 0);
+    p.resetButton.disabled = !usable;
+    p.measure.disabled = !ready || this.#measuring;
+    p.swap.hidden = !TIRED_OR_WIDE.test(p.prompt.value);
+
+    const step = ready && this.#shown > 0 ? g.steps[this.#shown - 1] : null;
+    this.#renderStatus(g, step, ready);
+    this.#renderText(g, ready);
+    this.#renderCache(g, step);
+    this.#renderWork(ready);
+    this.#renderTime(ready);
+    Object.assign(this.dataset, {
+      step: String(this.#shown),
+      steps: String(ready ? g.steps.length : 0),
+      cacheRows: String(step ? step.cacheRows : 0),
+      prompt: this.#prompt,
+      layer: String(this.#view.layer),
+      head: String(this.#view.head),
+    });
+  }
+
+  #renderStatus(g, step, ready) {
+    const p = this.#parts;
+    let message = '';
+    if (this.#status) message = this.#t(this.#status.key);
+    else if (ready && g.steps.length === 0) message = this.#t('noSteps', { max: this.#model.config.maxLen });
+    else if (ready && !step) message = this.#t('ready', { n: g.promptLength });
+    else if (step) {
+      message = this.#t(step.end ? 'endStatus' : 'stepStatus', {
+        k: this.#shown, total: g.steps.length, p: step.position, token: step.inputToken, next: step.token,
+        prob: this.#percent(step.probability),
+      });
+      if (this.#shown === g.steps.length) message += this.#t('doneStatus');
+    }
+    p.status.textContent = message;
+    const unknown = ready ? g.unknown.map((i) => g.tokens[i]) : [];
+    p.unknown.hidden = unknown.length === 0;
+    p.unknown.textContent = unknown.length ? this.#t('unknown', { words: unknown.join(', ') }) : '';
+  }
+
+  // The prompt's tokens, then the words generated so far (marked).
+  #renderText(g, ready) {
+    const p = this.#parts;
+    p.textLabel.parentNode.hidden = !ready;
+    if (!ready) {
+      this.dataset.generated = '[]';
+      return;
+    }
+    const generated = g.tokens.slice(g.promptLength, g.promptLength + Math.min(this.#shown, g.tokens.length - g.promptLength));
+    const nodes = [document.createTextNode(g.tokens.slice(0, g.promptLength).join(' '))];
+    for (const w of generated) {
+      nodes.push(' ');
+      nodes.push(Object.assign(document.createElement('mark'), { className: 'ae-kv-new-word', textContent: w }));
+    }
+    p.words.replaceChildren(...nodes);
+    this.dataset.generated = JSON.stringify(generated);
+  }
+
+  // One row per cached position: token, position, K and V of the chosen head, attention bar.
+  #renderCache(g, step) {
+    const p = this.#parts;
+    const { layer, head } = this.#view;
+    const lang = this.store.get().lang;
+    p.cacheTitle.textContent = this.#t('cacheTitle', { layer: layer + 1, head: head + 1 });
+    const dh = g?.headDim ?? 8;
+    p.cacheCaption.textContent = this.#t('cacheCaption', { dh });
+    const grid = p.grid;
+    grid.replaceChildren();
+    if (!step) {
+      grid.setAttribute('viewBox', '0 0 10 10');
+      grid.hidden = true;
+      p.cacheRows.textContent = g && !this.#error ? this.#t('emptyCache') : '';
+      return;
+    }
+    grid.hidden = false;
+    const rows = step.position + 1;
+    const fresh = step.rowsNew;
+    const stripW = dh * GRID.cell;
+    const x = { pos: GRID.label, k: GRID.label + GRID.pos, v: GRID.label + GRID.pos + stripW + GRID.gap };
+    x.bar = x.v + stripW + GRID.gap;
+    x.value = x.bar + GRID.bar + 4;
+    const width = x.value + GRID.value;
+    const height = GRID.head + rows * GRID.row + 2;
+    grid.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    grid.setAttribute('width', width);
+    grid.setAttribute('height', height);
+    grid.setAttribute('aria-label', this.#t('cacheLabel', { rows, fresh }));
+    grid.setAttribute('lang', lang === 'zh' ? 'zh-Hans' : 'en');
+    const header = svg('g', { class: 'ae-kv-head', 'aria-hidden': 'true' }, grid);
+    for (const [key, at, anchor] of [['colToken', GRID.label - 4, 'end'], ['colK', x.k, 'start'], ['colV', x.v, 'start'], ['colAttention', x.bar, 'start']])
+      svg('text', { x: at, y: GRID.head - 6, 'text-anchor': anchor }, header).textContent = this.#t(key);
+
+    const keys = g.keys[layer][head];
+    const values = g.values[layer][head];
+    const weights = step.attention[layer].subarray(head * rows, (head + 1) * rows);
+    let maxK = 0, maxV = 0;
+    for (let i = 0; i < rows * dh; i++) {
+      maxK = Math.max(maxK, Math.abs(keys[i]));
+      maxV = Math.max(maxV, Math.abs(values[i]));
+    }
+    for (let j = 0; j < rows; j++) {
+      const isNew = j >= step.rowsReused;
+      const y = GRID.head + j * GRID.row;
+      const row = svg('g', {
+        class: `ae-kv-row ${isNew ? 'new' : 'reused'}`, 'data-position': j, 'data-state': isNew ? 'new' : 'reused',
+        'data-token': g.tokens[j], 'data-weight': String(weights[j]),
+      }, grid);
+      svg('title', {}, row).textContent = this.#t('rowLabel', {
+        p: j, token: g.tokens[j], state: this.#t(isNew ? 'fresh' : 'reused'), w: weights[j].toFixed(3),
+      });
+      svg('rect', { class: 'band', x: 0, y, width, height: GRID.row }, row);
+      svg('text', { class: 'token', x: GRID.label - 4, y: y + GRID.row - 4, 'text-anchor': 'end' }, row).textContent = g.tokens[j];
+      svg('text', { class: 'pos', x: x.pos + GRID.pos - 4, y: y + GRID.row - 4, 'text-anchor': 'end' }, row).textContent = j;
+      for (const [data, left, max] of [[keys, x.k, maxK], [values, x.v, maxV]]) {
+        for (let c = 0; c < dh; c++) {
+          const v = data[j * dh + c];
+          svg('rect', {
+            class: v >= 0 ? 'pos-cell' : 'neg-cell', x: left + c * GRID.cell + 0.5, y: y + 2, width: GRID.cell - 1,
+            height: GRID.row - 4, 'fill-opacity': max > 0 ? Math.min(1, Math.abs(v) / max).toFixed(3) : '0',
+          }, row);
+        }
+      }
+      svg('rect', { class: 'bar-track', x: x.bar, y: y + 3, width: GRID.bar, height: GRID.row - 6 }, row);
+      svg('rect', { class: 'bar', x: x.bar, y: y + 3, width: (GRID.bar * weights[j]).toFixed(2), height: GRID.row - 6 }, row);
+      svg('text', { class: 'value', x: x.value, y: y + GRID.row - 4 }, row).textContent = weights[j].toFixed(3);
+    }
+    p.cacheRows.textContent = this.#t('cacheRows', { rows, last: rows - 1, reused: step.rowsReused, fresh });
+  }
+
+  // Multiply-adds per revealed step, both ways, as numbers and bars on one scale.
+  #renderWork(ready) {
+    const p = this.#parts;
+    p.tbody.replaceChildren();
+    p.tfoot.replaceChildren();
+    p.saving.textContent = '';
+    if (!ready || this.#shown === 0) return;
+    const withSteps = this.#cached.steps, withoutSteps = this.#full.steps;
+    const scale = Math.max(...withoutSteps.map((s) => s.work.total)); // all steps: the bars keep their size
+    let sumWith = 0, sumWithout = 0;
+    const cell = (tr, ops, className, label) => {
+      const td = document.createElement('td');
+      const number = Object.assign(document.createElement('span'), { className: 'ops', textContent: this.#number(ops) });
+      td.append(number, bar(ops / scale, className, label));
+      tr.append(td);
+    };
+    for (let k = 0; k < this.#shown; k++) {
+      const a = withSteps[k], b = withoutSteps[k];
+      sumWith += a.work.total;
+      sumWithout += b.work.total;
+      const tr = document.createElement('tr');
+      Object.assign(tr.dataset, {
+        step: String(k), with: String(a.work.total), without: String(b.work.total), rowsWith: String(a.rowsNew),
+        rowsWithout: String(b.rowsNew),
+      });
+      if (k === this.#shown - 1) tr.className = 'current';
+      const th = Object.assign(document.createElement('th'), { scope: 'row', textContent: this.#t('stepN', { k: k + 1, token: a.inputToken }) });
+      const rows = Object.assign(document.createElement('span'), {
+        className: 'ae-kv-rowcount', textContent: this.#t('rowsShort', { with: a.rowsNew, without: b.rowsNew }),
+        title: this.#t('rowsWith', { with: a.rowsNew, without: b.rowsNew }),
+      });
+      th.append(document.createElement('br'), rows);
+      tr.append(th);
+      cell(tr, a.work.total, 'with', this.#t('barWith', { ops: this.#number(a.work.total) }));
+      cell(tr, b.work.total, 'without', this.#t('barWithout', { ops: this.#number(b.work.total) }));
+      p.tbody.append(tr);
+    }
+    const tr = document.createElement('tr');
+    Object.assign(tr.dataset, { with: String(sumWith), without: String(sumWithout) });
+    tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: this.#t('total') }));
+    for (const [ops, className] of [[sumWith, 'with'], [sumWithout, 'without']]) {
+      const td = Object.assign(document.createElement('td'), { className: `sum ${className}`, textContent: this.#number(ops) });
+      tr.append(td);
+    }
+    p.tfoot.append(tr);
+    const x = new Intl.NumberFormat(this.#locale(), { maximumFractionDigits: 1 }).format(sumWithout / sumWith);
+    p.saving.textContent = this.#t('saving', { x });
+  }
+
+  #renderTime(ready) {
+    const p = this.#parts;
+    const t = this.#timing;
+    p.timeBars.replaceChildren();
+    delete this.dataset.msWith;
+    delete this.dataset.msWithout;
+    if (!ready) {
+      p.timeResult.textContent = '';
+      return;
+    }
+    if (!t) {
+      p.timeResult.textContent = this.#measuring ? this.#t('measuring') : this.#t('timeIdle');
+      return;
+    }
+    const ms = (x) => new Intl.NumberFormat(this.#locale(), { maximumFractionDigits: 3, minimumFractionDigits: 3 }).format(x);
+    p.timeResult.textContent = this.#t('timeResult', {
+      batches: t.batches, calls: t.calls, with: ms(t.with), without: ms(t.without), words: t.words,
+    });
+    const scale = Math.max(t.with, t.without);
+    for (const [key, value] of [['colWith', t.with], ['colWithout', t.without]]) {
+      const row = document.createElement('div');
+      row.className = `ae-kv-time-row ${key === 'colWith' ? 'with' : 'without'}`;
+      const label = Object.assign(document.createElement('span'), { className: 'name', textContent: this.#t(key) });
+      const figure = Object.assign(document.createElement('span'), { className: 'ms', textContent: this.#t('msValue', { ms: ms(value) }) });
+      row.append(label, bar(value / scale, key === 'colWith' ? 'with' : 'without', `${this.#t(key)}: ${figure.textContent}`), figure);
+      p.timeBars.append(row);
+    }
+    Object.assign(this.dataset, { msWith: String(t.with), msWithout: String(t.without) });
+  }
+
+  // Times generateCached (with the cache) against generate (full passes) on the current
+  // prompt: batches of back-to-back calls of at least BATCH_MS, alternating the two ways,
+  // one batch per frame so the page stays responsive; the median batch is shown.
+  async #measure() {
+    if (this.#measuring || !this.#cached || this.#error) return;
+    this.#stop();
+    this.#measuring = true;
+    this.#timing = null;
+    this.#render();
+    const model = this.#model, prompt = this.#prompt;
+    const ways = { with: () => model.generateCached(prompt, MAX_NEW), without: () => model.generate(prompt, MAX_NEW) };
+    try {
+      let calls = 1;
+      for (;;) { // enough calls that even the faster way fills a batch (timer resolution)
+        const t0 = performance.now();
+        for (let i = 0; i < calls; i++) ways.with();
+        if (performance.now() - t0 >= BATCH_MS || calls >= 4096) break;
+        calls *= 2;
+      }
+      const samples = { with: [], without: [] };
+      for (let b = 0; b < BATCHES; b++) {
+        for (const way of b % 2 ? ['without', 'with'] : ['with', 'without']) {
+          await nextFrame();
+          const t0 = performance.now();
+          for (let i = 0; i < calls; i++) ways[way]();
+          samples[way].push((performance.now() - t0) / calls);
+        }
+      }
+      if (prompt === this.#prompt) {
+        this.#timing = {
+          with: median(samples.with), without: median(samples.without), batches: BATCHES, calls,
+          words: this.#cached.tokens.length - this.#cached.promptLength,
+        };
+      }
+    } catch (error) {
+      this.#error = { key: 'error', params: { message: error.message } };
+    } finally {
+      this.#measuring = false;
+      this.#render();
+    }
+  }
+}
+
+customElements.define('ae-kv-cache', KvCache);
