@@ -19,6 +19,7 @@ import './components/cost.mjs';
 import './components/positions.mjs';
 import './components/causal-mask.mjs';
 import './components/cross-attention.mjs';
+import './components/kv-cache.mjs';
 
 const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number
