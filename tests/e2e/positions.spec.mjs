@@ -110,11 +110,12 @@ test.describe('positional encoding panel', () => {
     // Every other view the panel offers says what the API's matrices say.
     for (const [encoding, layer, kind] of [['none', 1, 'weights'], ['sinusoidal', 0, 'scores'], ['rope', 1, 'scores']]) {
       await panel(page).getByLabel('Encoding shown in detail').selectOption(encoding);
-      await panel(page).getByLabel('Layer', { exact: true }).selectOption(String(layer));
+      await panel(page).getByLabel('Layer', { exact: true }).selectOption({ value: String(layer) });
       await panel(page).getByLabel('Show', { exact: true }).selectOption(kind);
       const field = kind === 'scores' ? 'scaledScores' : 'weights';
       await expect(compare(page)).toHaveAttribute('data-encoding', encoding);
       await expect(compare(page)).toHaveAttribute('data-kind', kind);
+      await expect(compare(page)).toHaveAttribute('data-layer', String(layer));
       await expect(compare(page)).toHaveAttribute('data-permutation', expected[encoding].verdicts[`${layer},0,${field}`]);
     }
     expect(expected.sinusoidal.verdicts['0,0,scaledScores']).toBe('no');
@@ -126,7 +127,7 @@ test.describe('positional encoding panel', () => {
     const view = panel(page);
     await view.getByRole('slider', { name: 'Positions' }).fill('8');
     await expect(view.locator('svg.ae-pos-sin')).toHaveAttribute('data-n', '8');
-    await view.getByLabel('Dimension pair', { exact: true }).selectOption('1');
+    await view.getByLabel('Dimension pair', { exact: true }).selectOption({ value: '1' });
     await expect(view.locator('svg.ae-pos-rope')).toHaveAttribute('data-pair', '1');
     const shownSin = await view.locator('svg.ae-pos-sin rect').evaluateAll((rs) => rs.map((r) => r.dataset.value));
     const shownRope = await view.locator('svg.ae-pos-rope line[data-pos]').evaluateAll((ls) => ls.map((l) => [l.dataset.x, l.dataset.y]));

@@ -1,0 +1,102 @@
+// End-to-end tests of panel 11, <ae-cross-attention>: the self- and cross-attention weights
+// shown equal engine.attention() called here, in a separately loaded engine, with Q, K, V
+// from TrainedModel.analyze() of the two sentences (self: all from A, which also equals A's own
+// trace; cross: Q from A, K and V from B — an n×m matrix); after changing layer/head and
+// swapping; the language switch, a 375 px screen, and a bad sentence that the panel recovers from.
+import fs from 'node:fs';
+import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+
+const A = "The animal didn't cross the street because it was too tired.";
+const B = 'The street was too wide so it was hard to cross.';
+const shipped = fs.existsSync('web/models/coref-encoder/config.json');
+const panel = (page) => page.locator('ae-cross-attention');
+
+async function openPanel(page) {
+  await openPage(page);
+  await page.locator('#cross').scrollIntoViewIfNeeded();
+  await expect(panel(page)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+  await expect(panel(page)).toHaveAttribute('data-a', A);
+}
+
+function api(page, a, b, layer, head) {
+  return page.evaluate(async ({ a, b, layer, head }) => {
+    const { loadEngine } = await import('/lib/engine.mjs');
+    const engine = await loadEngine();
+    const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
+    try {
+      const ra = model.analyze(a), rb = model.analyze(b);
+      const ha = ra.layers[layer].selfAttention.heads[head], hb = rb.layers[layer].selfAttention.heads[head];
+      const dk = model.config.headDim;
+      const self = engine.attention({ q: ha.q, k: ha.k, v: ha.v, n: ra.n, m: ra.n, dk });
+      const cross = engine.attention({ q: ha.q, k: hb.k, v: hb.v, n: ra.n, m: rb.n, dk });
+      return {
+        n: ra.n, m: rb.n, rows: ra.tokens, cols: rb.tokens,
+        self: Array.from(self.weights, String), trace: Array.from(ha.weights, String), cross: Array.from(cross.weights, String),
+        coref: JSON.parse(model.config.configJson).coreference_head,
+      };
+    } finally {
+      model.delete();
+    }
+  }, { a, b, layer, head });
+}
+
+const shown = (page, which) => panel(page).locator(`.ae-ca-${which} td[data-value]`).evaluateAll((tds) => tds.map((td) => td.dataset.value));
+const headers = (page, which) => panel(page).locator(`.ae-ca-${which} thead th`).allTextContents();
+
+test.describe('self vs cross-attention panel', () => {
+  test.skip(!shipped, 'coref-encoder is not in web/models');
+
+  test('self and cross weights equal engine.attention on the API\'s Q, K, V; n×m; layer, head and swap', async ({ page }) => {
+    await openPanel(page);
+    const view = panel(page);
+    const first = await api(page, A, B, 0, 0);
+    const { layer, head } = first.coref; // the panel opens on the coreference head
+    await expect(view).toHaveAttribute('data-layer', String(layer));
+    await expect(view).toHaveAttribute('data-head', String(head));
+    let expected = await api(page, A, B, layer, head);
+    expect(expected.n).not.toBe(expected.m);
+    expect(expected.self).toEqual(expected.trace); // the same machinery as the model's own head
+    expect(await shown(page, 'self')).toEqual(expected.self);
+    expect(await shown(page, 'cross')).toEqual(expected.cross);
+    expect(await headers(page, 'cross')).toEqual(expected.cols);
+    await expect(view.locator('.ae-ca-cross table')).toHaveAttribute('data-m', String(expected.m));
+
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '0' });
+    await view.getByLabel('Head', { exact: true }).selectOption({ value: '3' });
+    await expect(view).toHaveAttribute('data-head', '3');
+    await expect(view).toHaveAttribute('data-layer', '0');
+    expected = await api(page, A, B, 0, 3);
+    expect(await shown(page, 'cross')).toEqual(expected.cross);
+
+    await view.getByRole('button', { name: 'Swap A ↔ B' }).click();
+    await expect(view).toHaveAttribute('data-a', B);
+    expected = await api(page, B, A, 0, 3);
+    expect(await shown(page, 'cross')).toEqual(expected.cross);
+    expect(await shown(page, 'self')).toEqual(expected.self);
+    await page.locator('#cross').screenshot({ path: `${SHOTS}/cross-attention.png` });
+  });
+
+  test('language switch, 375 px, and a bad sentence gives a message and the panel recovers', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await openPanel(page);
+    const view = panel(page);
+    const strings = await page.evaluate(async () => (await import('/strings/cross-attention.mjs')).default);
+    await expect(view.locator('h2')).toHaveText(strings.en.title);
+    expect(await view.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth)).toBe(true);
+
+    const boxB = view.getByLabel(strings.en.sentenceB, { exact: true });
+    await boxB.fill('The street was too wide.'); // no "it": the coreference model cannot read it
+    await expect(view).toHaveAttribute('data-state', 'error');
+    await expect(view.getByRole('alert')).toContainText('B');
+    await expect(view.locator('.ae-ca-cross td')).toHaveCount(0);
+    await boxB.fill(B);
+    await expect(view).toHaveAttribute('data-state', 'ready');
+    await expect(view.getByRole('alert')).toHaveText('');
+    await expect(view.locator('.ae-ca-cross td[data-value]')).not.toHaveCount(0);
+
+    await page.locator('#lang').click();
+    await expect(view.locator('h2')).toHaveText(strings.zh.title);
+    await expect(view.locator('label').first()).toHaveText(strings.zh.sentenceA);
+    await page.locator('#cross').screenshot({ path: `${SHOTS}/cross-attention-375-zh.png` });
+  });
+});
