@@ -398,7 +398,7 @@ export class Explanation extends StoreElement {
       rows.push(row);
     }
     p.heads.replaceChildren(...rows);
-    p.headsHow.textContent = this.#t('headsHowTo', { word: d.word });
+    p.headsHow.textContent = `${this.#t('headsHowTo', { word: d.word })} ${this.#t('headsMarks')}`;
 
     const withReferent = d.singles.filter((s) => s.attention !== null);
     const strongest = withReferent.reduce((a, b) => (b.attention > a.attention ? b : a), withReferent[0] ?? null);
