@@ -29,7 +29,8 @@ export const test = base.extend({
 
 export const app = (page) => page.locator('#app');
 export const cells = (page) => page.locator('ae-attention-heatmap rect.cell');
-export const alert = (page) => page.getByRole('alert');
+// The page's own alert (each lesson panel has its own role="alert" region).
+export const alert = (page) => page.locator('#error');
 
 export async function openPage(page) {
   const response = await page.goto('/');
