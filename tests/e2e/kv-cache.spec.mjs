@@ -86,8 +86,10 @@ test.describe('KV cache panel', () => {
     await view.getByRole('button', { name: 'Reset' }).click();
     await expect(view).toHaveAttribute('data-step', '0');
     await expect(view.locator('g.ae-kv-row')).toHaveCount(0);
+    await view.evaluate((el) => { el.playMs = 100; });
     await view.getByRole('button', { name: 'Play' }).click();
-    await expect(view).toHaveAttribute('data-step', String(expected.steps.length), { timeout: 10_000 });
+    await expect(view.getByRole('button', { name: 'Pause' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(view).toHaveAttribute('data-step', String(expected.steps.length));
     await expect(view.getByRole('button', { name: 'Play' })).toHaveAttribute('aria-pressed', 'false');
 
     // Time, measured in the page: figures and bars for both ways.
@@ -119,6 +121,25 @@ test.describe('KV cache panel', () => {
     await expect(view.getByRole('alert')).toHaveText('');
     await view.getByRole('button', { name: 'Step', exact: true }).click();
     await expect(view.locator('.ae-kv-words mark')).toHaveText(['animal']);
+  });
+
+  test.describe('when the decoder fails to load', () => {
+    test.use({ expectedErrors: [/Failed to load resource: the server responded with a status of 404/] });
+
+    test('the panel waits until it is in view, shows the error in place, and Step retries', async ({ page }) => {
+      await page.route('**/models/coref-decoder/model.safetensors', (route) => route.fulfill({ status: 404, body: 'Not Found' }));
+      await openPage(page);
+      const view = panel(page);
+      await expect(view).toHaveAttribute('data-status', 'waiting'); // nothing loaded at page start
+      await page.locator('#kv-cache').scrollIntoViewIfNeeded();
+      await expect(view.getByRole('alert')).toHaveText(/^The decoder model failed to load: could not load model\.safetensors .*HTTP 404$/);
+      await expect(view).toHaveAttribute('data-status', 'error');
+      await page.unroute('**/models/coref-decoder/model.safetensors');
+      await view.getByRole('button', { name: 'Step', exact: true }).click();
+      await expect(view).toHaveAttribute('data-status', 'ready');
+      await expect(view.getByRole('alert')).toHaveText('');
+      await expect(view).toHaveAttribute('data-step', '1');
+    });
   });
 
   test('375 px wide, keyboard, Chinese labels, dark, accessibility scan', async ({ page }) => {

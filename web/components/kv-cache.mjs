@@ -9,6 +9,7 @@
 // Nothing is computed in JS but sums of the core's counts and the median of the timings.
 // The model loads when the panel comes near the viewport or on the first interaction.
 // Shown numbers are mirrored in data-* attributes (String(value)) for the tests.
+//   element.playMs = milliseconds between steps while playing (default 900)
 // Reads the shared store: lang.
 import { getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
@@ -51,6 +52,8 @@ function bar(fraction, className, label) {
 
 export class KvCache extends StoreElement {
   static watched = ['lang'];
+
+  playMs = PLAY_MS; // time between two steps while playing
 
   #parts = null;
   #observer = null;
@@ -325,7 +328,7 @@ export class KvCache extends StoreElement {
       if (!this.#step()) this.#stop();
     };
     tick();
-    if (this.#timer === 0 && this.#shown < this.#steps().length) this.#timer = setInterval(tick, PLAY_MS);
+    if (this.#timer === 0 && this.#shown < this.#steps().length) this.#timer = setInterval(tick, this.playMs);
   }
 
   #stop() {
