@@ -89,9 +89,10 @@ export class MultiHead extends StoreElement {
     const layerField = el('div', 'field inline', pickers);
     const layerLabel = el('label', '', layerField, { for: `${id}-layer` });
     const layer = el('select', '', layerField, { id: `${id}-layer` });
-    const scroller = el('div', 'ae-mh-scroll', body);
+    // Regions that may scroll sideways on a phone: focusable, so the keyboard can scroll them.
+    const scroller = el('div', 'ae-mh-scroll', body, { tabindex: 0, role: 'region', 'aria-labelledby': `${id}-caption` });
     const table = el('table', 'ae-mh-table', scroller);
-    const caption = el('caption', '', table);
+    const caption = el('caption', '', table, { id: `${id}-caption` });
     const headRow = el('tr', '', el('thead', '', table));
     const tbody = el('tbody', '', table);
 
@@ -102,9 +103,9 @@ export class MultiHead extends StoreElement {
 
     const paramsTitle = el('h3', '', body);
     const params = el('p', 'ae-mh-params', body);
-    const paramsScroll = el('div', 'ae-mh-scroll', body);
+    const paramsScroll = el('div', 'ae-mh-scroll', body, { tabindex: 0, role: 'region', 'aria-labelledby': `${id}-pcaption` });
     const paramsTable = el('table', 'ae-mh-table ae-mh-paramtable', paramsScroll);
-    const paramsCaption = el('caption', '', paramsTable);
+    const paramsCaption = el('caption', '', paramsTable, { id: `${id}-pcaption` });
     const paramsHead = el('tr', '', el('thead', '', paramsTable));
     const paramsBody = el('tbody', '', paramsTable);
 
@@ -248,7 +249,7 @@ export class MultiHead extends StoreElement {
     const concat = attention.concat.subarray(i * d, (i + 1) * d);
     const output = attention.output.subarray(i * d, (i + 1) * d);
     const scale = maxAbsOf(concat);
-    const labelled = (name, values, cls, kind, maxAbs) => {
+    const labelled = (name, values, cls, kind, maxAbs, group = 0) => {
       const box = document.createElement('div');
       box.className = `ae-mh-vec ${cls}`;
       box.tabIndex = 0;
@@ -258,7 +259,7 @@ export class MultiHead extends StoreElement {
       const label = document.createElement('span');
       label.className = 'ae-mh-vecname';
       label.textContent = name;
-      box.append(label, vectorStrip(values, { name, maxAbs, label: this.#vectorLabel(name, values) }));
+      box.append(label, vectorStrip(values, { name, maxAbs, group, label: this.#vectorLabel(name, values) }));
       return box;
     };
     const heads = document.createElement('div');
@@ -266,7 +267,7 @@ export class MultiHead extends StoreElement {
     heads.append(...headOuts.map((v, k) => labelled(this.#t('headOut', { i: k + 1 }), v, `ae-mh-c${k % HEAD_COLOURS}`, `head${k}`, scale)));
     const arrow = (s) => Object.assign(document.createElement('div'), { className: 'ae-mh-arrow', textContent: s });
     p.flow.replaceChildren(heads, arrow('↓ concat'),
-      labelled(this.#t('concat', { d }), concat, 'ae-mh-concat', 'concat', scale), arrow('↓ × W_O + b'),
+      labelled(this.#t('concat', { d }), concat, 'ae-mh-concat', 'concat', scale, dh), arrow('↓ × W_O + b'),
       labelled(this.#t('output', { d }), output, 'ae-mh-output', 'output', maxAbsOf(output)));
     p.values.textContent = '';
 

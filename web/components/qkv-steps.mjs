@@ -30,8 +30,9 @@ let nextId = 0;
 
 // A vector as a strip of coloured cells: blue for positive, orange for negative, stronger for
 // larger |value| relative to `maxAbs` (the largest |value| of its group, so strips compare).
-// The exact values are in data-values, a <title> and the aria-label summary.
-export function vectorStrip(values, { name, maxAbs, label }) {
+// The exact values are in data-values, a <title> and the aria-label summary. With `group`, a
+// line separates every `group` entries (the heads' slices of a concatenation).
+export function vectorStrip(values, { name, maxAbs, label, group = 0 }) {
   const svg = document.createElementNS(SVG, 'svg');
   const count = values.length;
   const width = count * STRIP_CELL;
@@ -60,6 +61,11 @@ export function vectorStrip(values, { name, maxAbs, label }) {
     rect.setAttribute('fill-opacity', maxAbs > 0 ? Math.min(1, Math.abs(v) / maxAbs).toFixed(3) : '0');
     svg.append(rect);
   });
+  for (let x = group; group > 0 && x < count; x += group) {
+    const line = document.createElementNS(SVG, 'line');
+    for (const [k, v] of Object.entries({ x1: x * STRIP_CELL, x2: x * STRIP_CELL, y1: -2, y2: STRIP_HEIGHT + 2, class: 'ae-strip-sep' })) line.setAttribute(k, v);
+    svg.append(line);
+  }
   return svg;
 }
 

@@ -168,9 +168,10 @@ export class Scaling extends StoreElement {
     };
     const answerNormal = answerBox('normal');
     const answerNow = answerBox('now');
-    const scroller = el('div', 'ae-sc-scroll', modelOut);
+    // A region that may scroll sideways on a phone: focusable, so the keyboard can scroll it.
+    const scroller = el('div', 'ae-sc-scroll', modelOut, { tabindex: 0, role: 'region', 'aria-labelledby': `${id}-caption` });
     const table = el('table', 'ae-sc-table', scroller);
-    const caption = el('caption', '', table);
+    const caption = el('caption', '', table, { id: `${id}-caption` });
     const headRow = el('tr', '', el('thead', '', table));
     const colWord = el('th', '', headRow, { scope: 'col' });
     const colNormal = el('th', '', headRow, { scope: 'col' });
@@ -320,7 +321,7 @@ export class Scaling extends StoreElement {
   #drawCurve(d) {
     const { chart } = this.#parts;
     const { exps, scaled, raw, uniform } = this.#curve;
-    const W = 320, H = 150, left = 34, right = 10, top = 10, bottom = 26;
+    const W = 320, H = 150, left = 34, right = 22, top = 10, bottom = 26;
     const x = (e) => left + ((e - exps[0]) / (exps.at(-1) - exps[0])) * (W - left - right);
     const y = (h) => top + (1 - h / uniform) * (H - top - bottom);
     chart.replaceChildren();
@@ -342,7 +343,7 @@ export class Scaling extends StoreElement {
       line.dataset.values = JSON.stringify(values.map(String));
       values.forEach((h, i) => svgNode('circle', { cx: x(exps[i]), cy: y(h), r: 2.5, class: `ae-sc-dot ${series}` }, chart));
       const last = values.at(-1);
-      svgNode('text', { x: W - right, y: y(last) + (series === 'raw' ? -6 : 14), 'text-anchor': 'end', class: `ae-sc-legend ${series}` }, chart,
+      svgNode('text', { x: W - right - 4, y: y(last) + (series === 'raw' ? -6 : 14), 'text-anchor': 'end', class: `ae-sc-legend ${series}` }, chart,
         this.#t(series === 'raw' ? 'chartRaw' : 'chartScaled'));
     }
   }
