@@ -105,6 +105,17 @@ test.describe('with the coreference model', () => {
     await page.locator('ae-head-view button.ae-hv-token[data-index="4"]').focus();
     await expect(panel).toHaveAttribute('data-query', '4');
     await check(4);
+
+    // With the causal mask, the keys after the query are masked: weight exactly 0, as in the trace.
+    await page.locator('#causal').check();
+    await expect(app(page)).toHaveAttribute('data-run', /"causal":true/);
+    const masked = await apiRun(page);
+    const rows = await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => ({ ...tr.dataset })));
+    rows.forEach((row, j) => {
+      expect(row.weight).toBe(masked.heads[masked.head].weights[4 * masked.n + j]);
+      expect(row.masked === 'true', `key ${j} masked`).toBe(j > 4);
+      if (j > 4) expect(row.weight).toBe('0');
+    });
   });
 
   test('the ÷√d knob on the trained model changes the answer exactly as analyze() says', async ({ page }) => {

@@ -277,7 +277,11 @@ export class QkvSteps extends StoreElement {
       cell('word', token);
       cell('k', vectorStrip(k, { name: `k(${token})`, maxAbs: qkScale, label: vectorLabel(`k ${token}`, k) }));
       cell('raw', fixed(raw[j]));
-      cell('scaled', fixed(scaled[j]));
+      const scaledCell = cell('scaled', fixed(scaled[j]));
+      if (head.maskedScores[i * n + j] === -Infinity) { // the mask hides this key: its weight is exactly 0
+        tr.dataset.masked = 'true';
+        scaledCell.append(Object.assign(document.createElement('span'), { className: 'ae-qkv-masked', textContent: this.#t('masked') }));
+      }
       const bar = document.createElement('span');
       bar.className = 'ae-qkv-bar';
       bar.style.setProperty('--w', String(Math.max(0, Math.min(1, weights[j])))); // CSSOM: CSP-safe
