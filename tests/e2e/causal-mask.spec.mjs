@@ -5,6 +5,7 @@
 // head (checked here from the API) while the answer row differs; the language switch, a 375 px
 // screen, and a bad sentence that the panel recovers from.
 import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
 
 const TIRED = "the animal didn't cross the street because it was too tired . it =";
@@ -134,6 +135,14 @@ test.describe('causal mask panel', () => {
     await expect(view.getByRole('alert')).toHaveText('');
     await expect(view).toHaveAttribute('data-identical-all', 'true');
 
+    // No serious or critical accessibility violations in this panel (light and dark).
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      const axe = new AxeBuilder({ page }).include('#causal-mask');
+      if (colorScheme === 'dark') axe.withRules(['color-contrast']); // the rest does not depend on the scheme
+      const { violations } = await axe.analyze();
+      expect(violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`), colorScheme).toEqual([]);
+    }
     await page.locator('#lang').click();
     await expect(view.locator('h2')).toHaveText(strings.zh.title);
     await expect(view.locator('.ae-cm-kinds li').first()).toHaveText(strings.zh.encoder);

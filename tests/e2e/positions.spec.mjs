@@ -5,6 +5,7 @@
 // encoding both answers are right; the pictures equal sinusoidalTable / ropeRotate; the
 // language switch, a 375 px screen, and a bad sentence that the panel recovers from.
 import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
 
 const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
@@ -174,6 +175,14 @@ test.describe('positional encoding panel', () => {
     await expect(view.getByRole('alert')).toHaveText('');
     await expect(view.locator('tr[data-encoding="rope"]')).toHaveAttribute('data-right-a', 'true');
 
+    // No serious or critical accessibility violations in this panel (light and dark).
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      const axe = new AxeBuilder({ page }).include('#positions');
+      if (colorScheme === 'dark') axe.withRules(['color-contrast']); // the rest does not depend on the scheme
+      const { violations } = await axe.analyze();
+      expect(violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`), colorScheme).toEqual([]);
+    }
     await page.locator('#lang').click();
     await expect(view.locator('h2')).toHaveText(strings.zh.title);
     await expect(view.locator('tr[data-encoding="none"] th')).toHaveText(strings.zh.enc.none);
