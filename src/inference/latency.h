@@ -15,4 +15,9 @@ namespace ae {
 double analyze_seconds_per_call(const TrainedModel& model, std::string_view text, const AnalysisOptions& options,
                                 int reps);
 
+// The GELU part of that forward pass: ae::gelu applied to every layer's feed-forward
+// expansion of `analysis` (LayerTrace::ffn_hidden, the values the forward pass fed it),
+// `reps` times; mean seconds per forward pass. For the profile note of the benchmarks.
+double gelu_seconds_per_forward(const Analysis& analysis, int reps);
+
 }  // namespace ae

@@ -30,6 +30,20 @@ TEST_CASE("analyze_seconds_per_call times the forward pass and passes analyze's 
   CHECK_THROWS_AS(ae::analyze_seconds_per_call(model, "", {}, 3), std::invalid_argument);
 }
 
+TEST_CASE("gelu_seconds_per_forward times GELU on the forward pass's own feed-forward values") {
+  const ae::TrainedModel model = coref_encoder();
+  const ae::Analysis a = model.analyze(kLesson);
+  // The trace keeps every layer's expansion (n × ffn_dim) that GELU is applied to.
+  for (const auto& layer : a.trace.layers) {
+    CHECK(layer.ffn_hidden.rows() == static_cast<int>(a.tokens.size()));
+    CHECK(layer.ffn_hidden.cols() == model.config().ffn_dim());
+  }
+  const double s = ae::gelu_seconds_per_forward(a, 5);
+  CHECK(std::isfinite(s));
+  CHECK(s > 0.0);
+  CHECK_THROWS_AS(ae::gelu_seconds_per_forward(a, 0), std::invalid_argument);
+}
+
 TEST_CASE("coref_encoder_training_throughput runs the recipe's trainer for the asked steps") {
   const ae::TrainedModel model = coref_encoder();
   const ae::TrainingThroughput t = ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 6, 8, 64, 3);

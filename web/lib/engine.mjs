@@ -172,7 +172,7 @@ export function unpackAnalysis(p) {
 }
 
 // A separate copy of a trained model for timing inside wasm (bindings/bench.cpp); benchmarks only.
-//   analyzeTiming(text, reps) → {coreMicroseconds, withObjectsMicroseconds, withPackedMicroseconds, reps}
+//   analyzeTiming(text, reps) → {coreMicroseconds, geluMicroseconds, withObjectsMicroseconds, withPackedMicroseconds, reps}
 //   trainingThroughput({steps, batchSize, examples, seed}) → {stepsPerSecond, seconds, steps, …}
 export class ModelBench {
   #module;

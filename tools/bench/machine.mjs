@@ -1,0 +1,40 @@
+// The machine a benchmark ran on, described the same way by every benchmark script.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+export function describeMachine() {
+  const lscpu = (() => {
+    try { return execFileSync('lscpu', { encoding: 'utf8' }); } catch { return ''; }
+  })();
+  const field = (name) => (lscpu.match(new RegExp(`^${name}:\\s*(.+)$`, 'm')) ?? [])[1]?.trim();
+  const cpuinfoMHz = Number((readFileSync('/proc/cpuinfo', 'utf8').match(/cpu MHz\s*:\s*([\d.]+)/) ?? [])[1]);
+  return {
+    model: field('Model name') ?? os.cpus()[0]?.model,
+    cpus: field('CPU\\(s\\)') ?? String(os.cpus().length),
+    coresPerSocket: field('Core\\(s\\) per socket'),
+    threadsPerCore: field('Thread\\(s\\) per core'),
+    hypervisor: field('Hypervisor vendor'),
+    nominalMHz: cpuinfoMHz,
+    memoryGiB: (os.totalmem() / 2 ** 30).toFixed(0),
+    node: process.version,
+    v8: process.versions.v8,
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    load: os.loadavg().map((x) => x.toFixed(2)).join(', '),
+  };
+}
+
+export const machineLine = (m) =>
+  `${m.model}, ${m.cpus} CPUs (${m.coresPerSocket} cores × ${m.threadsPerCore} thread)` +
+  `${m.hypervisor ? `, ${m.hypervisor} guest` : ''}, ${m.memoryGiB} GiB; nominal ${m.nominalMHz} MHz (/proc/cpuinfo); ` +
+  `load average at start ${m.load}`;
+
+// docs/benchmarks.md is written by two scripts: run.mjs owns the file, page.mjs one section
+// between these markers, which run.mjs carries over when it rewrites the rest.
+export const PAGE_START = '<!-- page benchmark: written by tools/bench/page.mjs -->';
+export const PAGE_END = '<!-- end of page benchmark -->';
+
+export function pageSection(markdown) {
+  const i = markdown.indexOf(PAGE_START), j = markdown.indexOf(PAGE_END);
+  return i >= 0 && j > i ? markdown.slice(i, j + PAGE_END.length) : null;
+}
