@@ -30,6 +30,7 @@ function api(page, prompt) {
         position: s.position, token: s.token, rowsReused: s.rowsReused, rowsNew: s.rowsNew, cacheRows: s.cacheRows,
         with: String(s.work.total), without: String(full.steps[k].work.total), rowsWithout: String(full.steps[k].rowsNew),
         attention: s.attention.map((layer) => Array.from(layer, String)),
+        fullAttention: full.steps[k].attention.map((layer) => Array.from(layer, String)),
       })),
     };
   }, prompt);
@@ -81,6 +82,19 @@ test.describe('KV cache panel', () => {
     await expect(total).toHaveAttribute('data-with', String(sum('with')));
     await expect(total).toHaveAttribute('data-without', String(sum('without')));
     expect(sum('with')).toBeLessThan(sum('without'));
+
+    // The same step without a cache: every row is computed again, with the full pass's weights.
+    const last = expected.steps.at(-1);
+    const rows = last.position + 1;
+    await view.getByLabel('Show the same step without a cache').check();
+    await expect(view).toHaveAttribute('data-mode', 'full');
+    const recomputed = await shownRows(view);
+    expect(recomputed).toEqual(recomputed.map((_, j) => ({
+      position: j, state: 'new', token: expected.tokens[j], weight: last.fullAttention[layer][head * rows + j],
+    })));
+    expect(recomputed).toHaveLength(rows);
+    await view.getByLabel('Show the same step without a cache').uncheck();
+    await expect(view.locator('g.ae-kv-row[data-state="new"]')).toHaveCount(1);
 
     // Reset empties the cache; Play reveals every step again.
     await view.getByRole('button', { name: 'Reset' }).click();
@@ -150,9 +164,12 @@ test.describe('KV cache panel', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
     await expect(view).toHaveAttribute('data-step', '2');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    const box = await view.locator('svg.ae-kv-grid').boundingBox();
-    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    // The panel fits: nothing in it is wider than the section, and the section fits the screen.
+    const section = page.locator('#kv-cache');
+    expect(await section.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    const wide = await section.evaluate((el) => [...el.querySelectorAll('*')]
+      .filter((node) => node.getBoundingClientRect().right > 375).map((node) => node.className?.baseVal ?? node.className));
+    expect(wide).toEqual([]);
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.locator('#kv-cache').screenshot({ path: `${SHOTS}/kv-cache-375.png` });
 

@@ -70,6 +70,7 @@ export class KvCache extends StoreElement {
   #typing = 0;
   #timing = null; // {with, without, batches, calls, words} of the current prompt
   #measuring = false;
+  #withoutCache = false; // the grid shows the run without a cache (every row recomputed)
 
   connectedCallback() {
     if (!this.#parts) this.#build();
@@ -154,6 +155,9 @@ export class KvCache extends StoreElement {
     const cache = el('figure', 'ae-kv-cache', root);
     const cacheTitle = el('figcaption', '', cache);
     const cacheCaption = el('p', 'ae-kv-note', cache);
+    const compare = el('label', 'check ae-kv-compare', cache);
+    const compareBox = el('input', '', compare, { type: 'checkbox' });
+    const compareText = el('span', '', compare);
     const legend = el('ul', 'ae-kv-legend', cache);
     const legendReused = el('li', 'reused', legend);
     const legendNew = el('li', 'new', legend);
@@ -208,13 +212,17 @@ export class KvCache extends StoreElement {
       this.#render();
     });
     measure.addEventListener('click', () => this.#measure());
+    compareBox.addEventListener('change', () => {
+      this.#withoutCache = compareBox.checked;
+      this.#render();
+    });
 
     this.replaceChildren(root);
     this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, promptLabel, prompt, swap, layerLabel, layer, headLabel, head, stepButton, playButton,
       resetButton, error, status, unknown, textLabel, words, cacheTitle, cacheCaption, legendReused, legendNew,
-      grid, cacheRows, workTitle, workCaption, columns, tbody, tfoot, saving, timeTitle, measure, timeResult,
+      grid, cacheRows, compareText, workTitle, workCaption, columns, tbody, tfoot, saving, timeTitle, measure, timeResult,
       timeBars, causalTitle, causalText,
     };
     this.dataset.status = 'waiting';
@@ -233,6 +241,7 @@ export class KvCache extends StoreElement {
     p.textLabel.textContent = `${this.#t('generatedLabel')}: `;
     p.legendReused.textContent = this.#t('legendReused');
     p.legendNew.textContent = this.#t('legendNew');
+    p.compareText.textContent = this.#t('compareLabel');
     p.workTitle.textContent = this.#t('workTitle');
     p.workCaption.textContent = this.#t('workCaption');
     for (const [key, th] of p.columns) th.textContent = this.#t(key);
@@ -361,13 +370,16 @@ export class KvCache extends StoreElement {
     const step = ready && this.#shown > 0 ? g.steps[this.#shown - 1] : null;
     this.#renderStatus(g, step, ready);
     this.#renderText(g, ready);
-    this.#renderCache(g, step);
+    // The grid shows the same step of either run; without a cache, every row is new.
+    const source = this.#withoutCache && ready ? this.#full : g;
+    this.#renderCache(source, ready && this.#shown > 0 ? source.steps[this.#shown - 1] : null);
     this.#renderWork(ready);
     this.#renderTime(ready);
     Object.assign(this.dataset, {
       step: String(this.#shown),
       steps: String(ready ? g.steps.length : 0),
       cacheRows: String(step ? step.cacheRows : 0),
+      mode: this.#withoutCache ? 'full' : 'cache',
       prompt: this.#prompt,
       layer: String(this.#view.layer),
       head: String(this.#view.head),
@@ -479,7 +491,9 @@ export class KvCache extends StoreElement {
       svg('rect', { class: 'bar', x: x.bar, y: y + 3, width: (GRID.bar * weights[j]).toFixed(2), height: GRID.row - 6 }, row);
       svg('text', { class: 'value', x: x.value, y: y + GRID.row - 4 }, row).textContent = weights[j].toFixed(3);
     }
-    p.cacheRows.textContent = this.#t('cacheRows', { rows, last: rows - 1, reused: step.rowsReused, fresh });
+    p.cacheRows.textContent = g.cached
+      ? this.#t('cacheRows', { rows, last: rows - 1, reused: step.rowsReused, fresh })
+      : this.#t('noCacheRows', { rows, last: rows - 1 });
   }
 
   // Multiply-adds per revealed step, both ways, as numbers and bars on one scale.
