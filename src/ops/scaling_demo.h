@@ -1,5 +1,6 @@
 // The lesson's "why ÷√d" experiment on random vectors, computed with the core's own attention.
-//   Q: n_queries×d, K: n_keys×d, entries drawn from N(0, 1) (unit variance) by Rng(seed).
+//   Q: n_queries×d, K: n_keys×d, entries (2u − 1)·√3 for u = Rng(seed).uniform(), i.e. uniform on
+//   [−√3, √3): mean 0 and variance 1. Q is drawn first, then K, each row-major.
 //   scores  = Q·Kᵀ · s,  s = 1/√d when scaled, else 1          (n_queries×n_keys)
 //   weights = softmax of each row of scores                     (n_queries×n_keys)
 // Each q·k is a sum of d products of unit variance, so Var(q·k) = d: without the scale the
