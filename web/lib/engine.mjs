@@ -282,7 +282,7 @@ export class Engine {
   }
 
   // The "why ÷√d" experiment (bindings/lesson.cpp): `queries` random queries against `keys`
-  // random keys, entries N(0, 1) from the seed, scored with the core's attention.
+  // random keys, entries of mean 0 and variance 1 from the seed, scored with the core's attention.
   // {d, keys, queries, seed, scale} → {factor, scores, weights (queries×keys), entropy,
   // maxWeight (per query), scoreMean, scoreVariance, scoreStd, meanEntropy, meanMaxWeight,
   // uniformEntropy (log keys), d, keys, queries}
