@@ -168,6 +168,32 @@ for (const [name, act] of Object.entries(interactions)) {
   interactionResults[name] = samples;
   log(`${name}: work median ${fmt(median(samples.map((s) => s.work)), 1)} ms`);
 }
+// Where that time goes: a separate pass under V8's sampling profiler (not timed), self time per
+// function and file, the top ones per interaction.
+const cdp = await context.newCDPSession(page);
+await cdp.send('Profiler.enable');
+await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+const profiles = {};
+for (const [name, act] of Object.entries(interactions)) {
+  await cdp.send('Profiler.start');
+  for (let i = 0; i < 10; i++) await page.evaluate(`window.__aeTime(${act.toString()})`);
+  const { profile } = await cdp.send('Profiler.stop');
+  const dt = (profile.endTime - profile.startTime) / 1000 / profile.samples.length;  // ms per sample
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map(profile.nodes.flatMap((n) => (n.children ?? []).map((c) => [c, n.id])));
+  for (const id of profile.samples) {
+    const { functionName } = byId.get(id).callFrame;
+    if (functionName === '(idle)' || functionName === '(program)') continue;
+    // Charged to the page file whose code is running or called the native (DOM) function.
+    let node = id;
+    while (node !== undefined && !byId.get(node).callFrame.url) node = parent.get(node);
+    const file = (node === undefined ? functionName : byId.get(node).callFrame.url.replace(/^https?:\/\/[^/]+\//, '')) || '(browser)';
+    self.set(file, (self.get(file) ?? 0) + dt / 10);
+  }
+  profiles[name] = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
+}
+await cdp.send('Profiler.disable');
 await context.close();
 
 // --- 3. kernels and models in the page ----------------------------------------------------
@@ -319,6 +345,12 @@ say();
 say(table(['interaction', 'work', 'handlers', 'rendering', 'to painted frame', `target ≤ ${TARGETS.interactionMs} ms (work)`],
   Object.entries(interactionResults).map(([name, s]) => [name, stats(s.map((x) => x.work)), stats(s.map((x) => x.sync)),
     stats(s.map((x) => x.render)), stats(s.map((x) => x.toPaint)), mark(median(s.map((x) => x.work)) <= TARGETS.interactionMs)])));
+say();
+say('Where the time goes (V8 sampling profiler, a separate untimed pass of 10 repeats): script time per file of the page, ' +
+    'including the DOM calls it makes, ms per interaction (rendering is not in it); dist/attention.wasm is the core:');
+say();
+say(table(['interaction', 'top files by script time'], Object.entries(profiles).map(([name, top]) =>
+  [name, top.map(([fn, ms]) => `${fn.replace(/\|/g, '\\|')} ${fmt(ms, 1)}`).join('; ')])));
 say();
 say('### Kernels in the page');
 say();
