@@ -8,6 +8,7 @@
 //  - the row at the answer position (the last token, after "it =") for both sentences, which
 //    does differ, with each row's strongest key and the model's answer;
 //  - encoder vs decoder in one sentence each.
+// Runs use analyzePacked() (the same numbers as analyze(), faster to cross from wasm).
 // JS compares returned numbers (equal or not) and picks the largest for a label; no model math.
 // The model is fetched when the panel first comes near the viewport or is first used.
 // Reads the shared store: lang.
@@ -208,9 +209,9 @@ export class CausalMask extends StoreElement {
     this.#error = null;
     this.dataset.sentence = text; // the sentence the shown results are for
     try {
-      const own = this.#model.analyze(text, { causal, topK: 3 });
+      const own = this.#model.analyzePacked(text, { causal, topK: 3 });
       const pair = partnerOf(text);
-      const partner = pair ? this.#model.analyze(pair.partner, { causal, topK: 3 }) : null;
+      const partner = pair ? this.#model.analyzePacked(pair.partner, { causal, topK: 3 }) : null;
       this.#runs = { own, partner, adjective: pair?.adjective ?? null, causal };
       if (own.unknown.length)
         this.#error = { key: 'unknownWords', params: { words: own.unknown.map((p) => own.tokens[p]).join(' ') } };
@@ -313,7 +314,7 @@ export class CausalMask extends StoreElement {
       const caption = this.#t('decisionCaption', { which: this.#t(which), last, word: run.prediction.token, p: this.#percent(run.prediction.probability) });
       const table = drawMatrix(host, { rows: [last], cols: run.tokens, values, rowOffset: run.prediction.position, caption });
       const top = argmax(values);
-      table.querySelector(`thead th[data-col="${top}"]`)?.classList.add('ae-nm-top');
+      for (const th of table.querySelectorAll('thead th')) th.classList.toggle('ae-nm-top', th.dataset.col === String(top));
       table.dataset.top = top;
       table.dataset.prediction = run.prediction.token;
       tops.push({ token: run.tokens[top], weight: values[top].toFixed(2), answer: run.prediction.token, values });

@@ -3,6 +3,7 @@
 // layer/head, the core's attention (engine.attention) is called twice:
 //   self:  Q, K, V all from A's trace             → n×n weights
 //   cross: Q from A, K and V from B's trace        → n×m weights
+// (The runs use analyzePacked(): analyze()'s numbers, faster to cross from wasm.)
 // Both are drawn as tables (./number-matrix.mjs); every cell's data-value is the engine's
 // number. No math in JS. The model is fetched when the panel first comes near the viewport
 // or is first used. Reads the shared store: lang.
@@ -165,7 +166,7 @@ export class CrossAttention extends StoreElement {
     for (const side of ['a', 'b']) {
       const which = side.toUpperCase();
       try {
-        runs[side] = this.#model.analyze(this.#parts[side].input.value, { topK: 1 });
+        runs[side] = this.#model.analyzePacked(this.#parts[side].input.value, { topK: 1 });
         const run = runs[side];
         if (run.unknown.length) this.#errors.push({ key: 'unknownWords', params: { which, words: run.unknown.map((p) => run.tokens[p]).join(' ') } });
       } catch (error) {

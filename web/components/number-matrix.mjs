@@ -34,11 +34,35 @@ function cell(tag, parent, textContent, attrs = {}) {
   return node;
 }
 
-// Replaces host's content with the table; returns the table. The wrapper scrolls sideways on
-// narrow screens and is focusable, so keyboard users can scroll it too.
+// Sets one cell's number, label and colour.
+function fill(td, v, kind, scale) {
+  td.textContent = formatCell(v, kind);
+  td.dataset.value = String(v);
+  const masked = v === -Infinity;
+  td.classList.toggle('ae-nm-masked', masked);
+  const t = masked ? 0 : scale(v);
+  td.classList.toggle('ae-nm-strong', t > 0.5);
+  if (masked) td.style.removeProperty('--ae-nm-t');
+  else td.style.setProperty('--ae-nm-t', t.toFixed(3));
+}
+
+// Draws the table into host and returns it. The wrapper scrolls sideways on narrow screens and
+// is focusable, so keyboard users can scroll it too. When host already shows a table with the
+// same labels and kind, only the numbers, colours and caption change (as in bertviz: render
+// once, update cheaply), so switching a head or a mask redraws within a frame.
 export function drawMatrix(host, { rows, cols, values, kind = 'weights', caption = '', highlightRow = -1, rowOffset = 0 }) {
   const n = rows.length, m = cols.length;
   if (values.length !== n * m) throw new TypeError(`drawMatrix: ${values.length} values for ${n}×${m}`);
+  const key = JSON.stringify([rows, cols, kind, highlightRow, rowOffset]);
+  const wrapper = host.firstElementChild?.classList.contains('ae-nm') ? host.firstElementChild : null;
+  const old = wrapper?.firstElementChild;
+  if (old && old.dataset.key === key && Boolean(caption) === Boolean(old.caption)) {
+    const scale = colourScale(values, kind);
+    wrapper.setAttribute('aria-label', caption);
+    if (old.caption) old.caption.textContent = caption;
+    old.querySelectorAll('td[data-value]').forEach((td, k) => fill(td, values[k], kind, scale));
+    return old;
+  }
   const wrap = document.createElement('div');
   wrap.className = 'ae-nm';
   wrap.tabIndex = 0;
@@ -50,6 +74,7 @@ export function drawMatrix(host, { rows, cols, values, kind = 'weights', caption
   table.className = `ae-nm-table ae-nm-${kind}${short ? ' ae-nm-short' : ''}`;
   table.dataset.n = n;
   table.dataset.m = m;
+  table.dataset.key = key;
   if (caption) cell('caption', table, caption);
   const head = cell('tr', cell('thead', table, ''), '');
   cell('td', head, '', { class: 'ae-nm-corner' });
@@ -61,15 +86,7 @@ export function drawMatrix(host, { rows, cols, values, kind = 'weights', caption
     if (i === highlightRow) tr.className = 'ae-nm-highlight';
     cell('th', tr, rows[i], { scope: 'row', 'data-row': i + rowOffset });
     for (let j = 0; j < m; j++) {
-      const v = values[i * m + j];
-      const td = cell('td', tr, formatCell(v, kind), { 'data-row': i + rowOffset, 'data-col': j, 'data-value': String(v) });
-      if (v === -Infinity) {
-        td.classList.add('ae-nm-masked');
-      } else {
-        const t = scale(v);
-        td.style.setProperty('--ae-nm-t', t.toFixed(3));
-        if (t > 0.5) td.classList.add('ae-nm-strong');
-      }
+      fill(cell('td', tr, '', { 'data-row': i + rowOffset, 'data-col': j }), values[i * m + j], kind, scale);
     }
   }
   host.replaceChildren(wrap);

@@ -6,6 +6,7 @@
 // says whether the reordering is exact (data-permutation on the comparison). Then two
 // pictures computed by the core: the sinusoidal table (engine.sinusoidalTable) and RoPE's
 // rotation of one pair of dimensions (engine.ropeRotate).
+// Runs use analyzePacked() (analyze()'s numbers in one buffer, faster to cross from wasm).
 // Right or wrong comes from the core's reading of the corpus grammar (engine.wordOrderRoles).
 // JS compares numbers (is B a reordering of A?) and formats; it computes no model math.
 // Shown numbers are mirrored in data-* attributes for the tests. The models are fetched when
@@ -274,7 +275,7 @@ export class Positions extends StoreElement {
       this.#runs[encoding] = {};
       for (const side of ['a', 'b']) {
         try {
-          this.#runs[encoding][side] = this.#models[encoding].analyze(texts[side], { topK: 3 });
+          this.#runs[encoding][side] = this.#models[encoding].analyzePacked(texts[side], { topK: 3 });
         } catch (error) {
           this.#runs[encoding][side] = null;
           if (encoding === 'none') this.#errors.push({ key: 'runError', params: { which: side.toUpperCase(), message: error.message } });
@@ -333,8 +334,9 @@ export class Positions extends StoreElement {
     if (!this.#models || !this.#runs) return;
     this.#renderAnswers();
     this.#renderComparison();
+    const pictures = this.#pictures;
     this.#renderSinusoidal();
-    this.#renderRope();
+    if (pictures !== this.#pictures) this.#renderRope(); // both depend on the same key
   }
 
   #renderAnswers() {
@@ -412,9 +414,14 @@ export class Positions extends StoreElement {
     other?.classList.add('ae-nm-linked');
   }
 
+  #pictures = ''; // what the two pictures show now: positions, pair, language
+
   #renderSinusoidal() {
     const p = this.#parts;
     const n = this.#view.positions, d = SIN_DIMS;
+    const key = `${n},${this.#view.pair},${this.store.get().lang}`;
+    if (key === this.#pictures) return;
+    this.#pictures = key;
     p.sinValue.textContent = String(n);
     const table = this.#engine.sinusoidalTable(n, d);
     const cell = 8, left = 28, top = 18;
