@@ -259,7 +259,7 @@ export class MultiHead extends StoreElement {
       const label = document.createElement('span');
       label.className = 'ae-mh-vecname';
       label.textContent = name;
-      box.append(label, vectorStrip(values, { name, maxAbs, group, label: this.#vectorLabel(name, values) }));
+      box.append(label, vectorStrip(values, { name, maxAbs, group, maxWidth: 260, label: this.#vectorLabel(name, values) }));
       return box;
     };
     const heads = document.createElement('div');

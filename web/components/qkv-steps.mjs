@@ -15,7 +15,8 @@ import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/qkv-steps.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const STRIP_CELL = 7; // px per vector entry
+const STRIP_CELL = 7; // px per vector entry, at most
+const TABLE_STRIP = 64; // px: the widest strip inside a table row (wide heads get thinner cells)
 const STRIP_HEIGHT = 16;
 const DEFAULT_QUERY = 'it';
 const MINUS = '\u2212';
@@ -31,11 +32,13 @@ let nextId = 0;
 // A vector as a strip of coloured cells: blue for positive, orange for negative, stronger for
 // larger |value| relative to `maxAbs` (the largest |value| of its group, so strips compare).
 // The exact values are in data-values, a <title> and the aria-label summary. With `group`, a
-// line separates every `group` entries (the heads' slices of a concatenation).
-export function vectorStrip(values, { name, maxAbs, label, group = 0 }) {
+// line separates every `group` entries (the heads' slices of a concatenation); maxWidth (px)
+// narrows the cells of long vectors, down to 2 px each.
+export function vectorStrip(values, { name, maxAbs, label, group = 0, maxWidth = Infinity }) {
   const svg = document.createElementNS(SVG, 'svg');
   const count = values.length;
-  const width = count * STRIP_CELL;
+  const cellWidth = Math.max(2, Math.min(STRIP_CELL, Math.floor(maxWidth / count)));
+  const width = count * cellWidth;
   svg.setAttribute('viewBox', `0 0 ${width} ${STRIP_HEIGHT}`);
   svg.setAttribute('width', width);
   svg.setAttribute('height', STRIP_HEIGHT);
@@ -53,9 +56,9 @@ export function vectorStrip(values, { name, maxAbs, label, group = 0 }) {
   svg.append(frame);
   values.forEach((v, i) => {
     const rect = document.createElementNS(SVG, 'rect');
-    rect.setAttribute('x', i * STRIP_CELL + 0.5);
+    rect.setAttribute('x', i * cellWidth + (cellWidth > 3 ? 0.5 : 0));
     rect.setAttribute('y', 0.5);
-    rect.setAttribute('width', STRIP_CELL - 1);
+    rect.setAttribute('width', cellWidth > 3 ? cellWidth - 1 : cellWidth);
     rect.setAttribute('height', STRIP_HEIGHT - 1);
     rect.setAttribute('class', v >= 0 ? 'pos' : 'neg');
     rect.setAttribute('fill-opacity', maxAbs > 0 ? Math.min(1, Math.abs(v) / maxAbs).toFixed(3) : '0');
@@ -63,7 +66,7 @@ export function vectorStrip(values, { name, maxAbs, label, group = 0 }) {
   });
   for (let x = group; group > 0 && x < count; x += group) {
     const line = document.createElementNS(SVG, 'line');
-    for (const [k, v] of Object.entries({ x1: x * STRIP_CELL, x2: x * STRIP_CELL, y1: -2, y2: STRIP_HEIGHT + 2, class: 'ae-strip-sep' })) line.setAttribute(k, v);
+    for (const [k, v] of Object.entries({ x1: x * cellWidth, x2: x * cellWidth, y1: -2, y2: STRIP_HEIGHT + 2, class: 'ae-strip-sep' })) line.setAttribute(k, v);
     svg.append(line);
   }
   return svg;
@@ -275,7 +278,7 @@ export class QkvSteps extends StoreElement {
         return td;
       };
       cell('word', token);
-      cell('k', vectorStrip(k, { name: `k(${token})`, maxAbs: qkScale, label: vectorLabel(`k ${token}`, k) }));
+      cell('k', vectorStrip(k, { name: `k(${token})`, maxAbs: qkScale, label: vectorLabel(`k ${token}`, k), maxWidth: TABLE_STRIP }));
       cell('raw', fixed(raw[j]));
       const scaledCell = cell('scaled', fixed(scaled[j]));
       if (head.maskedScores[i * n + j] === -Infinity) { // the mask hides this key: its weight is exactly 0
@@ -287,7 +290,7 @@ export class QkvSteps extends StoreElement {
       bar.style.setProperty('--w', String(Math.max(0, Math.min(1, weights[j])))); // CSSOM: CSP-safe
       const weightCell = cell('weight', bar);
       weightCell.append(fixed(weights[j]));
-      cell('v', vectorStrip(v, { name: `v(${token})`, maxAbs: vScale, label: vectorLabel(`v ${token}`, v) }));
+      cell('v', vectorStrip(v, { name: `v(${token})`, maxAbs: vScale, label: vectorLabel(`v ${token}`, v), maxWidth: TABLE_STRIP }));
       return tr;
     });
     p.tbody.replaceChildren(...this.#rows);
