@@ -321,6 +321,10 @@ export class Positions extends StoreElement {
     p.ropeTitle.textContent = this.#t('ropeTitle');
     p.ropeHow.textContent = this.#t('ropeHowTo');
     p.pair.label.textContent = this.#t('pair');
+    if (!this.#pictures) { // until the engine has drawn them, the pictures are named by their headings
+      p.sinSvg.setAttribute('aria-label', this.#t('sinTitle'));
+      p.ropeSvg.setAttribute('aria-label', this.#t('ropeTitle'));
+    }
     for (const option of p.pair.node.options) option.textContent = this.#t('pairOption', { a: 2 * option.value, b: 2 * option.value + 1 });
   }
 
