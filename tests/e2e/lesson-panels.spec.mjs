@@ -75,7 +75,7 @@ test.describe('with the coreference model', () => {
         const j = Math.floor(idx / 2);
         expect(values).toEqual(rowOf(idx % 2 ? head.v : head.k, j, d));
       });
-      const [q, out] = await panel.locator('code.ae-qkv-values').evaluateAll((c) => c.map((x) => JSON.parse(x.dataset.values)));
+      const [q, out] = await panel.locator('code.ae-qkv-values[data-values]').evaluateAll((c) => c.map((x) => JSON.parse(x.dataset.values)));
       expect(q).toEqual(rowOf(head.q, i, d));
       expect(out).toEqual(rowOf(head.output, i, d));
     };
@@ -91,6 +91,7 @@ test.describe('with the coreference model', () => {
     const cellValue = await page.locator(`#heatmap rect.cell[data-row="${it}"][data-col="1"]`).getAttribute('data-value');
     expect(cellValue).toBe(head.weights[it * api.n + 1]);
     await expect(panel.locator('.ae-qkv-readout')).toContainText(fixed(cellValue, 4));
+    await expect(panel.locator('.ae-qkv-rowvalues')).toContainText(`k(${api.tokens[1]}) = [${rowOf(head.k, 1, d).map((v) => fixed(v)).join(', ')}]`);
     await page.keyboard.press('End');
     await expect(mark).toHaveAttribute('data-col', String(api.n - 1));
     // Pointing at a row marks its cell too.

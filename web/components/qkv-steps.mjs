@@ -157,6 +157,7 @@ export class QkvSteps extends StoreElement {
     const tbody = el('tbody', '', table);
     const hint = el('p', 'ae-qkv-hint', body);
     const readout = el('p', 'ae-qkv-readout', body, { 'aria-live': 'polite' });
+    const rowValues = el('code', 'ae-qkv-values ae-qkv-rowvalues', body); // k and v of the active row
 
     const outputRow = el('div', 'ae-qkv-out', body);
     const outputName = el('span', 'ae-qkv-vecname', outputRow);
@@ -184,7 +185,7 @@ export class QkvSteps extends StoreElement {
     this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, waiting, body, queryLabel, select, where, steps, analogyTitle, analogyItems, queryName,
-      queryStrip, queryValues, caption, heads, tbody, hint, readout, outputName, outputStrip, outputValues,
+      queryStrip, queryValues, caption, heads, tbody, hint, readout, rowValues, outputName, outputStrip, outputValues,
     };
   }
 
@@ -314,10 +315,13 @@ export class QkvSteps extends StoreElement {
     if (j === null || !view) {
       this.#mark(null);
       this.#say('');
+      this.#parts.rowValues.textContent = '';
       delete this.dataset.cell;
       return;
     }
     const tr = this.#rows[j];
+    const list = (name, flat) => this.#t('vector', { name, values: Array.from(flat.subarray(j * view.d, (j + 1) * view.d), (v) => fixed(v)).join(', ') });
+    this.#parts.rowValues.textContent = `${list(`k(${view.tokenList[j]})`, view.head.k)}\n${list(`v(${view.tokenList[j]})`, view.head.v)}`;
     this.#mark({ row: view.i, col: j });
     this.dataset.cell = `${view.i},${j}`;
     this.#say(this.#t('cell', {
