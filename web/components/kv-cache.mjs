@@ -242,6 +242,8 @@ export class KvCache extends StoreElement {
     p.legendReused.textContent = this.#t('legendReused');
     p.legendNew.textContent = this.#t('legendNew');
     p.compareText.textContent = this.#t('compareLabel');
+    // The picture needs a name before its first draw too (an empty cache).
+    if (!p.grid.childElementCount) p.grid.setAttribute('aria-label', this.#t('cacheLabel', { rows: 0, fresh: 0 }));
     p.workTitle.textContent = this.#t('workTitle');
     p.workCaption.textContent = this.#t('workCaption');
     for (const [key, th] of p.columns) th.textContent = this.#t(key);
