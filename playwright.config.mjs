@@ -7,7 +7,7 @@ const PORT = 8123;
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'build/test-results',
-  timeout: 30_000,
+  timeout: 60_000, // whole-page axe scans of every panel take ~10–20 s on the 2-core machine
   workers: 1,
   retries: 0,
   reporter: 'list',

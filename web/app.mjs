@@ -25,6 +25,7 @@ const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number
 const TYPING_DELAY_MS = 40;
 const UNTRAINED = 'untrained';
+const DEFAULT_MODEL = 'coref-encoder'; // the lesson opens on the trained coreference head
 const TOP_K = 4; // the answer and three alternatives
 // The lesson's order for the model menu; models not listed here follow in index order.
 const MODEL_ORDER = ['coref-encoder', 'coref-decoder', 'word-order-none', 'word-order-sinusoidal',
@@ -451,6 +452,13 @@ function openLinkedPanel() {
   });
 }
 
+// The model a visit opens with: the link's if it names a listed model (or the untrained
+// one), else the lesson's trained model, else — no trained models at all — the untrained one.
+function firstModel(linked) {
+  if (linked === UNTRAINED || (linked && indexEntry(linked))) return linked;
+  return indexEntry(DEFAULT_MODEL) ? DEFAULT_MODEL : UNTRAINED;
+}
+
 // --- start ---
 
 async function start() {
@@ -480,8 +488,9 @@ async function start() {
   translateModelMenu();
   openLinkedPanel();
   trackPanels();
-  if (linkedModel && linkedModel !== UNTRAINED && indexEntry(linkedModel)) {
-    ui.model.value = linkedModel;
+  const name = firstModel(linkedModel);
+  if (name !== UNTRAINED) {
+    ui.model.value = name;
     selectModel();
   } else {
     run();

@@ -115,10 +115,15 @@ test('the URL round-trips the untrained model’s recipe and view', async ({ pag
 });
 
 test('a malformed link falls back to the defaults without errors', async ({ page }) => {
-  await page.goto('/?model=nope&layer=x&head=99&causal=maybe&heads=3&seed=-1');
+  await page.goto('/?model=untrained&layer=x&head=99&causal=maybe&heads=3&seed=-1');
   await expect(app(page)).toHaveAttribute('data-status', 'ready');
   await expect(app(page)).toHaveAttribute('data-model', 'untrained');
   await expect(app(page)).toHaveAttribute('data-head', '0');
+  await expectCellsMatchApi(page);
+  // An unknown model opens the lesson's default model instead.
+  await page.goto('/?model=nope');
+  await expect(app(page)).toHaveAttribute('data-status', 'ready');
+  await expect(app(page)).toHaveAttribute('data-model', 'coref-encoder');
   await expectCellsMatchApi(page);
 });
 

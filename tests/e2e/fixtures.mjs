@@ -32,8 +32,10 @@ export const cells = (page) => page.locator('ae-attention-heatmap rect.cell');
 // The page's own alert (each lesson panel has its own role="alert" region).
 export const alert = (page) => page.locator('#error');
 
-export async function openPage(page) {
-  const response = await page.goto('/');
+// Opens the page on the untrained model unless told otherwise (a visit without a link opens
+// on coref-encoder; tests of that say so with openPage(page, '/')).
+export async function openPage(page, url = '/?model=untrained') {
+  const response = await page.goto(url);
   await expect(app(page)).toHaveAttribute('data-status', 'ready');
   return response;
 }

@@ -30,6 +30,19 @@ async function shownMatrix(page) {
   return { tokens, n, w };
 }
 
+test('a visit without a link opens on coref-encoder, at its coreference head', async ({ page }) => {
+  test.skip(!has('coref-encoder'), 'coref-encoder is not in web/models');
+  await openPage(page, '/');
+  await expect(app(page)).toHaveAttribute('data-model', 'coref-encoder');
+  await expect(page.locator('#model')).toHaveValue('coref-encoder');
+  const { coreference_head: head } = readJson('web/models/coref-encoder/config.json');
+  await expect(app(page)).toHaveAttribute('data-layer', String(head.layer));
+  await expect(app(page)).toHaveAttribute('data-head', String(head.head));
+  await expect(page.getByRole('note')).toContainText('Trained model.');
+  await expect(answer(page)).toHaveText(/^“it” → animal/);
+  await expectCellsMatchApi(page);
+});
+
 test('word-order-sinusoidal loads on demand and names the agent: 猫 for 猫追狗, 狗 for 狗追猫', async ({ page }) => {
   let release;
   const gate = new Promise((resolve) => (release = resolve));
@@ -180,7 +193,7 @@ test('coref-encoder resolves “it”: animal when tired, street when wide', asy
   await expect(answer(page)).toHaveText(/^“it” → animal /);
   await expectCellsMatchApi(page);
 
-  await page.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
+  await page.locator('#swap').click();
   await expectRendered(page, LESSON.replace('tired', 'wide'));
   await expect(answer(page)).toHaveText(/^“it” → street /);
 
@@ -199,7 +212,7 @@ test('coref-decoder writes the referent after “it =”', async ({ page }) => {
   await expectRendered(page, PROMPT);
   await expect(page.locator('#causal')).toBeChecked(); // the mask it was trained with
   await expect(answer(page)).toHaveText(/^Next word: animal /);
-  await page.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
+  await page.locator('#swap').click();
   await expectRendered(page, PROMPT.replace('tired', 'wide'));
   await expect(answer(page)).toHaveText(/^Next word: street /);
   await page.locator('#layer').selectOption('2');
