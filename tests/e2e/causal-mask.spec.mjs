@@ -2,8 +2,10 @@
 // TrainedModel.analyze() of the coref-decoder (computed here with a separately loaded engine);
 // with the mask every upper-triangle score is −∞ and every weight there exactly 0, without it
 // not; the row of "it" is bit-identical for the tired and the wide sentence in every layer and
-// head (checked here from the API) while the answer row differs; the language switch, a 375 px
-// screen, and a bad sentence that the panel recovers from.
+// head (checked here from the API) while the answer row differs; positions on screen count from 1;
+// the sliding window on the coref-encoder equals analyze(text, {window}) and cuts "it" off from
+// "animal" once |i − j| ≥ w; the language switch, a 375 px screen (no page-level horizontal
+// overflow after interacting), and a bad sentence that the panel recovers from.
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
@@ -46,6 +48,40 @@ function api(page, text, partner, causal, layer, head) {
       model.delete();
     }
   }, { text, partner, causal, layer, head });
+}
+
+// The coref-encoder with a sliding window: the row of "it" in the coreference head and the answers.
+function apiWindow(page, text, window) {
+  return page.evaluate(async ({ text, window }) => {
+    const { loadEngine } = await import('/lib/engine.mjs');
+    const engine = await loadEngine();
+    const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
+    try {
+      const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
+      const full = model.analyze(text, { topK: 3 }), run = model.analyze(text, { window, topK: 3 });
+      const it = full.prediction.position, n = run.n;
+      return {
+        tokens: run.tokens, it, referent: full.tokens.indexOf(full.prediction.token), layer, head,
+        row: Array.from(run.layers[layer].selfAttention.heads[head].weights.subarray(it * n, (it + 1) * n), String),
+        prediction: run.prediction.token, probability: String(run.prediction.probability),
+        fullPrediction: full.prediction.token, fullProbability: String(full.prediction.probability),
+      };
+    } finally {
+      model.delete();
+    }
+  }, { text, window });
+}
+
+// Page-level horizontal overflow at the current viewport, with the other lesson panels set aside
+// (CSSOM) so that only this panel is judged; they are shown again afterwards.
+async function pageOverflow(page, id) {
+  return page.evaluate((id) => {
+    const others = [...document.querySelectorAll(`main > section.lesson-panel:not(#${id})`)];
+    for (const s of others) s.style.display = 'none';
+    const width = document.documentElement.scrollWidth;
+    for (const s of others) s.style.removeProperty('display');
+    return width - window.innerWidth;
+  }, id);
 }
 
 const values = (locator) => locator.locator('td[data-value]').evaluateAll((tds) => tds.map((td) => td.dataset.value));
@@ -91,6 +127,11 @@ test.describe('causal mask panel', () => {
     expect(expected.itRows[0]).toEqual(expected.itRows[1]);
     await expect(view).toHaveAttribute('data-identical', 'true');
     await expect(view).toHaveAttribute('data-identical-all', 'true');
+    // Positions on screen count from 1, as in the other panels (data-it-position stays 0-based).
+    const strings = await page.evaluate(async () => (await import('/strings/causal-mask.mjs')).default);
+    await expect(view).toHaveAttribute('data-it-position', String(expected.it));
+    await expect(view.getByText(strings.en.itHowTo.replace('{pos}', expected.it + 1))).toBeVisible();
+    await expect(view.getByText(strings.en.decisionHowTo.replace('{last}', expected.tokens[expected.last]).replace('{pos}', expected.last + 1))).toBeVisible();
     const [itOwn, itPartner] = await Promise.all([0, 1].map((k) => values(view.locator('.ae-cm-compare').nth(1).locator(':scope > div').nth(k))));
     expect(itOwn).toEqual(expected.itRows[0]);
     expect(itPartner).toEqual(expected.itRows[1]);
@@ -120,6 +161,22 @@ test.describe('causal mask panel', () => {
     const strings = await page.evaluate(async () => (await import('/strings/causal-mask.mjs')).default);
     await expect(view.locator('h2')).toHaveText(strings.en.title);
     expect(await view.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth)).toBe(true);
+    // After interacting, the page itself does not scroll sideways (it did: ~814 px); the wide
+    // matrices scroll inside their own focusable regions instead.
+    await view.getByRole('checkbox').uncheck();
+    await expect(view).toHaveAttribute('data-causal', 'false');
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '1' });
+    await expect(view).toHaveAttribute('data-layer', '1');
+    await view.locator('.ae-cm-window').scrollIntoViewIfNeeded();
+    await expect(view.locator('.ae-cm-window')).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    await view.getByLabel(strings.en.windowLabel).fill('2');
+    await expect(view.locator('.ae-cm-window')).toHaveAttribute('data-window', '2');
+    expect(await pageOverflow(page, 'causal-mask')).toBeLessThanOrEqual(0);
+    const scroller = view.locator('.ae-cm-weights .ae-nm');
+    await expect(scroller).toHaveAttribute('tabindex', '0');
+    await expect(scroller).toHaveAttribute('role', 'region');
+    expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+    await view.getByRole('checkbox').check();
 
     await view.getByRole('button', { name: strings.en.swap }).click();
     await expect(view).toHaveAttribute('data-sentence', WIDE);
@@ -127,12 +184,12 @@ test.describe('causal mask panel', () => {
 
     const box = view.getByRole('textbox');
     await box.fill('');
-    await expect(view.getByRole('alert')).not.toHaveText('');
+    await expect(view.getByRole('alert').first()).not.toHaveText('');
     await expect(view).toHaveAttribute('data-state', 'error');
     await expect(view.locator('.ae-cm-weights td')).toHaveCount(0);
     await box.fill(TIRED);
     await expect(view).toHaveAttribute('data-state', 'ready');
-    await expect(view.getByRole('alert')).toHaveText('');
+    await expect(view.getByRole('alert').first()).toHaveText('');
     await expect(view).toHaveAttribute('data-identical-all', 'true');
 
     // No serious or critical accessibility violations in this panel (light and dark).
@@ -146,6 +203,61 @@ test.describe('causal mask panel', () => {
     await page.locator('#lang').click();
     await expect(view.locator('h2')).toHaveText(strings.zh.title);
     await expect(view.locator('.ae-cm-kinds li').first()).toHaveText(strings.zh.encoder);
+    await expect(view.locator('.ae-cm-window h3')).toHaveText(strings.zh.windowTitle);
+    await expect(view.locator('.ae-cm-window-value')).toHaveText(strings.zh.windowValue.replace('{w}', '2').replace('{seen}', '3'));
+    expect(await pageOverflow(page, 'causal-mask')).toBeLessThanOrEqual(0);
     await page.locator('#causal-mask').screenshot({ path: `${SHOTS}/causal-mask-375-zh.png` });
+  });
+
+  test('sliding window: the row of "it" and the answer equal analyze({window}); "animal" is cut off once |i − j| ≥ w', async ({ page }) => {
+    await openPanel(page);
+    const view = panel(page);
+    const part = view.locator('.ae-cm-window');
+    const strings = await page.evaluate(async () => (await import('/strings/causal-mask.mjs')).default);
+    // The window rule as the lesson states it: |i − j| < w, at most 2w − 1 words.
+    for (const lang of ['en', 'zh']) {
+      expect(strings[lang].windowHowTo).toContain('|i − j| < w');
+      expect(strings[lang].windowHowTo).toContain('2w − 1');
+    }
+    await part.scrollIntoViewIfNeeded();
+    await expect(part).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    const sentence = await part.getAttribute('data-sentence');
+    const slider = view.getByLabel(strings.en.windowLabel);
+    const check = async (w) => {
+      await expect(part).toHaveAttribute('data-window', String(w));
+      const a = await apiWindow(page, sentence, w);
+      expect(a.fullPrediction).toBe('animal');
+      const distance = Math.abs(a.it - a.referent);
+      await expect(part).toHaveAttribute('data-it', String(a.it));
+      await expect(part).toHaveAttribute('data-referent', String(a.referent));
+      await expect(part).toHaveAttribute('data-distance', String(distance));
+      await expect(part).toHaveAttribute('data-prediction', a.prediction);
+      await expect(part).toHaveAttribute('data-probability', a.probability);
+      await expect(part).toHaveAttribute('data-full-probability', a.fullProbability);
+      const shown = await values(part);
+      expect(shown).toEqual(a.row);
+      // Outside the window the weights are exactly 0, inside they sum to ≈ 1.
+      const outside = shown.filter((_, j) => Math.abs(j - a.it) >= w);
+      expect(new Set(outside).size <= 1 && (outside.length === 0 || outside[0] === '0')).toBe(true);
+      const reaches = distance < w;
+      await expect(part).toHaveAttribute('data-reaches', String(reaches));
+      const verdict = part.locator('.ae-cm-verdict');
+      await expect(verdict).toContainText(`“it” (word ${a.it + 1})`);
+      await expect(verdict).toContainText(`“animal” (word ${a.referent + 1})`);
+      await expect(verdict).toContainText(reaches ? 'still sees' : 'can no longer see');
+      return a;
+    };
+    // Default w = 4: "it" (token 9) cannot reach "animal" (token 2, 7 positions away); the answer changes.
+    const cut = await check(4);
+    expect(cut.prediction).not.toBe('animal');
+    await expect(part.locator('.ae-cm-verdict')).toContainText(`The answer changes from animal`);
+    // With the keyboard up to w = distance + 1: the link is back, and so is "animal".
+    const distance = Math.abs(cut.it - cut.referent);
+    await slider.focus();
+    for (let w = 4; w < distance + 1; w++) await page.keyboard.press('ArrowRight');
+    const back = await check(distance + 1);
+    expect(back.prediction).toBe('animal');
+    await expect(view.locator('.ae-cm-window-value')).toHaveText(strings.en.windowValue.replace('{w}', distance + 1).replace('{seen}', 2 * distance + 1));
+    await page.locator('#causal-mask .ae-cm-window').screenshot({ path: `${SHOTS}/causal-mask-window.png` });
   });
 });

@@ -7,7 +7,14 @@
 //    data-identical-all) — with the mask they must be, since "it" comes before the word that differs;
 //  - the row at the answer position (the last token, after "it =") for both sentences, which
 //    does differ, with each row's strongest key and the model's answer;
-//  - encoder vs decoder in one sentence each.
+//  - encoder vs decoder in one sentence each;
+//  - the sliding window (lesson: cheaper, but long-range links are lost), on the coref-encoder:
+//    analyze(text, {window: w}) for the lesson sentence (tired or wide), the row of "it" in the
+//    coreference head (config.json's coreference_head) and the answer, and whether the window still
+//    links "it" with the word it refers to (|i − j| < w). The coref-encoder is fetched only when that
+//    part comes near the viewport or is used.
+// Positions on screen count from 1 ("word 9"), as in the other panels; data-it-position,
+// data-window-it and data-window-referent are 0-based token indices, as in analyze().
 // Runs use analyzePacked() (the same numbers as analyze(), faster to cross from wasm).
 // JS compares returned numbers (equal or not) and picks the largest for a label; no model math.
 // The model is fetched when the panel first comes near the viewport or is first used.
@@ -19,6 +26,12 @@ import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
 
 const MODEL = 'coref-decoder';
+const WINDOW_MODEL = 'coref-encoder';
+export const WINDOW_SENTENCES = {
+  tired: "The animal didn't cross the street because it was too tired.",
+  wide: "The animal didn't cross the street because it was too wide.",
+};
+const DEFAULT_WINDOW = 4;
 export const DEFAULT_SENTENCE = "the animal didn't cross the street because it was too tired . it =";
 const TIRED_OR_WIDE = /\btoo (tired|wide)\b/; // the lesson's minimal pair
 const TYPING_DELAY_MS = 120;
@@ -59,6 +72,7 @@ export class CausalMask extends StoreElement {
   #runs = null; // {own, partner, adjective} analyze() results for the shown options
   #error = null; // {key, params}
   #view = { layer: 0, head: 0 };
+  #win = { model: null, loading: null, observer: null, full: {}, error: null }; // the sliding-window part
 
   connectedCallback() {
     if (!this.#parts) this.#build();
@@ -69,12 +83,20 @@ export class CausalMask extends StoreElement {
       }, { rootMargin: '300px 0px' });
       this.#observer.observe(this);
     }
+    if (!this.#win.model && !this.#win.observer && 'IntersectionObserver' in window) {
+      this.#win.observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.#ensureWindowModel();
+      }, { rootMargin: '200px 0px' });
+      this.#win.observer.observe(this.#parts.winSection);
+    }
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
     this.#observer?.disconnect();
     this.#observer = null;
+    this.#win.observer?.disconnect();
+    this.#win.observer = null;
   }
 
   storeChanged(full) {
@@ -147,12 +169,33 @@ export class CausalMask extends StoreElement {
     const encoder = el('li', '', encList);
     const decoder = el('li', '', encList);
 
+    const winSection = el('div', 'ae-cm-window', root);
+    const winTitle = el('h3', '', winSection);
+    const winHow = el('p', 'howto', winSection);
+    const winControls = el('div', 'ae-cm-view', winSection);
+    const winField = el('div', 'field inline', winControls);
+    const winSentenceLabel = el('label', '', winField, { for: `${id}-win-sentence` });
+    const winSentence = el('select', '', winField, { id: `${id}-win-sentence` });
+    for (const key of Object.keys(WINDOW_SENTENCES)) el('option', '', winSentence, { value: key });
+    const winRange = el('div', 'field inline ae-cm-range', winControls);
+    const winLabel = el('label', '', winRange, { for: `${id}-window` });
+    const winInput = el('input', '', winRange, { id: `${id}-window`, type: 'range', min: 1, max: 13, step: 1 });
+    winInput.value = DEFAULT_WINDOW;
+    const winOutput = el('output', 'ae-cm-window-value', winRange, { for: `${id}-window` });
+    const winStatus = el('p', 'ae-cm-status', winSection, { role: 'status' });
+    const winError = el('div', 'error ae-cm-error', winSection, { role: 'alert' });
+    const winRow = el('div', '', winSection);
+    const winText = el('p', 'ae-cm-verdict', winSection, { 'aria-live': 'polite' });
+    const winNote = el('p', 'howto', winSection);
+
     this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = {
       title, intro, label, sentence, swap, mask, maskLabel, layer, head, status, error, answer, scores, weights, maskText,
       itTitle, itHow, itRows, itOwn, itPartner, itText, decisionTitle, decisionHow, decisionRows, decisionOwn,
       decisionPartner, decisionText, encTitle, encoder, decoder,
+      winSection, winTitle, winHow, winSentenceLabel, winSentence, winLabel, winInput, winOutput, winStatus, winError,
+      winRow, winText, winNote,
     };
 
     const rerun = () => this.#ensureModel().then(() => this.#run());
@@ -172,6 +215,10 @@ export class CausalMask extends StoreElement {
         this.#ensureModel().then(() => this.#render());
       });
     root.addEventListener('focusin', () => this.#ensureModel(), { once: true });
+    const rerunWindow = () => this.#ensureWindowModel().then(() => this.#renderWindow());
+    winInput.addEventListener('input', rerunWindow);
+    winSentence.addEventListener('change', rerunWindow);
+    winSection.addEventListener('focusin', () => this.#ensureWindowModel(), { once: true });
   }
 
   #ensureModel() {
@@ -200,6 +247,27 @@ export class CausalMask extends StoreElement {
         });
     }
     return this.#loading;
+  }
+
+  #ensureWindowModel() {
+    const w = this.#win;
+    if (w.model) return Promise.resolve();
+    if (!w.loading) {
+      w.observer?.disconnect();
+      w.error = null;
+      this.#renderWindow();
+      w.loading = getTrainedModel(WINDOW_MODEL)
+        .then((model) => {
+          w.model = model;
+          this.#renderWindow();
+        })
+        .catch((error) => {
+          w.error = { key: 'loadErrorEncoder', params: { message: error.message } };
+          w.loading = null;
+          this.#renderWindow();
+        });
+    }
+    return w.loading;
   }
 
   #run() {
@@ -236,6 +304,11 @@ export class CausalMask extends StoreElement {
     p.encTitle.textContent = this.#t('encoderTitle');
     p.encoder.textContent = this.#t('encoder');
     p.decoder.textContent = this.#t('decoder');
+    p.winTitle.textContent = this.#t('windowTitle');
+    p.winHow.textContent = this.#t('windowHowTo');
+    p.winSentenceLabel.textContent = this.#t('windowSentence');
+    for (const option of p.winSentence.options) option.textContent = WINDOW_SENTENCES[option.value];
+    p.winLabel.textContent = this.#t('windowLabel');
   }
 
   #render() {
@@ -245,6 +318,7 @@ export class CausalMask extends StoreElement {
     p.error.textContent = this.#error ? this.#t(this.#error.key, this.#error.params) : '';
     const hard = this.#error && this.#error.key !== 'unknownWords';
     this.dataset.state = !this.#model ? (this.#error ? 'error' : 'loading') : hard ? 'error' : 'ready';
+    this.#renderWindow();
     const runs = this.#model && !hard ? this.#runs : null;
     this.toggleAttribute('data-empty', !runs);
     for (const node of [p.answer, p.maskText, p.itHow, p.itText, p.decisionHow, p.decisionText]) node.textContent = '';
@@ -287,7 +361,7 @@ export class CausalMask extends StoreElement {
     const { layer, head } = this.#view;
     const other = adjective === 'tired' ? 'wide' : 'tired';
     const rowOf = (run, l, h) => row(run.layers[l].selfAttention.heads[h].weights, run.n, pos);
-    p.itHow.textContent = this.#t('itHowTo', { pos });
+    p.itHow.textContent = this.#t('itHowTo', { pos: pos + 1 });
     for (const [host, run, which] of [[p.itOwn, own, adjective], [p.itPartner, partner, other]])
       drawMatrix(host, { rows: [IT], cols: run.tokens, values: rowOf(run, layer, head), rowOffset: pos, caption: this.#t('itCaption', { which: this.#t(which) }) });
     const here = compareRows(rowOf(own, layer, head), rowOf(partner, layer, head));
@@ -307,7 +381,7 @@ export class CausalMask extends StoreElement {
     const last = own.tokens[pos];
     const { layer, head } = this.#view;
     const other = adjective === 'tired' ? 'wide' : 'tired';
-    p.decisionHow.textContent = this.#t('decisionHowTo', { last, pos });
+    p.decisionHow.textContent = this.#t('decisionHowTo', { last, pos: pos + 1 });
     const tops = [];
     for (const [host, run, which] of [[p.decisionOwn, own, adjective], [p.decisionPartner, partner, other]]) {
       const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, run.prediction.position);
@@ -325,6 +399,67 @@ export class CausalMask extends StoreElement {
       a: this.#t(adjective), b: this.#t(other), topA: tops[0].token, wA: tops[0].weight, topB: tops[1].token,
       wB: tops[1].weight, ansA: tops[0].answer, ansB: tops[1].answer,
     });
+  }
+
+  // The sliding-window part: one analyze() of the chosen lesson sentence with {window: w} (and
+  // one without a window, kept, for the comparison). w = n (the sentence's length) hides nothing.
+  #renderWindow() {
+    const p = this.#parts;
+    const w = this.#win;
+    const wanted = Number(p.winInput.value);
+    p.winStatus.textContent = !w.model && w.loading ? this.#t('loadingEncoder') : '';
+    p.winText.textContent = p.winNote.textContent = '';
+    p.winOutput.textContent = this.#t('windowValue', { w: wanted, seen: 2 * wanted - 1 });
+    p.winInput.setAttribute('aria-valuetext', p.winOutput.textContent);
+    const fail = (error) => {
+      p.winError.textContent = error ? this.#t(error.key, error.params) : '';
+      p.winRow.replaceChildren();
+      p.winSection.dataset.state = error ? 'error' : 'loading';
+    };
+    if (!w.model) return fail(w.error);
+    const sentence = WINDOW_SENTENCES[p.winSentence.value];
+    let full, run;
+    try {
+      full = w.full[sentence] ??= w.model.analyzePacked(sentence, { topK: 3 });
+      p.winInput.max = full.n; // w = n: every pair is within the window, i.e. no window at all
+      const size = Math.min(wanted, full.n);
+      run = w.model.analyzePacked(sentence, { window: size, topK: 3 });
+    } catch (error) {
+      return fail({ key: 'runError', params: { message: error.message } });
+    }
+    fail(null);
+    const size = Number(p.winInput.value);
+    p.winOutput.textContent = this.#t(size >= full.n ? 'windowFull' : 'windowValue', { w: size, seen: 2 * size - 1 });
+    p.winInput.setAttribute('aria-valuetext', p.winOutput.textContent);
+    const { layer, head } = JSON.parse(w.model.config.configJson).coreference_head ?? { layer: 0, head: 0 };
+    const it = full.prediction.position;
+    const referent = full.tokens.findIndex((t, j) => t === full.prediction.token && j !== it);
+    const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, it);
+    const table = drawMatrix(p.winRow, {
+      rows: [run.tokens[it]], cols: run.tokens, values, rowOffset: it,
+      caption: this.#t('windowCaption', { layer: layer + 1, head: head + 1, w: size }),
+    });
+    for (const th of table.querySelectorAll('thead th')) th.classList.toggle('ae-nm-top', th.dataset.col === String(referent));
+    const distance = referent >= 0 ? Math.abs(it - referent) : -1;
+    const reaches = referent >= 0 && distance < size;
+    Object.assign(p.winSection.dataset, {
+      state: 'ready', window: size, sentence, it, referent, distance, reaches: String(reaches),
+      referentWeight: referent >= 0 ? String(values[referent]) : '',
+      prediction: run.prediction.token, probability: String(run.prediction.probability),
+      fullPrediction: full.prediction.token, fullProbability: String(full.prediction.probability),
+    });
+    const params = {
+      it: run.tokens[it], itPos: it + 1, ref: full.tokens[referent], refPos: referent + 1, d: distance, reach: size - 1,
+      word: run.prediction.token, p: this.#percent(run.prediction.probability),
+      fullWord: full.prediction.token, fullP: this.#percent(full.prediction.probability),
+      relay: run.layers.length * (size - 1), layers: run.layers.length,
+    };
+    if (referent < 0) p.winText.textContent = this.#t('windowNoReferent', params);
+    else if (reaches) p.winText.textContent = this.#t('windowReaches', params);
+    else p.winText.textContent = this.#t(run.prediction.token === full.prediction.token ? 'windowCutSame' : 'windowCut', params);
+    // Through the layers a word can still pass information on, at most layers × (w − 1) positions.
+    if (referent >= 0 && !reaches) p.winNote.textContent = this.#t(params.relay < distance ? 'windowNoRelay'
+      : run.prediction.token === full.prediction.token ? 'windowRelaySame' : 'windowRelay', params);
   }
 }
 
