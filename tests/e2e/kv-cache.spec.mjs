@@ -2,7 +2,8 @@
 // gives the words of the engine's generate(); each step's cache rows (reused vs new), attention
 // weights and multiply-add counts are the API's (generateSteps with and without the cache);
 // the cache grows by one row per step after the prompt; the time measurement shows figures;
-// the tired ↔ wide switch, a bad prompt, 375 px, the language switch and an accessibility scan.
+// positions on screen count from 1 (data-position stays 0-based); the tired ↔ wide switch, a bad
+// prompt, 375 px (no page-level horizontal overflow), the language switch and an accessibility scan.
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
@@ -67,6 +68,10 @@ test.describe('KV cache panel', () => {
         position: j, state: j < step.rowsReused ? 'reused' : 'new', token: expected.tokens[j], weight: weights[j],
       })));
       expect(shown.filter((r) => r.state === 'new')).toHaveLength(step.rowsNew);
+      // On screen the positions count from 1, as in the other panels.
+      expect(await view.locator('g.ae-kv-row text.pos').allTextContents()).toEqual(shown.map((_, j) => String(j + 1)));
+      await expect(view.locator('.ae-kv-status')).toContainText(`position ${step.position + 1} (“`);
+      await expect(view.locator('.ae-kv-rows')).toContainText(`(positions 1–${rows})`);
       // Work per step, both ways, as the core counted it.
       const work = await view.locator('tbody tr[data-step]').evaluateAll((trs) =>
         trs.map((tr) => ({ with: tr.dataset.with, without: tr.dataset.without, rowsWithout: tr.dataset.rowsWithout })));
@@ -170,6 +175,18 @@ test.describe('KV cache panel', () => {
     const wide = await section.evaluate((el) => [...el.querySelectorAll('*')]
       .filter((node) => node.getBoundingClientRect().right > 375).map((node) => node.className?.baseVal ?? node.className));
     expect(wide).toEqual([]);
+    // The page itself does not scroll sideways (the other lesson panels set aside, so only this one is judged).
+    await view.getByLabel('Show the same step without a cache').check();
+    await expect(view).toHaveAttribute('data-mode', 'full');
+    const overflow = await page.evaluate(() => {
+      const others = [...document.querySelectorAll('main > section.lesson-panel:not(#kv-cache)')];
+      for (const s of others) s.style.display = 'none';
+      const width = document.documentElement.scrollWidth;
+      for (const s of others) s.style.removeProperty('display');
+      return width - window.innerWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(0);
+    await view.getByLabel('Show the same step without a cache').uncheck();
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.locator('#kv-cache').screenshot({ path: `${SHOTS}/kv-cache-375.png` });
 

@@ -396,7 +396,7 @@ export class KvCache extends StoreElement {
     else if (ready && !step) message = this.#t('ready', { n: g.promptLength });
     else if (step) {
       message = this.#t(step.end ? 'endStatus' : 'stepStatus', {
-        k: this.#shown, total: g.steps.length, p: step.position, token: step.inputToken, next: step.token,
+        k: this.#shown, total: g.steps.length, p: step.position + 1, token: step.inputToken, next: step.token,
         prob: this.#percent(step.probability),
       });
       if (this.#shown === g.steps.length) message += this.#t('doneStatus');
@@ -426,6 +426,7 @@ export class KvCache extends StoreElement {
   }
 
   // One row per cached position: token, position, K and V of the chosen head, attention bar.
+  // Positions on screen count from 1, as in the other panels; data-position is the 0-based index.
   #renderCache(g, step) {
     const p = this.#parts;
     const { layer, head } = this.#view;
@@ -475,11 +476,11 @@ export class KvCache extends StoreElement {
         'data-token': g.tokens[j], 'data-weight': String(weights[j]),
       }, grid);
       svg('title', {}, row).textContent = this.#t('rowLabel', {
-        p: j, token: g.tokens[j], state: this.#t(isNew ? 'fresh' : 'reused'), w: weights[j].toFixed(3),
+        p: j + 1, token: g.tokens[j], state: this.#t(isNew ? 'fresh' : 'reused'), w: weights[j].toFixed(3),
       });
       svg('rect', { class: 'band', x: 0, y, width, height: GRID.row }, row);
       svg('text', { class: 'token', x: GRID.label - 4, y: y + GRID.row - 4, 'text-anchor': 'end' }, row).textContent = g.tokens[j];
-      svg('text', { class: 'pos', x: x.pos + GRID.pos - 4, y: y + GRID.row - 4, 'text-anchor': 'end' }, row).textContent = j;
+      svg('text', { class: 'pos', x: x.pos + GRID.pos - 4, y: y + GRID.row - 4, 'text-anchor': 'end' }, row).textContent = j + 1;
       for (const [data, left, max] of [[keys, x.k, maxK], [values, x.v, maxV]]) {
         for (let c = 0; c < dh; c++) {
           const v = data[j * dh + c];
@@ -494,8 +495,8 @@ export class KvCache extends StoreElement {
       svg('text', { class: 'value', x: x.value, y: y + GRID.row - 4 }, row).textContent = weights[j].toFixed(3);
     }
     p.cacheRows.textContent = g.cached
-      ? this.#t('cacheRows', { rows, last: rows - 1, reused: step.rowsReused, fresh })
-      : this.#t('noCacheRows', { rows, last: rows - 1 });
+      ? this.#t('cacheRows', { rows, last: rows, reused: step.rowsReused, fresh })
+      : this.#t('noCacheRows', { rows, last: rows });
   }
 
   // Multiply-adds per revealed step, both ways, as numbers and bars on one scale.
