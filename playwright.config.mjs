@@ -2,7 +2,7 @@
 // `npx playwright install` — no browser is downloaded by this project.
 import { defineConfig } from '@playwright/test';
 
-const PORT = 8123;
+const PORT = Number(process.env.AE_E2E_PORT ?? 8123); // another port lets two runs share a machine
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -373,6 +373,7 @@ function readLink() {
   }
   if (link.random.seed !== undefined) ui.seed.value = link.random.seed;
   if (link.token !== undefined) store.set({ token: link.token });
+  if (!store.get().controls) store.set({ controls: link.controls }); // panels' own, see panel-controls.mjs
   if (link.lang) state.lang = link.lang; // a shared link opens in the sender's language
   if (link.panel && document.getElementById(link.panel)) store.set({ panel: link.panel });
   const { layer, head, causal, scale } = link;
@@ -409,7 +410,7 @@ function writeLinkSoon() {
 function followStore(s, changed) {
   if (changed.has('result') || changed.has('sentence') || changed.has('model') || changed.has('layer') ||
     changed.has('head') || changed.has('token') || changed.has('causal') || changed.has('scale') ||
-    changed.has('panel') || changed.has('lang')) writeLinkSoon();
+    changed.has('panel') || changed.has('lang') || changed.has('controls')) writeLinkSoon();
   if (!(changed.has('layer') || changed.has('head'))) return;
   if (String(s.layer) === ui.layer.value && String(s.head) === ui.head.value) return;
   if (s.layer >= ui.layer.options.length || s.head >= ui.head.options.length) return;

@@ -33,3 +33,31 @@ test('a malformed panel or language in the link is ignored', async ({ page }) =>
   await expect.poll(() => param(page, 'lang')).toMatch(/^(en|zh)$/);
   expect(param(page, 'panel')).toBe(null);
 });
+
+test('a panel’s own controls travel in the link (the ÷√d panel: d, scaling, seed)', async ({ page, context }) => {
+  await openPage(page);
+  const panel = page.locator('ae-scaling');
+  await panel.scrollIntoViewIfNeeded();
+  await expect(panel).toHaveAttribute('data-d', '64');
+  await panel.locator('input[type="range"]').first().focus();
+  await page.keyboard.press('End'); // d = 1024
+  await panel.locator('input[type="checkbox"]').first().check();
+  await panel.locator('input[type="checkbox"]').first().uncheck(); // ÷√d off
+  await panel.getByRole('button').first().click(); // seed 2
+  await expect.poll(() => [param(page, 'scaling.d'), param(page, 'scaling.scaled'), param(page, 'scaling.seed')])
+    .toEqual(['1024', '0', '2']);
+
+  const other = await context.newPage();
+  await other.goto(page.url());
+  const opened = other.locator('ae-scaling');
+  await expect(opened).toHaveAttribute('data-d', '1024');
+  await expect(opened).toHaveAttribute('data-scale', 'false');
+  await expect(opened).toHaveAttribute('data-seed', '2');
+  await expect(opened).toHaveAttribute('data-weights', await panel.getAttribute('data-weights'));
+
+  // Back at the defaults, the controls leave the link; nonsense in a link is ignored.
+  await other.goto('/?model=untrained&scaling.d=3&scaling.seed=-4&scaling.scaled=maybe');
+  await expect(other.locator('ae-scaling')).toHaveAttribute('data-d', '64');
+  await expect(other.locator('ae-scaling')).toHaveAttribute('data-seed', '1');
+  await expect(other.locator('ae-scaling')).toHaveAttribute('data-scale', 'true');
+});

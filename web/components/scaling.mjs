@@ -12,6 +12,7 @@
 // panel first comes near the viewport or is first used. Reads the shared store: lang.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
+import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/scaling.mjs';
 import { fixed } from './qkv-steps.mjs';
@@ -86,6 +87,31 @@ export class Scaling extends StoreElement {
     const locale = this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
     const f = (x) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x);
     return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
+  }
+
+  // --- the link: d, ÷√d, seed, score factor and the model's scaling switch (see panel-controls.mjs) ---
+
+  #restoreControls({ dInput, scaleInput, mult, noScale }) {
+    const read = (name) => readControl(this.store, 'scaling', name);
+    const d = Number(read('d'));
+    const exp = Math.log2(d);
+    if (Number.isInteger(exp) && exp >= DEMO.dMinExp && exp <= DEMO.dMaxExp) dInput.value = exp;
+    if (read('scaled') === '0') scaleInput.checked = false;
+    const seed = Number(read('seed'));
+    if (Number.isInteger(seed) && seed >= 1 && seed < 2 ** 31) this.#seed = seed;
+    const index = MULTIPLIERS.indexOf(Number(read('factor')));
+    if (index >= 0) mult.value = index;
+    if (read('noscale') === '1') noScale.checked = true;
+  }
+
+  #saveControls() {
+    const p = this.#parts;
+    const write = (name, value, fallback) => writeControl(this.store, 'scaling', name, value === fallback ? null : value);
+    write('d', 2 ** Number(p.dInput.value), 2 ** DEMO.dStartExp);
+    write('scaled', p.scaleInput.checked ? '1' : '0', '1');
+    write('seed', this.#seed, 1);
+    write('factor', MULTIPLIERS[Number(p.mult.value)], 1);
+    write('noscale', p.noScale.checked ? '1' : '0', '0');
   }
 
   // --- structure ---
@@ -182,12 +208,16 @@ export class Scaling extends StoreElement {
     const entropyNormal = el('td', '', footRow);
     const entropyNow = el('td', '', footRow);
 
+    this.#restoreControls({ dInput, scaleInput, mult, noScale });
     dInput.addEventListener('input', () => this.#drawDemo());
     scaleInput.addEventListener('change', () => this.#drawDemo());
     reseed.addEventListener('click', () => {
       this.#seed += 1;
       this.#drawDemo();
     });
+    for (const control of [dInput, scaleInput, reseed, mult, noScale]) {
+      control.addEventListener(control === reseed ? 'click' : 'change', () => this.#saveControls());
+    }
     for (const control of [sentence, mult, noScale]) {
       control.addEventListener(control === mult ? 'input' : 'change', () => {
         this.#ensureModel();

@@ -7,6 +7,7 @@
 //   causal, scale  the run's switches
 //   lang     'en' | 'zh'
 //   panel    id of the lesson panel in view (a section of index.html), or null
+//   controls the lesson panels' own settings, {'<panel>.<name>': string} (panel-controls.mjs)
 //   result   the last successful run (RandomModel.run / TrainedModel.analyze output), or null
 // The URL mirror of this state lives in url-state.mjs.
 

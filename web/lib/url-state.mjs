@@ -2,18 +2,23 @@
 //   ?model=coref-encoder&s=<sentence>&layer=3&head=1&causal=0&scale=1[&tok=9][&panel=qkv][&lang=zh]
 // (tok: the query token selected in the head view, 1-based; absent = the panel's default;
 // panel: the id of the lesson panel in view; lang: the page's language),
-// plus, for the untrained model, its recipe: heads, layers, pos, seed.
+// plus, for the untrained model, its recipe: heads, layers, pos, seed; plus the lesson panels'
+// own controls as <panel>.<name>=<value> (e.g. scaling.d=256; see panel-controls.mjs).
 // layer and head are 1-based in the URL (as labelled on the page), 0-based in the store.
 // Parsing is lenient: a missing or malformed value is left out and the page default stays.
 
 const SWITCHES = ['causal', 'scale'];
 const RANDOM = { heads: /^\d{1,2}$/, layers: /^\d{1,2}$/, pos: /^(none|sinusoidal|learned|rope)$/, seed: /^\d{1,10}$/ };
+const CONTROL = /^[a-z][a-z0-9-]{0,31}\.[a-zA-Z][\w-]{0,31}$/; // <panel>.<name>
+const MAX_CONTROL = 200; // characters of one control's value
 const MAX_SENTENCE = 2000; // longer text is no link anyone sends; the engine reports its own limit
 
-// → {model?, sentence?, layer?, head?, token?, causal?, scale?, panel?, lang?, random: {heads?, layers?, pos?, seed?}}
+// → {model?, sentence?, layer?, head?, token?, causal?, scale?, panel?, lang?, random: {heads?, layers?, pos?, seed?},
+//    controls: {'<panel>.<name>': string}}
 export function readUrlState(search) {
   const params = new URLSearchParams(search);
-  const out = { random: {} };
+  const out = { random: {}, controls: {} };
+  for (const [key, value] of params) if (CONTROL.test(key) && value.length <= MAX_CONTROL) out.controls[key] = value;
   const model = params.get('model');
   if (model && /^[\w.-]{1,64}$/.test(model)) out.model = model;
   const panel = params.get('panel');
@@ -38,11 +43,12 @@ export function readUrlState(search) {
 }
 
 // state: the store's state; random: the untrained model's recipe or null for a trained model.
-export function urlFor({ model, sentence, layer, head, token, causal, scale, panel, lang }, random) {
+export function urlFor({ model, sentence, layer, head, token, causal, scale, panel, lang, controls = {} }, random) {
   const params = new URLSearchParams({ model, s: sentence, layer: layer + 1, head: head + 1, causal: +causal, scale: +scale });
   if (Number.isInteger(token)) params.set('tok', token + 1);
   if (panel) params.set('panel', panel);
   if (lang) params.set('lang', lang);
   if (random) for (const [key, value] of Object.entries(random)) params.set(key, value);
+  for (const [key, value] of Object.entries(controls)) if (CONTROL.test(key)) params.set(key, value);
   return `?${params}`;
 }
