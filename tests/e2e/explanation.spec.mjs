@@ -1,7 +1,8 @@
 // End-to-end tests of panel 10, <ae-explanation> ("attention is not explanation"): the shown
 // attention of "it" and the shown knockout / head-ablation effects equal what
 // TrainedModel.analyze() returns for the same sentence, computed here with a separately loaded
-// engine; keyboard use, a 375 px screen, the language switch and a bad sentence.
+// engine; a head is named as "the largest effect" only when switching it off alone changes the
+// probability by at least 0.0005; keyboard use, a 375 px screen, the language switch and a bad sentence.
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
@@ -110,6 +111,17 @@ test.describe('attention is not explanation', () => {
       const buttons = await view.locator('.ae-ex-heads button').evaluateAll((bs) =>
         bs.map((b) => ({ layer: Number(b.dataset.layer), head: Number(b.dataset.head), delta: b.dataset.delta, attention: b.dataset.attention })));
       expect(buttons).toEqual(a.singles);
+      // The largest single-head effect is named and marked only when it is at least 0.0005
+      // (below that it prints as 0.000: no head matters alone). The lesson sentence has no such
+      // head, the wide one has: both branches are exercised.
+      const biggest = a.singles.reduce((x, y) => (Math.abs(y.delta) > Math.abs(x.delta) ? y : x));
+      const none = Math.abs(Number(biggest.delta)) < 0.0005;
+      expect(none).toBe(text === LESSON);
+      await expect(view).toHaveAttribute('data-largest-effect-head', none ? '' : `${biggest.layer},${biggest.head}`);
+      await expect(view.locator('.ae-ex-heads button.largest')).toHaveCount(none ? 0 : 1);
+      await expect(view.locator('.ae-ex-summary').last()).toContainText(none
+        ? `no single head changes the probability of “${a.word}” by 0.0005`
+        : `Largest effect of switching one head off: layer ${biggest.layer + 1}, head ${biggest.head + 1}`);
     }
   });
 
@@ -146,7 +158,7 @@ test.describe('attention is not explanation', () => {
     const strongest = a.singles.reduce((x, y) => (Number(y.attention) > Number(x.attention) ? y : x));
     const largest = a.singles.reduce((x, y) => (Math.abs(y.delta) > Math.abs(x.delta) ? y : x));
     await expect(view).toHaveAttribute('data-strongest-head', `${strongest.layer},${strongest.head}`);
-    await expect(view).toHaveAttribute('data-largest-effect-head', `${largest.layer},${largest.head}`);
+    await expect(view).toHaveAttribute('data-largest-effect-head', Math.abs(Number(largest.delta)) < 0.0005 ? '' : `${largest.layer},${largest.head}`);
 
     await view.getByRole('button', { name: 'Switch all heads on' }).click();
     await expect(view).toHaveAttribute('data-ablated', '[]');
@@ -198,6 +210,8 @@ test.describe('attention is not explanation', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await view.locator('.ae-ex-heads button').first().click(); // a switched-off head, for contrast
     await expect(view.locator('.ae-ex-ablation')).toContainText('关闭了 1 个头');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375); // after interacting, in Chinese
+    await expect(view.locator('.ae-ex-summary').last()).toContainText('概率变化都不到 0.0005');
     await expectNoSeriousViolationsIn(page, '#explanation');
     await page.locator('#explanation').screenshot({ path: `${SHOTS}/explanation-dark-zh.png` });
   });

@@ -21,6 +21,9 @@ const LESSON = "The animal didn't cross the street because it was too tired.";
 const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/; // the lesson's minimal pair
 const TYPING_DELAY_MS = 120;
 const CALLS_PER_SLICE = 4; // analyze() calls between yields, so typing stays responsive
+// A single-head effect smaller than this (|Δp| < 0.0005, i.e. 0.05 percentage points; it prints as
+// 0.000 or ±0.000x) is "no effect": then no head is named or marked as the largest effect.
+export const NO_EFFECT = 0.0005;
 
 const MINUS = '\u2212';
 // A signed change with three decimals; a change that rounds to zero prints as 0.000.
@@ -402,18 +405,22 @@ export class Explanation extends StoreElement {
 
     const withReferent = d.singles.filter((s) => s.attention !== null);
     const strongest = withReferent.reduce((a, b) => (b.attention > a.attention ? b : a), withReferent[0] ?? null);
-    const largest = d.singles.reduce((a, b) => (Math.abs(b.delta) > Math.abs(a.delta) ? b : a), d.singles[0]);
+    const biggest = d.singles.reduce((a, b) => (Math.abs(b.delta) > Math.abs(a.delta) ? b : a), d.singles[0]);
+    const largest = Math.abs(biggest.delta) >= NO_EFFECT ? biggest : null; // null: no head matters alone
     this.dataset.strongestHead = strongest ? `${strongest.layer},${strongest.head}` : '';
-    this.dataset.largestEffectHead = `${largest.layer},${largest.head}`;
+    this.dataset.largestEffectHead = largest ? `${largest.layer},${largest.head}` : '';
+    this.dataset.largestEffect = String(biggest.delta);
     for (const b of p.buttons) {
       const key = `${b.dataset.layer},${b.dataset.head}`;
       b.classList.toggle('strongest', key === this.dataset.strongestHead);
       b.classList.toggle('largest', key === this.dataset.largestEffectHead);
     }
-    const e = { eLayer: largest.layer + 1, eHead: largest.head + 1, delta: signed(largest.delta) };
-    p.headsSummary.textContent = strongest
-      ? this.#t('headsSummary', { word: d.word, aLayer: strongest.layer + 1, aHead: strongest.head + 1, attention: strongest.attention.toFixed(3), ...e })
-      : this.#t('headsSummaryNoReferent', e);
+    const e = largest
+      ? { eLayer: largest.layer + 1, eHead: largest.head + 1, delta: signed(largest.delta), word: d.word }
+      : { word: d.word };
+    const a = strongest ? { aLayer: strongest.layer + 1, aHead: strongest.head + 1, attention: strongest.attention.toFixed(3) } : {};
+    const key = largest ? (strongest ? 'headsSummary' : 'headsSummaryNoReferent') : strongest ? 'headsSummaryNoEffect' : 'headsNoEffectNoReferent';
+    p.headsSummary.textContent = this.#t(key, { ...a, ...e });
   }
 
   // The prediction with the heads switched off now (one analyze call).

@@ -36,7 +36,9 @@ export default {
     ablated: '{count} head(s) off: “it” → {word} ({p}); the probability of “{referent}” changed by {delta}.',
     headsSummary: 'Strongest attention on “{word}”: layer {aLayer}, head {aHead} ({attention}). Largest effect of switching one head off: layer {eLayer}, head {eHead} ({delta}).',
     headsSummaryNoReferent: 'Largest effect of switching one head off: layer {eLayer}, head {eHead} ({delta}).',
-    headsMarks: 'Blue bar on top: the head with the strongest attention on the referent. Orange bar below: the head whose removal alone changes the probability most.',
+    headsSummaryNoEffect: 'Strongest attention on “{word}”: layer {aLayer}, head {aHead} ({attention}). Yet no single head changes the probability of “{word}” by 0.0005 (0.05 percentage points) or more: the work is shared, and the other heads make up for the one switched off.',
+    headsNoEffectNoReferent: 'No single head changes the probability of “{word}” by 0.0005 (0.05 percentage points) or more: the work is shared, and the other heads make up for the one switched off.',
+    headsMarks: 'Blue bar on top: the head with the strongest attention on the referent. Orange bar below: the head whose removal alone changes the probability most (only when that change is at least 0.0005).',
     caption: 'What this shows: attention weights say where information can flow, not what the answer depends on. A word can receive almost no attention from “it” and still decide the answer (it shapes other tokens first), and a head can attend strongly to the referent while switching it off changes nothing, because other heads carry the same information. To find out what matters, intervene and measure.',
   },
   zh: {
@@ -75,7 +77,9 @@ export default {
     ablated: '关闭了 {count} 个头：“it” → {word}（{p}）；“{referent}” 的概率变化 {delta}。',
     headsSummary: '对 “{word}” 注意力最强的是第 {aLayer} 层第 {aHead} 个头（{attention}）。单独关闭后影响最大的是第 {eLayer} 层第 {eHead} 个头（{delta}）。',
     headsSummaryNoReferent: '单独关闭后影响最大的是第 {eLayer} 层第 {eHead} 个头（{delta}）。',
-    headsMarks: '上方蓝条：对所指对象注意力最强的头。下方橙条：单独关闭后概率变化最大的头。',
+    headsSummaryNoEffect: '对 “{word}” 注意力最强的是第 {aLayer} 层第 {aHead} 个头（{attention}）。然而单独关闭任何一个头，“{word}” 的概率变化都不到 0.0005（0.05 个百分点）：这份工作由多个头分担，关掉一个，其余的头就能补上。',
+    headsNoEffectNoReferent: '单独关闭任何一个头，“{word}” 的概率变化都不到 0.0005（0.05 个百分点）：这份工作由多个头分担，关掉一个，其余的头就能补上。',
+    headsMarks: '上方蓝条：对所指对象注意力最强的头。下方橙条：单独关闭后概率变化最大的头（仅当变化至少为 0.0005 时标出）。',
     caption: '这说明了什么：注意力权重表示信息可以从哪里流过来，而不是答案依赖于什么。一个词可能几乎得不到 “it” 的注意力，却决定了答案（它先影响了别的词元）；一个头可能强烈关注所指对象，关掉它却什么也没变，因为其他头携带了同样的信息。想知道什么真正重要，就要动手干预并测量结果。',
   },
 };
