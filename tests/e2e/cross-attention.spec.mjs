@@ -77,6 +77,22 @@ test.describe('self vs cross-attention panel', () => {
     await page.locator('#cross').screenshot({ path: `${SHOTS}/cross-attention.png` });
   });
 
+  test('the link keeps both sentences and the head', async ({ page, context }) => {
+    await openPanel(page);
+    const view = panel(page);
+    await view.getByLabel('Head', { exact: true }).selectOption({ value: '2' });
+    await view.getByRole('button', { name: 'Swap A ↔ B' }).click();
+    await expect(view).toHaveAttribute('data-a', B);
+    await expect.poll(() => new URL(page.url()).searchParams.get('cross.a')).toBe(B);
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await other.locator('#cross').scrollIntoViewIfNeeded();
+    await expect(panel(other)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    await expect(panel(other)).toHaveAttribute('data-a', B);
+    await expect(panel(other)).toHaveAttribute('data-head', '2');
+    expect(await shown(other, 'cross')).toEqual(await shown(page, 'cross'));
+  });
+
   test('language switch, 375 px, and a bad sentence gives a message and the panel recovers', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await openPanel(page);

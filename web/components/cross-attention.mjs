@@ -9,6 +9,7 @@
 // or is first used. Reads the shared store: lang.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
+import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/cross-attention.mjs';
 import { drawMatrix } from './number-matrix.mjs';
@@ -80,8 +81,9 @@ export class CrossAttention extends StoreElement {
       input.value = value;
       return { label, input };
     };
-    const a = field('a', DEFAULT_A);
-    const b = field('b', DEFAULT_B);
+    // A link may carry the two sentences (cross.a, cross.b) and the head (cross.layer, cross.head).
+    const a = field('a', readControl(this.store, 'cross', 'a') ?? DEFAULT_A);
+    const b = field('b', readControl(this.store, 'cross', 'b') ?? DEFAULT_B);
     const swap = el('button', 'chip', form, { type: 'button' });
     const view = el('div', 'ae-ca-view', root);
     const select = (key) => {
@@ -103,7 +105,14 @@ export class CrossAttention extends StoreElement {
     this.replaceChildren(root);
     this.#parts = { title, intro, a, b, swap, layer, head, status, error, self, cross, shapes, usage, note };
 
-    const rerun = () => this.#ensureModel().then(() => this.#run());
+    const save = () => {
+      writeControl(this.store, 'cross', 'a', a.input.value === DEFAULT_A ? null : a.input.value);
+      writeControl(this.store, 'cross', 'b', b.input.value === DEFAULT_B ? null : b.input.value);
+    };
+    const rerun = () => {
+      save();
+      return this.#ensureModel().then(() => this.#run());
+    };
     for (const { input } of [a, b])
       input.addEventListener('input', () => {
         clearTimeout(this.#timer);
@@ -116,6 +125,7 @@ export class CrossAttention extends StoreElement {
     for (const [key, control] of [['layer', layer], ['head', head]])
       control.node.addEventListener('change', (e) => {
         this.#view[key] = Number(e.target.value);
+        writeControl(this.store, 'cross', key, this.#view[key] + 1); // 1-based, as labelled
         this.#ensureModel().then(() => this.#render());
       });
     root.addEventListener('focusin', () => this.#ensureModel(), { once: true });
@@ -135,6 +145,10 @@ export class CrossAttention extends StoreElement {
           // Start at the head the model documents as its coreference head (config.json).
           const chosen = JSON.parse(model.config.configJson).coreference_head ?? {};
           this.#view = { layer: chosen.layer ?? 0, head: chosen.head ?? 0 };
+          for (const [key, count] of [['layer', model.config.nLayers], ['head', model.config.nHeads]]) {
+            const linked = Number(readControl(this.store, 'cross', key)) - 1;
+            if (Number.isInteger(linked) && linked >= 0 && linked < count) this.#view[key] = linked;
+          }
           const fill = (select, count, value) => {
             select.replaceChildren(...Array.from({ length: count }, (_, i) => {
               const option = document.createElement('option');
