@@ -3,7 +3,8 @@
 // with a separately loaded engine; without positional encoding 猫追狗 and 狗追猫 get identical
 // outputs and B's scores are A's reordered (checked here from the API's matrices); with every
 // encoding both answers are right; the pictures equal sinusoidalTable / ropeRotate; the
-// language switch, a 375 px screen, and a bad sentence that the panel recovers from.
+// language switch, a 375 px screen (no page-level horizontal overflow after interacting), and a
+// bad sentence that the panel recovers from.
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
@@ -162,6 +163,19 @@ test.describe('positional encoding panel', () => {
     await expect(view.locator('h2')).toHaveText(strings.en.title);
     const fits = await view.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth);
     expect(fits).toBe(true);
+    // After interacting, the page itself does not scroll sideways (the other lesson panels set
+    // aside, so that only this one is judged).
+    await view.getByLabel(strings.en.encoding, { exact: true }).selectOption('rope');
+    await view.getByLabel(strings.en.show, { exact: true }).selectOption('weights');
+    await view.getByLabel(strings.en.positions, { exact: true }).fill('64');
+    const overflow = () => page.evaluate(() => {
+      const others = [...document.querySelectorAll('main > section.lesson-panel:not(#positions)')];
+      for (const s of others) s.style.display = 'none';
+      const width = document.documentElement.scrollWidth;
+      for (const s of others) s.style.removeProperty('display');
+      return width - window.innerWidth;
+    });
+    expect(await overflow()).toBeLessThanOrEqual(0);
 
     const inputA = view.getByLabel('Sentence A', { exact: true });
     await inputA.fill('');
@@ -186,6 +200,9 @@ test.describe('positional encoding panel', () => {
     await page.locator('#lang').click();
     await expect(view.locator('h2')).toHaveText(strings.zh.title);
     await expect(view.locator('tr[data-encoding="none"] th')).toHaveText(strings.zh.enc.none);
+    await view.getByLabel(strings.zh.encoding, { exact: true }).selectOption('none');
+    await expect(view.getByText(strings.zh.whyHowTo.replace('{encoding}', strings.zh.enc.none))).toBeVisible(); // “无位置编码”模型
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await page.locator('#positions').screenshot({ path: `${SHOTS}/positions-375-zh.png` });
   });
 });
