@@ -287,6 +287,11 @@ test('the head-count calculator: heads and parameters from the core, a message w
   await expect(panel.getByRole('alert').last()).toHaveText('');
   await dInput.fill('');
   await expect(panel.getByRole('alert').last()).not.toHaveText('');
+  // The inputs travel in the link: 768 with heads of 64 opens as 12 heads.
+  await dInput.fill('768');
+  await expect.poll(() => new URL(page.url()).searchParams.get('multihead.d')).toBe('768');
+  await page.goto(page.url());
+  await expect(page.locator('ae-multi-head .ae-mh-calcresult')).toHaveAttribute('data-heads', '12');
 });
 
 test('the three panels switch language and fit a 375 px screen', async ({ page }) => {

@@ -11,6 +11,7 @@
 // Shown numbers are mirrored in data-* attributes for the tests.
 import { getEngine } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
+import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/multi-head.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
@@ -124,8 +125,15 @@ export class MultiHead extends StoreElement {
     query.addEventListener('change', () => this.store.set({ token: Number(query.value) }));
     layer.addEventListener('change', () => this.store.set({ layer: Number(layer.value) }));
     calc.addEventListener('submit', (e) => e.preventDefault());
-    dInput.addEventListener('input', () => this.#calculate());
-    hInput.addEventListener('input', () => this.#calculate());
+    // The calculator's inputs travel in the link (multihead.d, multihead.dh); #calculate checks them.
+    dInput.value = readControl(this.store, 'multihead', 'd') ?? CALC_DEFAULT.d;
+    hInput.value = readControl(this.store, 'multihead', 'dh') ?? CALC_DEFAULT.dh;
+    for (const [input, name, fallback] of [[dInput, 'd', CALC_DEFAULT.d], [hInput, 'dh', CALC_DEFAULT.dh]]) {
+      input.addEventListener('input', () => {
+        writeControl(this.store, 'multihead', name, input.value.trim() === String(fallback) ? null : input.value.trim());
+        this.#calculate();
+      });
+    }
     const showValues = (e) => {
       const strip = e.target.closest('[data-strip]');
       if (strip) this.#showValues(strip);
