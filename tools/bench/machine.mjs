@@ -20,14 +20,17 @@ export function describeMachine() {
     node: process.version,
     v8: process.versions.v8,
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    load: os.loadavg().map((x) => x.toFixed(2)).join(', '),
+    load: loadNow(),
   };
 }
+
+export const loadNow = () => os.loadavg().map((x) => x.toFixed(2)).join(', ');
 
 export const machineLine = (m) =>
   `${m.model}, ${m.cpus} CPUs (${m.coresPerSocket} cores × ${m.threadsPerCore} thread)` +
   `${m.hypervisor ? `, ${m.hypervisor} guest` : ''}, ${m.memoryGiB} GiB; nominal ${m.nominalMHz} MHz (/proc/cpuinfo); ` +
-  `load average at start ${m.load}`;
+  `load average at start ${m.load}, at the end ${loadNow()} (the machine is shared: a load above 2 means other ` +
+  'work competed for the 2 cores, and the figures are slower than on a quiet machine)';
 
 // docs/benchmarks.md is written by two scripts: run.mjs owns the file, page.mjs one section
 // between these markers, which run.mjs carries over when it rewrites the rest.

@@ -333,8 +333,9 @@ say();
 say(table(['kind', 'files', 'transferred KB', 'uncompressed KB'],
   Object.entries(byKind).sort((a, b) => b[1].encoded - a[1].encoded).map(([k, v]) => [k, v.count, kb(v.encoded), kb(v.raw)])));
 say();
-say(`The trained models are not part of it: each is fetched when the first panel that shows it opens or the model menu selects it (coref-encoder: ${
-  kb(existsSync(path.join(root, 'web/models/coref-encoder/model.safetensors')) ? readFileSync(path.join(root, 'web/models/coref-encoder/model.safetensors')).length : NaN)} KB of weights before compression).`);
+const initialModels = [...new Set(files.filter((f) => f.kind === 'models').map((f) => f.url.split('/')[2]).filter((m) => m && !m.includes('.')))];
+say(`Models in it: ${initialModels.length ? initialModels.join(', ') : 'none'} (the one the page opens on) and models/index.json; ` +
+    'every other trained model is fetched when the first panel that shows it opens.');
 say();
 say('### Interactions');
 say();
