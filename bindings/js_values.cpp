@@ -153,20 +153,40 @@ ae::RunOptions run_options_from_js(const val& o) {
   return options;
 }
 
-// The trace of a forward pass: {tokens, ids, n, embeddings, layers: [{selfAttention, output}], output}.
+// The trace of a forward pass: {tokens, ids, n, embeddings, layers: [{selfAttention, output,
+// stages, stageNorms}], output}. stages: {input, norm1, attention, residual1, norm2, ffnHidden,
+// ffn, residual2, output} (ae::layer_stages; input, attention and output are the same arrays as
+// the previous layer's output or the embeddings, selfAttention.output and output);
+// stageNorms: the same keys, each n lengths (ae::row_norms).
 val forward_to_js(const std::vector<std::string>& tokens, const std::vector<int>& ids, const ae::ForwardTrace& trace) {
   val layers = val::array();
+  val embeddings = to_js(trace.embeddings);
+  val previous_output = embeddings;
   for (const auto& layer : trace.layers) {
     val l = val::object();
-    l.set("selfAttention", multi_head_to_js(layer.self_attention));
-    l.set("output", to_js(layer.output));
+    val attention = multi_head_to_js(layer.self_attention);
+    val output = to_js(layer.output);
+    l.set("selfAttention", attention);
+    l.set("output", output);
+    val stages = val::object(), norms = val::object();
+    for (const ae::LayerStage& s : ae::layer_stages(layer)) {
+      const std::string name = s.name;
+      if (name == "input") stages.set(name, previous_output);
+      else if (name == "attention") stages.set(name, attention["output"]);
+      else if (name == "output") stages.set(name, output);
+      else stages.set(name, to_js(*s.value));
+      norms.set(name, to_js(ae::row_norms(*s.value)));
+    }
+    l.set("stages", stages);
+    l.set("stageNorms", norms);
     layers.call<void>("push", l);
+    previous_output = output;
   }
   val out = val::object();
   out.set("tokens", to_js(tokens));
   out.set("ids", val::array(ids));
   out.set("n", static_cast<int>(tokens.size()));
-  out.set("embeddings", to_js(trace.embeddings));
+  out.set("embeddings", embeddings);
   out.set("layers", layers);
   out.set("output", to_js(trace.output));
   return out;

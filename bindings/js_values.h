@@ -55,7 +55,8 @@ val config_to_js(const ae::ModelConfig& c);
 // {causal, window, scale, scoreMultiplier} → RunOptions; causal only when given.
 ae::RunOptions run_options_from_js(const val& o);
 
-// The trace of a forward pass: {tokens, ids, n, embeddings, layers: [{selfAttention, output}], output}.
+// The trace of a forward pass: {tokens, ids, n, embeddings, layers: [{selfAttention, output,
+// stages, stageNorms}], output} (js_values.cpp).
 val forward_to_js(const std::vector<std::string>& tokens, const std::vector<int>& ids, const ae::ForwardTrace& trace);
 
 std::string bytes_from_js(const val& array, const char* name);

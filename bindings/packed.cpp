@@ -3,6 +3,7 @@
 #include "js_values.h"
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 using emscripten::val;
@@ -43,6 +44,19 @@ val packed_analysis_to_js(const ae::Analysis& a) {
     order.push_back(&layer.output);
   }
   order.push_back(&t.output);
+  std::vector<ae::Matrix> norms;  // kept alive until copied
+  norms.reserve(t.layers.size() * ae::kLayerStageCount);
+  for (const auto& layer : t.layers) {
+    const std::vector<ae::LayerStage> stages = ae::layer_stages(layer);
+    for (const ae::LayerStage& s : stages) {
+      const std::string name = s.name;
+      if (name != "input" && name != "attention" && name != "output") order.push_back(s.value);
+    }
+    for (const ae::LayerStage& s : stages) {
+      norms.push_back(ae::row_norms(*s.value));  // reserved above: no reallocation moves them
+      order.push_back(&norms.back());
+    }
+  }
 
   std::vector<int> offsets;
   offsets.reserve(order.size() + 1);

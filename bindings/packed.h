@@ -11,6 +11,9 @@
 //                    output (n×dh)                    8 matrices per head
 //     concat, selfAttention output, layer output      n×d each
 //   output                                            n×d
+//   for each layer (the layer stages, ae::layer_stages; the others are views of the above):
+//     norm1, residual1, norm2 (n×d), ffnHidden (n×d_ff), ffn, residual2 (n×d)
+//     the 9 stage norms (input … output), n each
 // offsets[i] is where the i-th matrix starts; offsets[last] = data.length.
 #pragma once
 
@@ -24,6 +27,7 @@ namespace aejs {
 
 inline constexpr int kPackedPerHead = 8;   // q, k, v, rawScores, scaledScores, maskedScores, weights, output
 inline constexpr int kPackedPerLayer = 3;  // concat, selfAttention output, layer output
+inline constexpr int kPackedStagesPerLayer = 6 + ae::kLayerStageCount;  // new stages, then all norms
 
 // {position, token, probability, top: [{token, probability}]} or null.
 emscripten::val prediction_to_js(const std::optional<ae::Prediction>& prediction);

@@ -63,6 +63,12 @@ Matrix FeedForward::forward(const Matrix& x, Matrix* hidden) const {
   return y;
 }
 
+Matrix FeedForward::forward_traced(const Matrix& x, Matrix& hidden, Matrix& activation) const {
+  hidden = expand.forward(x);
+  activation = gelu(hidden);
+  return project.forward(activation);
+}
+
 Matrix FeedForward::forward(const Matrix& x, Matrix* hidden, const Matrix* activation_mask) const {
   if (!activation_mask) return forward(x, hidden);
   Matrix pre_activation = expand.forward(x);
@@ -174,14 +180,33 @@ Matrix TransformerLayer::forward(const Matrix& x_in, const Matrix* memory, const
     if (cross_attention) x += cross_attention->forward(ln_cross->forward(x), *memory, o.cross_attention,
                                                        std::nullopt, nullptr, cross_trace);
     Matrix h_ffn = ln_ffn.forward(x);
-    x += ffn.forward(h_ffn, trace ? &trace->ffn_hidden : nullptr);
-    if (trace) trace->ffn_norm = std::move(h_ffn);
+    if (trace) {
+      trace->ffn_output = ffn.forward_traced(h_ffn, trace->ffn_hidden, trace->ffn_activation);
+      x += trace->ffn_output;
+      trace->ffn_norm = std::move(h_ffn);
+      trace->after_ffn.resize(0, 0);
+    } else {
+      x += ffn.forward(h_ffn);
+    }
   } else {
-    x = ln_self.forward(x + self_attention.forward(x, x, o.self_attention, o.rope, o.head_active, self_trace));
+    x = x_in + self_attention.forward(x_in, x_in, o.self_attention, o.rope, o.head_active, self_trace);
+    if (trace) {
+      trace->input = x_in;
+      trace->after_self = x;
+    }
+    x = ln_self.forward(x);
+    if (trace) trace->self_norm = x;
     if (cross_attention)
       x = ln_cross->forward(x + cross_attention->forward(x, *memory, o.cross_attention, std::nullopt, nullptr,
                                                          cross_trace));
-    x = ln_ffn.forward(x + ffn.forward(x));
+    if (trace) {
+      trace->ffn_output = ffn.forward_traced(x, trace->ffn_hidden, trace->ffn_activation);
+      trace->after_ffn = x + trace->ffn_output;
+      x = ln_ffn.forward(trace->after_ffn);
+      trace->ffn_norm = x;
+    } else {
+      x = ln_ffn.forward(x + ffn.forward(x));
+    }
   }
   if (trace) trace->output = x;
   return x;
@@ -223,6 +248,26 @@ Matrix TransformerLayer::forward_dropout(const Matrix& x_in, const LayerOptions&
   }
   return x;
 }
+
+std::vector<LayerStage> layer_stages(const LayerTrace& t) {
+  const bool post = t.after_ffn.size() > 0;
+  const Eigen::Index n = t.output.rows();
+  for (const Matrix* m : {&t.input, &t.self_norm, &t.self_attention.output, &t.after_self, &t.ffn_norm,
+                          &t.ffn_activation, &t.ffn_output})
+    if (m->rows() != n || n == 0)
+      throw std::invalid_argument("layer stages: this trace lacks them (a forward without a trace, or with dropout)");
+  return {{"input", &t.input},
+          {"norm1", &t.self_norm},
+          {"attention", &t.self_attention.output},
+          {"residual1", &t.after_self},
+          {"norm2", &t.ffn_norm},
+          {"ffnHidden", &t.ffn_activation},
+          {"ffn", &t.ffn_output},
+          {"residual2", post ? &t.after_ffn : &t.output},
+          {"output", &t.output}};
+}
+
+Matrix row_norms(const Matrix& m) { return m.rowwise().norm(); }
 
 void TransformerLayer::init_random(Rng& rng) {
   self_attention.init_random(rng);

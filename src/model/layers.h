@@ -46,6 +46,8 @@ struct FeedForward {
   // Training: activation_mask (n×d_ff, 0 or 1/(1 − p), see dropout_mask) multiplies GELU's
   // output before the projection (dropout inside the FFN); nullptr = none.
   Matrix forward(const Matrix& x, Matrix* hidden, const Matrix* activation_mask) const;
+  // forward() keeping both the expansion before GELU (hidden) and after it (activation, n×d_ff).
+  Matrix forward_traced(const Matrix& x, Matrix& hidden, Matrix& activation) const;
   Matrix backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad) const;
   Matrix backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad,
                   const Matrix* activation_mask) const;
@@ -108,7 +110,32 @@ struct LayerTrace {
   // feed-forward output before their residual adds, and on the FFN activation after GELU.
   // The attention-weight masks live in each head's AttentionTrace.
   Matrix self_dropout_mask, ffn_dropout_mask, ffn_hidden_dropout_mask;
+  // Inference trace (forward without dropout) of the rest of the layer's stages, filled for both
+  // norm placements (post-LN also fills input, self_norm = LN1(x + attention), after_self,
+  // ffn_norm = LN2(…) = output and ffn_hidden above): the FFN activation after GELU (n×d_ff), the
+  // FFN output (n×d), and post-LN's sum before LN2 (empty for pre-LN, where it is the output).
+  Matrix ffn_activation, ffn_output, after_ffn;
 };
+
+// One stage of a layer's computation for one sequence, in the names the lesson uses:
+// input, norm1, attention, residual1, norm2, ffnHidden, ffn, residual2, output.
+//   pre-LN:  norm1 = LN1(input), attention = SelfAttn(norm1), residual1 = input + attention,
+//            norm2 = LN2(residual1), ffnHidden = GELU(norm2·W1 + b1), ffn = ffnHidden·W2 + b2,
+//            residual2 = output = residual1 + ffn
+//   post-LN: attention = SelfAttn(input), residual1 = input + attention, norm1 = LN1(residual1),
+//            ffnHidden = GELU(norm1·W1 + b1), ffn = …, residual2 = norm1 + ffn,
+//            norm2 = output = LN2(residual2)
+// (With cross-attention, pre-LN norm2 and residual2 also include the cross-attention sum.)
+struct LayerStage {
+  const char* name;
+  const Matrix* value;  // points into the LayerTrace; n×d, ffnHidden n×d_ff
+};
+inline constexpr int kLayerStageCount = 9;
+// The stages of an inference trace (forward without dropout), in the order above. Throws
+// std::invalid_argument when the trace lacks them (e.g. a training trace with dropout).
+std::vector<LayerStage> layer_stages(const LayerTrace& trace);
+// Euclidean length of every row of m: n×1.
+Matrix row_norms(const Matrix& m);
 
 // Per-call switches that do not change the weights.
 struct LayerOptions {

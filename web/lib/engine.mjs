@@ -167,8 +167,17 @@ export function unpackAnalysis(p) {
     const [concat, attentionOutput, output] = [next(), next(), next()];
     return { selfAttention: { heads, concat, output: attentionOutput }, output };
   });
+  const output = next();
+  // Layer stages (forward_to_js's stages/stageNorms): new matrices, then the nine norms.
+  layers.forEach((layer, l) => {
+    const [norm1, residual1, norm2, ffnHidden, ffn, residual2] = Array.from({ length: 6 }, next);
+    const input = l === 0 ? embeddings : layers[l - 1].output;
+    layer.stages = { input, norm1, attention: layer.selfAttention.output, residual1, norm2, ffnHidden, ffn,
+      residual2, output: layer.output };
+    layer.stageNorms = Object.fromEntries(Object.keys(layer.stages).map((key) => [key, next()]));
+  });
   const { tokens, ids, n, unknown, prediction } = p;
-  return { tokens, ids, n, embeddings, layers, output: next(), unknown, prediction };
+  return { tokens, ids, n, embeddings, layers, output, unknown, prediction };
 }
 
 // A separate copy of a trained model for timing inside wasm (bindings/bench.cpp); benchmarks only.
