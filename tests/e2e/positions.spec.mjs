@@ -155,6 +155,52 @@ test.describe('positional encoding panel', () => {
     expect(shown.rope.a.token).toBe('狗');
   });
 
+  test('the link keeps the pair, the encoding, layer, head and scores/weights; nonsense in a link is ignored', async ({ page, context }) => {
+    await openPanel(page);
+    const view = panel(page);
+    await view.getByRole('button', { name: 'Swap A ↔ B' }).click();
+    await expect(view).toHaveAttribute('data-a', '狗追猫');
+    await view.getByLabel('Encoding shown in detail').selectOption('rope');
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '1' });
+    await view.getByLabel('Head', { exact: true }).selectOption({ value: '1' });
+    await view.getByLabel('Show', { exact: true }).selectOption('weights');
+    await expect(compare(page)).toHaveAttribute('data-kind', 'weights');
+    const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('positions.')));
+    await expect.poll(linked).toEqual({
+      'positions.a': '狗追猫', 'positions.b': '猫追狗', 'positions.enc': 'rope', 'positions.layer': '2', 'positions.head': '2', 'positions.show': 'weights',
+    });
+    const cellsOf = (p) => compare(p).locator('td[data-value]').evaluateAll((tds) => tds.map((td) => td.dataset.value));
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await other.locator('#positions').scrollIntoViewIfNeeded();
+    await expect(panel(other)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    await expect(panel(other)).toHaveAttribute('data-a', '狗追猫');
+    await expect(panel(other)).toHaveAttribute('data-b', '猫追狗');
+    for (const [key, value] of Object.entries({ encoding: 'rope', layer: '1', head: '1', kind: 'weights' }))
+      await expect(compare(other)).toHaveAttribute(`data-${key}`, value);
+    expect(await panel(other).getByLabel('Encoding shown in detail').inputValue()).toBe('rope');
+    expect(await panel(other).getByLabel('Layer', { exact: true }).inputValue()).toBe('1');
+    const cells = await cellsOf(page);
+    expect(cells.length).toBe(2 * 4 * 4); // two 4×4 matrices ([CLS] + three characters)
+    expect(await cellsOf(other)).toEqual(cells);
+    expect(await shownAnswers(other)).toEqual(await shownAnswers(page));
+    // Back at the defaults, the controls leave the link.
+    await view.getByLabel('Encoding shown in detail').selectOption('none');
+    await view.getByLabel('Show', { exact: true }).selectOption('scores');
+    await view.getByRole('button', { name: 'Swap A ↔ B' }).click();
+    await expect.poll(linked).toEqual({ 'positions.layer': '2', 'positions.head': '2' });
+    await other.close();
+
+    // Out-of-range or malformed values are ignored: the defaults stay.
+    const bad = await context.newPage();
+    await bad.goto(`/?model=untrained&positions.enc=bogus&positions.layer=3&positions.head=0&positions.show=probabilities&positions.a=${'猫'.repeat(201)}`);
+    await bad.locator('#positions').scrollIntoViewIfNeeded();
+    await expect(panel(bad)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    await expect(panel(bad)).toHaveAttribute('data-a', '猫追狗');
+    for (const [key, value] of Object.entries({ encoding: 'none', layer: '0', head: '0', kind: 'scores' }))
+      await expect(compare(bad)).toHaveAttribute(`data-${key}`, value);
+  });
+
   test('language switch, 375 px, and a bad sentence gives a message and the panel recovers', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await openPanel(page);

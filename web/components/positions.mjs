@@ -11,8 +11,12 @@
 // JS compares numbers (is B a reordering of A?) and formats; it computes no model math.
 // Shown numbers are mirrored in data-* attributes for the tests. The models are fetched when
 // the panel first comes near the viewport or is first used. Reads the shared store: lang.
+// The link keeps the pair and the matrix view (see panel-controls.mjs): positions.a, positions.b
+// (≤ 200 characters), positions.enc (none|sinusoidal|learned|rope), positions.layer and
+// positions.head (1-based), positions.show (scores|weights); a control at its default is left out.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
+import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/positions.mjs';
 import { drawMatrix } from './number-matrix.mjs';
@@ -22,6 +26,8 @@ const modelName = (encoding) => `word-order-${encoding}`;
 const DEFAULT_A = '猫追狗';
 const DEFAULT_B = '狗追猫';
 const TYPING_DELAY_MS = 120;
+const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
+const KINDS = ['scores', 'weights'];
 const SIN_DIMS = 32; // d_model of the word-order models
 const SIN_POSITIONS = 16; // what they read (max_len)
 const ROPE_POSITIONS = 16;
@@ -137,6 +143,13 @@ export class Positions extends StoreElement {
     const inputB = el('input', '', fieldB, { id: `${id}-b`, type: 'text', autocomplete: 'off', spellcheck: 'false', lang: 'zh-Hans' });
     inputA.value = DEFAULT_A;
     inputB.value = DEFAULT_B;
+    const linked = (name) => readControl(this.store, 'positions', name);
+    for (const [input, name] of [[inputA, 'a'], [inputB, 'b']]) {
+      const value = linked(name);
+      if (typeof value === 'string' && value.length <= LINK_SENTENCE_MAX) input.value = value;
+    }
+    if (ENCODINGS.includes(linked('enc'))) this.#view.encoding = linked('enc');
+    if (KINDS.includes(linked('show'))) this.#view.kind = linked('show');
 
     const status = el('p', 'ae-pos-status', root, { role: 'status' });
     const error = el('div', 'error ae-pos-error', root, { role: 'alert' });
@@ -169,7 +182,9 @@ export class Positions extends StoreElement {
     const encoding = select('encoding', ENCODINGS);
     const layer = select('layer', []);
     const head = select('head', []);
-    const kind = select('kind', ['scores', 'weights']);
+    const kind = select('kind', KINDS);
+    encoding.node.value = this.#view.encoding;
+    kind.node.value = this.#view.kind;
     const compare = el('div', 'ae-pos-compare', root);
     const matrixA = el('div', 'ae-pos-matrix', compare);
     const matrixB = el('div', 'ae-pos-matrix', compare);
@@ -201,7 +216,12 @@ export class Positions extends StoreElement {
       sinTitle, sinHow, sinLabel, sinN, sinValue, sinSvg, sinCaption, ropeTitle, ropeHow, pair, ropeSvg, ropeCaption,
     };
 
+    const saveSentences = () => {
+      for (const [input, name, fallback] of [[inputA, 'a', DEFAULT_A], [inputB, 'b', DEFAULT_B]])
+        writeControl(this.store, 'positions', name, input.value === fallback || input.value.length > LINK_SENTENCE_MAX ? null : input.value);
+    };
     const rerun = () => {
+      saveSentences();
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.#ensureModels().then(() => this.#run()), TYPING_DELAY_MS);
     };
@@ -209,16 +229,20 @@ export class Positions extends StoreElement {
     inputB.addEventListener('input', rerun);
     swap.addEventListener('click', () => {
       [inputA.value, inputB.value] = [inputB.value, inputA.value];
+      saveSentences();
       this.#ensureModels().then(() => this.#run());
     });
-    const view = (key, parse = (v) => v) => (e) => {
+    // link: the control's name in the link and how its value is written (null = the default, left out)
+    const view = (key, parse = (v) => v, link = null) => (e) => {
       this.#view[key] = parse(e.target.value);
+      if (link) writeControl(this.store, 'positions', link.name, link.write(this.#view[key]));
       this.#ensureModels().then(() => this.#render());
     };
-    encoding.node.addEventListener('change', view('encoding'));
-    layer.node.addEventListener('change', view('layer', Number));
-    head.node.addEventListener('change', view('head', Number));
-    kind.node.addEventListener('change', view('kind'));
+    const index1 = (i) => (i === 0 ? null : i + 1); // 1-based as labelled; the first is the default
+    encoding.node.addEventListener('change', view('encoding', String, { name: 'enc', write: (v) => (v === 'none' ? null : v) }));
+    layer.node.addEventListener('change', view('layer', Number, { name: 'layer', write: index1 }));
+    head.node.addEventListener('change', view('head', Number, { name: 'head', write: index1 }));
+    kind.node.addEventListener('change', view('kind', String, { name: 'show', write: (v) => (v === 'scores' ? null : v) }));
     pair.node.addEventListener('change', view('pair', Number));
     sinN.addEventListener('input', view('positions', Number));
     // Link the same pair of words across the two matrices.
@@ -263,6 +287,13 @@ export class Positions extends StoreElement {
     };
     fill(this.#parts.layer.node, config.nLayers, (i) => String(i + 1));
     fill(this.#parts.head.node, config.nHeads, (i) => String(i + 1));
+    // A link's layer and head (1-based), if this model has them.
+    for (const [key, count] of [['layer', config.nLayers], ['head', config.nHeads]]) {
+      const text = readControl(this.store, 'positions', key);
+      const linked = /^\d{1,3}$/.test(text ?? '') ? Number(text) - 1 : -1;
+      if (linked >= 0 && linked < count) this.#view[key] = linked;
+      this.#parts[key].node.value = this.#view[key];
+    }
     fill(this.#parts.pair.node, config.headDim / 2, (i) => this.#t('pairOption', { a: 2 * i, b: 2 * i + 1 }));
   }
 
