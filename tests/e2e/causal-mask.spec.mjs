@@ -209,6 +209,67 @@ test.describe('causal mask panel', () => {
     await page.locator('#causal-mask').screenshot({ path: `${SHOTS}/causal-mask-375-zh.png` });
   });
 
+  test('the link keeps the sentence, mask, layer, head, tired/wide and w; nonsense in a link is ignored', async ({ page, context }) => {
+    await openPanel(page);
+    const view = panel(page);
+    const part = view.locator('.ae-cm-window');
+    await view.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
+    await view.getByRole('checkbox').uncheck();
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '2' });
+    await view.getByLabel('Head', { exact: true }).selectOption({ value: '1' });
+    await part.scrollIntoViewIfNeeded();
+    await expect(part).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    await view.getByLabel('Sentence for the encoder').selectOption('wide');
+    await view.getByLabel('Window width w').fill('6');
+    await expect(part).toHaveAttribute('data-window', '6');
+    await expect(view).toHaveAttribute('data-sentence', WIDE);
+    await expect(view).toHaveAttribute('data-causal', 'false');
+    const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('causal.')));
+    await expect.poll(linked).toEqual({
+      'causal.s': WIDE, 'causal.mask': '0', 'causal.layer': '3', 'causal.head': '2', 'causal.adjective': 'wide', 'causal.window': '6',
+    });
+    // Every number the panel shows (matrices, rows, window row) and what it says about them.
+    const state = (p) => panel(p).evaluate((el) => ({
+      values: [...el.querySelectorAll('td[data-value]')].map((td) => td.dataset.value),
+      data: { ...el.dataset }, window: { ...el.querySelector('.ae-cm-window').dataset },
+    }));
+    const before = await state(page);
+    expect(before.values.length).toBeGreaterThan(200);
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await other.locator('#causal-mask .ae-cm-window').scrollIntoViewIfNeeded();
+    await expect(panel(other)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    await expect(panel(other).locator('.ae-cm-window')).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    await expect(panel(other)).toHaveAttribute('data-sentence', WIDE);
+    await expect(panel(other)).toHaveAttribute('data-layer', '2');
+    await expect(panel(other)).toHaveAttribute('data-head', '1');
+    await expect(panel(other).getByRole('checkbox')).not.toBeChecked();
+    expect(await panel(other).getByLabel('Window width w').inputValue()).toBe('6');
+    const after = await state(other);
+    expect(after).toEqual(before);
+    expect(after.window.sentence).toContain('too wide');
+    // The same numbers as the API for that state.
+    const expected = await api(page, WIDE, TIRED, false, 2, 1);
+    expect(await values(panel(other).locator('.ae-cm-weights'))).toEqual(expected.weights);
+    // Back at the defaults, the controls leave the link.
+    await view.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
+    await view.getByRole('checkbox').check();
+    await view.getByLabel('Window width w').fill('4');
+    await expect.poll(linked).toEqual({ 'causal.layer': '3', 'causal.head': '2', 'causal.adjective': 'wide' });
+    await other.close();
+
+    // Out-of-range or malformed values are ignored: the defaults stay.
+    const bad = await context.newPage();
+    await bad.goto('/?model=untrained&causal.mask=no&causal.layer=4&causal.head=x&causal.adjective=hungry&causal.window=14');
+    await bad.locator('#causal-mask .ae-cm-window').scrollIntoViewIfNeeded();
+    await expect(panel(bad)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    for (const [key, value] of Object.entries({ sentence: TIRED, causal: 'true', layer: '0', head: '0' }))
+      await expect(panel(bad)).toHaveAttribute(`data-${key}`, value);
+    await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-window', '4');
+    await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-sentence', /too tired/);
+  });
+
   test('sliding window: the row of "it" and the answer equal analyze({window}); "animal" is cut off once |i − j| ≥ w', async ({ page }) => {
     await openPanel(page);
     const view = panel(page);

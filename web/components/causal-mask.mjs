@@ -19,8 +19,12 @@
 // JS compares returned numbers (equal or not) and picks the largest for a label; no model math.
 // The model is fetched when the panel first comes near the viewport or is first used.
 // Reads the shared store: lang.
+// The link keeps the panel's controls (see panel-controls.mjs): causal.s (the sentence, ≤ 200
+// characters), causal.mask=0 (mask off), causal.layer and causal.head (1-based), and of the
+// sliding-window part causal.adjective (tired|wide) and causal.window (w); defaults are left out.
 import { getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
+import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
@@ -35,6 +39,8 @@ const DEFAULT_WINDOW = 4;
 export const DEFAULT_SENTENCE = "the animal didn't cross the street because it was too tired . it =";
 const TIRED_OR_WIDE = /\btoo (tired|wide)\b/; // the lesson's minimal pair
 const TYPING_DELAY_MS = 120;
+const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
+const WINDOW_MAX = 13; // the window slider's range before a sentence sets it to n
 const IT = 'it';
 
 // The sentence with tired and wide exchanged, or null when it has neither.
@@ -179,7 +185,7 @@ export class CausalMask extends StoreElement {
     for (const key of Object.keys(WINDOW_SENTENCES)) el('option', '', winSentence, { value: key });
     const winRange = el('div', 'field inline ae-cm-range', winControls);
     const winLabel = el('label', '', winRange, { for: `${id}-window` });
-    const winInput = el('input', '', winRange, { id: `${id}-window`, type: 'range', min: 1, max: 13, step: 1 });
+    const winInput = el('input', '', winRange, { id: `${id}-window`, type: 'range', min: 1, max: WINDOW_MAX, step: 1 });
     winInput.value = DEFAULT_WINDOW;
     const winOutput = el('output', 'ae-cm-window-value', winRange, { for: `${id}-window` });
     const winStatus = el('p', 'ae-cm-status', winSection, { role: 'status' });
@@ -187,6 +193,8 @@ export class CausalMask extends StoreElement {
     const winRow = el('div', '', winSection);
     const winText = el('p', 'ae-cm-verdict', winSection, { 'aria-live': 'polite' });
     const winNote = el('p', 'howto', winSection);
+
+    this.#restoreControls({ sentence, mask, winSentence, winInput });
 
     this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
@@ -198,27 +206,52 @@ export class CausalMask extends StoreElement {
       winRow, winText, winNote,
     };
 
+    const write = (name, value) => writeControl(this.store, 'causal', name, value);
+    const saveSentence = () => write('s', sentence.value === DEFAULT_SENTENCE || sentence.value.length > LINK_SENTENCE_MAX ? null : sentence.value);
     const rerun = () => this.#ensureModel().then(() => this.#run());
     sentence.addEventListener('input', () => {
+      saveSentence();
       clearTimeout(this.#timer);
       this.#timer = setTimeout(rerun, TYPING_DELAY_MS);
     });
     swap.addEventListener('click', () => {
       const pair = partnerOf(sentence.value);
       if (pair) sentence.value = pair.partner;
+      saveSentence();
       rerun();
     });
-    mask.addEventListener('change', rerun);
+    mask.addEventListener('change', () => {
+      write('mask', mask.checked ? null : '0');
+      rerun();
+    });
     for (const [key, control] of [['layer', layer], ['head', head]])
       control.node.addEventListener('change', (e) => {
         this.#view[key] = Number(e.target.value);
+        write(key, this.#view[key] === 0 ? null : this.#view[key] + 1); // 1-based, as labelled
         this.#ensureModel().then(() => this.#render());
       });
     root.addEventListener('focusin', () => this.#ensureModel(), { once: true });
     const rerunWindow = () => this.#ensureWindowModel().then(() => this.#renderWindow());
-    winInput.addEventListener('input', rerunWindow);
-    winSentence.addEventListener('change', rerunWindow);
+    winInput.addEventListener('input', () => {
+      write('window', Number(winInput.value) === DEFAULT_WINDOW ? null : winInput.value);
+      rerunWindow();
+    });
+    winSentence.addEventListener('change', () => {
+      write('adjective', winSentence.value === 'tired' ? null : winSentence.value);
+      rerunWindow();
+    });
     winSection.addEventListener('focusin', () => this.#ensureWindowModel(), { once: true });
+  }
+
+  // A link's values (validated; anything else leaves the default). Layer and head wait for the model.
+  #restoreControls({ sentence, mask, winSentence, winInput }) {
+    const read = (name) => readControl(this.store, 'causal', name);
+    const text = read('s');
+    if (typeof text === 'string' && text.length <= LINK_SENTENCE_MAX) sentence.value = text;
+    if (read('mask') === '0') mask.checked = false;
+    if (Object.hasOwn(WINDOW_SENTENCES, read('adjective') ?? '')) winSentence.value = read('adjective');
+    const w = /^\d{1,2}$/.test(read('window') ?? '') ? Number(read('window')) : 0;
+    if (w >= 1 && w <= WINDOW_MAX) winInput.value = w;
   }
 
   #ensureModel() {
@@ -238,6 +271,12 @@ export class CausalMask extends StoreElement {
           }));
           fill(this.#parts.layer.node, model.config.nLayers);
           fill(this.#parts.head.node, model.config.nHeads);
+          for (const [key, count] of [['layer', model.config.nLayers], ['head', model.config.nHeads]]) {
+            const text = readControl(this.store, 'causal', key);
+            const linked = /^\d{1,3}$/.test(text ?? '') ? Number(text) - 1 : -1;
+            if (linked >= 0 && linked < count) this.#view[key] = linked;
+            this.#parts[key].node.value = this.#view[key];
+          }
           this.#run();
         })
         .catch((error) => {
