@@ -142,6 +142,56 @@ test.describe('KV cache panel', () => {
     await expect(view.locator('.ae-kv-words mark')).toHaveText(['animal']);
   });
 
+  test('the link keeps the prompt, layer and head, not the progress; nonsense in a link is ignored', async ({ page, context }) => {
+    await openPanel(page);
+    const view = panel(page);
+    await view.getByRole('button', { name: 'tired ↔ wide' }).click();
+    await expect(view).toHaveAttribute('data-prompt', /too wide/);
+    const prompt = await view.getAttribute('data-prompt');
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '1' });
+    await view.getByLabel('Head', { exact: true }).selectOption({ value: '0' });
+    for (const k of [1, 2]) {
+      await view.getByRole('button', { name: 'Step', exact: true }).click();
+      await expect(view).toHaveAttribute('data-step', String(k));
+    }
+    const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('kvcache.')));
+    await expect.poll(linked).toEqual({ 'kvcache.prompt': prompt, 'kvcache.layer': '2', 'kvcache.head': '1' });
+    const before = await shownRows(view);
+    expect(before.length).toBeGreaterThan(10);
+
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await other.locator('#kv-cache').scrollIntoViewIfNeeded();
+    const again = panel(other);
+    await expect(again).toHaveAttribute('data-status', 'ready');
+    for (const [key, value] of Object.entries({ prompt, layer: '1', head: '0', step: '0' }))
+      await expect(again).toHaveAttribute(`data-${key}`, value);
+    expect(await again.getByLabel('Layer', { exact: true }).inputValue()).toBe('1');
+    for (const k of [1, 2]) {
+      await again.getByRole('button', { name: 'Step', exact: true }).click();
+      await expect(again).toHaveAttribute('data-step', String(k));
+    }
+    expect(await shownRows(again)).toEqual(before);
+    // …which are the API's weights for that layer and head.
+    const step = (await api(page, prompt)).steps[1];
+    const rows = step.position + 1;
+    expect(before.map((r) => r.weight)).toEqual(step.attention[1].slice(0, rows));
+    // Back at the defaults, the controls leave the link.
+    await view.getByRole('button', { name: 'tired ↔ wide' }).click();
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '0' });
+    await view.getByLabel('Head', { exact: true }).selectOption({ value: '3' });
+    await expect.poll(linked).toEqual({});
+    await other.close();
+
+    // Out-of-range or malformed values are ignored: the defaults stay.
+    const bad = await context.newPage();
+    await bad.goto(`/?model=untrained&kvcache.layer=4&kvcache.head=-1&kvcache.prompt=${'the '.repeat(51)}`);
+    await bad.locator('#kv-cache').scrollIntoViewIfNeeded();
+    await expect(panel(bad)).toHaveAttribute('data-status', 'ready');
+    for (const [key, value] of Object.entries({ layer: '0', head: '3', prompt: /too tired \.$/ }))
+      await expect(panel(bad)).toHaveAttribute(`data-${key}`, value);
+  });
+
   test.describe('when the decoder fails to load', () => {
     test.use({ expectedErrors: [/Failed to load resource: the server responded with a status of 404/] });
 

@@ -11,8 +11,11 @@
 // Shown numbers are mirrored in data-* attributes (String(value)) for the tests.
 //   element.playMs = milliseconds between steps while playing (default 900)
 // Reads the shared store: lang.
+// The link keeps the prompt (kvcache.prompt, ≤ 200 characters) and the head shown
+// (kvcache.layer, kvcache.head, 1-based), not the generation's progress; see panel-controls.mjs.
 import { getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
+import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/kv-cache.mjs';
 
@@ -23,6 +26,7 @@ const DEFAULT_PROMPT = "the animal didn't cross the street because it was too ti
 const DEFAULT_VIEW = { layer: 0, head: 3 };
 const TIRED_OR_WIDE = /\btoo (tired|wide)\b/;
 const TYPING_DELAY_MS = 150;
+const LINK_PROMPT_MAX = 200; // longer prompts are not put in the link
 const PLAY_MS = 900;
 const BATCH_MS = 20; // a timed batch of the faster way lasts at least this long
 const BATCHES = 5; // per way; the median is shown
@@ -131,6 +135,8 @@ export class KvCache extends StoreElement {
     const promptField = el('div', 'field ae-kv-prompt', controls);
     const promptLabel = el('label', '', promptField, { for: `${id}-prompt` });
     const prompt = el('input', '', promptField, { id: `${id}-prompt`, type: 'text', spellcheck: 'false', autocomplete: 'off' });
+    const linked = readControl(this.store, 'kvcache', 'prompt');
+    if (typeof linked === 'string' && linked.length <= LINK_PROMPT_MAX) this.#prompt = linked;
     prompt.value = this.#prompt;
     const swap = el('button', 'chip ae-kv-swap', controls, { type: 'button' });
     const layerField = el('div', 'field', controls);
@@ -194,8 +200,13 @@ export class KvCache extends StoreElement {
       prompt.value = prompt.value.replace(TIRED_OR_WIDE, (_, w) => `too ${w === 'tired' ? 'wide' : 'tired'}`);
       this.#setPrompt(prompt.value);
     });
-    layer.addEventListener('change', () => { this.#view.layer = Number(layer.value); this.#render(); });
-    head.addEventListener('change', () => { this.#view.head = Number(head.value); this.#render(); });
+    for (const [key, select] of [['layer', layer], ['head', head]])
+      select.addEventListener('change', () => {
+        this.#view[key] = Number(select.value);
+        // 1-based, as labelled; the default head leaves the link
+        writeControl(this.store, 'kvcache', key, this.#view[key] === DEFAULT_VIEW[key] ? null : this.#view[key] + 1);
+        this.#render();
+      });
     stepButton.addEventListener('click', async () => {
       this.#stop();
       if (await this.#ensureModel()) this.#step();
@@ -283,6 +294,12 @@ export class KvCache extends StoreElement {
       const model = await this.#loading;
       if (!this.#model) {
         this.#model = model;
+        // A link's layer and head (1-based), if the model has them.
+        for (const [key, count] of [['layer', model.config.nLayers], ['head', model.config.nHeads]]) {
+          const text = readControl(this.store, 'kvcache', key);
+          const linked = /^\d{1,3}$/.test(text ?? '') ? Number(text) - 1 : -1;
+          if (linked >= 0 && linked < count) this.#view[key] = linked;
+        }
         this.#fillSelects();
         this.#generate();
       }
@@ -300,6 +317,7 @@ export class KvCache extends StoreElement {
   #setPrompt(value) {
     this.#stop();
     this.#prompt = value;
+    writeControl(this.store, 'kvcache', 'prompt', value === DEFAULT_PROMPT || value.length > LINK_PROMPT_MAX ? null : value);
     this.#timing = null;
     if (this.#model) this.#generate();
     else this.#ensureModel();
