@@ -15,6 +15,7 @@ import './components/explanation.mjs';
 import './components/qkv-steps.mjs';
 import './components/scaling.mjs';
 import './components/multi-head.mjs';
+import './components/layer.mjs';
 import './components/cost.mjs';
 import './components/positions.mjs';
 import './components/causal-mask.mjs';

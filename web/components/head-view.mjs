@@ -12,11 +12,11 @@
 //   element.overlay = true | false; attribute no-overlay hides the toggle (embedded views)
 import { format, messages } from '../i18n.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
+import { selectedToken } from '../lib/default-token.mjs';
 import { pageColours, svgNode } from '../lib/export.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const MAX_STROKE = 8; // px at weight 1
-const DEFAULT_QUERY = 'it'; // the lesson's question: what does "it" refer to?
 const COLOURS = 8; // distinct overlay colours (style.css: --ae-hv-c0…7); more heads reuse them
 const SPREAD = 0.5; // overlay: the heads' line ends share this fraction of a row, side by side
 
@@ -108,12 +108,9 @@ export class HeadView extends StoreElement {
     return messages[this.store.get().lang]?.headView ?? messages.en.headView;
   }
 
-  // The selected query: the store's, else the first "it", else the first token.
+  // The selected query: the store's, else the shared default (../lib/default-token.mjs).
   #selected(tokens) {
-    const { token } = this.store.get();
-    if (Number.isInteger(token) && token >= 0 && token < tokens.length) return token;
-    const it = tokens.findIndex((t) => t.toLowerCase() === DEFAULT_QUERY);
-    return it >= 0 ? it : 0;
+    return selectedToken(tokens, this.store.get().token);
   }
 
   #draw(relabel = false) {

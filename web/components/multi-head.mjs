@@ -11,6 +11,7 @@
 // Shown numbers are mirrored in data-* attributes for the tests.
 import { getEngine } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
+import { selectedToken } from '../lib/default-token.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/multi-head.mjs';
@@ -20,7 +21,6 @@ const SVG = 'http://www.w3.org/2000/svg';
 const HEAD_COLOURS = 8; // style.css: --ae-mh-0 … --ae-mh-7, reused cyclically
 const CALC_MAX = 1 << 20; // the core's kHeadSplitMaxWidth
 const CALC_DEFAULT = { d: 4096, dh: 128 };
-const DEFAULT_QUERY = 'it';
 
 let nextId = 0;
 
@@ -167,12 +167,9 @@ export class MultiHead extends StoreElement {
     p.hLabel.textContent = this.#t('calcHead');
   }
 
-  // The selected query: the store's token, else "it" for the coreference model, else the last word.
+  // The selected query: the store's token, else the shared default (../lib/default-token.mjs).
   #query(tokens) {
-    const { token, model } = this.store.get();
-    if (Number.isInteger(token) && token >= 0 && token < tokens.length) return token;
-    const it = tokens.findIndex((t) => t.toLowerCase() === DEFAULT_QUERY);
-    return String(model).startsWith('coref-encoder') && it >= 0 ? it : tokens.length - 1;
+    return selectedToken(tokens, this.store.get().token);
   }
 
   // --- the run ---

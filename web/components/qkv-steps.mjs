@@ -7,18 +7,23 @@
 // formatted. Pointing at or focusing a key's row marks the heatmap cell that row produces
 // (the main <ae-attention-heatmap>'s `highlight` property) and spells out the cell.
 // The library analogy sits beside the numbers as a caption, not instead of them.
+// Above the steps: the formula Attention(Q,K,V) = softmax(QKᵀ/√d_k)·V, and step 0, where the
+// word's q, k, v come from — its layer input x (after LayerNorm for pre-LN models: the trace's
+// stages.norm1; post-LN: stages.input) times W_Q, W_K, W_V — showing x and the head's q, k, v
+// rows from the trace (the products themselves are the core's).
 // Reads the shared store: result, layer, head, token, scale, model, lang; writes token.
 // Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
 //   element.heatmap = the heatmap to mark (default: #heatmap of the page)
 import { StoreElement } from '../lib/store-element.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/qkv-steps.mjs';
+import { selectedToken } from '../lib/default-token.mjs';
+import { getTrainedModel } from '../lib/context.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const STRIP_CELL = 7; // px per vector entry, at most
 const TABLE_STRIP = 64; // px: the widest strip inside a table row (wide heads get thinner cells)
 const STRIP_HEIGHT = 16;
-const DEFAULT_QUERY = 'it';
 const MINUS = '\u2212';
 
 // A number for display: fixed decimals with a real minus sign.
@@ -87,6 +92,8 @@ export class QkvSteps extends StoreElement {
   #rows = []; // <tr> per key
   #view = null; // what #draw showed: {i, n, tokens, head, d, root}
   #active = null; // key index of the focused/pointed row
+  #norm = 'pre'; // the model's LayerNorm placement (config.norm)
+  #normModel = null; // the model whose config.norm #norm holds
 
   get heatmap() {
     return this.#heatmap ?? document.getElementById('heatmap');
@@ -136,6 +143,20 @@ export class QkvSteps extends StoreElement {
     const queryLabel = el('label', '', field, { for: `${id}-query` });
     const select = el('select', '', field, { id: `${id}-query` });
     const where = el('p', 'ae-qkv-where', top);
+    const formula = el('p', 'ae-qkv-formula', body);
+    const formulaMath = el('code', '', formula, { lang: 'en' });
+    formulaMath.textContent = 'Attention(Q, K, V) = softmax(QK\u1d40 / \u221ad_k) \u00b7 V';
+    const formulaNote = el('span', 'ae-qkv-formula-note', formula);
+
+    const zero = el('div', 'ae-qkv-zero', body);
+    const zeroText = el('p', 'ae-qkv-zero-text', zero);
+    const zeroRows = ['x', 'q', 'k', 'v'].map((key) => {
+      const line = el('div', `ae-qkv-zero-row ae-qkv-zero-${key}`, zero);
+      const name = el('span', 'ae-qkv-vecname', line);
+      const strip = el('span', 'ae-qkv-stripbox', line);
+      const values = el('code', 'ae-qkv-zero-values', zero); // not .ae-qkv-values: those are q and output
+      return [key, { name, strip, values }];
+    });
 
     const columns = el('div', 'ae-qkv-columns', body);
     const stepsList = el('ol', 'ae-qkv-steps', columns);
@@ -184,7 +205,7 @@ export class QkvSteps extends StoreElement {
     this.replaceChildren(root);
     this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
-      title, intro, waiting, body, queryLabel, select, where, steps, analogyTitle, analogyItems, queryName,
+      title, intro, waiting, body, queryLabel, select, where, formulaNote, zeroText, zeroRows, steps, analogyTitle, analogyItems, queryName,
       queryStrip, queryValues, caption, heads, tbody, hint, readout, rowValues, outputName, outputStrip, outputValues,
     };
   }
@@ -198,17 +219,33 @@ export class QkvSteps extends StoreElement {
     p.analogyTitle.textContent = this.#t('analogyTitle');
     for (const [key, node] of p.analogyItems) node.textContent = this.#t(`analogy.${key}`);
     p.hint.textContent = this.#t('rowsHint');
+    p.formulaNote.textContent = this.#t('formulaNote');
     this.#view = null; // numbers and their labels are redrawn in the new language
   }
 
   // --- numbers ---
 
-  // The selected query: the store's token, else "it" for the coreference model, else the last word.
+  // The selected query: the store's token, else the shared default (../lib/default-token.mjs).
   #query(tokens) {
-    const { token, model } = this.store.get();
-    if (Number.isInteger(token) && token >= 0 && token < tokens.length) return token;
-    const it = tokens.findIndex((t) => t.toLowerCase() === DEFAULT_QUERY);
-    return String(model).startsWith('coref-encoder') && it >= 0 ? it : tokens.length - 1;
+    return selectedToken(tokens, this.store.get().token);
+  }
+
+  // config.norm of the shown model: the page's random models are pre-LN (their config has no
+  // norm); a trained model's comes from its config (already loaded by the page, so no fetch).
+  #checkNorm() {
+    const { model } = this.store.get();
+    if (model === this.#normModel) return;
+    this.#normModel = model;
+    if (!model || model === 'untrained') {
+      this.#norm = 'pre';
+      return;
+    }
+    getTrainedModel(model).then((m) => {
+      if (this.#normModel !== model || m.config.norm === this.#norm) return;
+      this.#norm = m.config.norm;
+      this.#view = null;
+      this.#draw();
+    }, () => {});
   }
 
   #draw() {
@@ -226,7 +263,8 @@ export class QkvSteps extends StoreElement {
     const i = this.#query(tokens);
     const d = head.q.length / n; // the head width, from the trace's shape
     const root = fixed(Math.sqrt(d), 2); // label of the divisor (the trace holds the divided scores)
-    const view = { i, n, tokens: JSON.stringify(tokens), head, scale };
+    this.#checkNorm();
+    const view = { i, n, tokens: JSON.stringify(tokens), head, scale, norm: this.#norm };
     if (this.#view && Object.keys(view).every((k) => this.#view[k] === view[k])) return;
     this.#view = { ...view, d, root, tokenList: tokens };
 
@@ -248,6 +286,7 @@ export class QkvSteps extends StoreElement {
     const vScale = maxAbsOf(head.v, output);
 
     p.where.textContent = this.#t('where', { layer: layer + 1, head: headIndex + 1, d, root });
+    this.#drawStepZero(result.layers[layer], head, i, tokens, d, headIndex, vectorLabelOf(this));
     for (const [key, node] of p.steps) node.textContent = this.#t(`steps.${key === 'two' && scale === false ? 'twoOff' : key}`, { root });
     p.caption.textContent = this.#t('tableCaption', { token: tokens[i] });
     for (const [key, node] of p.heads) node.textContent = this.#t(key === 'colScaled' && scale === false ? 'colUnscaled' : key, { d });
@@ -307,6 +346,32 @@ export class QkvSteps extends StoreElement {
     this.#activate(this.#active !== null && this.#active < n ? this.#active : null);
   }
 
+  // Step 0: x of the word (the layer's input, after LayerNorm for pre-LN) and its q, k, v.
+  #drawStepZero(layerTrace, head, i, tokens, d, headIndex, vectorLabel) {
+    const p = this.#parts;
+    const stages = layerTrace.stages;
+    const pre = this.#norm !== 'post';
+    const xAll = stages ? (pre ? stages.norm1 : stages.input) : null;
+    p.zeroText.textContent = this.#t(pre ? 'zero.pre' : 'zero.post', { dModel: xAll ? xAll.length / tokens.length : '?', d, head: headIndex + 1 });
+    const dModel = xAll ? xAll.length / tokens.length : 0;
+    const x = xAll ? xAll.subarray(i * dModel, (i + 1) * dModel) : new Float32Array(0);
+    const rowOf = (m) => m.subarray(i * d, (i + 1) * d);
+    const vectors = { x, q: rowOf(head.q), k: rowOf(head.k), v: rowOf(head.v) };
+    const qkvScale = maxAbsOf(vectors.q, vectors.k, vectors.v);
+    for (const [key, part] of p.zeroRows) {
+      const values = vectors[key];
+      const name = this.#t(`zero.${key}`, { token: tokens[i], dModel, d });
+      part.name.textContent = name;
+      part.strip.replaceChildren(vectorStrip(values, {
+        name: key, maxAbs: key === 'x' ? maxAbsOf(x) : qkvScale, label: vectorLabel(name, values), maxWidth: key === 'x' ? 256 : Infinity,
+      }));
+      part.values.textContent = this.#t('vector', { name: key, values: Array.from(values, (v) => fixed(v)).join(', ') });
+      part.values.dataset.values = JSON.stringify(Array.from(values, String));
+      part.values.dataset.vector = key;
+    }
+    this.dataset.norm = pre ? 'pre' : 'post';
+  }
+
   // Marks key j's cell (row = query, column = j) in the heatmap and spells it out; null clears.
   #activate(j) {
     this.#active = j;
@@ -353,6 +418,13 @@ export class QkvSteps extends StoreElement {
     this.#rows.forEach((r, k) => { r.tabIndex = k === j ? 0 : -1; });
     this.#rows[j].focus();
   }
+}
+
+// "name: count numbers from min to max" (the strips' accessible names).
+function vectorLabelOf(element) {
+  return (name, values) => text(strings, element.store.get().lang, 'vectorLabel', {
+    name, count: values.length, min: values.length ? fixed(Math.min(...values)) : '–', max: values.length ? fixed(Math.max(...values)) : '–',
+  });
 }
 
 customElements.define('ae-qkv-steps', QkvSteps);

@@ -1,0 +1,275 @@
+// <ae-layer>: "The Transformer layer". One layer = multi-head attention (words exchange
+// information) + a feed-forward network (each word transformed on its own: d_model → 4·d_model,
+// GELU, → d_model) + residual connections and LayerNorm, stacked N times. For the selected word
+// of the main panel's run (store.result) and the chosen layer, the word's vector at every stage
+// of the layer, from the trace's layers[l].stages with the norms the core computed
+// (layers[l].stageNorms): input x, LayerNorm, attention output, x + attention, the second
+// LayerNorm, the FFN's hidden layer after GELU, the FFN output, the layer output — in the order
+// the model's norm placement (config.norm, pre-LN or post-LN) computes them.
+// Below: "everything in parallel" — one matrix product scores all n×n pairs, where an RNN needs
+// n steps one after another (counts only, no timing).
+// No model math here: every value and norm is read from the trace and only formatted.
+// Reads the shared store: result, layer, token, model, lang; writes token and layer.
+// Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
+import { StoreElement } from '../lib/store-element.mjs';
+import { text } from '../lib/panel-strings.mjs';
+import { getTrainedModel } from '../lib/context.mjs';
+import { selectedToken } from '../lib/default-token.mjs';
+import strings from '../strings/layer.mjs';
+import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
+
+const STRIP_WIDTH = 224; // px: the widest strip (the 4×-wide FFN hidden layer gets thinner cells)
+
+// The stages in computing order for each norm placement (keys of layers[l].stages).
+const ORDER = {
+  pre: ['input', 'norm1', 'attention', 'residual1', 'norm2', 'ffnHidden', 'ffn', 'output'],
+  post: ['input', 'attention', 'residual1', 'norm1', 'ffnHidden', 'ffn', 'residual2', 'output'],
+};
+// Which sub-layer a stage belongs to (a coloured tag): attention, FFN, or residual/norm.
+const KIND = { input: 'io', norm1: 'norm', attention: 'attn', residual1: 'res', norm2: 'norm', ffnHidden: 'ffn', ffn: 'ffn', residual2: 'res', output: 'io' };
+
+let nextId = 0;
+
+export class LayerPanel extends StoreElement {
+  static watched = ['result', 'layer', 'token', 'model', 'lang'];
+
+  #parts = null;
+  #rows = [];
+  #shown = '';
+  #norm = 'pre';
+  #normModel = null;
+  #active = null; // stage key of the pointed/focused row
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+  }
+
+  storeChanged(full) {
+    if (full) this.#relabel();
+    this.#draw();
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #build() {
+    const id = `ae-layer-${nextId++}`;
+    const el = (tag, className, parent, attrs = {}) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      parent?.append(node);
+      return node;
+    };
+    const root = el('div', 'ae-layer');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+    const parts3 = el('ul', 'ae-layer-parts', root);
+    const partItems = ['attn', 'ffn', 'res'].map((key) => [key, el('li', `ae-layer-part-${key}`, parts3)]);
+    const waiting = el('p', 'ae-layer-waiting', root, { role: 'status' });
+    const error = el('p', 'ae-layer-error', root, { role: 'alert' });
+    const body = el('div', 'ae-layer-body', root);
+
+    const controls = el('div', 'ae-layer-controls', body);
+    const wordField = el('div', 'field inline', controls);
+    const wordLabel = el('label', '', wordField, { for: `${id}-word` });
+    const word = el('select', '', wordField, { id: `${id}-word` });
+    const layerField = el('div', 'field inline', controls);
+    const layerLabel = el('label', '', layerField, { for: `${id}-layer` });
+    const layerSelect = el('select', '', layerField, { id: `${id}-layer` });
+
+    const shape = el('p', 'ae-layer-shape', body);
+    const placement = el('p', 'ae-layer-placement', body);
+    const stagesTitle = el('h3', '', body, { id: `${id}-stages` });
+    const list = el('ol', 'ae-layer-stages', body, { 'aria-labelledby': `${id}-stages` });
+    const hint = el('p', 'ae-layer-hint', body);
+    const readout = el('code', 'ae-layer-readout', body, { 'aria-live': 'polite' });
+    const stack = el('p', 'ae-layer-stack', body);
+
+    const parallelTitle = el('h3', '', body);
+    const parallel = el('p', 'ae-layer-parallel', body);
+
+    word.addEventListener('change', () => this.store.set({ token: Number(word.value) }));
+    layerSelect.addEventListener('change', () => this.store.set({ layer: Number(layerSelect.value) }));
+    const activate = (e) => {
+      const row = e.target.closest('li[data-stage]');
+      if (row) this.#activate(row.dataset.stage);
+    };
+    list.addEventListener('pointerover', activate);
+    list.addEventListener('focusin', activate);
+    list.addEventListener('keydown', (e) => this.#onKey(e));
+
+    this.replaceChildren(root);
+    this.setAttribute('aria-labelledby', `${id}-title`);
+    this.#parts = {
+      title, intro, partItems, waiting, error, body, wordLabel, word, layerLabel, layerSelect, shape, placement,
+      stagesTitle, list, hint, readout, stack, parallelTitle, parallel,
+    };
+  }
+
+  #relabel() {
+    const p = this.#parts;
+    p.title.textContent = this.#t('title');
+    p.intro.textContent = this.#t('intro');
+    for (const [key, node] of p.partItems) node.textContent = this.#t(`parts.${key}`);
+    p.waiting.textContent = this.#t('waiting');
+    p.wordLabel.textContent = this.#t('word');
+    p.layerLabel.textContent = this.#t('layer');
+    p.stagesTitle.textContent = this.#t('stagesTitle');
+    p.hint.textContent = this.#t('hint');
+    p.parallelTitle.textContent = this.#t('parallelTitle');
+    this.#shown = '';
+  }
+
+  // config.norm of the shown model (the page's random models are pre-LN; a trained model's
+  // config is already loaded by the page, so this fetches nothing).
+  #checkNorm() {
+    const { model } = this.store.get();
+    if (model === this.#normModel) return;
+    this.#normModel = model;
+    this.#norm = 'pre';
+    if (!model || model === 'untrained') return;
+    getTrainedModel(model).then((m) => {
+      if (this.#normModel !== model || m.config.norm === this.#norm) return;
+      this.#norm = m.config.norm === 'post' ? 'post' : 'pre';
+      this.#shown = '';
+      this.#draw();
+    }, () => {});
+  }
+
+  #draw() {
+    const p = this.#parts;
+    const { result, lang } = this.store.get();
+    const ready = Boolean(result?.layers?.length);
+    p.waiting.hidden = ready;
+    p.body.hidden = !ready;
+    if (!ready) return;
+    this.#checkNorm();
+    const tokens = [...result.tokens];
+    const n = tokens.length;
+    const nLayers = result.layers.length;
+    const layer = Math.min(Math.max(0, Number(this.store.get().layer) || 0), nLayers - 1);
+    const i = selectedToken(tokens, this.store.get().token);
+    const key = JSON.stringify([tokens, layer, i, lang, this.#norm, nLayers]);
+    if (key === this.#shown && this.#parts.list.dataset.result === String(resultId(result))) return;
+    const trace = result.layers[layer];
+    if (!trace.stages || !trace.stageNorms) {
+      p.error.textContent = this.#t('noStages');
+      p.body.hidden = true;
+      return;
+    }
+    p.error.textContent = '';
+    this.#shown = key;
+    p.list.dataset.result = String(resultId(result));
+
+    if (p.word.dataset.tokens !== JSON.stringify([tokens, lang])) {
+      p.word.replaceChildren(...tokens.map((t, j) => new Option(this.#t('tokenOption', { token: t, i: j + 1 }), j)));
+      p.word.dataset.tokens = JSON.stringify([tokens, lang]);
+    }
+    p.word.value = String(i);
+    if (p.layerSelect.dataset.count !== `${nLayers}|${lang}`) {
+      p.layerSelect.replaceChildren(...Array.from({ length: nLayers }, (_, l) => new Option(this.#t('layerOption', { l: l + 1, n: nLayers }), l)));
+      p.layerSelect.dataset.count = `${nLayers}|${lang}`;
+    }
+    p.layerSelect.value = String(layer);
+
+    const dModel = trace.stages.input.length / n;
+    const hidden = trace.stages.ffnHidden.length / n;
+    p.shape.textContent = this.#t('shape', { dModel, hidden, ratio: hidden / dModel, n });
+    p.placement.textContent = this.#t(this.#norm === 'post' ? 'post' : 'pre');
+    p.stack.textContent = this.#t(layer + 1 < nLayers ? 'stack' : 'stackLast', { n: nLayers, l: layer + 1, next: layer + 2 });
+
+    // One colour scale for the d_model-wide stages (so their sizes compare), one for the FFN hidden.
+    const order = ORDER[this.#norm === 'post' ? 'post' : 'pre'];
+    const rowOf = (name) => {
+      const m = trace.stages[name];
+      const width = m.length / n;
+      return m.subarray(i * width, (i + 1) * width);
+    };
+    const vectors = Object.fromEntries(order.map((name) => [name, rowOf(name)]));
+    const wideScale = maxAbsOf(...order.filter((s) => s !== 'ffnHidden').map((s) => vectors[s]));
+    const hiddenScale = maxAbsOf(vectors.ffnHidden);
+    const active = this.#rows.findIndex((r) => r === document.activeElement);
+    this.#rows = order.map((name, step) => {
+      const values = vectors[name];
+      const norm = trace.stageNorms[name][i];
+      const li = document.createElement('li');
+      li.tabIndex = step === (active >= 0 ? active : 0) ? 0 : -1;
+      li.className = `ae-layer-stage ae-layer-kind-${KIND[name]}`;
+      Object.assign(li.dataset, { stage: name, norm: String(norm), size: String(values.length) });
+      const label = this.#t(`stage.${name}`);
+      const formula = this.#t(`formula.${this.#norm === 'post' ? 'post' : 'pre'}.${name}`);
+      li.setAttribute('aria-label', this.#t('rowLabel', { step: step + 1, label, formula, count: values.length, norm: fixed(norm) }));
+      const head = document.createElement('span');
+      head.className = 'ae-layer-stage-name';
+      head.textContent = `${step + 1}. ${label}`;
+      const math = document.createElement('span');
+      math.className = 'ae-layer-formula';
+      math.textContent = formula;
+      const box = document.createElement('span');
+      box.className = 'ae-layer-stripbox';
+      box.append(vectorStrip(values, {
+        name: label, maxAbs: name === 'ffnHidden' ? hiddenScale : wideScale, maxWidth: STRIP_WIDTH,
+        label: this.#t('vectorLabel', { name: label, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)) }),
+      }));
+      const normText = document.createElement('span');
+      normText.className = 'ae-layer-norm';
+      normText.textContent = this.#t('norm', { norm: fixed(norm) });
+      li.append(head, math, box, normText);
+      return li;
+    });
+    p.list.replaceChildren(...this.#rows);
+    if (active >= 0) this.#rows[Math.min(active, this.#rows.length - 1)].focus();
+    this.#vectors = vectors;
+
+    const n2 = n * n;
+    p.parallel.textContent = this.#t('parallel', { n, n2 });
+    Object.assign(p.parallel.dataset, { n: String(n), scores: String(n2), rnnSteps: String(n), attentionSteps: '1' });
+    Object.assign(this.dataset, { token: String(i), layer: String(layer), norm: this.#norm, dModel: String(dModel), hidden: String(hidden) });
+    this.#activate(this.#active && order.includes(this.#active) ? this.#active : null);
+  }
+
+  #vectors = {};
+
+  // Spells out the exact values of one stage (pointer or focus); null clears.
+  #activate(name) {
+    this.#active = name;
+    this.#rows.forEach((r) => r.classList.toggle('active', r.dataset.stage === name));
+    const readout = this.#parts.readout;
+    const values = name ? this.#vectors[name] : null;
+    const message = values
+      ? this.#t('values', { name: this.#t(`stage.${name}`), values: Array.from(values, (v) => fixed(v, 4)).join(', ') })
+      : '';
+    if (readout.textContent !== message) readout.textContent = message;
+    if (values) readout.dataset.values = JSON.stringify(Array.from(values, String));
+    else delete readout.dataset.values;
+    readout.dataset.stage = name ?? '';
+  }
+
+  // The stages are one tab stop; Up/Down (Home/End) move between them.
+  #onKey(e) {
+    const li = e.target.closest('li[data-stage]');
+    if (!li) return;
+    const last = this.#rows.length - 1;
+    let j = this.#rows.indexOf(li);
+    const moves = { ArrowUp: () => j--, ArrowDown: () => j++, Home: () => { j = 0; }, End: () => { j = last; } };
+    if (!moves[e.key]) return;
+    moves[e.key]();
+    e.preventDefault();
+    j = Math.min(last, Math.max(0, j));
+    this.#rows.forEach((r, k) => { r.tabIndex = k === j ? 0 : -1; });
+    this.#rows[j].focus();
+  }
+}
+
+// A stable id per result object, so a new run with the same words redraws.
+const ids = new WeakMap();
+let nextResult = 1;
+function resultId(result) {
+  if (!ids.has(result)) ids.set(result, nextResult++);
+  return ids.get(result);
+}
+
+customElements.define('ae-layer', LayerPanel);
