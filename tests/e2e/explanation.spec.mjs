@@ -174,6 +174,53 @@ test.describe('attention is not explanation', () => {
     expect((await shownRows(page)).map((r) => r.delta)).toEqual(typed.knockouts.map((k) => k.delta));
   });
 
+  test('the link keeps the sentence and the heads switched off; nonsense in a link is ignored', async ({ page, context }) => {
+    await openPanel(page);
+    const view = panel(page);
+    await view.getByRole('button', { name: 'tired ↔ wide' }).click();
+    await expect(view).toHaveAttribute('data-sentence', WIDE);
+    await expect(view).toHaveAttribute('data-status', 'ready');
+    for (const [l, h] of [[2, 0], [1, 2]]) await view.locator(`.ae-ex-heads button[data-layer="${l}"][data-head="${h}"]`).click();
+    await expect(view).toHaveAttribute('data-ablated', '[[1,2],[2,0]]');
+    const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('explanation.')));
+    await expect.poll(linked).toEqual({ 'explanation.s': WIDE, 'explanation.ablate': '2.3,3.1' });
+    const state = (p) => panel(p).evaluate((el) => ({
+      data: { ...el.dataset },
+      pressed: [...el.querySelectorAll('.ae-ex-heads button[aria-pressed="true"]')].map((b) => `${b.dataset.layer},${b.dataset.head}`),
+      heads: [...el.querySelectorAll('.ae-ex-heads button')].map((b) => [b.dataset.delta, b.dataset.attention]),
+    }));
+    const before = await state(page);
+    expect(before.pressed).toEqual(['1,2', '2,0']);
+
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await other.locator('#explanation').scrollIntoViewIfNeeded();
+    await expect(panel(other)).toHaveAttribute('data-status', 'ready', { timeout: 15_000 });
+    await expect(panel(other)).toHaveAttribute('data-sentence', WIDE);
+    await expect(panel(other)).toHaveAttribute('data-ablated', '[[1,2],[2,0]]');
+    expect(await state(other)).toEqual(before);
+    expect(await shownRows(other)).toEqual(await shownRows(page));
+    const expected = await api(page, WIDE, [[1, 2], [2, 0]]);
+    await expect(panel(other)).toHaveAttribute('data-ablated-probability', expected.ablated.probability);
+    await expect(panel(other)).toHaveAttribute('data-ablated-prediction', expected.ablated.prediction);
+    // Back at the defaults, the controls leave the link.
+    await view.getByRole('button', { name: 'Switch all heads on' }).click();
+    await view.getByRole('button', { name: 'tired ↔ wide' }).click();
+    await expect.poll(linked).toEqual({});
+    await other.close();
+
+    // Out-of-range or malformed values are ignored: the defaults stay.
+    for (const ablate of ['2.3,4.1', '2.3;3.1', '0.1']) {
+      const bad = await context.newPage();
+      await bad.goto(`/?model=untrained&explanation.ablate=${encodeURIComponent(ablate)}`);
+      await bad.locator('#explanation').scrollIntoViewIfNeeded();
+      await expect(panel(bad)).toHaveAttribute('data-status', 'ready', { timeout: 15_000 });
+      await expect(panel(bad), ablate).toHaveAttribute('data-ablated', '[]');
+      await expect(panel(bad)).toHaveAttribute('data-sentence', LESSON);
+      await bad.close();
+    }
+  });
+
   test('a sentence without “it” gives a message in the panel; fixing it recovers', async ({ page }) => {
     await openPanel(page);
     const view = panel(page);

@@ -11,8 +11,11 @@
 // Shown numbers are mirrored in data-* attributes (rows, buttons, the element) for the tests.
 // The model is fetched when the panel first comes near the viewport or is first used.
 // Reads the shared store: lang.
+// The link keeps the sentence (explanation.s, ≤ 200 characters) and the heads switched off
+// (explanation.ablate=2.3,3.1: layer.head, 1-based); see panel-controls.mjs.
 import { getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
+import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
 
@@ -20,6 +23,8 @@ const MODEL = 'coref-encoder';
 const LESSON = "The animal didn't cross the street because it was too tired.";
 const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/; // the lesson's minimal pair
 const TYPING_DELAY_MS = 120;
+const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
+const ABLATE_LINK = /^\d{1,2}\.\d{1,2}(,\d{1,2}\.\d{1,2}){0,63}$/; // e.g. 2.3,3.1
 const CALLS_PER_SLICE = 4; // analyze() calls between yields, so typing stays responsive
 // A single-head effect smaller than this (|Δp| < 0.0005, i.e. 0.05 percentage points; it prints as
 // 0.000 or ±0.000x) is "no effect": then no head is named or marked as the largest effect.
@@ -93,6 +98,8 @@ export class Explanation extends StoreElement {
     const label = el('label', '', form, { for: `${id}-sentence` });
     const sentence = el('textarea', 'ae-ex-sentence', form, { id: `${id}-sentence`, rows: 2, autocomplete: 'off', spellcheck: 'false' });
     sentence.value = LESSON;
+    const linked = readControl(this.store, 'explanation', 's');
+    if (typeof linked === 'string' && linked.length <= LINK_SENTENCE_MAX) sentence.value = linked;
     const swap = el('button', 'chip', form, { type: 'button' });
     const status = el('p', 'ae-ex-status', root, { role: 'status' });
     const error = el('div', 'error ae-ex-error', root, { role: 'alert' });
@@ -122,13 +129,17 @@ export class Explanation extends StoreElement {
       body, knockSummary, headsTitle, headsHow, heads, reset, ablation, headsSummary, caption, buttons: [], rows: [],
     };
 
+    const saveSentence = () => writeControl(this.store, 'explanation', 's',
+      sentence.value === LESSON || sentence.value.length > LINK_SENTENCE_MAX ? null : sentence.value);
     sentence.addEventListener('focus', () => this.#ensureModel());
     sentence.addEventListener('input', () => {
+      saveSentence();
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.#measure(), TYPING_DELAY_MS);
     });
     swap.addEventListener('click', () => {
       sentence.value = sentence.value.replace(TIRED_OR_WIDE, (_, word, end) => `too ${word === 'tired' ? 'wide' : 'tired'}${end}`);
+      saveSentence();
       this.#ensureModel().then(() => this.#measure());
     });
     heads.addEventListener('click', (e) => {
@@ -137,10 +148,12 @@ export class Explanation extends StoreElement {
       const key = `${button.dataset.layer},${button.dataset.head}`;
       if (this.#ablated.has(key)) this.#ablated.delete(key);
       else this.#ablated.add(key);
+      this.#saveAblated();
       this.#ensureModel().then(() => this.#showAblation());
     });
     reset.addEventListener('click', () => {
       this.#ablated.clear();
+      this.#saveAblated();
       this.#showAblation();
     });
     this.dataset.status = 'idle';
@@ -163,12 +176,34 @@ export class Explanation extends StoreElement {
     if (this.#data) this.#render();
   }
 
+  // --- the link ---
+
+  static #sortedHeads(keys) {
+    return [...keys].map((k) => k.split(',').map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  }
+
+  // explanation.ablate: "layer.head,…" (1-based, sorted); no head off → left out of the link.
+  #saveAblated() {
+    const list = Explanation.#sortedHeads(this.#ablated).map(([l, h]) => `${l + 1}.${h + 1}`).join(',');
+    writeControl(this.store, 'explanation', 'ablate', list || null);
+  }
+
+  // The link's heads, once the model says how many there are: all valid, or the link's value is ignored.
+  #restoreAblated(config) {
+    const text = readControl(this.store, 'explanation', 'ablate');
+    if (typeof text !== 'string' || !ABLATE_LINK.test(text)) return;
+    const heads = text.split(',').map((pair) => pair.split('.').map((x) => Number(x) - 1));
+    if (!heads.every(([l, h]) => l >= 0 && l < config.nLayers && h >= 0 && h < config.nHeads)) return;
+    this.#ablated = new Set(heads.map(([l, h]) => `${l},${h}`));
+  }
+
   // --- model and measurement ---
 
   #ensureModel() {
     if (!this.#loading) {
       this.#loading = getTrainedModel(MODEL).then((model) => {
         this.#model = model;
+        this.#restoreAblated(model.config);
         this.#observer?.disconnect();
         this.#measure();
         return model;
@@ -428,7 +463,7 @@ export class Explanation extends StoreElement {
     const d = this.#data;
     const p = this.#parts;
     for (const b of p.buttons) b.setAttribute('aria-pressed', String(this.#ablated.has(`${b.dataset.layer},${b.dataset.head}`)));
-    const ablate = [...this.#ablated].map((k) => k.split(',').map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const ablate = Explanation.#sortedHeads(this.#ablated);
     this.dataset.ablated = JSON.stringify(ablate);
     if (!d || !this.#model) return;
     if (!ablate.length) {
