@@ -28,7 +28,7 @@ async function apiRun(page) {
       return {
         tokens: r.tokens, n: r.n, layer: l, head: h,
         heads: at.heads.map((x) => ({ q: s(x.q), k: s(x.k), v: s(x.v), raw: s(x.rawScores), scaled: s(x.scaledScores), weights: s(x.weights), output: s(x.output) })),
-        concat: s(at.concat), output: s(at.output),
+        concat: s(at.concat), output: s(at.output), x: s(r.layers[l].stages.norm1), // pre-LN: x = LN₁(layer input)
         params: engine.attentionParameterCount(at.concat.length / r.n, at.heads.length),
         oneHead: engine.attentionParameterCount(at.concat.length / r.n, 1),
       };
@@ -80,6 +80,17 @@ test.describe('with the coreference model', () => {
       expect(out).toEqual(rowOf(head.output, i, d));
     };
     await check(it);
+
+    // The formula, and step 0: x (the layer input after LayerNorm: the model is pre-LN) and the
+    // q, k, v this head makes from it, all from the trace.
+    await expect(panel.locator('.ae-qkv-formula code')).toHaveText('Attention(Q, K, V) = softmax(QK\u1d40 / \u221ad_k) \u00b7 V');
+    await expect(panel).toHaveAttribute('data-norm', 'pre');
+    const zero = Object.fromEntries(await panel.locator('code.ae-qkv-zero-values').evaluateAll((c) => c.map((x) => [x.dataset.vector, JSON.parse(x.dataset.values)])));
+    expect(zero.x).toEqual(rowOf(api.x, it, api.concat.length / api.n));
+    expect(zero.q).toEqual(rowOf(head.q, it, d));
+    expect(zero.k).toEqual(rowOf(head.k, it, d));
+    expect(zero.v).toEqual(rowOf(head.v, it, d));
+    await expect(panel.locator('.ae-qkv-zero-text')).toContainText(`${api.concat.length / api.n} → ${d}`);
 
     // Keyboard: the rows are one tab stop; focusing a row marks its cell in the heatmap.
     await panel.locator('tbody tr[tabindex="0"]').focus();

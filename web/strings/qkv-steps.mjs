@@ -8,8 +8,8 @@ export default {
     where: 'Layer {layer}, head {head} · vector width d = {d}, √d = {root}',
     formulaNote: ' — the four steps below are this formula, one query row at a time (d_k = d, the head width).',
     zero: {
-      pre: '⓪ Where q, k and v come from: this model is pre-LN, so the word’s layer input is first LayerNorm’d into x (d_model = {dModel} numbers). Head {head} multiplies x by its own slices of W_Q, W_K and W_V ({dModel} → {d} each), giving the word’s query, key and value.',
-      post: '⓪ Where q, k and v come from: this model is post-LN, so x is the layer input itself (d_model = {dModel} numbers). Head {head} multiplies x by its own slices of W_Q, W_K and W_V ({dModel} → {d} each), giving the word’s query, key and value.',
+      pre: 'Step 0 — where q, k and v come from: this model is pre-LN, so the word’s layer input is first LayerNorm’d into x (d_model = {dModel} numbers). Head {head} multiplies x by its own slices of W_Q, W_K and W_V ({dModel} → {d} each), giving the word’s query, key and value.',
+      post: 'Step 0 — where q, k and v come from: this model is post-LN, so x is the layer input itself (d_model = {dModel} numbers). Head {head} multiplies x by its own slices of W_Q, W_K and W_V ({dModel} → {d} each), giving the word’s query, key and value.',
       x: 'x of “{token}” ({dModel})',
       q: 'q = x·W_Q ({d})',
       k: 'k = x·W_K ({d})',
@@ -54,8 +54,8 @@ export default {
     where: '第 {layer} 层，第 {head} 个头 · 向量维度 d = {d}，√d = {root}',
     formulaNote: '——下面四步就是这个公式，每次算查询矩阵的一行（d_k 就是头的维度 d）。',
     zero: {
-      pre: '⓪ q、k、v 从哪里来：这个模型是 pre-LN，词在这一层的输入先经过 LayerNorm 得到 x（d_model = {dModel} 个数）。第 {head} 个头用它自己那一份 W_Q、W_K、W_V（各自把 {dModel} 维变成 {d} 维）去乘 x，得到这个词的查询、键和值。',
-      post: '⓪ q、k、v 从哪里来：这个模型是 post-LN，x 就是这一层的输入本身（d_model = {dModel} 个数）。第 {head} 个头用它自己那一份 W_Q、W_K、W_V（各自把 {dModel} 维变成 {d} 维）去乘 x，得到这个词的查询、键和值。',
+      pre: '第 0 步：q、k、v 从哪里来：这个模型是 pre-LN，词在这一层的输入先经过 LayerNorm 得到 x（d_model = {dModel} 个数）。第 {head} 个头用它自己那一份 W_Q、W_K、W_V（各自把 {dModel} 维变成 {d} 维）去乘 x，得到这个词的查询、键和值。',
+      post: '第 0 步：q、k、v 从哪里来：这个模型是 post-LN，x 就是这一层的输入本身（d_model = {dModel} 个数）。第 {head} 个头用它自己那一份 W_Q、W_K、W_V（各自把 {dModel} 维变成 {d} 维）去乘 x，得到这个词的查询、键和值。',
       x: '“{token}”的 x（{dModel} 维）',
       q: 'q = x·W_Q（{d} 维）',
       k: 'k = x·W_K（{d} 维）',
