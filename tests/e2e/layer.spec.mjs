@@ -131,6 +131,16 @@ test('untrained model: a new sentence redraws the stages from its own trace', as
   await expect(panel.locator('.ae-layer-parallel')).toContainText(`${api.n} × ${api.n} = ${api.n * api.n}`);
 });
 
+test('Q, K, V step 0 says when q and k are rotated by RoPE', async ({ page }) => {
+  await openPage(page, '/?model=untrained&pos=rope');
+  const qkv = page.locator('ae-qkv-steps');
+  await expect(qkv).toHaveAttribute('data-rope', 'true');
+  await expect(qkv.locator('.ae-qkv-zero-text')).toContainText('RoPE');
+  await page.locator('#positional').selectOption('sinusoidal');
+  await expect(qkv).toHaveAttribute('data-rope', 'false');
+  await expect(qkv.locator('.ae-qkv-zero-text')).not.toContainText('RoPE');
+});
+
 test('the layer panel switches language, fits a 375 px screen and passes axe', async ({ page }) => {
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.setViewportSize({ width: 375, height: 812 });

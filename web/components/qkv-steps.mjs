@@ -94,6 +94,7 @@ export class QkvSteps extends StoreElement {
   #active = null; // key index of the focused/pointed row
   #norm = 'pre'; // the model's LayerNorm placement (config.norm)
   #normModel = null; // the model whose config.norm #norm holds
+  #trainedPositional = ''; // that trained model's config.positional
 
   get heatmap() {
     return this.#heatmap ?? document.getElementById('heatmap');
@@ -236,16 +237,29 @@ export class QkvSteps extends StoreElement {
     const { model } = this.store.get();
     if (model === this.#normModel) return;
     this.#normModel = model;
-    if (!model || model === 'untrained') {
-      this.#norm = 'pre';
-      return;
-    }
+    this.#norm = 'pre';
+    this.#trainedPositional = '';
+    if (!model || model === 'untrained') return;
     getTrainedModel(model).then((m) => {
-      if (this.#normModel !== model || m.config.norm === this.#norm) return;
-      this.#norm = m.config.norm;
+      if (this.#normModel !== model) return;
+      if (m.config.norm === this.#norm && m.config.positional === this.#trainedPositional) return;
+      this.#norm = m.config.norm === 'post' ? 'post' : 'pre';
+      this.#trainedPositional = m.config.positional;
       this.#view = null;
       this.#draw();
     }, () => {});
+  }
+
+  // config.positional of the shown model; for the page's random model, from the recipe the
+  // page publishes on #app (data-config), which changes without a model change.
+  #positional() {
+    const { model } = this.store.get();
+    if (model && model !== 'untrained') return this.#trainedPositional;
+    try {
+      return JSON.parse(document.getElementById('app')?.dataset.config || '{}').positional ?? '';
+    } catch {
+      return '';
+    }
   }
 
   #draw() {
@@ -264,7 +278,7 @@ export class QkvSteps extends StoreElement {
     const d = head.q.length / n; // the head width, from the trace's shape
     const root = fixed(Math.sqrt(d), 2); // label of the divisor (the trace holds the divided scores)
     this.#checkNorm();
-    const view = { i, n, tokens: JSON.stringify(tokens), head, scale, norm: this.#norm };
+    const view = { i, n, tokens: JSON.stringify(tokens), head, scale, norm: this.#norm, positional: this.#positional() };
     if (this.#view && Object.keys(view).every((k) => this.#view[k] === view[k])) return;
     this.#view = { ...view, d, root, tokenList: tokens };
 
@@ -352,7 +366,10 @@ export class QkvSteps extends StoreElement {
     const stages = layerTrace.stages;
     const pre = this.#norm !== 'post';
     const xAll = stages ? (pre ? stages.norm1 : stages.input) : null;
-    p.zeroText.textContent = this.#t(pre ? 'zero.pre' : 'zero.post', { dModel: xAll ? xAll.length / tokens.length : '?', d, head: headIndex + 1 });
+    const rope = this.#view?.positional === 'rope';
+    p.zeroText.textContent = this.#t(pre ? 'zero.pre' : 'zero.post', { dModel: xAll ? xAll.length / tokens.length : '?', d, head: headIndex + 1 })
+      + (rope ? this.#t('zero.rope') : '');
+    this.dataset.rope = String(rope);
     const dModel = xAll ? xAll.length / tokens.length : 0;
     const x = xAll ? xAll.subarray(i * dModel, (i + 1) * dModel) : new Float32Array(0);
     const rowOf = (m) => m.subarray(i * d, (i + 1) * d);

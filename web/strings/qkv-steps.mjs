@@ -10,6 +10,7 @@ export default {
     zero: {
       pre: 'Step 0 — where q, k and v come from: this model is pre-LN, so the word’s layer input is first LayerNorm’d into x (d_model = {dModel} numbers). Head {head} multiplies x by its own slices of W_Q, W_K and W_V ({dModel} → {d} each), giving the word’s query, key and value.',
       post: 'Step 0 — where q, k and v come from: this model is post-LN, so x is the layer input itself (d_model = {dModel} numbers). Head {head} multiplies x by its own slices of W_Q, W_K and W_V ({dModel} → {d} each), giving the word’s query, key and value.',
+      rope: ' This model uses RoPE: q and k are then rotated by the word’s position, and the q and k below are after that rotation.',
       x: 'x of “{token}” ({dModel})',
       q: 'q = x·W_Q ({d})',
       k: 'k = x·W_K ({d})',
@@ -56,6 +57,7 @@ export default {
     zero: {
       pre: '第 0 步：q、k、v 从哪里来：这个模型是 pre-LN，词在这一层的输入先经过 LayerNorm 得到 x（d_model = {dModel} 个数）。第 {head} 个头用它自己那一份 W_Q、W_K、W_V（各自把 {dModel} 维变成 {d} 维）去乘 x，得到这个词的查询、键和值。',
       post: '第 0 步：q、k、v 从哪里来：这个模型是 post-LN，x 就是这一层的输入本身（d_model = {dModel} 个数）。第 {head} 个头用它自己那一份 W_Q、W_K、W_V（各自把 {dModel} 维变成 {d} 维）去乘 x，得到这个词的查询、键和值。',
+      rope: '这个模型用 RoPE：q 和 k 随后还要按词的位置旋转，下面的 q 和 k 是旋转之后的。',
       x: '“{token}”的 x（{dModel} 维）',
       q: 'q = x·W_Q（{d} 维）',
       k: 'k = x·W_K（{d} 维）',
