@@ -149,10 +149,18 @@ test('the layer panel switches language, fits a 375 px screen and passes axe', a
   const panel = page.locator('ae-layer');
   await panel.scrollIntoViewIfNeeded();
   await expect(panel.locator('h2')).toHaveText(strings.en.title);
-  await expect(page.locator('#toc a[href="#layer"]')).toHaveText('The Transformer layer');
+  // The section's id must not clash with the main panel's #layer selector: ids are unique.
+  const duplicates = await page.evaluate(() => {
+    const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+    return ids.filter((id, k) => ids.indexOf(id) !== k);
+  });
+  expect(duplicates).toEqual([]);
+  await expect(page.locator('#toc a[href="#transformer-layer"]')).toHaveText('The Transformer layer');
+  await page.locator('#toc a[href="#transformer-layer"]').click();
+  await expect(page.locator('#transformer-layer')).toBeInViewport();
   await page.locator('#lang').click();
   await expect(panel.locator('h2')).toHaveText(strings.zh.title);
-  await expect(page.locator('#toc a[href="#layer"]')).toHaveText('Transformer 层');
+  await expect(page.locator('#toc a[href="#transformer-layer"]')).toHaveText('Transformer 层');
   await expect(panel.locator('.ae-layer-placement')).toHaveText(strings.zh.pre);
   await expect(panel.locator('li[data-stage="ffnHidden"] .ae-layer-stage-name')).toContainText(strings.zh.stage.ffnHidden);
   await expect(panel.locator('.ae-layer-parallel')).toContainText('步');
