@@ -201,7 +201,8 @@ FamilyShape shape_of(const CorefFamily& f) {
   if (f.adjectives[0].size() != f.adjectives[1].size())
     throw std::logic_error("corpus: family " + f.name + " needs as many adjectives per role");
   return {static_cast<int>(f.templates.size()),
-          static_cast<int>(coref_connectives().size() * coref_verbs().size() * f.intensifiers.size()),
+          static_cast<int>(coref_middles().size() * coref_connectives().size() * coref_verbs().size() *
+                           f.intensifiers.size()),
           static_cast<int>(f.nouns[0].size()), static_cast<int>(f.nouns[1].size()),
           static_cast<int>(f.adjectives[0].size())};
 }
@@ -276,8 +277,9 @@ std::string tail_text(const CorefFamily& f, int tail) {
   const size_t k = static_cast<size_t>(tail) % f.intensifiers.size();
   const size_t rest = static_cast<size_t>(tail) / f.intensifiers.size();
   const size_t v = rest % verbs.size();
-  const size_t c = rest / verbs.size();
-  return " " + conns[c] + " it " + verbs[v] + " " + f.intensifiers[k] + " ";
+  const size_t c = (rest / verbs.size()) % conns.size();
+  const std::string& middle = coref_middles()[rest / verbs.size() / conns.size()];
+  return (middle.empty() ? "" : " " + middle) + " " + conns[c] + " it " + verbs[v] + " " + f.intensifiers[k] + " ";
 }
 
 // Both examples of the pair (family, key); `first_role` says which comes first in the split.
@@ -310,6 +312,11 @@ void append_hash_texts(const std::vector<Example>& split, std::vector<std::strin
 const std::vector<std::string>& coref_connectives() {
   static const std::vector<std::string> c = {"because", "since", "as"};
   return c;
+}
+
+const std::vector<std::string>& coref_middles() {
+  static const std::vector<std::string> m = {"", "that day", "last night"};
+  return m;
 }
 
 const std::vector<std::string>& coref_verbs() {
@@ -431,6 +438,7 @@ std::vector<std::string> corpus_words(const CorefCorpus& corpus) {
   }
   for (const auto& c : coref_connectives()) add_words_of(out, seen, c);
   for (const auto& v : coref_verbs()) add_words_of(out, seen, v);
+  for (const auto& m : coref_middles()) add_words_of(out, seen, m);
   add_words_of(out, seen, "it . =");
   for (const auto* split : {&corpus.train, &corpus.validation, &corpus.heldout_combinations, &corpus.heldout_templates})
     for (const auto& e : *split)

@@ -10,10 +10,12 @@
 //     (the street, the suitcase, …) — several interchangeable nouns per role, several adjectives
 //     per role, and eight templates: four put role 0 first, four (passive or with the other noun
 //     as subject) put role 1 first. A sentence is
-//       template(noun0, noun1) + " " + connective + " it " + verb + " " + intensifier + " " + adj + "."
-//     with connective ∈ {because, since, as}, verb ∈ {was, seemed} and a family's intensifiers
-//     ("too", "far too", "so" where something failed; "so", "very", "really" otherwise). Only
-//     the adjective, which comes after "it", decides the referent.
+//       template(noun0, noun1) + [" " + middle] + " " + connective + " it " + verb + " " + intensifier
+//       + " " + adj + "."
+//     with middle ∈ {"", "that day", "last night"} (so the distance from the nouns to "it" is not
+//     fixed by the template), connective ∈ {because, since, as}, verb ∈ {was, seemed} and a
+//     family's intensifiers ("too", "far too", "so" where something failed; "so", "very",
+//     "really" otherwise). Only the adjective, which comes after "it", decides the referent.
 //
 //     Shortcuts this design removes:
 //       - position: examples come in minimal pairs (same sentence, one adjective of each role),
@@ -70,6 +72,7 @@ struct CorefFamily {
 const std::vector<CorefFamily>& coref_families();
 const std::vector<std::string>& coref_connectives();  // because, since, as
 const std::vector<std::string>& coref_verbs();        // was, seemed
+const std::vector<std::string>& coref_middles();      // "", "that day", "last night": before the connective
 
 struct CorefExample {
   std::string text;                 // "The animal didn't cross the street because it was too tired."

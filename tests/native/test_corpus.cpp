@@ -331,6 +331,23 @@ TEST_CASE("every token index field points at the right word") {
   }
 }
 
+TEST_CASE("within a template the distance from the nouns to 'it' varies (no fixed offset to key on)") {
+  // (family, template) → the gaps between the second noun and "it" seen in training.
+  std::map<std::pair<std::string, int>, std::set<int>> gaps;
+  for (const auto& e : coref().train) gaps[{e.family, e.template_id}].insert(e.pronoun - e.second_noun);
+  for (const auto& [key, g] : gaps) {
+    CAPTURE(key.first);
+    CAPTURE(key.second);
+    CHECK(g == std::set<int>{2, 4});  // "… street because it" or "… street that day / last night because it"
+  }
+  CHECK(gaps.size() == 6 * ae::coref_families().size());  // every seen template
+  // The middle sits between the second noun and the connective, so the lesson sentence keeps none.
+  int with_middle = 0;
+  for (const auto& e : coref().train) with_middle += e.pronoun - e.second_noun == 4;
+  CHECK(fraction(with_middle, coref().train.size()) >= 0.6);  // two of the three middles are words
+  CHECK(fraction(with_middle, coref().train.size()) <= 0.72);
+}
+
 TEST_CASE("minimal pairs differ only in the decider and have different referents") {
   for (const auto& [name, split] : coref_splits(coref())) {
     CAPTURE(name);
