@@ -19,6 +19,8 @@ import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/positions.mjs';
+
+const SAME_WITHIN = 1e-6; // probabilities this close are the same answer, told apart only by rounding
 import { drawMatrix } from './number-matrix.mjs';
 
 export const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
@@ -401,7 +403,8 @@ export class Positions extends StoreElement {
     }
     const { a, b } = this.#runs.none;
     const pa = a?.prediction, pb = b?.prediction;
-    const same = Boolean(pa && pb && pa.token === pb.token && pa.probability === pb.probability);
+    // Equal up to float rounding: the permuted sums add the same terms in another order.
+    const same = Boolean(pa && pb && pa.token === pb.token && Math.abs(pa.probability - pb.probability) <= SAME_WITHIN);
     p.summary.dataset.same = String(same);
     p.summary.textContent = !pa || !pb ? ''
       : same ? this.#t('sameNone', { word: pa.token, p: this.#percent(pa.probability) })
