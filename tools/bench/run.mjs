@@ -475,7 +475,7 @@ targets.push(['lesson-sentence forward with full trace ≤ 50 µs in wasm', `cor
   fwd.core > 50 ? `the core alone takes ${fmt(fwd.core / 50, 1)}× the budget (native: ${fmt(nativeModel?.forward_us, 0)} µs), ` +
     `${fmt((100 * fwd.gelu) / fwd.core, 0)} % of it in GELU, a scalar std::tanh per element (ops/activation.cpp): a SIMD GELU is the first step. ` +
     `Even with no overhead at all, the forward's ${fmt(forwardFlops / 1e6, 2)} MFLOP in 50 µs need ${fmt(forwardFlops / 50e3, 1)} GFLOP/s ` +
-    `(${fmt((100 * forwardFlops) / 50e3 / peak, 0)} % of peak) on 12-row matrices` : '']);
+    `(${fmt((100 * forwardFlops) / 50e3 / peak, 0)} % of peak) on ${engine.tokenize(LESSON).length}-row matrices` : '']);
 say(table(['target', 'measured', 'status', 'what the unmet ones would need'], targets));
 say();
 say('Relaxed SIMD (fused multiply-add), which would raise the peak: not built — clang 14 emits only the prototype opcodes, which ' +
