@@ -148,14 +148,14 @@ test.describe('KV cache panel', () => {
     await view.getByRole('button', { name: 'tired ↔ wide' }).click();
     await expect(view).toHaveAttribute('data-prompt', /too wide/);
     const prompt = await view.getAttribute('data-prompt');
-    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '1' });
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '2' });
     await view.getByLabel('Head', { exact: true }).selectOption({ value: '0' });
     for (const k of [1, 2]) {
       await view.getByRole('button', { name: 'Step', exact: true }).click();
       await expect(view).toHaveAttribute('data-step', String(k));
     }
     const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('kvcache.')));
-    await expect.poll(linked).toEqual({ 'kvcache.prompt': prompt, 'kvcache.layer': '2', 'kvcache.head': '1' });
+    await expect.poll(linked).toEqual({ 'kvcache.prompt': prompt, 'kvcache.layer': '3', 'kvcache.head': '1' });
     const before = await shownRows(view);
     expect(before.length).toBeGreaterThan(10);
 
@@ -164,9 +164,9 @@ test.describe('KV cache panel', () => {
     await other.locator('#kv-cache').scrollIntoViewIfNeeded();
     const again = panel(other);
     await expect(again).toHaveAttribute('data-status', 'ready');
-    for (const [key, value] of Object.entries({ prompt, layer: '1', head: '0', step: '0' }))
+    for (const [key, value] of Object.entries({ prompt, layer: '2', head: '0', step: '0' }))
       await expect(again).toHaveAttribute(`data-${key}`, value);
-    expect(await again.getByLabel('Layer', { exact: true }).inputValue()).toBe('1');
+    expect(await again.getByLabel('Layer', { exact: true }).inputValue()).toBe('2');
     for (const k of [1, 2]) {
       await again.getByRole('button', { name: 'Step', exact: true }).click();
       await expect(again).toHaveAttribute('data-step', String(k));
@@ -175,11 +175,11 @@ test.describe('KV cache panel', () => {
     // …which are the API's weights for that layer and head.
     const step = (await api(page, prompt)).steps[1];
     const rows = step.position + 1;
-    expect(before.map((r) => r.weight)).toEqual(step.attention[1].slice(0, rows));
+    expect(before.map((r) => r.weight)).toEqual(step.attention[2].slice(0, rows)); // layer 3, head 1
     // Back at the defaults, the controls leave the link.
     await view.getByRole('button', { name: 'tired ↔ wide' }).click();
-    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '0' });
-    await view.getByLabel('Head', { exact: true }).selectOption({ value: '3' });
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '1' });
+    await view.getByLabel('Head', { exact: true }).selectOption({ value: '2' });
     await expect.poll(linked).toEqual({});
     await other.close();
 
@@ -188,7 +188,7 @@ test.describe('KV cache panel', () => {
     await bad.goto(`/?model=untrained&kvcache.layer=4&kvcache.head=-1&kvcache.prompt=${'the '.repeat(51)}`);
     await bad.locator('#kv-cache').scrollIntoViewIfNeeded();
     await expect(panel(bad)).toHaveAttribute('data-status', 'ready');
-    for (const [key, value] of Object.entries({ layer: '0', head: '3', prompt: /too tired \.$/ }))
+    for (const [key, value] of Object.entries({ layer: '1', head: '2', prompt: /too tired \.$/ }))
       await expect(panel(bad)).toHaveAttribute(`data-${key}`, value);
   });
 
