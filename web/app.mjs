@@ -9,18 +9,7 @@ import { readUrlState, urlFor } from './lib/url-state.mjs';
 import './components/attention-heatmap.mjs';
 import './components/head-grid.mjs';
 import './components/head-view.mjs';
-import './components/flip-pair.mjs';
-import './components/export-buttons.mjs';
-import './components/explanation.mjs';
-import './components/qkv-steps.mjs';
-import './components/scaling.mjs';
-import './components/multi-head.mjs';
-import './components/layer.mjs';
-import './components/cost.mjs';
-import './components/positions.mjs';
-import './components/causal-mask.mjs';
-import './components/cross-attention.mjs';
-import './components/kv-cache.mjs';
+// The lesson panels come from ./panels.mjs, imported after the first draw (loadLessonPanels).
 
 const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number
@@ -215,6 +204,7 @@ function run() {
   showPrediction();
   showFacts();
   showBanner();
+  loadLessonPanels();
 }
 
 let timer = 0;
@@ -321,6 +311,7 @@ function showError(key, params) {
   ui.app.dataset.status = 'error';
   ui.result.classList.add('stale'); // keep the last heatmap, marked as out of date
   ui.prediction.hidden = ui.unknown.hidden = true; // but no answer for another sentence
+  if (key !== 'loadError') loadLessonPanels(); // the first run failed: the panels still work
 }
 
 function clearError() {
@@ -441,17 +432,20 @@ function trackPanels() {
   }, { passive: true });
 }
 
-// Once the first run has drawn (the panels above have their height), the linked panel is shown.
+// The lesson panels are fetched after the first run has been drawn (or has failed and said
+// so), a frame later, so that they never delay the first attention on screen.
+let lessonPanels = null;
+function loadLessonPanels() {
+  lessonPanels ??= new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))
+    .then(() => import('./panels.mjs'))
+    .then(openLinkedPanel, (error) => showError('loadError', { message: error.message }));
+  return lessonPanels;
+}
+
+// Once the panels are there (the sections above the linked one have their height), it is shown.
 function openLinkedPanel() {
   const { panel } = store.get();
-  if (!panel) return;
-  const show = () => requestAnimationFrame(() => document.getElementById(panel)?.scrollIntoView({ block: 'start' }));
-  if (store.get().result) return show();
-  const stop = store.subscribe((s, changed) => {
-    if (!changed.has('result') || !s.result) return;
-    stop();
-    show();
-  });
+  if (panel) requestAnimationFrame(() => document.getElementById(panel)?.scrollIntoView({ block: 'start' }));
 }
 
 // The model a visit opens with: the link's if it names a listed model (or the untrained
@@ -488,7 +482,6 @@ async function start() {
   }
   fillModelMenu();
   translateModelMenu();
-  openLinkedPanel();
   trackPanels();
   const name = firstModel(linkedModel);
   if (name !== UNTRAINED) {

@@ -1,0 +1,16 @@
+// The lesson panels below the opening view, and the extras of the opening panels (export
+// buttons, the tired|wide pair). app.mjs imports this module once the first attention is drawn,
+// so that first view needs only the heatmap, head view and head grid: a smaller initial
+// transfer and an earlier first render (see docs/benchmarks.md, "page").
+import './components/flip-pair.mjs';
+import './components/export-buttons.mjs';
+import './components/qkv-steps.mjs';
+import './components/scaling.mjs';
+import './components/multi-head.mjs';
+import './components/layer.mjs';
+import './components/positions.mjs';
+import './components/causal-mask.mjs';
+import './components/kv-cache.mjs';
+import './components/cost.mjs';
+import './components/explanation.mjs';
+import './components/cross-attention.mjs';
