@@ -73,8 +73,12 @@ test.describe('with the coreference model', () => {
     expect(it).toBeGreaterThan(0);
     // The default word: the first "it", in the head view, Q·K·V, multi-head and layer panels.
     await expect(page.locator('ae-head-view')).toHaveAttribute('data-from', String(it));
-    await expect(page.locator('ae-qkv-steps')).toHaveAttribute('data-query', String(it));
-    await expect(page.locator('ae-multi-head')).toHaveAttribute('data-query', String(it));
+    // (Each is scrolled to first: off screen these panels wait to redraw, see StoreElement.)
+    for (const tag of ['ae-qkv-steps', 'ae-multi-head']) {
+      await page.locator(tag).scrollIntoViewIfNeeded();
+      await expect(page.locator(tag)).toHaveAttribute('data-query', String(it));
+    }
+    await panel.scrollIntoViewIfNeeded();
     await expect(panel).toHaveAttribute('data-token', String(it));
     await expect(panel).toHaveAttribute('data-norm', 'pre');
     await expect(panel.locator('.ae-layer-placement')).toHaveText(strings.en.pre);
@@ -92,7 +96,9 @@ test.describe('with the coreference model', () => {
     await panel.locator('select').first().selectOption('1');
     await expectStagesMatch(panel, api, api.nLayers - 1, 1);
     await expect(page.locator('ae-head-view')).toHaveAttribute('data-from', '1');
+    await page.locator('ae-qkv-steps').scrollIntoViewIfNeeded();
     await expect(page.locator('ae-qkv-steps')).toHaveAttribute('data-query', '1');
+    await panel.scrollIntoViewIfNeeded();
     await expect(panel.locator('.ae-layer-stack')).toHaveText(strings.en.stackLast.replace('{n}', api.nLayers));
 
     // Keyboard: the stages are one tab stop; the focused one spells out its exact values.
@@ -134,9 +140,11 @@ test('untrained model: a new sentence redraws the stages from its own trace', as
 test('Q, K, V step 0 says when q and k are rotated by RoPE', async ({ page }) => {
   await openPage(page, '/?model=untrained&pos=rope');
   const qkv = page.locator('ae-qkv-steps');
+  await qkv.scrollIntoViewIfNeeded(); // off screen it waits to redraw (StoreElement.redrawWhenVisible)
   await expect(qkv).toHaveAttribute('data-rope', 'true');
   await expect(qkv.locator('.ae-qkv-zero-text')).toContainText('RoPE');
   await page.locator('#positional').selectOption('sinusoidal');
+  await qkv.scrollIntoViewIfNeeded();
   await expect(qkv).toHaveAttribute('data-rope', 'false');
   await expect(qkv.locator('.ae-qkv-zero-text')).not.toContainText('RoPE');
 });

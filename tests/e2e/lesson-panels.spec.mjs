@@ -121,6 +121,8 @@ test.describe('with the coreference model', () => {
     // With the causal mask, the keys after the query are masked: weight exactly 0, as in the trace.
     await page.locator('#causal').check();
     await expect(app(page)).toHaveAttribute('data-run', /"causal":true/);
+    await panel.scrollIntoViewIfNeeded(); // off screen it waits to redraw (StoreElement.redrawWhenVisible)
+    await expect(panel.locator('tbody tr').nth(5)).toHaveAttribute('data-masked', 'true');
     const masked = await apiRun(page);
     const rows = await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => ({ ...tr.dataset })));
     rows.forEach((row, j) => {

@@ -31,6 +31,7 @@ const KIND = { input: 'io', norm1: 'norm', attention: 'attn', residual1: 'res', 
 let nextId = 0;
 
 export class LayerPanel extends StoreElement {
+  static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'token', 'model', 'lang'];
 
   #parts = null;

@@ -25,6 +25,7 @@ const CALC_DEFAULT = { d: 4096, dh: 128 };
 let nextId = 0;
 
 export class MultiHead extends StoreElement {
+  static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'token', 'model', 'lang'];
 
   #parts = null;

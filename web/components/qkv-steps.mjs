@@ -85,6 +85,7 @@ export function maxAbsOf(...arrays) {
 }
 
 export class QkvSteps extends StoreElement {
+  static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'head', 'token', 'scale', 'model', 'lang'];
 
   #parts = null;

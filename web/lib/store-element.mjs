@@ -1,14 +1,23 @@
 // Base class of the panels that follow a store (./store.mjs): the `store` property (the
 // page's shared store unless an embedding page sets its own), a subscription while the
 // element is connected, and a call to storeChanged() when a key it watches changes.
+// A panel that sets `static redrawWhenVisible = true` is not redrawn while it is off screen:
+// it notes that it is out of date and catches up when it scrolls near the window, so one
+// interaction redraws only what the reader can see.
 import { store as sharedStore } from './store.mjs';
+
+const NEAR_WINDOW = '200px 0px'; // redraw a little before the panel scrolls into view
 
 export class StoreElement extends HTMLElement {
   // The state keys whose change redraws the panel; each subclass lists its own.
   static watched = [];
+  static redrawWhenVisible = false;
 
   #store = sharedStore;
   #unsubscribe = null;
+  #observer = null;
+  #visible = true; // until the observer has said otherwise
+  #stale = null; // null, or the `full` flag of the redraws skipped while off screen
 
   get store() {
     return this.#store;
@@ -26,6 +35,8 @@ export class StoreElement extends HTMLElement {
   disconnectedCallback() {
     this.#unsubscribe?.();
     this.#unsubscribe = null;
+    this.#observer?.disconnect();
+    this.#observer = null;
   }
 
   // Redraw; the argument `full` is true on connecting and on a language change (labels must be rebuilt).
@@ -33,10 +44,27 @@ export class StoreElement extends HTMLElement {
 
   #connect() {
     this.#unsubscribe?.();
-    const { watched } = this.constructor;
+    const { watched, redrawWhenVisible } = this.constructor;
     this.#unsubscribe = this.#store.subscribe((_, changed) => {
-      if (watched.some((key) => changed.has(key))) this.storeChanged(changed.has('lang'));
+      if (watched.some((key) => changed.has(key))) this.#changed(changed.has('lang'));
     });
+    if (redrawWhenVisible && !this.#observer && 'IntersectionObserver' in globalThis) {
+      this.#observer = new IntersectionObserver((entries) => {
+        this.#visible = entries[entries.length - 1].isIntersecting;
+        if (this.#visible && this.#stale !== null) this.#changed(this.#stale);
+      }, { rootMargin: NEAR_WINDOW });
+      this.#observer.observe(this);
+    }
+    this.#stale = null;
     this.storeChanged(true);
+  }
+
+  #changed(full) {
+    if (!this.#visible && !full) { // a language change relabels at once: it is rare, and read by screen readers
+      this.#stale = Boolean(this.#stale);
+      return;
+    }
+    this.#stale = null;
+    this.storeChanged(full);
   }
 }
