@@ -196,6 +196,7 @@ test('coref-encoder resolves “it”: animal when tired, street when wide', asy
   await page.locator('#swap').click();
   await expectRendered(page, LESSON.replace('tired', 'wide'));
   await expect(answer(page)).toHaveText(/^“it” → street /);
+  await expectCellsMatchApi(page); // the heatmap relabels in place: "wide" where "tired" was
 
   await page.locator('#sentence').fill('The animal was tired.'); // an error: no ready state to wait for
   await expect(alert(page)).toHaveText(/no "it" for the coreference model/);

@@ -105,7 +105,33 @@ export class AttentionHeatmap extends HTMLElement {
     this.#data = { caption: '', ...value };
     if (!this.#parts) this.#build();
     if (layoutKey(this.#data) === this.#layout) this.#update();
-    else this.#render();
+    else if (!this.#relabel()) this.#render();
+  }
+
+  // Other words in the same geometry (tired ↔ wide: same length, same unknowns, same label
+  // width): only the label texts change, and the cells are recoloured — a fraction of #render.
+  #relabel() {
+    if (!this.#grid) return false;
+    const tokens = [...this.#data.tokens];
+    const unknown = [...(this.#data.unknown ?? [])];
+    const labels = tokens.map(shorten);
+    const labelWidth = Math.max(textWidth(this.#strings.queries), ...labels.map(textWidth)) + 10;
+    const before = JSON.parse(this.#layout);
+    if (tokens.length !== this.#tokens.length || JSON.stringify(unknown) !== JSON.stringify(before[1]) ||
+      labelWidth !== this.#grid.labelWidth) return false;
+    // The label's own text node (an [UNK] label also holds a <title> after it).
+    const setText = (node, label) => {
+      if (node.firstChild?.nodeType === Node.TEXT_NODE) node.firstChild.nodeValue = label;
+      else node.prepend(label);
+    };
+    labels.forEach((label, i) => {
+      setText(this.#grid.rowLabels[i], label);
+      setText(this.#grid.colLabels[i], label);
+    });
+    this.#tokens = tokens;
+    this.#layout = layoutKey(this.#data);
+    this.#update();
+    return true;
   }
 
   set strings(value) {
@@ -216,7 +242,7 @@ export class AttentionHeatmap extends HTMLElement {
 
     this.#tokens = tokens;
     this.#layout = layoutKey(this.#data);
-    this.#grid = { left, top, cell, marker, highlight, rowLabels, colLabels };
+    this.#grid = { left, top, cell, marker, highlight, rowLabels, colLabels, labelWidth };
     if (this.#active && Math.max(this.#active.row, this.#active.col) >= n) this.#active = null;
     this.#update();
     this.#showHighlight();
