@@ -28,6 +28,7 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
+import { el } from '../lib/dom.mjs';
 
 const MODEL = 'coref-decoder';
 const WINDOW_MODEL = 'coref-encoder';
@@ -121,13 +122,6 @@ export class CausalMask extends StoreElement {
 
   #build() {
     const id = `ae-cm-${nextId++}`;
-    const el = (tag, className, parent, attrs = {}) => {
-      const node = document.createElement(tag);
-      if (className) node.className = className;
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      parent?.append(node);
-      return node;
-    };
     const root = el('div', 'ae-cm');
     const title = el('h2', '', root, { id: `${id}-title` });
     const intro = el('p', 'howto', root);

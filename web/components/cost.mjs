@@ -16,6 +16,7 @@ import { getEngine } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/cost.mjs';
+import { el } from '../lib/dom.mjs';
 
 const D = 64;
 const MIN_EXP = 6; // n = 64
@@ -84,13 +85,6 @@ export class Cost extends StoreElement {
 
   #build() {
     const id = `ae-cost-${nextId++}`;
-    const el = (tag, className, parent, attrs = {}) => {
-      const node = document.createElement(tag);
-      if (className) node.className = className;
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      parent?.append(node);
-      return node;
-    };
     const root = el('div', 'ae-cost');
     const title = el('h2', '', root, { id: `${id}-title` });
     const intro = el('p', 'howto', root);

@@ -13,6 +13,7 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/cross-attention.mjs';
 import { drawMatrix } from './number-matrix.mjs';
+import { el } from '../lib/dom.mjs';
 
 const MODEL = 'coref-encoder';
 export const DEFAULT_A = "The animal didn't cross the street because it was too tired.";
@@ -63,13 +64,6 @@ export class CrossAttention extends StoreElement {
 
   #build() {
     const id = `ae-ca-${nextId++}`;
-    const el = (tag, className, parent, attrs = {}) => {
-      const node = document.createElement(tag);
-      if (className) node.className = className;
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      parent?.append(node);
-      return node;
-    };
     const root = el('div', 'ae-ca');
     const title = el('h2', '', root, { id: `${id}-title` });
     const intro = el('p', 'howto', root);

@@ -18,6 +18,7 @@ import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
+import { el } from '../lib/dom.mjs';
 
 const MODEL = 'coref-encoder';
 const LESSON = "The animal didn't cross the street because it was too tired.";
@@ -84,13 +85,6 @@ export class Explanation extends StoreElement {
 
   #build() {
     const id = `ae-ex-${nextId++}`;
-    const el = (tag, className, parent, attrs = {}) => {
-      const node = document.createElement(tag);
-      if (className) node.className = className;
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      parent?.append(node);
-      return node;
-    };
     const root = el('div', 'ae-ex');
     const title = el('h2', '', root, { id: `${id}-title` });
     const intro = el('p', 'howto', root);

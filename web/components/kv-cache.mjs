@@ -18,6 +18,7 @@ import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/kv-cache.mjs';
+import { el, svgNode as svg } from '../lib/dom.mjs';
 
 const MODEL = 'coref-decoder';
 const MAX_NEW = 8; // the lesson completion "it = animal [SEP]" needs 4 steps
@@ -40,12 +41,6 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 let nextId = 0;
 
-function svg(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  parent?.append(node);
-  return node;
-}
 
 // A horizontal bar of `fraction` of its box, drawn in SVG (no inline styles under the CSP).
 function bar(fraction, className, label) {
@@ -121,13 +116,6 @@ export class KvCache extends StoreElement {
 
   #build() {
     const id = `ae-kv-${nextId++}`;
-    const el = (tag, className, parent, attrs = {}) => {
-      const node = document.createElement(tag);
-      if (className) node.className = className;
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      parent?.append(node);
-      return node;
-    };
     const root = el('div', 'ae-kv');
     const title = el('h2', '', root, { id: `${id}-title` });
     const intro = el('p', 'howto', root);

@@ -17,6 +17,7 @@ import { getTrainedModel } from '../lib/context.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import strings from '../strings/layer.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
+import { el } from '../lib/dom.mjs';
 
 const STRIP_WIDTH = 224; // px: the widest strip (the 4×-wide FFN hidden layer gets thinner cells)
 
@@ -57,13 +58,6 @@ export class LayerPanel extends StoreElement {
 
   #build() {
     const id = `ae-layer-${nextId++}`;
-    const el = (tag, className, parent, attrs = {}) => {
-      const node = document.createElement(tag);
-      if (className) node.className = className;
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      parent?.append(node);
-      return node;
-    };
     const root = el('div', 'ae-layer');
     const title = el('h2', '', root, { id: `${id}-title` });
     const intro = el('p', 'howto', root);

@@ -16,6 +16,7 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/multi-head.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
+import { el } from '../lib/dom.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const HEAD_COLOURS = 8; // style.css: --ae-mh-0 … --ae-mh-7, reused cyclically
@@ -64,13 +65,6 @@ export class MultiHead extends StoreElement {
 
   #build() {
     const id = `ae-mh-${nextId++}`;
-    const el = (tag, className, parent, attrs = {}) => {
-      const node = document.createElement(tag);
-      if (className) node.className = className;
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      parent?.append(node);
-      return node;
-    };
     const root = el('div', 'ae-mh');
     const title = el('h2', '', root, { id: `${id}-title` });
     const intro = el('p', 'howto', root);

@@ -22,6 +22,7 @@ import strings from '../strings/positions.mjs';
 
 const SAME_WITHIN = 1e-6; // probabilities this close are the same answer, told apart only by rounding
 import { drawMatrix } from './number-matrix.mjs';
+import { el, svgNode as svg } from '../lib/dom.mjs';
 
 export const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
 const modelName = (encoding) => `word-order-${encoding}`;
@@ -35,12 +36,6 @@ const SIN_POSITIONS = 16; // what they read (max_len)
 const ROPE_POSITIONS = 16;
 const SVG = 'http://www.w3.org/2000/svg';
 
-function svg(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  parent?.append(node);
-  return node;
-}
 
 // σ with b[σ(i)] = a[i] (each token of a matched to an unused equal token of b), or null
 // when b is not a rearrangement of a. Repeated tokens have identical embeddings without
@@ -124,13 +119,6 @@ export class Positions extends StoreElement {
 
   #build() {
     const id = `ae-pos-${nextId++}`;
-    const el = (tag, className, parent, attrs = {}) => {
-      const node = document.createElement(tag);
-      if (className) node.className = className;
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      parent?.append(node);
-      return node;
-    };
     const root = el('div', 'ae-pos');
     const title = el('h2', '', root, { id: `${id}-title` });
     const intro = el('p', 'howto', root);

@@ -19,6 +19,7 @@ import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/qkv-steps.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
+import { el } from '../lib/dom.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const STRIP_CELL = 7; // px per vector entry, at most
@@ -128,13 +129,6 @@ export class QkvSteps extends StoreElement {
 
   #build() {
     const id = `ae-qkv-${nextId++}`;
-    const el = (tag, className, parent, attrs = {}) => {
-      const node = document.createElement(tag);
-      if (className) node.className = className;
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      parent?.append(node);
-      return node;
-    };
     const root = el('div', 'ae-qkv');
     const title = el('h2', '', root, { id: `${id}-title` });
     const intro = el('p', 'howto', root);

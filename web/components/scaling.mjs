@@ -16,8 +16,8 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/scaling.mjs';
 import { fixed } from './qkv-steps.mjs';
+import { el, svgNode } from '../lib/dom.mjs';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const MODEL = 'coref-encoder';
 const SENTENCES = {
   tired: "The animal didn't cross the street because it was too tired.",
@@ -29,13 +29,6 @@ const COLLAPSE_AT = 0.9; // a largest weight above this is shown as "collapsed"
 
 let nextId = 0;
 
-function svgNode(tag, attrs = {}, parent = null, content = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (content !== null) node.textContent = content;
-  parent?.append(node);
-  return node;
-}
 
 export class Scaling extends StoreElement {
   static watched = ['lang'];
@@ -118,13 +111,6 @@ export class Scaling extends StoreElement {
 
   #build() {
     const id = `ae-sc-${nextId++}`;
-    const el = (tag, className, parent, attrs = {}) => {
-      const node = document.createElement(tag);
-      if (className) node.className = className;
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      parent?.append(node);
-      return node;
-    };
     const root = el('div', 'ae-sc');
     const title = el('h2', '', root, { id: `${id}-title` });
     const intro = el('p', 'howto', root);

@@ -8,6 +8,10 @@
 // The page's CSP allows img-src data: and blob:, so the PNG path loads the SVG from a blob:
 // URL. Styles are copied as presentation attributes, never as style="…" (style-src 'self').
 
+import { svgNode } from './dom.mjs';
+
+export { svgNode }; // the builder of the SVGs below, also used by the panels
+
 const SVG = 'http://www.w3.org/2000/svg';
 const PNG_SCALE = 2; // device pixels per SVG unit: sharp on projectors and phones
 export const JSON_FORMAT = 'attention-explorer/attention-1';
@@ -81,14 +85,6 @@ function addBackground(svg, colour) {
   svg.insertBefore(rect, svg.firstChild);
 }
 
-// An SVG element (namespace, attributes, optional text) for the builders below and the panels.
-export function svgNode(tag, attributes = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  if (text !== null) node.textContent = text;
-  parent?.append(node);
-  return node;
-}
 
 // The model overview as one SVG: a small n×n grid per layer × head, drawn as the head grid
 // draws its thumbnails (panel colour, then the high end of the ramp at opacity = weight).
