@@ -74,36 +74,17 @@ export class CausalMask extends StoreElement {
   #parts = null;
   #model = null;
   #loading = null;
-  #observer = null;
   #timer = 0;
   #runs = null; // {own, partner, adjective} analyze() results for the shown options
   #error = null; // {key, params}
   #view = { layer: 0, head: 0 };
-  #win = { model: null, loading: null, observer: null, full: {}, error: null }; // the sliding-window part
+  #win = { model: null, loading: null, full: {}, error: null }; // the sliding-window part
 
   connectedCallback() {
     if (!this.#parts) this.#build();
     super.connectedCallback();
-    if (!this.#model && !this.#observer && 'IntersectionObserver' in window) {
-      this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#ensureModel();
-      }, { rootMargin: '300px 0px' });
-      this.#observer.observe(this);
-    }
-    if (!this.#win.model && !this.#win.observer && 'IntersectionObserver' in window) {
-      this.#win.observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#ensureWindowModel();
-      }, { rootMargin: '200px 0px' });
-      this.#win.observer.observe(this.#parts.winSection);
-    }
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#observer?.disconnect();
-    this.#observer = null;
-    this.#win.observer?.disconnect();
-    this.#win.observer = null;
+    if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
+    if (!this.#win.model) this.loadWhenNear(() => this.#ensureWindowModel(), this.#parts.winSection, '200px 0px');
   }
 
   storeChanged(full) {
@@ -251,7 +232,6 @@ export class CausalMask extends StoreElement {
   #ensureModel() {
     if (this.#model) return Promise.resolve();
     if (!this.#loading) {
-      this.#observer?.disconnect();
       this.#error = null;
       this.#render();
       this.#loading = getTrainedModel(MODEL)
@@ -286,7 +266,6 @@ export class CausalMask extends StoreElement {
     const w = this.#win;
     if (w.model) return Promise.resolve();
     if (!w.loading) {
-      w.observer?.disconnect();
       w.error = null;
       this.#renderWindow();
       w.loading = getTrainedModel(WINDOW_MODEL)

@@ -51,25 +51,17 @@ export class Cost extends StoreElement {
   #points = []; // measured: {kernel, n, ms, bytes, heap} or {kernel, n, bytes, capped: true}
   #status = { key: 'idle' };
   #run = null; // {maxN, window, limit} of the measurement shown
-  #observer = null;
 
   connectedCallback() {
     if (!this.#parts) this.#build();
     super.connectedCallback();
     // The memory plot needs no timing, only the core's byte counts: draw it when the panel
     // first comes near the viewport (the engine is loaded by then, or loads now).
-    if (!this.#engine && !this.#observer && 'IntersectionObserver' in window) {
-      this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#ensureEngine().catch(() => {});
-      }, { rootMargin: '200px 0px' });
-      this.#observer.observe(this);
-    }
+    if (!this.#engine) this.loadWhenNear(() => this.#ensureEngine().catch(() => {}), this, '200px 0px');
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    this.#observer?.disconnect();
-    this.#observer = null;
     this.#cancel = true;
   }
 
@@ -179,7 +171,6 @@ export class Cost extends StoreElement {
   async #ensureEngine() {
     if (!this.#engine) {
       this.#engine = await getEngine();
-      this.#observer?.disconnect();
       this.#draw();
     }
     return this.#engine;

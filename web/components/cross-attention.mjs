@@ -29,7 +29,6 @@ export class CrossAttention extends StoreElement {
   #engine = null;
   #model = null;
   #loading = null;
-  #observer = null;
   #timer = 0;
   #runs = null; // {a, b} analyze() results
   #errors = []; // [{key, params}]
@@ -39,18 +38,7 @@ export class CrossAttention extends StoreElement {
   connectedCallback() {
     if (!this.#parts) this.#build();
     super.connectedCallback();
-    if (!this.#model && !this.#observer && 'IntersectionObserver' in window) {
-      this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#ensureModel();
-      }, { rootMargin: '300px 0px' });
-      this.#observer.observe(this);
-    }
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#observer?.disconnect();
-    this.#observer = null;
+    if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
   }
 
   storeChanged(full) {
@@ -128,7 +116,6 @@ export class CrossAttention extends StoreElement {
   #ensureModel() {
     if (this.#model) return Promise.resolve();
     if (!this.#loading) {
-      this.#observer?.disconnect();
       this.#errors = [];
       this.#hard = false;
       this.#render();

@@ -47,7 +47,6 @@ export class Explanation extends StoreElement {
   #parts = null;
   #model = null;
   #loading = null; // Promise of the model
-  #observer = null;
   #timer = 0;
   #generation = 0; // a newer measurement cancels an older one
   #ablated = new Set(); // "layer,head" of the heads switched off
@@ -57,18 +56,7 @@ export class Explanation extends StoreElement {
   connectedCallback() {
     if (!this.#parts) this.#build();
     super.connectedCallback();
-    if (!this.#model && !this.#observer && 'IntersectionObserver' in window) {
-      this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#ensureModel();
-      }, { rootMargin: '300px 0px' });
-      this.#observer.observe(this);
-    }
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#observer?.disconnect();
-    this.#observer = null;
+    if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
   }
 
   #t(key, params) {
@@ -198,7 +186,6 @@ export class Explanation extends StoreElement {
       this.#loading = getTrainedModel(MODEL).then((model) => {
         this.#model = model;
         this.#restoreAblated(model.config);
-        this.#observer?.disconnect();
         this.#measure();
         return model;
       }, (e) => {

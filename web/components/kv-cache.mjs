@@ -41,7 +41,6 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 let nextId = 0;
 
-
 // A horizontal bar of `fraction` of its box, drawn in SVG (no inline styles under the CSP).
 function bar(fraction, className, label) {
   const s = svg('svg', { viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: `ae-kv-bar ${className}`, role: 'img', 'aria-label': label });
@@ -56,7 +55,6 @@ export class KvCache extends StoreElement {
   playMs = PLAY_MS; // time between two steps while playing
 
   #parts = null;
-  #observer = null;
   #loading = null; // Promise of the model
   #model = null;
   #prompt = DEFAULT_PROMPT;
@@ -75,18 +73,11 @@ export class KvCache extends StoreElement {
   connectedCallback() {
     if (!this.#parts) this.#build();
     super.connectedCallback();
-    if (!this.#model && !this.#observer && 'IntersectionObserver' in window) {
-      this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#ensureModel();
-      }, { rootMargin: '200px 0px' });
-      this.#observer.observe(this);
-    }
+    if (!this.#model) this.loadWhenNear(() => this.#ensureModel(), this, '200px 0px');
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    this.#observer?.disconnect();
-    this.#observer = null;
     this.#stop();
   }
 
@@ -272,8 +263,6 @@ export class KvCache extends StoreElement {
   async #ensureModel() {
     if (this.#model) return true;
     if (!this.#loading) {
-      this.#observer?.disconnect();
-      this.#observer = null;
       this.#status = { key: 'loading' };
       this.dataset.status = 'loading';
       this.#render();

@@ -36,7 +36,6 @@ const SIN_POSITIONS = 16; // what they read (max_len)
 const ROPE_POSITIONS = 16;
 const SVG = 'http://www.w3.org/2000/svg';
 
-
 // σ with b[σ(i)] = a[i] (each token of a matched to an unused equal token of b), or null
 // when b is not a rearrangement of a. Repeated tokens have identical embeddings without
 // positions, so any matching of them is as good as another.
@@ -77,7 +76,6 @@ export class Positions extends StoreElement {
   #engine = null;
   #models = null; // {encoding: TrainedModel}
   #loading = null;
-  #observer = null;
   #timer = 0;
   #runs = null; // {encoding: {a, b}} analyze() results (null where it failed)
   #errors = []; // [{key, params}]
@@ -87,18 +85,7 @@ export class Positions extends StoreElement {
   connectedCallback() {
     if (!this.#parts) this.#build();
     super.connectedCallback();
-    if (!this.#models && !this.#observer && 'IntersectionObserver' in window) {
-      this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#ensureModels();
-      }, { rootMargin: '300px 0px' });
-      this.#observer.observe(this);
-    }
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#observer?.disconnect();
-    this.#observer = null;
+    if (!this.#models) this.loadWhenNear(() => this.#ensureModels());
   }
 
   storeChanged(full) {
@@ -246,7 +233,6 @@ export class Positions extends StoreElement {
   #ensureModels() {
     if (this.#models) return Promise.resolve();
     if (!this.#loading) {
-      this.#observer?.disconnect();
       this.#loadError = null;
       this.#render();
       this.#loading = Promise.all([getEngine(), ...ENCODINGS.map((e) => getTrainedModel(modelName(e)))])

@@ -29,7 +29,6 @@ const COLLAPSE_AT = 0.9; // a largest weight above this is shown as "collapsed"
 
 let nextId = 0;
 
-
 export class Scaling extends StoreElement {
   static watched = ['lang'];
 
@@ -39,7 +38,6 @@ export class Scaling extends StoreElement {
   #curve = null; // {seed, scaled: [meanEntropy per d], raw: [...]}
   #model = null;
   #loading = null;
-  #observer = null;
   #baseline = new Map(); // sentence key → analyze() with the trained settings
   #modelError = null; // {key, params}
 
@@ -51,18 +49,7 @@ export class Scaling extends StoreElement {
       this.#drawDemo();
       this.#drawModel();
     }, () => {}); // the page itself reports an engine that fails to load
-    if (!this.#model && !this.#observer && 'IntersectionObserver' in window) {
-      this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#ensureModel();
-      }, { rootMargin: '300px 0px' });
-      this.#observer.observe(this);
-    }
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#observer?.disconnect();
-    this.#observer = null;
+    if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
   }
 
   storeChanged(full) {
@@ -368,7 +355,6 @@ export class Scaling extends StoreElement {
 
   #ensureModel() {
     if (this.#loading) return this.#loading;
-    this.#observer?.disconnect();
     this.#parts.modelStatus.textContent = this.#t('loading');
     this.#loading = getTrainedModel(MODEL).then((model) => {
       this.#model = model;

@@ -18,6 +18,7 @@ export class StoreElement extends HTMLElement {
   #observer = null;
   #visible = true; // until the observer has said otherwise
   #stale = null; // null, or the `full` flag of the redraws skipped while off screen
+  #nearObservers = new Set(); // of loadWhenNear()
 
   get store() {
     return this.#store;
@@ -37,6 +38,23 @@ export class StoreElement extends HTMLElement {
     this.#unsubscribe = null;
     this.#observer?.disconnect();
     this.#observer = null;
+    for (const observer of this.#nearObservers) observer.disconnect();
+    this.#nearObservers.clear();
+  }
+
+  // Calls `load` once, when `target` (the panel, or a part of it) first comes within `margin` of
+  // the window: a panel fetches its models then, not at page start. Interacting earlier may
+  // load them sooner; `load` must therefore be safe to call again.
+  loadWhenNear(load, target = this, margin = '300px 0px') {
+    if (!('IntersectionObserver' in globalThis)) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      observer.disconnect();
+      this.#nearObservers.delete(observer);
+      load();
+    }, { rootMargin: margin });
+    observer.observe(target);
+    this.#nearObservers.add(observer);
   }
 
   // Redraw; the argument `full` is true on connecting and on a language change (labels must be rebuilt).
