@@ -9,6 +9,7 @@ import { readUrlState, urlFor } from './lib/url-state.mjs';
 import './components/attention-heatmap.mjs';
 import './components/head-grid.mjs';
 import './components/head-view.mjs';
+import { percent as formatPercent } from './lib/panel-strings.mjs';
 // The lesson panels come from ./panels.mjs, imported after the first draw (loadLessonPanels).
 
 const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
@@ -235,11 +236,7 @@ function showView() {
   store.set({ layer, head });
 }
 
-// One decimal, and never a rounded "100%" or "0%": the model is never that certain.
-function percent(p) {
-  const f = (x) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
-  return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
-}
+const percent = (p) => formatPercent(p, state.lang); // never a rounded 100 % (panel-strings.mjs)
 
 // The trained model's answer with the runners-up, and the words it does not know.
 function showPrediction() {

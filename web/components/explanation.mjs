@@ -16,7 +16,7 @@
 import { getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { text } from '../lib/panel-strings.mjs';
+import { percent, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
 import { el } from '../lib/dom.mjs';
 
@@ -59,15 +59,14 @@ export class Explanation extends StoreElement {
     if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
   }
 
+  #percent(p) {
+    return percent(p, this.store.get().lang);
+  }
+
   #t(key, params) {
     return text(strings, this.store.get().lang, key, params);
   }
 
-  #percent(p) {
-    const locale = this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
-    const f = (x) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x);
-    return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
-  }
 
   // --- structure ---
 

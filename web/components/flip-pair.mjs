@@ -11,7 +11,7 @@ import { getTrainedModel } from '../lib/context.mjs';
 import { createStore } from '../lib/store.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { svgNode, pageColours } from '../lib/export.mjs';
-import { text } from '../lib/panel-strings.mjs';
+import { percent, text } from '../lib/panel-strings.mjs';
 import { HeadView } from './head-view.mjs';
 import './export-buttons.mjs';
 import strings from '../strings/flip-pair.mjs';
@@ -185,11 +185,6 @@ export class FlipPair extends StoreElement {
     });
     return svg;
   }
-}
-
-function percent(p, lang) {
-  const f = (x) => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en', { style: 'percent', maximumFractionDigits: 1 }).format(x);
-  return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
 }
 
 customElements.define('ae-flip-pair', FlipPair);

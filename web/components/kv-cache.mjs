@@ -16,7 +16,7 @@
 import { getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { text } from '../lib/panel-strings.mjs';
+import { percent, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/kv-cache.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
 
@@ -86,6 +86,10 @@ export class KvCache extends StoreElement {
     this.#render();
   }
 
+  #percent(p) {
+    return percent(p, this.store.get().lang);
+  }
+
   #t(key, params) {
     return text(strings, this.store.get().lang, key, params);
   }
@@ -98,10 +102,6 @@ export class KvCache extends StoreElement {
     return new Intl.NumberFormat(this.#locale()).format(x);
   }
 
-  #percent(p) {
-    const f = (x) => new Intl.NumberFormat(this.#locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
-    return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
-  }
 
   // --- structure ---
 

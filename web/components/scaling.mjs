@@ -13,7 +13,7 @@
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { text } from '../lib/panel-strings.mjs';
+import { percent, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/scaling.mjs';
 import { fixed } from './qkv-steps.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
@@ -59,15 +59,14 @@ export class Scaling extends StoreElement {
     this.#drawModel();
   }
 
+  #percent(p) {
+    return percent(p, this.store.get().lang);
+  }
+
   #t(key, params) {
     return text(strings, this.store.get().lang, key, params);
   }
 
-  #percent(p) {
-    const locale = this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
-    const f = (x) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x);
-    return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
-  }
 
   // --- the link: d, ÷√d, seed, score factor and the model's scaling switch (see panel-controls.mjs) ---
 

@@ -9,3 +9,10 @@ export function text(strings, lang, key, params) {
   if (template === undefined) throw new Error(`missing string ${lang}.${key}`);
   return format(template, params);
 }
+
+// A probability as a percentage with one decimal, never a rounded "100 %" or "0 %": the
+// models are never that certain, so the extremes read "> 99.9 %" and "< 0.1 %".
+export function percent(p, lang) {
+  const f = (x) => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en', { style: 'percent', maximumFractionDigits: 1 }).format(x);
+  return p > 0.999 ? `> ${f(0.999)}` : p < 0.001 ? `< ${f(0.001)}` : f(p);
+}
