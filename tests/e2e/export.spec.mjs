@@ -3,7 +3,7 @@
 // a PNG of the SVG's size at 2×, and the JSON holds the tokens and every layer × head × n × n
 // weight exactly as analyze() returns them (computed here with a separately loaded engine).
 import fs from 'node:fs';
-import { app, apiView, chooseModel, expect, openPage, shownCells, test } from './fixtures.mjs';
+import { app, apiAll, apiView, chooseModel, expect, openPage, shownCells, test } from './fixtures.mjs';
 
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -43,28 +43,6 @@ function parseSvg(page, text) {
       unresolved: all.filter((e) => [...e.attributes].some((a) => a.value.includes('var('))).length,
     };
   }, text);
-}
-
-// Every layer × head weight of the page's current run, from analyze() / run().
-async function apiAll(page) {
-  const state = await app(page).evaluate((el) => ({ ...el.dataset }));
-  return page.evaluate(async ({ model: name, config, run, text }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const untrained = name === 'untrained';
-    const model = untrained
-      ? engine.createRandomModel(JSON.parse(config))
-      : await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
-    try {
-      const r = untrained ? model.run(text, JSON.parse(run)) : model.analyze(text, JSON.parse(run));
-      return {
-        tokens: r.tokens, n: r.n,
-        layers: r.layers.map((l) => l.selfAttention.heads.map((h) => Array.from({ length: r.n }, (_, i) => Array.from(h.weights.subarray(i * r.n, (i + 1) * r.n))))),
-      };
-    } finally {
-      model.delete();
-    }
-  }, state);
 }
 
 test.describe('export', () => {

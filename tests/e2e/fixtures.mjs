@@ -67,11 +67,12 @@ export async function chooseModel(page, name) {
   await expect(app(page)).toHaveAttribute('data-status', 'ready');
 }
 
-// Recomputes the shown head with a separately loaded engine in the page, from the state the
-// app publishes on #app (data-model, data-config, data-run, data-text, data-layer, data-head).
-export async function apiView(page) {
+// Recomputes the page's current run with a separately loaded engine in the page, from the
+// state the app publishes on #app (data-model, data-config, data-run, data-text):
+// {tokens, n, prediction, layers: [layer][head] → n×n weights as nested arrays of numbers}.
+export async function apiAll(page) {
   const state = await app(page).evaluate((el) => ({ ...el.dataset }));
-  return page.evaluate(async ({ model: name, config, run, text, layer, head }) => {
+  return page.evaluate(async ({ model: name, config, run, text }) => {
     const { loadEngine } = await import('/lib/engine.mjs');
     const engine = await loadEngine();
     const untrained = name === 'untrained';
@@ -79,19 +80,29 @@ export async function apiView(page) {
       ? engine.createRandomModel(JSON.parse(config))
       : await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
     try {
-      const result = untrained ? model.run(text, JSON.parse(run)) : model.analyze(text, JSON.parse(run));
+      const r = untrained ? model.run(text, JSON.parse(run)) : model.analyze(text, JSON.parse(run));
       return {
-        tokens: result.tokens,
-        n: result.n,
-        nLayers: result.layers.length,
-        nHeads: result.layers[0].selfAttention.heads.length,
-        values: Array.from(result.layers[Number(layer)].selfAttention.heads[Number(head)].weights, String),
-        prediction: result.prediction?.token ?? null,
+        tokens: r.tokens, n: r.n, prediction: r.prediction?.token ?? null,
+        layers: r.layers.map((l) => l.selfAttention.heads.map((h) => Array.from({ length: r.n }, (_, i) => Array.from(h.weights.subarray(i * r.n, (i + 1) * r.n))))),
       };
     } finally {
       model.delete();
     }
   }, state);
+}
+
+// The shown head (data-layer, data-head on #app) of apiAll(), its weights as the strings the
+// heatmap publishes (String of the same float32 values).
+export async function apiView(page) {
+  const [all, { layer, head }] = await Promise.all([apiAll(page), app(page).evaluate((el) => ({ ...el.dataset }))]);
+  return {
+    tokens: all.tokens,
+    n: all.n,
+    nLayers: all.layers.length,
+    nHeads: all.layers[0].length,
+    values: all.layers[Number(layer)][Number(head)].flat().map(String),
+    prediction: all.prediction,
+  };
 }
 
 // Every shown cell and token label equals the recomputed head (exactly: the same wasm computes
