@@ -43,6 +43,8 @@ inline f32x4 less(f32x4 a, f32x4 b) { return wasm_f32x4_lt(a, b); }
 inline f32x4 equal(f32x4 a, f32x4 b) { return wasm_f32x4_eq(a, b); }
 // a with the lanes selected by mask cleared.
 inline f32x4 clear_where(f32x4 mask, f32x4 a) { return wasm_v128_andnot(a, mask); }
+// a in the lanes selected by mask, b in the others.
+inline f32x4 select(f32x4 mask, f32x4 a, f32x4 b) { return wasm_v128_bitselect(a, b, mask); }
 // Integer view: (bits(a) << 23) reinterpreted as float.
 inline f32x4 shift_bits_left_23(f32x4 a) { return wasm_i32x4_shl(a, 23); }
 
@@ -62,6 +64,7 @@ inline f32x4 max(f32x4 a, f32x4 b) { return _mm_max_ps(b, a); }  // a < b ? b : 
 inline f32x4 less(f32x4 a, f32x4 b) { return _mm_cmplt_ps(a, b); }
 inline f32x4 equal(f32x4 a, f32x4 b) { return _mm_cmpeq_ps(a, b); }
 inline f32x4 clear_where(f32x4 mask, f32x4 a) { return _mm_andnot_ps(mask, a); }
+inline f32x4 select(f32x4 mask, f32x4 a, f32x4 b) { return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b)); }
 inline f32x4 shift_bits_left_23(f32x4 a) {
   return _mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(a), 23));
 }
@@ -95,6 +98,15 @@ inline f32x4 clear_where(f32x4 mask, f32x4 a) {
     std::memcpy(&m, &mask.v[i], 4), std::memcpy(&x, &a.v[i], 4);
     x &= ~m;
     std::memcpy(&r.v[i], &x, 4);
+  }
+  return r;
+}
+inline f32x4 select(f32x4 mask, f32x4 a, f32x4 b) {
+  f32x4 r;
+  for (int i = 0; i < 4; ++i) {
+    uint32_t m;
+    std::memcpy(&m, &mask.v[i], 4);
+    r.v[i] = m ? a.v[i] : b.v[i];
   }
   return r;
 }

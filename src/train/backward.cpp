@@ -22,15 +22,12 @@ Matrix LayerNorm::backward(const Matrix& x, const Matrix& dy, LayerNorm& grad) c
 
 namespace {
 
-// gelu(h) (tanh form, as in ops/activation.h) and its derivative, with one vectorised tanh per
-// element: the FFN's backward pass needs both, and std::tanh per element was the trainer's
-// largest cost. Eigen's tanh differs from std::tanh by a few ulp, which only the gradients see.
+// gelu(h) and its derivative from one pass of the GELU kernel (ops/activation.h): the same bits
+// the forward pass computed, and one exp per element instead of a std::tanh for each.
 void gelu_and_derivative(const Matrix& h, Matrix& activated, Matrix& derivative) {
-  constexpr float k = 0.7978845608028654f, c = 0.044715f;
-  const auto x = h.array();
-  const Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Matrix::Options> t = (k * (x + c * x.cube())).tanh();
-  activated = (0.5f * x * (1.0f + t)).matrix();
-  derivative = (0.5f * (1.0f + t) + 0.5f * x * (1.0f - t.square()) * (k * (1.0f + 3.0f * c * x.square()))).matrix();
+  activated.resize(h.rows(), h.cols());
+  derivative.resize(h.rows(), h.cols());
+  gelu_values_and_derivative(h.data(), activated.data(), derivative.data(), static_cast<size_t>(h.size()));
 }
 
 }  // namespace

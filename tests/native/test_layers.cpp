@@ -6,6 +6,7 @@
 #include "ops/norm.h"
 #include "reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -88,16 +89,71 @@ TEST_CASE("layer_norm rejects gamma/beta of the wrong size, and LayerNorm forwar
 
 // --- gelu ---------------------------------------------------------------------------------
 
-TEST_CASE("gelu follows the tanh formula at many points") {
+// d gelu/dx of the tanh form, in double.
+double gelu_derivative_ref(double x) {
+  const double k = std::sqrt(2.0 / 3.141592653589793), u = k * (x + 0.044715 * x * x * x);
+  const double t = std::tanh(u);
+  return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * k * (1.0 + 3.0 * 0.044715 * x * x);
+}
+
+// Relative error measured against the double reference; 1e-7 absolute covers values near 0.
+bool gelu_close(double got, double want, double relative) {
+  return std::abs(got - want) <= relative * std::abs(want) + 1e-7;
+}
+
+TEST_CASE("gelu follows the tanh formula at many points, to a few ulp also for x < 0") {
   for (float x : {-10.0f, -5.0f, -3.0f, -1.5f, -1.0f, -0.5f, -0.1f, 0.0f, 0.1f, 0.5f, 1.0f, 1.5f, 3.0f, 5.0f, 10.0f}) {
     CAPTURE(x);
-    // For x ≪ 0, 1 + tanh(·) cancels: float's absolute error is ≈ 0.5·|x|·ε(1) ≈ 3e-8·|x|.
-    CHECK(std::abs(ae::gelu(x) - ref::gelu(x)) <= 1e-6 * std::abs(ref::gelu(x)) + 1e-7 * std::abs(x));
+    CHECK(gelu_close(ae::gelu(x), ref::gelu(x), 1e-6));
   }
+  // x·σ(2u) has no cancellation where 1 + tanh(u) has: at x = −5 the value (−2.3e-6) keeps its digits.
+  CHECK(std::abs(ae::gelu(-5.0f) - ref::gelu(-5.0)) <= 1e-6 * std::abs(ref::gelu(-5.0)));
   // Published values of the tanh approximation.
   CHECK(ae::gelu(1.0f) == doctest::Approx(0.8411920).epsilon(1e-6));
   CHECK(ae::gelu(-1.0f) == doctest::Approx(-0.1588080).epsilon(1e-6));
   CHECK(ae::gelu(0.0f) == 0.0f);
+}
+
+TEST_CASE("gelu saturates exactly: x for large x, 0 for very negative x, also for huge values") {
+  for (float x : {10.0f, 11.0f, 100.0f, 1e6f, 1e30f}) CHECK(ae::gelu(x) == x);
+  for (float x : {-11.0f, -20.0f, -1e6f, -1e30f}) CHECK(ae::gelu(x) == 0.0f);
+}
+
+TEST_CASE("gelu_values equals the scalar gelu bit for bit, at every length and alignment") {
+  // One kernel serves whole groups of four and the padded tail: no value depends on where it sits.
+  std::vector<float> x(70);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = -8.0f + 0.23f * static_cast<float>(i);
+  for (int n : kSizes) {
+    for (size_t offset : {size_t{0}, size_t{1}, size_t{3}}) {
+      CAPTURE(n);
+      CAPTURE(offset);
+      std::vector<float> y(static_cast<size_t>(n), -1.0f), dy(static_cast<size_t>(n), -1.0f), y2(static_cast<size_t>(n));
+      ae::gelu_values(x.data() + offset, y.data(), static_cast<size_t>(n));
+      ae::gelu_values_and_derivative(x.data() + offset, y2.data(), dy.data(), static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        const float xi = x[offset + static_cast<size_t>(i)];
+        CHECK(y[static_cast<size_t>(i)] == ae::gelu(xi));
+        CHECK(y2[static_cast<size_t>(i)] == y[static_cast<size_t>(i)]);
+        CHECK(std::abs(dy[static_cast<size_t>(i)] - gelu_derivative_ref(xi)) < 5e-7);
+      }
+    }
+  }
+}
+
+TEST_CASE("gelu's derivative matches the analytic one and central differences, on a fine grid") {
+  double worst = 0.0;
+  for (double x = -12.0; x <= 12.0; x += 0.01) {
+    const float xf = static_cast<float>(x);
+    float y, dy;
+    ae::gelu_values_and_derivative(&xf, &y, &dy, 1);
+    const double want = gelu_derivative_ref(xf);
+    worst = std::max(worst, std::abs(dy - want));  // |gelu'| ≤ 1.13: the sum's two terms cancel near x = −0.75
+    const double h = 1e-4, difference = (ref::gelu(xf + h) - ref::gelu(xf - h)) / (2 * h);
+    CHECK(std::abs(want - difference) < 1e-6);  // the reference derivative itself
+    CHECK(y == ae::gelu(xf));
+  }
+  CAPTURE(worst);
+  CHECK(worst < 5e-7);
 }
 
 TEST_CASE("gelu on a matrix applies the scalar function to every entry") {
