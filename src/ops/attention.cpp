@@ -1,5 +1,6 @@
 #include "ops/attention.h"
 
+#include "ops/gemm.h"
 #include "ops/softmax.h"
 #include "util/rng.h"
 
@@ -82,7 +83,7 @@ AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& 
                                 const AttentionOptions& options) {
   check_inputs(q, k, v, options);
   AttentionTrace t;
-  t.raw_scores = q * k.transpose();
+  t.raw_scores = gemm_product(q, k, /*transpose_b=*/true);
   t.scaled_scores = t.raw_scores * attention_score_scale(static_cast<int>(q.cols()), options);
   t.masked_scores = t.scaled_scores;
   apply_mask(t.masked_scores, options.mask);
@@ -92,7 +93,7 @@ AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& 
     t.dropout_mask = dropout_mask(t.weights.rows(), t.weights.cols(), options.dropout, options.dropout_seed);
     t.output = (t.weights.array() * t.dropout_mask.array()).matrix() * v;
   } else {
-    t.output = t.weights * v;
+    t.output = gemm_product(t.weights, v);
   }
   return t;
 }
@@ -122,10 +123,10 @@ AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Ma
 Matrix attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
   if (options.dropout > 0.0f) return attention_traced(q, k, v, options).output;
   check_inputs(q, k, v, options);
-  Matrix scores = (q * k.transpose()) * attention_score_scale(static_cast<int>(q.cols()), options);
+  Matrix scores = gemm_product(q, k, /*transpose_b=*/true) * attention_score_scale(static_cast<int>(q.cols()), options);
   apply_mask(scores, options.mask);
   softmax_rows_inplace(scores);
-  return scores * v;
+  return gemm_product(scores, v);
 }
 
 }  // namespace ae

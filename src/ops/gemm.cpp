@@ -70,6 +70,24 @@ void gemm(const GemmArgs& args) {
   kKernels[0].fn(args);
 }
 
+Matrix gemm_product(const Matrix& a, const Matrix& b, bool transpose_b, const Matrix* bias) {
+  const Eigen::Index inner = transpose_b ? b.cols() : b.rows(), cols = transpose_b ? b.rows() : b.cols();
+  if (a.cols() != inner)
+    throw std::invalid_argument("gemm: A is " + shape_string(a) + " and " + (transpose_b ? "Bᵀ of B " : "B ") +
+                                shape_string(b) + ": the inner sizes differ");
+  if (bias && (bias->rows() != 1 || bias->cols() != cols))
+    throw std::invalid_argument("gemm: the bias is " + shape_string(*bias) + ", not 1×" + std::to_string(cols));
+  Matrix c(a.rows(), cols);
+  GemmArgs g;
+  g.m = static_cast<int>(a.rows()), g.n = static_cast<int>(cols), g.k = static_cast<int>(inner);
+  g.a = a.data(), g.lda = g.k;
+  g.b = b.data(), g.ldb = static_cast<int>(b.cols()), g.transpose_b = transpose_b;
+  g.bias = bias ? bias->data() : nullptr;
+  g.c = c.data(), g.ldc = g.n;
+  gemm(g);
+  return c;
+}
+
 void gemm_reference(const GemmArgs& g) {
   for (int i = 0; i < g.m; ++i)
     for (int j = 0; j < g.n; ++j) {

@@ -14,6 +14,8 @@
 // gemm_kernels(). None of them keeps state between calls.
 #pragma once
 
+#include "tensor.h"
+
 #include <cstddef>
 #include <span>
 #include <string_view>
@@ -57,6 +59,11 @@ void validate_gemm_args(const GemmArgs& args);
 
 // Checks the arguments, then runs the fastest variant of this build.
 void gemm(const GemmArgs& args);
+
+// C = A·B (or A·Bᵀ with transpose_b) [+ bias, a 1×N row], through gemm(): how the model's
+// layers and attention call the kernel on whole matrices. Throws std::invalid_argument when the
+// inner sizes (or the bias width) do not match.
+Matrix gemm_product(const Matrix& a, const Matrix& b, bool transpose_b = false, const Matrix* bias = nullptr);
 
 // The reference twin: plain loops, products summed in double, C + bias + Σ in that order.
 // For tests; also the definition of what every variant computes.

@@ -4,9 +4,9 @@
 
 namespace ae {
 
-// Row-wise softmax in place. Each row's maximum is subtracted before exp so
-// that large logits cannot overflow. Entries equal to -inf (masked) become
-// exactly 0. A row whose entries are all -inf has no defined softmax: the
+// Row-wise softmax in place, four entries at a time with the vector exp of ops/f32x4.h (≤ 3 ulp).
+// Each row's maximum is subtracted before exp so that large logits cannot overflow. Entries
+// equal to -inf (masked) become exactly 0. A row whose entries are all -inf has no defined softmax: the
 // caller must prevent it (attention reports it as an error).
 void softmax_rows_inplace(Matrix& x);
 

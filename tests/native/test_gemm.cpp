@@ -238,3 +238,24 @@ TEST_CASE("gemm() checks its arguments and names the rule that was broken") {
   bad = g, bad.m = 0, bad.a = nullptr, bad.c = nullptr;  // nothing to compute: null is fine
   CHECK_NOTHROW(ae::gemm(bad));
 }
+
+TEST_CASE("gemm_product: whole matrices through gemm(), A·B and A·Bᵀ with a bias row, and shape errors") {
+  for (int m : {1, 5, 13}) {
+    for (int k : {1, 8, 33}) {
+      const ae::Matrix a = ref::random_matrix(m, k, 10 + m, 1.0), b = ref::random_matrix(k, 7, 20 + k, 1.0);
+      const ae::Matrix bt = b.transpose(), bias = ref::random_matrix(1, 7, 30, 1.0);
+      ref::DMat expected = ref::matmul(ref::to_double(a), ref::to_double(b));
+      CAPTURE(m);
+      CAPTURE(k);
+      CHECK_MATRIX_NEAR(ae::gemm_product(a, b), expected, 1e-5, 1e-5);
+      CHECK_MATRIX_NEAR(ae::gemm_product(a, bt, /*transpose_b=*/true), expected, 1e-5, 1e-5);
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < 7; ++j) expected(i, j) += bias(0, j);
+      CHECK_MATRIX_NEAR(ae::gemm_product(a, b, false, &bias), expected, 1e-5, 1e-5);
+    }
+  }
+  const ae::Matrix a = ae::Matrix::Ones(2, 3), b = ae::Matrix::Ones(4, 5), bias = ae::Matrix::Ones(1, 4);
+  CHECK_THROWS_WITH_AS(ae::gemm_product(a, b), doctest::Contains("inner sizes differ"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(ae::gemm_product(a, ae::Matrix::Ones(3, 5), false, &bias), doctest::Contains("not 1×5"),
+                       std::invalid_argument);
+}
