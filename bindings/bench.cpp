@@ -59,12 +59,17 @@ class ModelBench {
       packed += calls * seconds_per_call(calls, [&] { aejs::packed_analysis_to_js(model_.analyze(text, options)); });
     }
     core /= reps, objects /= reps, packed /= reps;
-    const double gelu = ae::gelu_seconds_per_forward(model_.analyze(text, options), reps);
+    const ae::Analysis analysis = model_.analyze(text, options);
+    const double gelu = ae::gelu_seconds_per_forward(analysis, reps);
+    const ae::MatrixProductsTiming products =
+        ae::matrix_products_per_forward(model_.config(), static_cast<int>(analysis.ids.size()), reps);
     val o = val::object();
     o.set("coreMicroseconds", 1e6 * core);
     o.set("withObjectsMicroseconds", 1e6 * objects);
     o.set("withPackedMicroseconds", 1e6 * packed);
     o.set("geluMicroseconds", 1e6 * gelu);
+    o.set("matrixProductsMicroseconds", 1e6 * products.seconds);
+    o.set("matrixProductsFlop", products.flop);
     o.set("reps", reps);
     return o;
   }

@@ -1,6 +1,7 @@
 // Native timings of the tiny models, as JSON on stdout, for the model table of `npm run bench`
 // (tools/bench/run.mjs), which puts them next to the same core functions run in wasm:
-//   forward with full trace (inference/latency.h) for the lesson sentence, the GELU part of it, and
+//   forward with full trace (inference/latency.h) for the lesson sentence, the GELU part of it, its
+//   matrix products alone (a floor under the forward), and
 //   training steps per second of the coreference recipe (train/throughput.h).
 //
 //   bench_model [--model DIR] [--reps N] [--rounds R] [--steps K] [--batch B]
@@ -51,12 +52,13 @@ int main(int argc, char** argv) {
   try {
     const ae::TrainedModel model(ae::load_checkpoint(dir));
     const std::string lesson = "The animal didn't cross the street because it was too tired.";
-    std::vector<double> forward, gelu, training;
+    std::vector<double> forward, gelu, products, training;
     const ae::Analysis analysis = model.analyze(lesson);
     ae::TrainingThroughput last;
     for (int r = 0; r < rounds; ++r) {
       forward.push_back(1e6 * ae::analyze_seconds_per_call(model, lesson, {}, reps));
       gelu.push_back(1e6 * ae::gelu_seconds_per_forward(analysis, reps));
+      products.push_back(1e6 * ae::matrix_products_per_forward(model.config(), static_cast<int>(analysis.ids.size()), reps).seconds);
       last = ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), steps, batch);
       training.push_back(last.steps_per_second);
     }
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
                           {"forward_us", median(forward)},
                           {"forward_reps", reps},
                           {"gelu_us", median(gelu)},
+                          {"matrix_products_us", median(products)},
                           {"training_steps_per_second", median(training)},
                           {"training_steps", steps},
                           {"training_batch", batch},

@@ -20,4 +20,14 @@ double analyze_seconds_per_call(const TrainedModel& model, std::string_view text
 // `reps` times; mean seconds per forward pass. For the profile note of the benchmarks.
 double gelu_seconds_per_forward(const Analysis& analysis, int reps);
 
+// A floor under the forward pass: only its matrix products, for a sequence of n tokens through a
+// model of this shape — per layer Q, K, V, O and the two feed-forward projections (with bias),
+// QKᵀ and P·V per head, then one row of logits — each one ae::gemm call on buffers allocated
+// beforehand, with nothing else in between. `reps` times; mean seconds and the flop per pass.
+struct MatrixProductsTiming {
+  double seconds = 0.0;
+  double flop = 0.0;
+};
+MatrixProductsTiming matrix_products_per_forward(const ModelConfig& config, int n, int reps);
+
 }  // namespace ae

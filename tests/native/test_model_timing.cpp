@@ -44,6 +44,22 @@ TEST_CASE("gelu_seconds_per_forward times GELU on the forward pass's own feed-fo
   CHECK_THROWS_AS(ae::gelu_seconds_per_forward(a, 0), std::invalid_argument);
 }
 
+TEST_CASE("matrix_products_per_forward counts the forward's products: the flop of every layer and the logits") {
+  const ae::TrainedModel model = coref_encoder();
+  const ae::ModelConfig& c = model.config();
+  const int n = static_cast<int>(model.analyze(kLesson).ids.size());
+  const ae::MatrixProductsTiming t = ae::matrix_products_per_forward(c, n, 3);
+  // Per layer: Q, K, V, O (n×d·d×d), the two feed-forward projections, QKᵀ and P·V of every
+  // head (n×hd·hd×n, n×n·n×hd); then one row of logits. Written out here as plain arithmetic.
+  const double d = c.d_model, ffn = c.ffn_dim(), hd = d / c.n_heads;
+  const double per_layer = 4 * 2 * n * d * d + 2 * (2 * n * d * ffn) + c.n_heads * 2 * (2 * n * hd * n);
+  CHECK(t.flop == doctest::Approx(c.n_layers * per_layer + 2 * d * c.vocab_size));
+  CHECK(t.seconds > 0.0);
+  CHECK(std::isfinite(t.seconds));
+  CHECK_THROWS_AS(ae::matrix_products_per_forward(c, n, 0), std::invalid_argument);
+  CHECK_THROWS_AS(ae::matrix_products_per_forward(c, 0, 3), std::invalid_argument);
+}
+
 TEST_CASE("coref_encoder_training_throughput runs the recipe's trainer for the asked steps") {
   const ae::TrainedModel model = coref_encoder();
   const ae::TrainingThroughput t = ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 6, 8, 64, 3);
