@@ -15,10 +15,8 @@
 // (one 8-float row per tile row). Unlike the C++ kernel the micro-kernel is a separate wasm
 // function, called once per tile.
 //
-// V8 (11.3) schedules the mr broadcasts of a step ahead of the multiply–adds; with mr = 5 that
-// needs 10 accumulators + 2 panel vectors + 5 broadcasts = 17 xmm registers of the 15 it
-// allocates, and it spills accumulators inside the loop (relaxed-simd.mjs counts them in the
-// machine code). With mr = 4 (14 registers) nothing spills, so the benchmark runs both.
+// relaxed-simd.mjs disassembles what V8 makes of the loop (broadcasts interleaved with the
+// multiply–adds, no accumulator spilled), next to the project's kernel.
 //
 // Use:  const built = buildRelaxedGemm();          // {relaxed: {wat, wasm, bytes}, muladd: {…}}
 //       const g = await instantiateGemm(built.relaxed.bytes);
@@ -75,7 +73,11 @@ function microKernel(mr, variant) {
     ...rows.map((r) => `    ${set(`lo${r}`, `(v128.load offset=${32 * r} ${i32(0)})`)} ${set(`hi${r}`, `(v128.load offset=${32 * r + 16} ${i32(0)})`)}`),
     '  ))))',  // v128 locals start at zero otherwise
     // As clang compiles the C++ loop: a step counter i, one byte offset o = 4·i into every row of
-    // A, the panel pointer stepped by 32 bytes.
+    // A, the panel pointer stepped by 32 bytes, and the loop guarded by kc > 0 (always true
+    // here). The guard matters to V8 11.3: without it, it schedules all mr broadcasts of a step
+    // ahead of the multiply–adds, which needs 10 accumulators + 2 panel vectors + 5 broadcasts =
+    // 17 xmm registers for mr = 5, and spills accumulators inside the loop.
+    `(if (i32.gt_s ${get('kc')} ${i32(0)}) (then`,
     set('pp', get('panel')), set('i', i32(0)),
     '(loop $k',
     ...rows.flatMap((r) => {
@@ -88,6 +90,7 @@ function microKernel(mr, variant) {
     }),
     `  ${set('pp', add(get('pp'), i32(4 * NR)))}`,
     `  (br_if $k (i32.ne (local.tee $i ${add(get('i'), i32(1))}) ${get('kc')})))`,
+    '))',
     `(if (i32.eq ${get('nr')} ${i32(NR)}) (then`,
     ...rows.flatMap((r) => [`  ${set('cr', rowAddr(r))}`,
       `  (v128.store ${get('cr')} ${get(`lo${r}`)}) (v128.store offset=16 ${get('cr')} ${get(`hi${r}`)})`]),
