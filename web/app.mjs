@@ -189,7 +189,7 @@ function run() {
   const options = { causal: ui.causal.checked, scale: ui.scale.checked };
   try {
     if (trained) {
-      state.result = state.model.analyze(text, { ...options, topK: TOP_K });
+      state.result = state.model.analyzePacked(text, { ...options, topK: TOP_K }); // analyze()'s numbers, cheaper to cross from wasm
     } else {
       ensureRandomModel(readConfig(seed));
       applyLink();

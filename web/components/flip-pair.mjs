@@ -107,7 +107,7 @@ export class FlipPair extends StoreElement {
       try {
         const model = await getTrainedModel(s.model);
         if (generation !== this.#generation) return;
-        results = SIDES.map((side) => model.analyze(pair[side], { causal: s.causal, scale: s.scale, topK: TOP_K }));
+        results = SIDES.map((side) => model.analyzePacked(pair[side], { causal: s.causal, scale: s.scale, topK: TOP_K }));
       } catch (e) {
         if (generation !== this.#generation) return;
         this.#key = '';
