@@ -149,6 +149,27 @@ test.describe('head view extras', () => {
     await expect(pair).toBeHidden();
   });
 
+  test('the overlay and the open pair are kept in the link, and leave it when switched off', async ({ page, context }) => {
+    await page.goto('/'); // the page opens on coref-encoder, the lesson sentence
+    await expect(app(page)).toHaveAttribute('data-status', 'ready');
+    const param = (p, key) => new URL(p.url()).searchParams.get(key);
+    await page.locator('ae-head-view').getByRole('button', { name: 'All heads of this layer' }).click();
+    await page.locator('ae-flip-pair').getByRole('button', { name: 'Compare tired and wide side by side' }).click();
+    await expect.poll(() => [param(page, 'view.overlay'), param(page, 'pair.open')]).toEqual(['1', '1']);
+
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await expect(other.locator('ae-head-view')).toHaveAttribute('data-overlay', 'on');
+    await expect(other.locator('ae-head-view').getByRole('button', { name: 'All heads of this layer' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(other.locator('ae-flip-pair')).toHaveAttribute('data-status', 'ready');
+    await expect(other.locator('ae-flip-pair [data-side="wide"] ae-flip-view')).toHaveAttribute('data-head', String(corefHead().head));
+
+    await other.locator('ae-head-view').getByRole('button', { name: 'All heads of this layer' }).click();
+    await other.locator('ae-flip-pair').getByRole('button', { name: 'Compare tired and wide side by side' }).click();
+    await expect(other.locator('ae-head-view')).toHaveAttribute('data-overlay', 'off');
+    await expect.poll(() => [param(other, 'view.overlay'), param(other, 'pair.open')]).toEqual([null, null]);
+  });
+
   test('side by side at 375 px and in Chinese', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 812 });
     await openPage(page);

@@ -7,7 +7,9 @@
 // Reads the shared store: model, sentence, layer, head, token, causal, scale, lang; choosing
 // a word in either view selects it in both (store.set({token})).
 // exportSvg(): both views in one standalone SVG.
+// Attribute link-name="pair": whether the pair is open is kept in the link (?pair.open=1).
 import { getTrainedModel } from '../lib/context.mjs';
+import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { createStore } from '../lib/store.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { svgNode, pageColours } from '../lib/export.mjs';
@@ -65,8 +67,12 @@ export class FlipPair extends StoreElement {
     this.replaceChildren(toggle, body);
     toggle.addEventListener('click', () => {
       this.#open = !this.#open;
+      const link = this.getAttribute('link-name');
+      if (link) writeControl(this.store, link, 'open', this.#open ? 1 : null);
       this.storeChanged(true);
     });
+    const link = this.getAttribute('link-name');
+    if (link) this.#open = readControl(this.store, link, 'open') === '1';
     this.#parts = { toggle, body, howTo, error, panes, exporter };
     this.hidden = true;
     if (!this.id) this.id = `${body.id}-pair`;

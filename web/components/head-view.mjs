@@ -10,7 +10,9 @@
 // exportSvg() returns a standalone SVG of what is drawn (labels, lines, colours resolved).
 //   element.store = another store (default: the page's shared one)
 //   element.overlay = true | false; attribute no-overlay hides the toggle (embedded views)
+//   attribute link-name="view": the overlay switch is kept in the link (?view.overlay=1)
 import { format, messages } from '../i18n.mjs';
+import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import { pageColours, svgNode } from '../lib/export.mjs';
@@ -33,7 +35,10 @@ export class HeadView extends StoreElement {
   #overlayShape = ''; // tokens and head count of the overlay lines
 
   connectedCallback() {
-    if (!this.#parts) this.#build();
+    const first = !this.#parts;
+    if (first) this.#build();
+    const link = this.#linkName();
+    if (first && link) this.#overlay = readControl(this.store, link, 'overlay') === '1';
     super.connectedCallback();
   }
 
@@ -47,7 +52,13 @@ export class HeadView extends StoreElement {
 
   set overlay(on) {
     this.#overlay = Boolean(on);
+    const link = this.#linkName();
+    if (link) writeControl(this.store, link, 'overlay', this.#overlay ? 1 : null);
     if (this.#parts) this.#draw(true);
+  }
+
+  #linkName() {
+    return this.hasAttribute('no-overlay') ? null : this.getAttribute('link-name');
   }
 
   #build() {
@@ -87,9 +98,8 @@ export class HeadView extends StoreElement {
     legend.addEventListener('click', (e) => {
       const button = e.target.closest('button[data-head]');
       if (!button) return;
-      this.#overlay = false;
       this.store.set({ head: Number(button.dataset.head) });
-      this.#draw(true);
+      this.overlay = false;
       toggle.focus();
     });
 
