@@ -23,7 +23,7 @@ if (!FLAGS.every((f) => process.execArgv.includes(f))) {
 }
 
 const { describeMachine, machineLine, loadNow } = await import('./machine.mjs');
-const { fmt, fmtRatio, median, ratio, table, timeCall } = await import('./stats.mjs');
+const { fmt, fmtRatio, median, ratio, relDiff, table, timeCall, timeRound } = await import('./stats.mjs');
 const { loadOurs, ourWorkspace, root } = await import('./runtimes.mjs');
 const { buildRelaxedGemm, instantiateGemm, relaxedMaddIsFused, relaxedSimdSupported } = await import('./relaxed-gemm.mjs');
 
@@ -93,12 +93,6 @@ function reference(n, a, b) {
   }
   return c;
 }
-// Largest |x − y| over all entries, relative to the largest |y| (as run.mjs).
-function relDiff(x, y) {
-  let worst = 0, scale = 0;
-  for (let i = 0; i < y.length; i++) worst = Math.max(worst, Math.abs(x[i] - y[i])), scale = Math.max(scale, Math.abs(y[i]));
-  return x.length === y.length ? worst / scale : Infinity;
-}
 
 log(`GEMM: ${impls.length} implementations × n = ${sizes.join(', ')}, ${rounds} rounds`);
 const res = {};  // res[n][name] = {op, times, vsReference, vsOurs}
@@ -117,15 +111,7 @@ for (const n of sizes) {
     await timeCall(op, 20);  // warm-up
   }
 }
-for (let r = 0; r < rounds; r++) {
-  for (const n of sizes) {
-    const names = Object.keys(res[n]);
-    for (let i = 0; i < names.length; i++) {
-      const entry = res[n][names[(i + r) % names.length]];
-      entry.times.push(await timeCall(entry.op, 25));
-    }
-  }
-}
+for (let r = 0; r < rounds; r++) for (const n of sizes) await timeRound(res[n], r);
 ws.delete();
 log('GEMM done');
 

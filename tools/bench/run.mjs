@@ -20,7 +20,7 @@ import {
 } from './runtimes.mjs';
 import { describeMachine, machineLine, pageSection } from './machine.mjs';
 import { buildRelaxedGemm, instantiateGemm, relaxedSimdSupported } from './relaxed-gemm.mjs';
-import { fmt, fmtRatio, mb, median, ratio, table, timeCall } from './stats.mjs';
+import { fmt, fmtRatio, mb, median, ratio, relDiff, table, timeCall, timeRound } from './stats.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -97,13 +97,6 @@ if (relaxedBytes) {
   });
 }
 
-// Largest |x − y| over all entries, relative to the largest |y|.
-function relDiff(x, y) {
-  let worst = 0, scale = 0;
-  for (let i = 0; i < y.length; i++) worst = Math.max(worst, Math.abs(x[i] - y[i])), scale = Math.max(scale, Math.abs(y[i]));
-  return x.length === y.length ? worst / scale : Infinity;
-}
-
 log(`GEMM: ${gemmImpls.length} implementations × n = ${gemmSizes.join(', ')}, ${gemmRounds} rounds`);
 const gemm = {};  // gemm[n][impl] = {times: [ms per round], check}
 for (const n of gemmSizes) {
@@ -117,15 +110,7 @@ for (const n of gemmSizes) {
     await timeCall(op, 20);  // warm-up
   }
 }
-for (let r = 0; r < gemmRounds; r++) {
-  for (const n of gemmSizes) {
-    const names = Object.keys(gemm[n]);
-    for (let i = 0; i < names.length; i++) {
-      const entry = gemm[n][names[(i + r) % names.length]];
-      entry.times.push(await timeCall(entry.op, 25));
-    }
-  }
-}
+for (let r = 0; r < gemmRounds; r++) for (const n of gemmSizes) await timeRound(gemm[n], r);
 for (const n of gemmSizes) for (const e of Object.values(gemm[n])) e.op.dispose?.();
 gws.delete();
 log('GEMM done');
@@ -176,13 +161,7 @@ for (const n of attentionSizes) {
         log(`attention n=${n} causal=${causal}: ${impl.name} failed: ${attention[key][impl.name].error}`);
       }
     }
-    for (let r = 0; r < roundsFor(n); r++) {
-      const names = Object.keys(attention[key]).filter((name) => attention[key][name].op);
-      for (let i = 0; i < names.length; i++) {
-        const entry = attention[key][names[(i + r) % names.length]];
-        entry.times.push(r < entry.maxRounds ? await timeCall(entry.op, 25) : NaN);
-      }
-    }
+    for (let r = 0; r < roundsFor(n); r++) await timeRound(attention[key], r);
     for (const e of Object.values(attention[key])) e.op?.dispose?.(), delete e.op;
     log(`attention n=${n} causal=${causal} done`);
   }

@@ -20,6 +20,25 @@ export async function timeCall(impl, minMs) {
   return elapsed / reps;
 }
 
+// One round over the implementations in `entries` ({name: {op, times, maxRounds?}}), in an order
+// rotated by the round number r, so that a busy moment of the machine does not always hit the
+// same one. Each gets its ms per call (timeCall, ≥ 25 ms) appended to `times`; NaN once past its
+// maxRounds (very slow points are timed fewer times). Entries without an op (failed) are skipped.
+export async function timeRound(entries, r) {
+  const names = Object.keys(entries).filter((name) => entries[name].op);
+  for (let i = 0; i < names.length; i++) {
+    const entry = entries[names[(i + r) % names.length]];
+    entry.times.push(r < (entry.maxRounds ?? Infinity) ? await timeCall(entry.op, 25) : NaN);
+  }
+}
+
+// Largest |x − y| over all entries, relative to the largest |y|: how outputs are checked before timing.
+export function relDiff(x, y) {
+  let worst = 0, scale = 0;
+  for (let i = 0; i < y.length; i++) worst = Math.max(worst, Math.abs(x[i] - y[i])), scale = Math.max(scale, Math.abs(y[i]));
+  return x.length === y.length ? worst / scale : Infinity;
+}
+
 // Same-round ratios a[i] / b[i] over the rounds both were measured in, as
 // {median, min, max, rounds}; null when they never ran in the same round.
 export function ratio(a, b) {
