@@ -25,7 +25,7 @@
 import { getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { text } from '../lib/panel-strings.mjs';
+import { percent2, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
 import { el } from '../lib/dom.mjs';
@@ -97,8 +97,7 @@ export class CausalMask extends StoreElement {
   }
 
   #percent(p) {
-    const locale = this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
-    return new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(p);
+    return percent2(p, this.store.get().lang);
   }
 
   #build() {

@@ -17,7 +17,7 @@
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { text } from '../lib/panel-strings.mjs';
+import { percent2, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/positions.mjs';
 
 const SAME_WITHIN = 1e-6; // probabilities this close are the same answer, told apart only by rounding
@@ -98,8 +98,7 @@ export class Positions extends StoreElement {
   }
 
   #percent(p) {
-    const locale = this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
-    return new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(p);
+    return percent2(p, this.store.get().lang);
   }
 
   // --- structure ---
