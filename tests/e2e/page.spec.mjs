@@ -286,3 +286,25 @@ test('screenshots: desktop, dark Chinese, and 375 px without horizontal overflow
   await page.keyboard.press('ArrowDown');
   await page.screenshot({ path: `${SHOTS}/page-dark-zh.png`, fullPage: true });
 });
+
+test('on a projector (1920 × 1080) the text and the heatmap grow, without sideways scrolling', async ({ page }) => {
+  // Root font size, and the drawn height of a heatmap label (the SVG scales with its width).
+  const sizes = () => page.evaluate(() => ({
+    root: parseFloat(getComputedStyle(document.documentElement).fontSize),
+    label: document.querySelector('ae-attention-heatmap text.label').getBoundingClientRect().height,
+  }));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openPage(page);
+  const laptop = await sizes();
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await expect.poll(async () => (await sizes()).root).toBeGreaterThan(laptop.root); // style.css: clamp(1rem, 0.85rem + 0.3vw, 1.3rem)
+  const projector = await sizes();
+  expect(projector.root).toBeGreaterThanOrEqual(1.2 * 16);
+  expect(projector.label).toBeGreaterThan(1.1 * laptop.label);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1920);
+  // The panel list lines up with the header and the panels, on a wide screen as on a phone.
+  const left = (selector) => page.locator(selector).evaluate((e) => Math.round(e.getBoundingClientRect().left));
+  expect(await left('#toc')).toBe(await left('main'));
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/page-projector.png` });
+});
