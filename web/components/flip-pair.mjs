@@ -2,7 +2,7 @@
 // and the one ending "too wide." — each drawn as a head view of the same layer and head, so
 // the flip of "it"'s strongest line (animal ↔ street) is seen at a glance. Shown (behind a
 // toggle) when the page runs a trained model on a sentence of the tired/wide pattern. Both
-// sentences are run with TrainedModel.analyze (same causal/scale switches as the page) on the
+// sentences are run with TrainedModel.analyzePacked (same causal/scale switches as the page) on the
 // page's shared copy of the model (getTrainedModel(store.model)); nothing is computed here.
 // Reads the shared store: model, sentence, layer, head, token, causal, scale, lang; choosing
 // a word in either view selects it in both (store.set({token})).
@@ -65,14 +65,13 @@ export class FlipPair extends StoreElement {
     exporter.setAttribute('view', 'flipPair');
     body.append(howTo, error, panes, exporter);
     this.replaceChildren(toggle, body);
+    const link = this.getAttribute('link-name');
+    if (link) this.#open = readControl(this.store, link, 'open') === '1';
     toggle.addEventListener('click', () => {
       this.#open = !this.#open;
-      const link = this.getAttribute('link-name');
       if (link) writeControl(this.store, link, 'open', this.#open ? 1 : null);
       this.storeChanged(true);
     });
-    const link = this.getAttribute('link-name');
-    if (link) this.#open = readControl(this.store, link, 'open') === '1';
     this.#parts = { toggle, body, howTo, error, panes, exporter };
     this.hidden = true;
     if (!this.id) this.id = `${body.id}-pair`;
