@@ -7,6 +7,8 @@ import {
   EngineError, analysisOptions, args, boolean, coreError, finite, flags, integer, numbers, options, refuse, runOptions, text,
 } from './contract.mjs';
 
+export { EngineError } from './contract.mjs';  // what every failed call throws (README, "Errors")
+
 const INT32_MAX = 2 ** 31 - 1;
 const SEED_MAX = Number.MAX_SAFE_INTEGER;  // seeds cross as doubles: whole and exact below 2^53
 
