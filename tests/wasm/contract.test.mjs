@@ -28,8 +28,8 @@ const NOT_TEXT = [42, true, {}, ['it'], null, 7n];
 const NOT_NUMBERS4 = ['1001', 5, { length: 1e8 }, [NaN, 0, 0, 1], ['1', 0, 0, 1], {}, true, [Infinity, 0, 0, 1],
   [1e39, 0, 0, 1], new Float32Array([NaN, 0, 0, 1]), new DataView(new ArrayBuffer(16))];
 const NOT_FLAGS2 = [[0, 256], [0, -1], [0, 0.5], '01', { length: 1e8 }, [0, '1'], [0, null], 7];
-const NOT_POSITIONS = [[0.5], [-1], [32], { length: 1e8 }, '0', [NaN], 3, [[0]], Array(33).fill(0)];
-const NOT_HEAD_PAIRS = [[[0]], [[3, 0]], [[0, 4]], [0, 0], 'x', [[0.5, 0]], [[0, 0, 0]], { length: 1e8 }, Array(13).fill([0, 0])];
+const NOT_POSITIONS = [[0.5], [2 ** 31], { length: 1e8 }, '0', [NaN], 3, [[0]], Array(33).fill(0)];
+const NOT_HEAD_PAIRS = [[[0]], [['0', 0]], [[0, NaN]], [0, 0], 'x', [[0.5, 0]], [[0, 0, 0]], { length: 1e8 }, Array(13).fill([0, 0])];
 const NOT_OPTIONS = ['causal', 5, true, [1], new Float32Array(1)];
 
 const identity2 = { q: [1, 0, 0, 1], k: [1, 0, 0, 1], v: [1, 2, 3, 4], n: 2, m: 2, dk: 2 };
@@ -119,7 +119,8 @@ for (const call of ['analyze', 'analyzePacked']) {
   refused(call, 'has no "it"', ['the cat sat'], (x) => run(x), 'no-pronoun');
   refused(call, 'this model reads at most 32', ['it '.repeat(33)], (x) => run(x), 'too-long');
   refused(call, 'limit is 1000000', ['x'.repeat(1_000_001)], (x) => run(x), 'too-long');
-  refused(call, 'knockout position 20 is outside the sentence', [[20]], (x) => run('it was', { knockout: x }), 'bad-input');
+  refused(call, 'is outside the sentence', [[20], [-1], [31]], (x) => run('it was', { knockout: x }), 'bad-input');
+  refused(call, 'is not a head of this model (3 layers × 4 heads)', [[[3, 0]], [[0, 4]], [[-1, 0]]], (x) => run(SENTENCE, { ablate: x }), 'bad-input');
   accepted('valid', call, 'predicts "animal"', () => run(SENTENCE).prediction.token, same('animal'));
   accepted('valid', call, 'topK = vocabSize lists every word', () => run(SENTENCE, { topK: 181 }).prediction.top.length, same(181));
   accepted('valid', call, 'topK 1', () => run(SENTENCE, { topK: 1 }).prediction.top.length, same(1));

@@ -118,11 +118,12 @@ export const flags = () => {
 
 export const integers = (min, max, maxLength) => list(integer(min, max), { maxLength, what: `whole numbers from ${min} to ${max}` });
 
-// [[layer, head], …] within a model of nLayers × nHeads, each pair at most once.
+// [[layer, head], …]: pairs of whole numbers, at most one per head of a model of nLayers ×
+// nHeads. Whether a pair is a head of the model is the C++ side's check (bindings.cpp).
 export function headPairs(nLayers, nHeads) {
   const pair = (call, option, p) => {
     if (!Array.isArray(p) || p.length !== 2) refuse(call, option, 'a pair [layer, head]', p);
-    return [integer(0, nLayers - 1)(call, `${option}[0] (layer)`, p[0]), integer(0, nHeads - 1)(call, `${option}[1] (head)`, p[1])];
+    return [integer()(call, `${option}[0] (layer)`, p[0]), integer()(call, `${option}[1] (head)`, p[1])];
   };
   return list(pair, { maxLength: nLayers * nHeads, what: '[layer, head] pairs' });
 }
@@ -169,7 +170,8 @@ export const runOptions = {
 export function analysisOptions(config) {
   return {
     ...runOptions,
-    knockout: integers(0, config.maxLen - 1, config.maxLen),
+    // Positions: whole numbers, at most maxLen of them; whether each is in the sentence is the core's check.
+    knockout: integers(-INT32_MAX - 1, INT32_MAX, config.maxLen),
     ablate: headPairs(config.nLayers, config.nHeads),
     topK: integer(1, config.vocabSize),
   };

@@ -345,7 +345,8 @@ export class Engine {
       return this.loadTrainedModel({ config, weights: new Uint8Array(weights), vocab });
     } finally {
       clearTimeout(timer);
-      files.catch(() => {});  // after a timeout the aborted fetches reject; nobody waits for them
+      controller.abort();     // after one file failed or the time ran out, stop the other downloads
+      files.catch(() => {});  // which then reject, with nobody waiting for them
     }
   }
 
