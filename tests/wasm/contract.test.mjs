@@ -132,7 +132,7 @@ for (const call of ['analyze', 'analyzePacked']) {
 // --- TrainedModel: generate, generateSteps, generateCached --------------------------------------------
 const PROMPT = "the animal didn't cross the street because it was too wide . it =";
 for (const call of ['generate', 'generateSteps', 'generateCached']) {
-  refused(call, 'maxNewWords', [-1, NaN, 'abc', 1.5, Infinity, 33, true, [2]], (x) => decoder[call](PROMPT, x));
+  refused(call, 'maxNewWords', [-1, NaN, 'abc', 1.5, Infinity, 2 ** 31, true, [2]], (x) => decoder[call](PROMPT, x));
   refused(call, 'prompt', NOT_TEXT, (x) => decoder[call](x, 2));
   refused(call, 'this model reads at most 32', ['the '.repeat(40)], (x) => decoder[call](x, 2), 'too-long');
   refused(call, 'the prompt is empty', [''], (x) => decoder[call](x, 2), 'empty-input');
@@ -144,6 +144,7 @@ for (const call of ['generate', 'generateSteps', 'generateCached']) {
 }
 refused('generateSteps', 'useCache', NOT_BOOLEAN, (x) => decoder.generateSteps(PROMPT, 2, x));
 accepted('valid', 'generate', 'the decoder answers "street"', () => decoder.generate(PROMPT, 1), same(['street']));
+accepted('valid', 'generate', 'maxNewWords 2^31 − 1 stops at maxLen', () => decoder.generate(PROMPT, 2 ** 31 - 1).length <= 32, same(true));
 accepted('valid', 'generateCached', 'the same as generate', () => decoder.generateCached(PROMPT, 1), same(['street']));
 accepted('valid', 'generateSteps', 'the same word, without the cache', () => decoder.generateSteps(PROMPT, 1, false).steps[0].token, same('street'));
 

@@ -19,6 +19,7 @@
 //   out-of-memory   the call needed more memory than wasm can have
 //   deleted         a model, workspace or bench used after delete()
 //   bad-input       any other input the core refuses (NaN in q, every key masked, …)
+//   internal        a trap inside wasm: a bug, after which the module may be broken (reload it)
 
 export class EngineError extends Error {
   constructor(message, code, details = {}) {

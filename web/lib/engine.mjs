@@ -33,8 +33,10 @@ function guarded(module, call, fn, fallbackCode = 'bad-input') {
 function toError(module, thrown, call, fallbackCode) {
   if (typeof thrown === 'number') return coreError(module.takeExceptionMessage(thrown), call, fallbackCode);
   if (thrown instanceof EngineError) return thrown;
-  // Embind's own checks (BindingError, TypeError) or a trap: keep the message, add a code.
-  const error = new EngineError(`${call}: ${thrown?.message ?? String(thrown)}`, 'bad-input', { call });
+  // Embind's own checks (BindingError, TypeError), or a trap in wasm — a bug, after which the
+  // module may be broken: keep the message, add a code.
+  const code = thrown instanceof WebAssembly.RuntimeError ? 'internal' : 'bad-input';
+  const error = new EngineError(`${call}: ${thrown?.message ?? String(thrown)}`, code, { call });
   error.cause = thrown;
   return error;
 }
@@ -160,9 +162,9 @@ export class TrainedModel {
     return [args(call, [sentence], { text: text() })[0], options(call, o, this.#analysisOptions)];
   }
 
-  // [prompt, maxNewWords] of the generate calls: at most maxLen new words (no model can write more).
+  // [prompt, maxNewWords] of the generate calls; any count is bounded work, as generation stops at maxLen.
   #generationArgs(call, prompt, maxNewWords) {
-    return args(call, [prompt, maxNewWords], { prompt: text(), maxNewWords: integer(0, this.config.maxLen) });
+    return args(call, [prompt, maxNewWords], { prompt: text(), maxNewWords: integer(0) });
   }
 
   // analyze(text, {causal, window, scale, scoreMultiplier, knockout: [positions],
