@@ -21,6 +21,7 @@
 #include <cxxabi.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,9 @@ struct EmscriptenExceptionHeader {
   uint8_t caught;
   uint8_t rethrown;
 };
+// The runtime's JS side reads the same fields at the same offsets, 16 bytes before the object.
+static_assert(sizeof(EmscriptenExceptionHeader) == 16 && offsetof(EmscriptenExceptionHeader, rethrown) == 13,
+              "Emscripten's __cxa_exception layout changed: update EmscriptenExceptionHeader");
 
 // Reads the message of an exception that reached JS (JS caught its address) and frees it.
 // 3.1.6 leaves the refcount at 0, so an increment and a decrement run the destructor and free
