@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 
-import { loadNodeEngine, root } from './helpers.mjs';
+import { loadNodeEngine, modelFiles, root } from './helpers.mjs';
 import { loadReferenceModel, referenceForward, splitWords } from './reference-forward.mjs';
 
 const TOLERANCE = 1e-5;
@@ -33,15 +33,6 @@ const SENTENCES = {
 const TOKENIZER_CASES = ["It's five o'clock, isn't it?", "You shouldn't've; rock'n'roll!", "'quoted' dogs' toys",
   '“Smart” ‘quotes’ and "plain" ones…', 'Café, NAÏVE «hello» — wait...', 'GPT2 has 1.5B\tparams\u00a0ok',
   '猫追狗。AI很强！ネコ', "The animal didn\u2019t cross it."];
-
-function files(name) {
-  const dir = path.join(modelsDir, name);
-  return {
-    config: readFileSync(path.join(dir, 'config.json'), 'utf8'),
-    weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
-    vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
-  };
-}
 
 // Largest |a − b| over two equal-length arrays, with where it happened.
 function maxAbsDiff(a, b) {
@@ -68,7 +59,7 @@ describe('the wasm module agrees with the reference forward pass of docs/model-f
   for (const { name } of index.models) {
     test(name, () => {
       const reference = loadReferenceModel(path.join(modelsDir, name));
-      const model = engine.loadTrainedModel(files(name));
+      const model = engine.loadTrainedModel(modelFiles(path.join(modelsDir, name)));
       const vocabSize = reference.config.vocab_size;
       const worst = { attention: 0, probability: 0 };
       try {
