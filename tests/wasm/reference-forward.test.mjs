@@ -68,6 +68,7 @@ describe('the wasm module agrees with the reference forward pass of docs/model-f
         for (const text of sentences) {
           const expected = referenceForward(reference, text);
           const actual = model.analyze(text, { topK: vocabSize });
+          assert.deepEqual(splitWords(text), engine.tokenize(text), `${name}: split of "${text}"`);
           assert.deepEqual(actual.tokens, expected.tokens, `${name}: tokens of "${text}"`);
           assert.equal(actual.prediction.position, expected.position, `${name}: row read for "${text}"`);
           actual.layers.forEach((layer, l) => layer.selfAttention.heads.forEach((head, h) => {
