@@ -3,13 +3,15 @@
 //
 //   inspect --model DIR --text "…" [--ablate L:H]… [--knockout POS]… [--generate N] [--top K]
 //
-// Exit codes: 0 ok, 1 bad model or input (message on stderr), 2 bad command line.
+// Exit codes: 0 ok, 1 bad model or input (message on stderr; an empty --text "" is bad input),
+// 2 bad command line (a missing --text among them).
 #include "inference/trained_model.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 
 namespace {
@@ -17,7 +19,8 @@ namespace {
 using nlohmann::json;
 
 struct Arguments {
-  std::string model_dir, text;
+  std::string model_dir;
+  std::optional<std::string> text;  // unset: not given (usage error); "" given: an input error
   std::vector<std::pair<int, int>> ablate;
   std::vector<int> knockout;
   int generate = 0;
@@ -64,7 +67,7 @@ Arguments parse(int argc, char** argv) {
     } else usage("unknown option " + flag);
   }
   if (a.model_dir.empty()) usage("--model is required");
-  if (a.text.empty() && a.generate == 0) usage("--text is required");
+  if (!a.text) usage("--text is required");
   return a;
 }
 
@@ -111,14 +114,13 @@ int main(int argc, char** argv) {
       }
     }
     json out = {{"model", args.model_dir}, {"task", ae::to_string(model.task())}};
-    if (!args.text.empty()) {
-      const ae::Analysis a = model.analyze(args.text, options);
-      out["tokens"] = a.tokens;
-      out["unknown"] = a.unknown;
-      if (a.prediction) out["prediction"] = prediction_json(*a.prediction, a.tokens);
-      out["attention"] = attention_json(a.trace);
-    }
-    if (args.generate > 0) out["generated"] = model.generate(args.text, args.generate);
+    // analyze() refuses an empty sentence with a message, so `--text ""` exits 1 like any bad input.
+    const ae::Analysis a = model.analyze(*args.text, options);
+    out["tokens"] = a.tokens;
+    out["unknown"] = a.unknown;
+    if (a.prediction) out["prediction"] = prediction_json(*a.prediction, a.tokens);
+    out["attention"] = attention_json(a.trace);
+    if (args.generate > 0) out["generated"] = model.generate(*args.text, args.generate);
     std::cout << out.dump() << "\n";
     return 0;
   } catch (const std::exception& e) {

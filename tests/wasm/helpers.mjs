@@ -15,6 +15,15 @@ export function loadNodeEngine() {
   return loadEngine({ wasmBinary: readFileSync(wasmPath) });
 }
 
+// The three files of a model directory as loadTrainedModel takes them.
+export function modelFiles(dir) {
+  return {
+    config: readFileSync(path.join(dir, 'config.json'), 'utf8'),
+    weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
+    vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
+  };
+}
+
 const FIXTURE_VERSION = 1;
 
 export function nativeFixtures() {
