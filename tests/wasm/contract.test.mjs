@@ -7,16 +7,16 @@ import { before, test } from 'node:test';
 
 import { EngineError } from '../../web/lib/contract.mjs';
 import { KernelWorkspace, ModelBench, RandomModel, TrainedModel, Engine } from '../../web/lib/engine.mjs';
-import { loadNodeEngine, modelFiles } from './helpers.mjs';
+import { loadNodeEngine, shippedModel } from './helpers.mjs';
 
 let engine, coref, decoder, random, workspace, bench;
 before(async () => {
   engine = await loadNodeEngine();
-  coref = engine.loadTrainedModel(modelFiles('coref-encoder'));
-  decoder = engine.loadTrainedModel(modelFiles('coref-decoder'));
+  coref = engine.loadTrainedModel(shippedModel('coref-encoder'));
+  decoder = engine.loadTrainedModel(shippedModel('coref-decoder'));
   random = engine.createRandomModel({ seed: 3 });
   workspace = engine.createKernelWorkspace(64);
-  bench = engine.createModelBench(modelFiles('coref-encoder'));
+  bench = engine.createModelBench(shippedModel('coref-encoder'));
 });
 
 // --- wrong values by kind ---------------------------------------------------------------------
@@ -149,7 +149,7 @@ accepted('valid', 'generateCached', 'the same as generate', () => decoder.genera
 accepted('valid', 'generateSteps', 'the same word, without the cache', () => decoder.generateSteps(PROMPT, 1, false).steps[0].token, same('street'));
 
 // --- loadTrainedModel, createModelBench ---------------------------------------------------------------
-const files = () => modelFiles('coref-encoder');
+const files = () => shippedModel('coref-encoder');
 for (const call of ['loadTrainedModel', 'createModelBench']) {
   const load = (patch) => engine[call]({ ...files(), ...patch });
   refused(call, 'config', [42, null, {}], (x) => load({ config: x }));
@@ -280,7 +280,7 @@ test('a deleted model, workspace or bench says so with code deleted', () => {
   const m = engine.createRandomModel({});
   m.delete();
   assert.throws(() => m.run('it'), (e) => e.code === 'deleted');
-  const t = engine.loadTrainedModel(modelFiles('coref-encoder'));
+  const t = engine.loadTrainedModel(shippedModel('coref-encoder'));
   t.delete();
   assert.throws(() => t.analyze('it'), (e) => e.code === 'deleted');
 });

@@ -56,12 +56,5 @@ export function compareArrays(actual, expected, { atol, rtol }) {
   return { ok, maxRatio: worst.ratio, detail: ok ? '' : `[${worst.index}] wasm ${worst.a} vs native ${worst.e}` };
 }
 
-// The three files of a shipped model (web/models/<name>), as loadTrainedModel takes them.
-export function modelFiles(name) {
-  const dir = path.join(root, 'web/models', name);
-  return {
-    config: readFileSync(path.join(dir, 'config.json'), 'utf8'),
-    weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
-    vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
-  };
-}
+// The files of a shipped model (web/models/<name>), as loadTrainedModel takes them.
+export const shippedModel = (name) => modelFiles(path.join(root, 'web/models', name));

@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
-import { loadNodeEngine, modelFiles } from './helpers.mjs';
+import { loadNodeEngine, shippedModel } from './helpers.mjs';
 
 let engine, coref, decoder;
 before(async () => {
   engine = await loadNodeEngine();
-  coref = engine.loadTrainedModel(modelFiles('coref-encoder'));
-  decoder = engine.loadTrainedModel(modelFiles('coref-decoder'));
+  coref = engine.loadTrainedModel(shippedModel('coref-encoder'));
+  decoder = engine.loadTrainedModel(shippedModel('coref-decoder'));
 });
 
 const identity2 = { q: [1, 0, 0, 1], k: [1, 0, 0, 1], v: [1, 2, 3, 4], n: 2, m: 2, dk: 2 };
