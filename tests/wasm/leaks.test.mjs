@@ -23,6 +23,9 @@ const TOO_LONG = Array.from({ length: 40 }, () => 'it').join(' ');  // 40 tokens
 // one the error must carry (so a call that stopped failing, or failed differently, is noticed).
 const failing = [
   ['attention: every key padded', () => engine.attention({ ...identity2, keyPadding: [1, 1] }), 'bad-input'],
+  ['attention: q shorter than its shape', () => engine.attention({ ...identity2, q: [1, 0, 0] }), 'bad-input'],
+  ['attention: causal "false" (refused in JS)', () => engine.attention({ ...identity2, causal: 'false' }), 'bad-option'],
+  ['analyze: ablate a head the model lacks', () => coref.analyze('it was', { ablate: [[3, 0]] }), 'bad-input'],
   ['analyze: empty sentence', () => coref.analyze('  ', {}), 'empty-input'],
   ['analyze: no pronoun', () => coref.analyze('the cat sat', { topK: 3 }), 'no-pronoun'],
   ['analyze: too long', () => coref.analyze(TOO_LONG), 'too-long'],
