@@ -65,14 +65,11 @@ export function integer(min = -INT32_MAX - 1, max = INT32_MAX) {
   return (call, option, v) => (Number.isInteger(v) && v >= min && v <= max ? v : refuse(call, option, expected, v));
 }
 
-export function finite(min = -Number.MAX_VALUE, max = Number.MAX_VALUE) {
-  const expected = `a finite number from ${min} to ${max}`;
-  return (call, option, v) => (typeof v === 'number' && v >= min && v <= max ? v : refuse(call, option, expected, v));
-}
-
-export function oneOf(values) {
-  const expected = `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
-  return (call, option, v) => (values.includes(v) ? v : refuse(call, option, expected, v));
+// Finite numbers, in [min, max] when bounds are given.
+export function finite(min, max) {
+  const expected = min === undefined ? 'a finite number' : `a finite number from ${min} to ${max}`;
+  const [low, high] = min === undefined ? [-Number.MAX_VALUE, Number.MAX_VALUE] : [min, max];
+  return (call, option, v) => (typeof v === 'number' && v >= low && v <= high ? v : refuse(call, option, expected, v));
 }
 
 // Unpaired UTF-16 surrogates become U+FFFD, each its own character: Emscripten's UTF-8
