@@ -217,6 +217,8 @@ accepted('valid', 'tracedAttentionBytes', '(65536, 128) exact', () => engine.tra
 accepted('valid', 'tracedAttentionBytes', '(2, 3): 4·4 + 6 floats', () => engine.tracedAttentionBytes(2, 3), same(88));
 refused('createKernelWorkspace', 'capacity', NOT_INTEGER, (x) => engine.createKernelWorkspace(x));
 refused('createKernelWorkspace', 'capacity must be ≥ 1', [0], (x) => engine.createKernelWorkspace(x), 'bad-input');
+// 3 buffers of 2 GiB or more: refused by malloc before wasm memory grows (no growth is kept).
+refused('createKernelWorkspace', 'out of memory', [2 ** 29, 2 ** 31 - 1], (x) => engine.createKernelWorkspace(x), 'out-of-memory');
 
 // --- KernelWorkspace ----------------------------------------------------------------------------------
 refused('fillRandom', 'seed', [-1, 0.5, 'x', NaN], (x) => workspace.fillRandom(x));
