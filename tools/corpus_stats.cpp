@@ -25,14 +25,17 @@ double ms_since(Clock::time_point t0) {
 }
 
 json coref_split_stats(const std::vector<ae::CorefExample>& split) {
-  std::map<std::string, int> per_family;
+  std::map<std::string, int> per_family, per_order;
   std::map<std::string, std::map<std::string, int>> per_template;
+  int openers = 0;
   int first = 0;
   int role0_first = 0;
   size_t max_tokens = 0;
   for (const auto& e : split) {
     ++per_family[e.family];
     ++per_template[e.family][std::to_string(e.template_id)];
+    ++per_order[ae::to_string(e.order)];
+    openers += e.opener;
     if (e.referent == e.first_noun) ++first;
     const bool role0_is_first = (e.referent_role == 0) == (e.referent == e.first_noun);
     if (role0_is_first) ++role0_first;
@@ -43,6 +46,8 @@ json coref_split_stats(const std::vector<ae::CorefExample>& split) {
           {"pairs", split.size() / 2},
           {"per_family", per_family},
           {"per_template", per_template},
+          {"per_order", per_order},
+          {"with_opener", openers / n},
           {"referent_is_first_noun", first / n},
           {"role0_is_first_noun", role0_first / n},
           {"max_tokens", max_tokens}};
@@ -69,23 +74,23 @@ json coref_stats(uint64_t seed) {
       roles.push_back({{"role", f.roles[r]}, {"nouns", f.nouns[r]}, {"adjectives", f.adjectives[r]}});
       for (const auto& a : f.adjectives[r]) adjective_roles[a].push_back({{"family", f.name}, {"role", f.roles[r]}});
     }
-    families.push_back({{"name", f.name}, {"roles", roles}, {"intensifiers", f.intensifiers}, {"templates", templates}});
+    families.push_back({{"name", f.name}, {"roles", roles}, {"shared_pool", f.shared_pool},
+                        {"intensifiers", f.intensifiers}, {"templates", templates}});
   }
   json shared = json::object();
   for (const auto& [adjective, uses] : adjective_roles)
     if (uses.size() > 1) shared[adjective] = uses;
 
+  json splits = {{"train", coref_split_stats(c.train)}};
+  for (const auto& [name, split] : c.evaluation_splits()) splits[name] = coref_split_stats(*split);
   const auto lesson = ae::lesson_examples();
   return {{"seed", seed},
           {"hash", c.hash},
           {"vocabulary_size", ae::Vocabulary::from_words(ae::corpus_words(c)).size()},
           {"connectives", ae::coref_connectives()},
           {"verbs", ae::coref_verbs()},
-          {"splits",
-           {{"train", coref_split_stats(c.train)},
-            {"validation", coref_split_stats(c.validation)},
-            {"heldout_combinations", coref_split_stats(c.heldout_combinations)},
-            {"heldout_templates", coref_split_stats(c.heldout_templates)}}},
+          {"openers", ae::coref_openers()},
+          {"splits", splits},
           {"families", families},
           {"adjectives_in_several_families", shared},
           {"lesson", {ae::decoder_text(lesson[0]), ae::decoder_text(lesson[1])}},
