@@ -1,6 +1,7 @@
 // Short training runs that must reach a stated loss: the trainer, backward passes and AdamW
 // working together. Kept small so that npm test stays fast.
 #include "io/checkpoint.h"
+#include "train/recipes.h"
 #include "train/tasks.h"
 #include "train/trainer.h"
 #include "util/rng.h"
@@ -180,4 +181,22 @@ TEST_CASE("next_epoch_order keeps groups together, is a permutation, and with gr
     for (size_t i = plain.size(); i > 1; --i) std::swap(plain[i - 1], plain[b.below(i)]);
     CHECK(order == plain);
   }
+}
+
+
+TEST_CASE("CorefSettings::set takes key=value and names what is wrong") {
+  ae::CorefSettings s;
+  s.set("d_model=48");
+  s.set("learning_rate=2e-3");
+  s.set("positional=learned");
+  CHECK(s.d_model == 48);
+  CHECK(s.learning_rate == doctest::Approx(2e-3f));
+  CHECK(s.positional == ae::PositionalEncoding::Learned);
+  CHECK(s.to_json()["d_model"] == 48);
+  CHECK_THROWS_WITH_AS(s.set("seeds=abc"), doctest::Contains("seeds must be a number"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set("steps=1.5"), doctest::Contains("whole number"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set("dropout=0.95"), doctest::Contains("dropout"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set("width=3"), doctest::Contains("unknown key \"width\""), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set("steps"), doctest::Contains("key=value"), std::invalid_argument);
+  CHECK(s.d_model == 48);  // a refused value leaves the setting as it was
 }
