@@ -5,6 +5,7 @@
 //   corpus_stats [SEED]
 //
 // The generation time goes to stderr so that stdout stays the same from run to run.
+#include "command_line.h"
 #include "text/vocabulary.h"
 #include "train/corpus.h"
 
@@ -129,8 +130,14 @@ json word_order_stats(uint64_t seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 2) {
+    std::cerr << "usage: corpus_stats [SEED]\n";
+    return 2;
+  }
+  const ae_tools::CommandLine cli(argc, argv, "corpus_stats", "usage: corpus_stats [SEED]");
+  const uint64_t seed = argc > 1 ? static_cast<uint64_t>(cli.whole_in(argv[1], 0, 1LL << 53, "SEED"))
+                                 : ae::CorefOptions{}.seed;
   try {
-    const uint64_t seed = argc > 1 ? std::stoull(argv[1]) : ae::CorefOptions{}.seed;
     const json out = {{"coreference", coref_stats(seed)}, {"word_order", word_order_stats(seed)}};
     std::cout << out.dump(2) << "\n";
     return 0;

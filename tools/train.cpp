@@ -4,6 +4,7 @@
 //   train [--out DIR] [--only NAME] [--seeds N] [--first-seed S] [--set key=value …] [--quick]
 //
 // Everything is seeded: the same build gives the same files. Training runs on one thread.
+#include "command_line.h"
 #include "io/checkpoint.h"
 #include "train/recipes.h"
 
@@ -62,29 +63,28 @@ void write_index(const Arguments& args) {
 
 }  // namespace
 
+constexpr const char* kUsage =
+    "usage: train [--out DIR] [--only coref-encoder|coref-decoder|word-order] [--seeds N] [--first-seed S]\n"
+    "             [--set key=value ...] [--quick]\n"
+    "  --set changes a coreference model's setting (d_model, n_heads, n_layers, d_ff, max_len, steps,\n"
+    "        batch, group, learning_rate, dropout, init_scale, positional), for experiments; see\n"
+    "        src/train/recipes.h";
+
 int main(int argc, char** argv) {
   Arguments args;
   std::vector<std::string> settings;
-  const auto usage = [] {
-    std::cerr << "usage: train [--out DIR] [--only coref-encoder|coref-decoder|word-order] [--seeds N] [--first-seed S]\n"
-                 "             [--set key=value ...] [--quick]\n"
-                 "  --set changes a coreference model's setting (d_model, n_heads, n_layers, d_ff, max_len, steps,\n"
-                 "        batch, learning_rate, dropout, init_scale), for experiments; see src/train/recipes.h\n";
-    return 2;
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (a == "--out" && has_value) args.out = argv[++i];
-    else if (a == "--only" && has_value) args.only = argv[++i];
-    else if (a == "--seeds" && has_value) settings.push_back(std::string("seeds=") + argv[++i]);
-    else if (a == "--first-seed" && has_value) settings.push_back(std::string("first_seed=") + argv[++i]);
-    else if (a == "--set" && has_value) settings.push_back(argv[++i]);
-    else if (a == "--quick") args.quick = true;
-    else return usage();
+  ae_tools::CommandLine cli(argc, argv, "train", kUsage);
+  while (cli.next()) {
+    if (cli.is("--out")) args.out = cli.value();
+    else if (cli.is("--only")) args.only = cli.value();
+    else if (cli.is("--seeds")) settings.push_back("seeds=" + cli.value());
+    else if (cli.is("--first-seed")) settings.push_back("first_seed=" + cli.value());
+    else if (cli.is("--set")) settings.push_back(cli.value());
+    else if (cli.is("--quick")) args.quick = true;
+    else cli.unknown();
   }
   if (!args.only.empty() && args.only != "coref-encoder" && args.only != "coref-decoder" && args.only != "word-order")
-    return usage();
+    cli.fail("--only takes coref-encoder, coref-decoder or word-order, got \"" + args.only + "\"");
   try {
     const ae::RecipeOptions recipe{args.quick};
     for (const auto reader : {ae::CorefReader::Encoder, ae::CorefReader::Decoder}) {

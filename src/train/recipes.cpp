@@ -145,6 +145,16 @@ std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options)
 
 // --- coreference ------------------------------------------------------------------------
 
+namespace {
+
+std::string shortest(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+}  // namespace
+
 void CorefSettings::set(const std::string& assignment) {
   const size_t eq = assignment.find('=');
   if (eq == std::string::npos) throw std::invalid_argument("settings: expected key=value, got \"" + assignment + "\"");
@@ -158,8 +168,8 @@ void CorefSettings::set(const std::string& assignment) {
       used = 0;
     }
     if (used != value.size() || !(v >= lo && v <= hi))
-      throw std::invalid_argument("settings: " + key + " must be a number in [" + std::to_string(lo) + ", " +
-                                  std::to_string(hi) + "], got \"" + value + "\"");
+      throw std::invalid_argument("settings: " + key + " must be a number in [" + shortest(lo) + ", " + shortest(hi) +
+                                  "], got \"" + value + "\"");
     return v;
   };
   const auto whole = [&](int lo, int hi) {
