@@ -378,12 +378,25 @@ export class Positions extends StoreElement {
     const pa = a?.prediction, pb = b?.prediction;
     // Equal up to float rounding: the permuted sums add the same terms in another order.
     const same = Boolean(pa && pb && pa.token === pb.token && Math.abs(pa.probability - pb.probability) <= SAME_WITHIN);
-    p.summary.dataset.same = String(same);
-    p.summary.textContent = !pa || !pb ? ''
-      : same ? this.#t('sameNone', { word: pa.token, p: this.#percent(pa.probability) })
+    const conclusion = !pa || !pb ? '' : same ? this.#sameConclusion() : 'differentNone';
+    Object.assign(p.summary.dataset, { same: String(same), conclusion });
+    p.summary.textContent = !conclusion ? ''
+      : same ? this.#t(conclusion, { word: pa.token, p: this.#percent(pa.probability), which: this.#withoutTruth().join(', ') })
         : this.#t('differentNone', { a: `${pa.token} (${this.#percent(pa.probability)})`, b: `${pb.token} (${this.#percent(pb.probability)})` });
     const outside = ['a', 'b'].filter((s) => this.#runs.none[s] && !this.#roles[s]).map((s) => s.toUpperCase());
     p.grammar.textContent = outside.map((which) => this.#t('outsideGrammar', { which })).join(' ');
+  }
+
+  // The sentences whose right agent the grammar does not give ('A', 'B').
+  #withoutTruth() {
+    return ['a', 'b'].filter((side) => this.#roles[side]?.agent === undefined).map((side) => side.toUpperCase());
+  }
+
+  // One shared answer is necessarily wrong for one sentence only when the two sentences have
+  // different known agents; the conclusion says only what the table's right/wrong column shows.
+  #sameConclusion() {
+    if (this.#withoutTruth().length) return 'sameNoneNoTruth';
+    return this.#roles.a.agent === this.#roles.b.agent ? 'sameNoneSameAgent' : 'sameNone';
   }
 
   #renderComparison() {
