@@ -1,6 +1,6 @@
 // Every UI string of the page, in one place so the Chinese and English pages cannot drift
-// apart. Strings use {name} placeholders, filled by format(). Engine error messages stay in
-// English (they come from the C++ core) and are shown after a translated prefix.
+// apart. Strings use {name} placeholders, filled by format(). An engine error fills {message}
+// with its code's words from strings/errors.mjs (lib/error-text.mjs), never the core's English.
 export const messages = {
   en: {
     title: 'Attention Explorer',

@@ -87,3 +87,68 @@ test.describe('positional encoding: the conclusion follows from the table (item 
     await expect(view.locator('.ae-pos-summary')).toHaveAttribute('data-conclusion', 'sameNone');
   });
 });
+
+test.describe('errors a reader causes are worded in the page\'s language (item 2)', () => {
+  test.skip(!shipped('coref-encoder', 'coref-decoder', 'word-order-none'), 'the trained models are not in web/models');
+
+  test('main view, positional encoding, KV cache and cross-attention, in Chinese', async ({ page }) => {
+    await openPage(page, '/?model=coref-encoder&lang=zh');
+    const words = (await strings(page, 'errors')).zh;
+    const i18n = await page.evaluate(async () => (await import('/i18n.mjs')).messages.zh);
+
+    // Main view: a sentence without "it", then an empty one.
+    for (const sentence of ['The cat sat on the mat.', '']) {
+      const code = await engineCode(page, 'coref-encoder', 'analyze', sentence);
+      expect(code, sentence).not.toBeNull();
+      await page.locator('#sentence').fill(sentence);
+      await expect(app(page)).toHaveAttribute('data-error-code', code);
+      await expect(alert(page)).toHaveText(format(i18n.runError, { message: words[code] }));
+      await expect(alert(page)).toHaveAttribute('title', /\w{4,}/); // the core's own message, for debugging
+    }
+    await page.locator('#sentence').fill("The animal didn't cross the street because it was too tired.");
+    await expect(alert(page)).toHaveText('');
+    await expect(alert(page)).not.toHaveAttribute('title', /./);
+
+    // Positional encoding: an empty sentence A.
+    const positions = await openLessonPanel(page, 'positions', 'ae-positions');
+    const posText = (await strings(page, 'positions')).zh;
+    const posCode = await engineCode(page, 'word-order-none', 'analyze', '');
+    await positions.getByLabel(posText.sentenceA, { exact: true }).fill('');
+    await expect(positions.getByRole('alert')).toHaveText(format(posText.runError, { which: 'A', message: words[posCode] }));
+
+    // KV cache: a prompt longer than the decoder reads.
+    const kv = await openLessonPanel(page, 'kv-cache', 'ae-kv-cache', 'data-status');
+    const kvText = (await strings(page, 'kv-cache')).zh;
+    const long = 'the '.repeat(200);
+    const kvCode = await engineCode(page, 'coref-decoder', 'generateSteps', long, 4, true);
+    await kv.getByLabel(kvText.promptLabel, { exact: true }).fill(long);
+    await expect(kv).toHaveAttribute('data-status', 'error');
+    await expect(kv.getByRole('alert')).toHaveText(format(kvText.error, { message: words[kvCode] }));
+    await expect(kv.getByRole('alert')).toHaveAttribute('title', /\w{4,}/);
+
+    // Cross-attention: an empty sentence A.
+    const cross = await openLessonPanel(page, 'cross', 'ae-cross-attention');
+    const crossText = (await strings(page, 'cross-attention')).zh;
+    const crossCode = await engineCode(page, 'coref-encoder', 'analyze', '');
+    await cross.getByLabel(crossText.sentenceA, { exact: true }).fill('');
+    await expect(cross.getByRole('alert')).toContainText(format(crossText.runError, { which: 'A', message: words[crossCode] }));
+  });
+});
+
+test('an error hides the old heatmap, answer and token count; a good sentence brings them back (item 11)', async ({ page }) => {
+  await openPage(page);
+  const heatmap = page.locator('#heatmap');
+  await expect(heatmap).toBeVisible();
+  await expect(page.locator('#fact-tokens')).not.toHaveText('–');
+  await page.locator('#sentence').fill('');
+  await expect(app(page)).toHaveAttribute('data-status', 'error');
+  await expect(heatmap).toBeHidden();
+  await expect(page.locator('#fact-tokens')).toHaveText('–');
+  await page.locator('#lang').click(); // a language switch keeps the error state
+  await expect(page.locator('#fact-tokens')).toHaveText('–');
+  await page.locator('#lang').click();
+  await page.locator('#sentence').fill('It works again.');
+  await expectRendered(page, 'It works again.');
+  await expect(heatmap).toBeVisible();
+  await expect(page.locator('#fact-tokens')).not.toHaveText('–');
+});
