@@ -135,6 +135,39 @@ test.describe('errors a reader causes are worded in the page\'s language (item 2
   });
 });
 
+test.describe('a 375 px phone (item 7)', () => {
+  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true });
+
+  test('the heatmap fits without a sideways scroll, and every control is at least 24×24 px', async ({ page }) => {
+    await openPage(page, '/');
+    const plot = page.locator('ae-attention-heatmap .ae-hm-plot');
+    const overflow = await plot.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(overflow, 'heatmap columns hidden in a sideways scroll').toBeLessThanOrEqual(0);
+    // A tap on the last column's cell still reads its value.
+    const last = page.locator('ae-attention-heatmap rect.cell').last();
+    await last.tap();
+    await expect(page.locator('ae-attention-heatmap .ae-hm-readout')).toContainText(await last.getAttribute('data-value').then((v) => Number(v).toFixed(2)));
+
+    // Walk the page so that every lesson panel is built, then measure every control.
+    for (const section of await page.locator('main > section[id]').all()) await section.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    const small = await page.evaluate(() => {
+      const controls = document.querySelectorAll('button, input:not([type="hidden"]), select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])');
+      return [...controls].filter((el) => {
+        if (el.closest('p, li:not(.toc li)') && el.matches('a') && !el.closest('.toc')) return false; // links in running text are exempt (WCAG 2.5.8)
+        if (el.matches('.skip-link')) return false; // off screen until focused
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) return false; // not rendered
+        return r.width < 24 || r.height < 24;
+      }).map((el) => {
+        const r = el.getBoundingClientRect();
+        return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} ${r.width.toFixed(0)}×${r.height.toFixed(0)}`;
+      });
+    });
+    expect(small).toEqual([]);
+  });
+});
+
 test('an error hides the old heatmap, answer and token count; a good sentence brings them back (item 11)', async ({ page }) => {
   await openPage(page);
   const heatmap = page.locator('#heatmap');
