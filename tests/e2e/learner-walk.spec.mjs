@@ -168,6 +168,26 @@ test.describe('a 375 px phone (item 7)', () => {
   });
 });
 
+test.describe('KV cache before the first step (item 8)', () => {
+  test.skip(!shipped('coref-decoder'), 'the decoder is not in web/models');
+
+  test('no empty space where the cache will be drawn', async ({ page }) => {
+    await openPage(page, '/');
+    const kv = await openLessonPanel(page, 'kv-cache', 'ae-kv-cache', 'data-status');
+    await expect(kv).toHaveAttribute('data-step', '0');
+    await expect(kv.locator('.ae-kv-grid')).toBeHidden();
+    const gap = await kv.evaluate((el) => {
+      const legend = el.querySelector('.ae-kv-legend').getBoundingClientRect();
+      const note = el.querySelector('.ae-kv-rows').getBoundingClientRect();
+      return note.top - legend.bottom;
+    });
+    expect(gap).toBeLessThan(40);
+    // The first step draws the grid.
+    await kv.locator('.ae-kv-step').click();
+    await expect(kv.locator('.ae-kv-grid')).toBeVisible();
+  });
+});
+
 test('an error hides the old heatmap, answer and token count; a good sentence brings them back (item 11)', async ({ page }) => {
   await openPage(page);
   const heatmap = page.locator('#heatmap');

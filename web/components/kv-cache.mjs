@@ -436,11 +436,11 @@ export class KvCache extends StoreElement {
     grid.replaceChildren();
     if (!step) {
       grid.setAttribute('viewBox', '0 0 10 10');
-      grid.hidden = true;
+      grid.setAttribute('hidden', ''); // an attribute: SVG elements have no .hidden property
       p.cacheRows.textContent = g && !this.#error ? this.#t('emptyCache') : '';
       return;
     }
-    grid.hidden = false;
+    grid.removeAttribute('hidden');
     const rows = step.position + 1;
     const fresh = step.rowsNew;
     const stripW = dh * GRID.cell;
