@@ -19,6 +19,7 @@ export const messages = {
     bannerSeeds: '{passing} of {trained} training seeds passed the held-out test.',
     bannerNoPositions: 'Without positional encoding it sees only a bag of words: 猫追狗 and 狗追猫 look the same to it.',
     tocTitle: 'Lesson panels',
+    skip: 'Skip to the model and sentence',
     toc: {
       lines: 'Who attends to whom',
       overview: 'All heads',
@@ -144,6 +145,7 @@ export const messages = {
     bannerSeeds: '{trained} 个训练种子中有 {passing} 个通过了留出集测试。',
     bannerNoPositions: '没有位置编码时，它看到的只是一袋词：猫追狗和狗追猫对它来说完全一样。',
     tocTitle: '本课各部分',
+    skip: '跳到模型和句子',
     toc: {
       lines: '谁在关注谁',
       overview: '所有注意力头',

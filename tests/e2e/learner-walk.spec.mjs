@@ -205,3 +205,18 @@ test('an error hides the old heatmap, answer and token count; a good sentence br
   await expect(heatmap).toBeVisible();
   await expect(page.locator('#fact-tokens')).not.toHaveText('–');
 });
+
+test('a skip link is the first Tab stop and leads to the model menu (item 12)', async ({ page }) => {
+  await openPage(page);
+  const i18n = await page.evaluate(async () => (await import('/i18n.mjs')).messages);
+  await page.keyboard.press('Tab');
+  const skip = page.locator('.skip-link');
+  await expect(skip).toBeFocused();
+  await expect(skip).toHaveText(i18n.en.skip);
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#model')).toBeFocused();
+  await page.locator('#lang').click();
+  await expect(skip).toHaveText(i18n.zh.skip);
+});
