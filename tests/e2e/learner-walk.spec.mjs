@@ -220,3 +220,35 @@ test('a skip link is the first Tab stop and leads to the model menu (item 12)', 
   await page.locator('#lang').click();
   await expect(skip).toHaveText(i18n.zh.skip);
 });
+
+test.describe('All heads grid: the chosen view comes into sight (item 13)', () => {
+  // Records every scrollIntoView call with its options.
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => {
+      const original = Element.prototype.scrollIntoView;
+      window.scrolls = [];
+      Element.prototype.scrollIntoView = function (options) {
+        window.scrolls.push({ id: this.id, behavior: options?.behavior ?? 'auto' });
+        return original.call(this, options);
+      };
+    });
+  });
+
+  for (const reducedMotion of ['no-preference', 'reduce']) {
+    test(`choosing a thumbnail scrolls the heatmap into view (${reducedMotion} motion)`, async ({ page }) => {
+      await page.emulateMedia({ reducedMotion });
+      await openPage(page);
+      await page.locator('#overview').scrollIntoViewIfNeeded();
+      await page.evaluate(() => window.scrollBy(0, 200)); // the heatmap is well out of sight
+      await expect(page.locator('#result h2')).not.toBeInViewport();
+      const thumb = page.locator('ae-head-grid button.ae-hg-thumb[aria-pressed="false"]').first();
+      const [layer, head] = [await thumb.getAttribute('data-layer'), await thumb.getAttribute('data-head')];
+      await thumb.click();
+      await expect(app(page)).toHaveAttribute('data-layer', layer);
+      await expect(app(page)).toHaveAttribute('data-head', head);
+      await expect(page.locator('#result h2')).toBeInViewport();
+      const scrolls = await page.evaluate(() => window.scrolls.filter((s) => s.id === 'result'));
+      expect(scrolls.map((s) => s.behavior)).toEqual([reducedMotion === 'reduce' ? 'instant' : 'smooth']);
+    });
+  }
+});
