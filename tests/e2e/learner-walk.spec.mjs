@@ -6,7 +6,7 @@
 // heads grid brings the chosen view into sight. Expected words come from the page's string
 // tables and expected codes from the engine, never from today's figures.
 import fs from 'node:fs';
-import { alert, app, expect, expectRendered, openPage, test } from './fixtures.mjs';
+import { alert, app, expect, expectNoSeriousAxeViolations, expectRendered, openPage, test } from './fixtures.mjs';
 
 const format = (template, params) => template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 const strings = (page, name) => page.evaluate(async (file) => (await import(`/strings/${file}.mjs`)).default, name);
@@ -165,6 +165,12 @@ test.describe('a 375 px phone (item 7)', () => {
       });
     });
     expect(small).toEqual([]);
+
+    // No serious or critical accessibility violations at this width, light, then dark Chinese.
+    await expectNoSeriousAxeViolations(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('#lang').click();
+    await expectNoSeriousAxeViolations(page);
   });
 });
 
