@@ -7,10 +7,10 @@ import { format, messages, pickLanguage } from './i18n.mjs';
 import { store } from './lib/store.mjs';
 import { readUrlState, urlFor } from './lib/url-state.mjs';
 import './components/attention-heatmap.mjs';
-import './components/head-grid.mjs';
 import './components/head-view.mjs';
 import { percent as formatPercent } from './lib/panel-strings.mjs';
-// The lesson panels come from ./panels.mjs, imported after the first draw (loadLessonPanels).
+// The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
+// draw (loadLessonPanels).
 
 const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number
