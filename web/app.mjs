@@ -320,10 +320,11 @@ let errorText = null;
 function showErrorText() {
   const { key, params, cause } = state.error;
   if (cause && !errorText) {
-    import('./lib/error-text.mjs').then((m) => {
-      errorText = m.errorText;
-      if (state.error) showErrorText();
-    });
+    import('./lib/error-text.mjs').then((m) => m.errorText, () => (error) => error.message) // offline: the raw words
+      .then((words) => {
+        errorText = words;
+        if (state.error) showErrorText();
+      });
   }
   const message = cause ? errorText?.(cause, state.lang) ?? '' : params.message;
   ui.error.textContent = t(key, { ...params, message });
