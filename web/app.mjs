@@ -7,10 +7,10 @@ import { format, messages, pickLanguage } from './i18n.mjs';
 import { store } from './lib/store.mjs';
 import { readUrlState, urlFor } from './lib/url-state.mjs';
 import './components/attention-heatmap.mjs';
-import './components/head-grid.mjs';
 import './components/head-view.mjs';
 import { percent as formatPercent } from './lib/panel-strings.mjs';
-// The lesson panels come from ./panels.mjs, imported after the first draw (loadLessonPanels).
+// The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
+// draw (loadLessonPanels).
 
 const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number
@@ -113,7 +113,7 @@ async function selectModel() {
     const model = await getTrainedModel(name); // fetched once, shared with the other panels
     if (choice() === name) useModel(model);
   } catch (error) {
-    if (choice() === name) showError('modelError', { name: modelLabel(name), message: error.message });
+    if (choice() === name) showError('modelError', { name: modelLabel(name) }, error);
   } finally {
     if (choice() === name) setStatus(null);
   }
@@ -198,7 +198,7 @@ function run() {
       state.result = state.model.run(text, options);
     }
   } catch (error) {
-    return showError('runError', { message: error.message });
+    return showError('runError', {}, error);
   }
   Object.assign(ui.app.dataset, { model: choice(), run: JSON.stringify(options), text, status: 'ready' });
   store.set({ model: choice(), sentence: text, ...options, result: state.result });
@@ -278,7 +278,7 @@ function showFacts() {
   ui['fact-task'].textContent = messages[state.lang].tasks[task()] ?? task();
   const bytes = indexEntry(choice())?.bytes;
   ui['fact-size'].textContent = bytes ? `${(bytes / 1024).toLocaleString(locale(), { maximumFractionDigits: 0 })} KB` : '–';
-  ui['fact-tokens'].textContent = state.result ? t('factTokensValue', { n: state.result.n, max: config.maxLen }) : '–';
+  ui['fact-tokens'].textContent = state.result && !state.error ? t('factTokensValue', { n: state.result.n, max: config.maxLen }) : '–';
   ui['fact-simd'].textContent = t(state.engine.simd ? 'on' : 'off');
   showSplitFacts(config);
 }
@@ -320,19 +320,40 @@ function setStatus(key, params) {
   if (key) ui.status.textContent = t(key, params);
 }
 
-function showError(key, params) {
-  state.error = { key, params };
-  ui.error.textContent = t(key, params);
+// `cause`, the error thrown, is worded in the page's language by its code (error-text.mjs).
+function showError(key, params, cause) {
+  state.error = { key, params, cause };
+  showErrorText();
   ui.app.dataset.status = 'error';
-  ui.result.classList.add('stale'); // keep the last heatmap, marked as out of date
-  ui.prediction.hidden = ui.unknown.hidden = true; // but no answer for another sentence
+  ui.app.dataset.errorCode = cause?.code ?? '';
+  // The heatmap and token count of the last good run are not shown for another sentence.
+  ui.result.classList.add('failed');
+  ui.prediction.hidden = ui.unknown.hidden = true;
+  ui['fact-tokens'].textContent = '–';
   if (key !== 'loadError') loadLessonPanels(); // the first run failed: the panels still work
+}
+
+// Fetched on the first error only, so that it is not part of the first view's transfer.
+let errorText = null;
+function showErrorText() {
+  const { key, params, cause } = state.error;
+  if (cause && !errorText) {
+    import('./lib/error-text.mjs').then((m) => m.errorText, () => (error) => error.message) // offline: the raw words
+      .then((words) => {
+        errorText = words;
+        if (state.error) showErrorText();
+      });
+  }
+  const message = cause ? errorText?.(cause, state.lang) ?? '' : params.message;
+  ui.error.textContent = t(key, { ...params, message });
+  ui.error.title = cause?.message ?? ''; // the core's own words, for whoever debugs
 }
 
 function clearError() {
   state.error = null;
-  ui.error.textContent = '';
-  ui.result.classList.remove('stale');
+  ui.error.textContent = ui.error.title = '';
+  delete ui.app.dataset.errorCode;
+  ui.result.classList.remove('stale', 'failed');
 }
 
 // --- language ---
@@ -352,7 +373,7 @@ function applyLanguage(lang) {
   translateModelMenu();
   if (state.model) fillRanges();
   if (state.status) setStatus(state.status.key, state.status.params);
-  if (state.error) ui.error.textContent = t(state.error.key, state.error.params);
+  if (state.error) showErrorText();
   showView();
   showPrediction();
   showFacts();

@@ -1,6 +1,6 @@
 // Every UI string of the page, in one place so the Chinese and English pages cannot drift
-// apart. Strings use {name} placeholders, filled by format(). Engine error messages stay in
-// English (they come from the C++ core) and are shown after a translated prefix.
+// apart. Strings use {name} placeholders, filled by format(). An engine error fills {message}
+// with its code's words from strings/errors.mjs (lib/error-text.mjs), never the core's English.
 export const messages = {
   en: {
     title: 'Attention Explorer',
@@ -19,6 +19,7 @@ export const messages = {
     bannerSeeds: '{passing} of {trained} training seeds passed the held-out test.',
     bannerNoPositions: 'Without positional encoding it sees only a bag of words: 猫追狗 and 狗追猫 look the same to it.',
     tocTitle: 'Lesson panels',
+    skip: 'Skip to the model and sentence',
     toc: {
       lines: 'Who attends to whom',
       overview: 'All heads',
@@ -150,6 +151,7 @@ export const messages = {
     bannerSeeds: '{trained} 个训练种子中有 {passing} 个通过了留出集测试。',
     bannerNoPositions: '没有位置编码时，它看到的只是一袋词：猫追狗和狗追猫对它来说完全一样。',
     tocTitle: '本课各部分',
+    skip: '跳到模型和句子',
     toc: {
       lines: '谁在关注谁',
       overview: '所有注意力头',

@@ -1,7 +1,9 @@
 // The lesson panels below the opening view, and the extras of the opening panels (export
-// buttons, the tired|wide pair). app.mjs imports this module once the first attention is drawn,
-// so that first view needs only the heatmap, head view and head grid: a smaller initial
-// transfer and an earlier first render (see docs/benchmarks.md, "page").
+// buttons, the tired|wide pair, the All heads grid — below the fold, it draws the stored run
+// when it arrives). app.mjs imports this module once the first attention is drawn, so that
+// first view needs only the heatmap and head view: a smaller initial transfer and an earlier
+// first render (see docs/benchmarks.md, "page").
+import './components/head-grid.mjs';
 import './components/flip-pair.mjs';
 import './components/export-buttons.mjs';
 import './components/qkv-steps.mjs';

@@ -133,7 +133,8 @@ test.describe('KV cache panel', () => {
     expect(expected.words).toContain('street');
 
     await view.getByLabel('Prompt for the decoder').fill('the '.repeat(40));
-    await expect(view.getByRole('alert')).toHaveText(/the prompt has 40 tokens; this model reads at most 32/);
+    await expect(view.getByRole('alert')).toHaveText(/^Could not generate: the text is longer than this model can read/);
+    await expect(view.getByRole('alert')).toHaveAttribute('title', /the prompt has 40 tokens; this model reads at most 32/);
     await expect(view).toHaveAttribute('data-status', 'error');
     await view.getByLabel('Prompt for the decoder').fill("the animal didn't cross the street because it was too tired . it =");
     await expect(view).toHaveAttribute('data-status', 'ready');
@@ -201,7 +202,8 @@ test.describe('KV cache panel', () => {
       const view = panel(page);
       await expect(view).toHaveAttribute('data-status', 'waiting'); // nothing loaded at page start
       await page.locator('#kv-cache').scrollIntoViewIfNeeded();
-      await expect(view.getByRole('alert')).toHaveText(/^The decoder model failed to load: could not load model\.safetensors .*HTTP 404$/);
+      await expect(view.getByRole('alert')).toHaveText('The decoder model failed to load: the model files were not found on the server.');
+      await expect(view.getByRole('alert')).toHaveAttribute('title', /^could not load model\.safetensors .*HTTP 404$/);
       await expect(view).toHaveAttribute('data-status', 'error');
       await page.unroute('**/models/coref-decoder/model.safetensors');
       await view.getByRole('button', { name: 'Step', exact: true }).click();

@@ -117,7 +117,8 @@ test('engine errors show in the alert and the page recovers', async ({ page }) =
   const sentence = page.locator('#sentence');
 
   await sentence.fill('');
-  await expect(alert(page)).toHaveText(/the sequence is empty/);
+  await expect(alert(page)).toHaveText('The model could not run: the text is empty; type a sentence.');
+  await expect(alert(page)).toHaveAttribute('title', /the sequence is empty/); // the core's words, for debugging
   await expect(app(page)).toHaveAttribute('data-status', 'error');
 
   await sentence.fill('It works again.');
@@ -127,7 +128,8 @@ test('engine errors show in the alert and the page recovers', async ({ page }) =
   await expectCellsMatchApi(page);
 
   await sentence.fill('word '.repeat(129));
-  await expect(alert(page)).toHaveText(/129 tokens exceed the model's maximum length of 128/);
+  await expect(app(page)).toHaveAttribute('data-error-code', 'too-long');
+  await expect(alert(page)).toHaveAttribute('title', /129 tokens exceed the model's maximum length of 128/);
   await sentence.fill('Short again.');
   await expectRendered(page, 'Short again.');
   await expect(alert(page)).toHaveText('');

@@ -165,8 +165,8 @@ test.describe('when a model fails to load', () => {
     await page.route('**/models/word-order-rope/model.safetensors', (route) => route.fulfill({ status: 404, body: 'Not Found' }));
     await openPage(page);
     await page.locator('#model').selectOption('word-order-rope');
-    await expect(alert(page)).toHaveText(
-      /^The model “Word order: RoPE” could not be loaded: could not load model.safetensors from .*\/models\/word-order-rope\/: HTTP 404$/);
+    await expect(alert(page)).toHaveText('The model “Word order: RoPE” could not be loaded: the model files were not found on the server.');
+    await expect(alert(page)).toHaveAttribute('title', /^could not load model.safetensors from .*\/models\/word-order-rope\/: HTTP 404$/);
     await expect(app(page)).toHaveAttribute('data-status', 'error');
     await expect(page.locator('#status')).toBeHidden();
     await expect(page.locator('#prediction')).toBeHidden();
@@ -199,7 +199,8 @@ test('coref-encoder resolves “it”: animal when tired, street when wide', asy
   await expectCellsMatchApi(page); // the heatmap relabels in place: "wide" where "tired" was
 
   await page.locator('#sentence').fill('The animal was tired.'); // an error: no ready state to wait for
-  await expect(alert(page)).toHaveText(/no "it" for the coreference model/);
+  await expect(alert(page)).toHaveText(/^The model could not run: the sentence has no “it”/);
+  await expect(alert(page)).toHaveAttribute('title', /no "it" for the coreference model/);
   await expect(page.locator('#prediction')).toBeHidden();
   await typeSentence(page, LESSON);
   await expect(alert(page)).toHaveText('');

@@ -10,6 +10,8 @@ import { format, messages } from '../i18n.mjs';
 
 const FONT = 13; // label size in viewBox units (= px at natural size)
 const VALUES_MAX_N = 16; // print values inside cells only while they fit
+const VALUES_CELL = 40, PLAIN_CELL = 24; // cell sizes in viewBox units, with and without values
+const VALUES_MIN_SCALE = 0.72, PLAIN_MIN_SCALE = 0.4; // smallest scales at which text stays legible
 const TITLES_MAX_N = 32; // above this, one shared <title> follows the pointer: halves the DOM
 const DEFAULT_STOPS = ['#ffffff', '#4a90c8', '#0b2a5b']; // style.css sets --ae-heat-0..2
 
@@ -84,14 +86,21 @@ export class AttentionHeatmap extends HTMLElement {
   #scheme = matchMedia('(prefers-color-scheme: dark)');
   #onScheme = () => this.#recolour();
 
+  // A narrower or wider plot may call for the other layout (with or without values in cells).
+  #resize = new ResizeObserver(() => {
+    if (this.#grid && this.#data && this.#showsValues() !== this.#grid.values) this.#render();
+  });
+
   connectedCallback() {
     if (!this.#parts) this.#build();
     this.#scheme.addEventListener('change', this.#onScheme);
+    this.#resize.observe(this.#parts.plot);
     this.#recolour();
   }
 
   disconnectedCallback() {
     this.#scheme.removeEventListener('change', this.#onScheme);
+    this.#resize.disconnect();
   }
 
   get data() {
@@ -180,9 +189,29 @@ export class AttentionHeatmap extends HTMLElement {
     });
 
     this.replaceChildren(root);
+    if (this.isConnected) { this.#resize.disconnect(); this.#resize.observe(plot); }
     this.#parts = { caption, plot, svg, bar, readout };
     this.#layout = ''; // the next data renders in full
     this.#drawLegend();
+  }
+
+  // The grid's geometry in viewBox units: row labels on the left, column labels rotated 45°.
+  #geometry(n, cell) {
+    const labels = this.#data.tokens.map(shorten);
+    const labelWidth = Math.max(textWidth(this.#strings.queries), ...labels.map(textWidth)) + 10;
+    const left = labelWidth + 6;
+    const top = labelWidth * 0.71 + 12;
+    const width = Math.round(left + n * cell + labelWidth * 0.71);
+    return { labels, labelWidth, left, top, width, height: Math.round(top + n * cell + 4) };
+  }
+
+  // Values are printed in the cells of short sentences, unless the plot is too narrow for them
+  // to stay legible (a phone): then the whole grid fits without them, and a tap reads a cell.
+  #showsValues() {
+    const n = this.#data.tokens.length;
+    if (n > VALUES_MAX_N) return false;
+    const room = this.#parts.plot.clientWidth; // 0 while hidden: judged again when shown
+    return room === 0 || room >= this.#geometry(n, VALUES_CELL).width * VALUES_MIN_SCALE;
   }
 
   // New token sequence: rebuild labels and cells, then fill in the values.
@@ -191,21 +220,17 @@ export class AttentionHeatmap extends HTMLElement {
     const tokens = [...this.#data.tokens];
     const unknown = new Set(this.#data.unknown);
     const n = tokens.length;
-    const small = n <= VALUES_MAX_N;
-    const cell = small ? 40 : 24;
-    const labels = tokens.map(shorten);
-    const labelWidth = Math.max(textWidth(this.#strings.queries), ...labels.map(textWidth)) + 10;
-    const left = labelWidth + 6;
-    const top = labelWidth * 0.71 + 12; // column labels are rotated 45°
-    const width = Math.round(left + n * cell + labelWidth * 0.71);
-    const height = Math.round(top + n * cell + 4);
+    const small = this.#showsValues();
+    const cell = small ? VALUES_CELL : PLAIN_CELL;
+    const { labels, labelWidth, left, top, width, height } = this.#geometry(n, cell);
 
     this.#hoverTitle.remove();
     svg.replaceChildren();
     for (const [k, v] of Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height })) svg.setAttribute(k, v);
-    // Fit the container, but keep cells readable on phones: the plot scrolls instead.
+    // Fit the container, but keep labels readable: a long sentence scrolls instead.
     svg.style.maxWidth = `${Math.round(width * 1.6)}px`;
-    svg.style.minWidth = `${Math.round(width * (small ? 0.72 : 0.4))}px`;
+    svg.style.minWidth = `${Math.round(width * (small ? VALUES_MIN_SCALE : PLAIN_MIN_SCALE))}px`;
+    this.dataset.layout = small ? 'values' : 'plain';
 
     const axis = { x: left - 8, class: 'axis', 'text-anchor': 'end' };
     make('text', { ...axis, y: top - 26 }, svg, this.#strings.queries);
@@ -242,7 +267,7 @@ export class AttentionHeatmap extends HTMLElement {
 
     this.#tokens = tokens;
     this.#layout = layoutKey(this.#data);
-    this.#grid = { left, top, cell, marker, highlight, rowLabels, colLabels, labelWidth };
+    this.#grid = { left, top, cell, marker, highlight, rowLabels, colLabels, labelWidth, values: small };
     if (this.#active && Math.max(this.#active.row, this.#active.col) >= n) this.#active = null;
     this.#update();
     this.#showHighlight();

@@ -12,6 +12,7 @@ import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/cross-attention.mjs';
+import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { drawMatrix } from './number-matrix.mjs';
 import { el } from '../lib/dom.mjs';
 
@@ -144,7 +145,7 @@ export class CrossAttention extends StoreElement {
           this.#run();
         })
         .catch((error) => {
-          this.#errors = [{ key: 'loadError', params: { message: error.message } }];
+          this.#errors = [failure('loadError', error)];
           this.#hard = true;
           this.#loading = null;
           this.#render();
@@ -165,7 +166,7 @@ export class CrossAttention extends StoreElement {
         const run = runs[side];
         if (run.unknown.length) this.#errors.push({ key: 'unknownWords', params: { which, words: run.unknown.map((p) => run.tokens[p]).join(' ') } });
       } catch (error) {
-        this.#errors.push({ key: 'runError', params: { which, message: error.message } });
+        this.#errors.push(failure('runError', error, { which }));
         this.#hard = true;
       }
     }
@@ -198,7 +199,7 @@ export class CrossAttention extends StoreElement {
         this.#draw();
         drawn = true;
       } catch (error) {
-        errors = [...errors, { key: 'attentionError', params: { message: error.message } }];
+        errors = [...errors, failure('attentionError', error)];
       }
     }
     if (!drawn) {
@@ -206,7 +207,8 @@ export class CrossAttention extends StoreElement {
       p.cross.replaceChildren();
       p.shapes.textContent = '';
     }
-    p.error.textContent = errors.map(({ key, params }) => this.#t(key, params)).join(' ');
+    p.error.textContent = errors.map((e) => failureText(e, strings, this.store.get().lang)).join(' ');
+    p.error.title = rawMessages(errors);
     this.dataset.state = !this.#model ? (errors.length ? 'error' : 'loading') : drawn ? 'ready' : 'error';
   }
 

@@ -4,6 +4,8 @@
 // from the run's own weights (n×n, row-major); nothing is computed here.
 // Keyboard: one tab stop (roving tabindex); arrow keys move within the grid, Home/End jump.
 //   element.store = another store (default: the page's shared one)
+//   reveal="id": after a choice, scroll the element with that id (the view the choice changes)
+//     into sight if it is not fully visible — instantly under prefers-reduced-motion
 import { format, messages } from '../i18n.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 
@@ -124,6 +126,18 @@ export class HeadGrid extends StoreElement {
   #select(layer, head, button) {
     this.store.set({ layer, head });
     button?.focus();
+    this.#reveal();
+  }
+
+  // The chosen head shows in another element, usually above and out of sight: bring it in.
+  // Focus stays on the thumbnail, so the keyboard can go on choosing.
+  #reveal() {
+    const target = document.getElementById(this.getAttribute('reveal') ?? '');
+    if (!target) return;
+    const box = target.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= innerHeight) return; // already in sight: don't move the page
+    const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    target.scrollIntoView({ block: 'start', behavior: still ? 'instant' : 'smooth' });
   }
 
   #onKey(e) {

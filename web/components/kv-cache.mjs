@@ -18,6 +18,7 @@ import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/kv-cache.mjs';
+import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
 
 const MODEL = 'coref-decoder';
@@ -285,7 +286,7 @@ export class KvCache extends StoreElement {
     } catch (error) {
       this.#loading = null; // the next interaction retries
       this.#status = null;
-      this.#error = { key: 'modelError', params: { message: error.message } };
+      this.#error = failure('modelError', error);
       this.dataset.status = 'error';
       this.#render();
       return false;
@@ -311,7 +312,7 @@ export class KvCache extends StoreElement {
       this.dataset.status = 'ready';
     } catch (error) {
       this.#cached = this.#full = null;
-      this.#error = { key: 'error', params: { message: error.message } };
+      this.#error = failure('error', error);
       this.dataset.status = 'error';
     }
     this.#render();
@@ -354,7 +355,8 @@ export class KvCache extends StoreElement {
     if (!p) return;
     p.playButton.textContent = this.#t(this.#timer ? 'pause' : 'play');
     p.measure.textContent = this.#t(this.#measuring ? 'measuring' : 'measure');
-    p.error.textContent = this.#error ? this.#t(this.#error.key, this.#error.params) : '';
+    p.error.textContent = this.#error ? failureText(this.#error, strings, this.store.get().lang) : '';
+    p.error.title = rawMessages([this.#error]);
     const g = this.#cached;
     const ready = Boolean(g) && !this.#error;
     // Before the model is here the buttons load it; afterwards they need a generation.
@@ -434,11 +436,11 @@ export class KvCache extends StoreElement {
     grid.replaceChildren();
     if (!step) {
       grid.setAttribute('viewBox', '0 0 10 10');
-      grid.hidden = true;
+      grid.setAttribute('hidden', ''); // an attribute: SVG elements have no .hidden property
       p.cacheRows.textContent = g && !this.#error ? this.#t('emptyCache') : '';
       return;
     }
-    grid.hidden = false;
+    grid.removeAttribute('hidden');
     const rows = step.position + 1;
     const fresh = step.rowsNew;
     const stripW = dh * GRID.cell;
@@ -609,7 +611,7 @@ export class KvCache extends StoreElement {
         };
       }
     } catch (error) {
-      this.#error = { key: 'error', params: { message: error.message } };
+      this.#error = failure('error', error);
     } finally {
       this.#measuring = false;
       this.#render();

@@ -19,6 +19,7 @@ import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent2, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/positions.mjs';
+import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 
 const SAME_WITHIN = 1e-6; // probabilities this close are the same answer, told apart only by rounding
 import { drawMatrix } from './number-matrix.mjs';
@@ -242,7 +243,7 @@ export class Positions extends StoreElement {
           this.#run();
         })
         .catch((error) => {
-          this.#loadError = { key: 'loadError', params: { message: error.message } };
+          this.#loadError = failure('loadError', error);
           this.#loading = null; // the next interaction retries
           this.#render();
         });
@@ -284,7 +285,7 @@ export class Positions extends StoreElement {
           this.#runs[encoding][side] = this.#models[encoding].analyzePacked(texts[side], { topK: 3 });
         } catch (error) {
           this.#runs[encoding][side] = null;
-          if (encoding === 'none') this.#errors.push({ key: 'runError', params: { which: side.toUpperCase(), message: error.message } });
+          if (encoding === 'none') this.#errors.push(failure('runError', error, { which: side.toUpperCase() }));
         }
       }
     }
@@ -339,7 +340,8 @@ export class Positions extends StoreElement {
     if (!p) return;
     p.status.textContent = this.#loadError || this.#models ? '' : this.#loading ? this.#t('loading') : '';
     const messages = this.#loadError ? [this.#loadError] : this.#errors;
-    p.error.textContent = messages.map(({ key, params }) => this.#t(key, params)).join(' ');
+    p.error.textContent = messages.map((m) => failureText(m, strings, this.store.get().lang)).join(' ');
+    p.error.title = rawMessages(messages);
     this.dataset.state = this.#loadError ? 'error' : this.#models ? 'ready' : 'loading';
     if (!this.#models || !this.#runs) return;
     this.#renderAnswers();
@@ -378,12 +380,25 @@ export class Positions extends StoreElement {
     const pa = a?.prediction, pb = b?.prediction;
     // Equal up to float rounding: the permuted sums add the same terms in another order.
     const same = Boolean(pa && pb && pa.token === pb.token && Math.abs(pa.probability - pb.probability) <= SAME_WITHIN);
-    p.summary.dataset.same = String(same);
-    p.summary.textContent = !pa || !pb ? ''
-      : same ? this.#t('sameNone', { word: pa.token, p: this.#percent(pa.probability) })
+    const conclusion = !pa || !pb ? '' : same ? this.#sameConclusion() : 'differentNone';
+    Object.assign(p.summary.dataset, { same: String(same), conclusion });
+    p.summary.textContent = !conclusion ? ''
+      : same ? this.#t(conclusion, { word: pa.token, p: this.#percent(pa.probability), which: this.#withoutTruth().join(', ') })
         : this.#t('differentNone', { a: `${pa.token} (${this.#percent(pa.probability)})`, b: `${pb.token} (${this.#percent(pb.probability)})` });
     const outside = ['a', 'b'].filter((s) => this.#runs.none[s] && !this.#roles[s]).map((s) => s.toUpperCase());
     p.grammar.textContent = outside.map((which) => this.#t('outsideGrammar', { which })).join(' ');
+  }
+
+  // The sentences whose right agent the grammar does not give ('A', 'B').
+  #withoutTruth() {
+    return ['a', 'b'].filter((side) => this.#roles[side]?.agent === undefined).map((side) => side.toUpperCase());
+  }
+
+  // One shared answer is necessarily wrong for one sentence only when the two sentences have
+  // different known agents; the conclusion says only what the table's right/wrong column shows.
+  #sameConclusion() {
+    if (this.#withoutTruth().length) return 'sameNoneNoTruth';
+    return this.#roles.a.agent === this.#roles.b.agent ? 'sameNoneSameAgent' : 'sameNone';
   }
 
   #renderComparison() {
