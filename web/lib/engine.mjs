@@ -117,6 +117,27 @@ export class TrainedModel {
     return guarded(this.#module, () => this.#handle.analyze(String(text), options));
   }
 
+  // The vocabulary, for helping a user type words the model knows (bindings.cpp):
+  // vocabularyWords() → its words in id order, without the special tokens;
+  // nearestWords(word, k, maxDistance) → [{word, distance}], the k known words nearest by edit
+  // distance (Vocabulary::nearest), only those ≤ maxDistance (< 0: any), nearest first;
+  // encodeWords(text) → {tokens, unknown: [positions that would be [UNK]]}, without [CLS],
+  // also for a text analyze() refuses (no "it", too long).
+  vocabularyWords() {
+    if (!this.#handle) throw new Error('this model was deleted');
+    return guarded(this.#module, () => this.#handle.vocabularyWords());
+  }
+
+  nearestWords(word, k = 3, maxDistance = -1) {
+    if (!this.#handle) throw new Error('this model was deleted');
+    return guarded(this.#module, () => this.#handle.nearestWords(String(word), k, maxDistance));
+  }
+
+  encodeWords(text) {
+    if (!this.#handle) throw new Error('this model was deleted');
+    return guarded(this.#module, () => this.#handle.encodeWords(String(text)));
+  }
+
   // Greedy completion (decoder models only): the new words, stopping at [SEP].
   generate(prompt, maxNewWords = 8) {
     if (!this.#handle) throw new Error('this model was deleted');
