@@ -97,7 +97,8 @@ test.describe('causal mask panel', () => {
         await view.getByRole('checkbox').uncheck();
         await expect(view).toHaveAttribute('data-causal', 'false');
       }
-      const expected = await api(page, TIRED, WIDE, causal, 0, 0);
+      const [layer, head] = await Promise.all(['data-layer', 'data-head'].map(async (name) => Number(await view.getAttribute(name))));
+      const expected = await api(page, TIRED, WIDE, causal, layer, head); // the head the panel opened on
       const scores = await values(view.locator('.ae-cm-scores'));
       const weights = await values(view.locator('.ae-cm-weights'));
       expect(scores).toEqual(expected.scores);
@@ -264,7 +265,9 @@ test.describe('causal mask panel', () => {
     await bad.locator('#causal-mask .ae-cm-window').scrollIntoViewIfNeeded();
     await expect(panel(bad)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
     await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
-    for (const [key, value] of Object.entries({ sentence: TIRED, causal: 'true', layer: '0', head: '0' }))
+    // The default head: the decoder's coreference head, or layer 1 head 1 without one.
+    const named = JSON.parse(fs.readFileSync('web/models/coref-decoder/config.json', 'utf8')).coreference_head ?? { layer: 0, head: 0 };
+    for (const [key, value] of Object.entries({ sentence: TIRED, causal: 'true', layer: String(named.layer), head: String(named.head) }))
       await expect(panel(bad)).toHaveAttribute(`data-${key}`, value);
     await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-window', '4');
     await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-sentence', /too tired/);
