@@ -93,7 +93,9 @@ test.describe('vocabulary help', () => {
     await expect(vocab).toBeHidden();
   });
 
-  test('a word read as [UNK] gets "did you mean" with the nearest known words, which replace it', async ({ page }) => {
+  test('a word read as [UNK] gets "did you mean" with the nearest known words, which replace it (375 px, dark)', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.emulateMedia({ colorScheme: 'dark' });
     await openPage(page, '/');
     const words = await callModel(page, 'vocabularyWords');
     const word = words.find((w) => w.length >= 6 && /^[a-z]+$/.test(w) && w[1] !== w[2]);
@@ -112,6 +114,7 @@ test.describe('vocabulary help', () => {
     await page.locator('#vocab-summary').click();
     await page.getByLabel('Find a word').fill(word.slice(0, 2));
     await page.locator('#controls').screenshot({ path: `${SHOTS}/vocabulary.png` });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling at 375 px').toBe(true);
     await page.locator('#result .prediction ~ .suggestions').screenshot({ path: `${SHOTS}/suggestions.png` });
     await expectNoAxeViolations(page);
 
