@@ -271,6 +271,9 @@ function showPrediction() {
   const words = unknown.map((i) => Object.assign(document.createElement('span'), { className: 'unknown-word', textContent: tokens[i] }));
   const [before, after] = t('unknownNote').split('{words}');
   ui.unknown.replaceChildren(before, ...words.flatMap((w, i) => (i ? [', ', w] : [w])), after);
+  // A whole sentence in the other language: say that, rather than list every word of it.
+  const unread = state.vocabulary && unreadLanguage({ tokens, unknown }, state.vocabulary.language);
+  if (unread) ui.unknown.textContent = t(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example: DEFAULT_SENTENCES[task()] });
   ui.unknown.hidden = unknown.length === 0;
 }
 

@@ -160,5 +160,15 @@ test.describe('vocabulary help', () => {
     await page.locator('#lang').click();
     await page.locator('#sentence').fill('The animal didn\'t cross the street.');
     await expect(alert(page)).toContainText('"it"');
+
+    // The decoder runs any sentence; with a Chinese one the note says the same instead of
+    // listing every character as [UNK]; an English sentence with one unknown word still lists it.
+    await chooseModel(page, 'coref-decoder');
+    await page.locator('#sentence').fill(CHINESE);
+    await expect(app(page)).toHaveAttribute('data-text', CHINESE);
+    await expect(app(page)).toHaveAttribute('data-status', 'ready');
+    await expect(page.locator('#unknown')).toContainText('This model reads English, and this sentence is Chinese');
+    await typeSentence(page, 'the zzzz animal');
+    await expect(page.locator('#unknown')).toHaveText(/read as \[UNK\]: zzzz$/);
   });
 });
