@@ -323,18 +323,40 @@ function translateVocabulary() {
 
 function filterVocabulary() {
   const query = ui['vocab-filter'].value.trim().toLowerCase();
-  let shown = 0;
-  for (const item of ui['vocab-list'].children) {
-    item.hidden = Boolean(query) && !item.firstChild.dataset.word.includes(query);
-    shown += item.hidden ? 0 : 1;
-  }
-  ui['vocab-none'].hidden = shown > 0;
+  for (const item of ui['vocab-list'].children) item.hidden = Boolean(query) && !item.firstChild.dataset.word.includes(query);
+  const shown = shownVocabulary();
+  ui['vocab-none'].hidden = shown.length > 0;
+  setVocabularyStop(shown[0]);
+}
+
+const shownVocabulary = () => [...ui['vocab-list'].querySelectorAll('li:not([hidden]) > button')];
+
+// The list is one Tab stop however many words it has (a keyboard user would otherwise tab
+// through hundreds): `button` is reachable by Tab, the arrow keys, Home and End move between
+// the words shown.
+function setVocabularyStop(button) {
+  for (const b of ui['vocab-list'].querySelectorAll('button')) b.tabIndex = b === button ? 0 : -1;
+}
+
+const VOCABULARY_KEYS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity };
+
+function moveInVocabulary(event) {
+  const step = VOCABULARY_KEYS[event.key];
+  const shown = shownVocabulary();
+  const at = shown.indexOf(document.activeElement);
+  if (step === undefined || at < 0) return;
+  event.preventDefault();
+  const next = shown[Math.max(0, Math.min(shown.length - 1, at + step))]; // Home/End: ±Infinity clamps
+  setVocabularyStop(next);
+  next.focus();
 }
 
 // A word chosen in the list goes into the sentence at the caret (or over the selection).
 function insertChosenWord(event) {
-  const word = event.target.closest('button')?.dataset.word;
+  const button = event.target.closest('button');
+  const word = button?.dataset.word;
   if (!word) return;
+  setVocabularyStop(button);
   const { selectionStart, selectionEnd, value } = ui.sentence;
   const { text, caret } = insertWord(value, selectionStart, selectionEnd, word);
   ui.sentence.value = text;
@@ -581,6 +603,7 @@ async function start() {
   ui.lang.addEventListener('click', toggleLanguage);
   ui['vocab-list'].addEventListener('click', insertChosenWord);
   ui['vocab-filter'].addEventListener('input', filterVocabulary);
+  ui['vocab-list'].addEventListener('keydown', moveInVocabulary);
   ui.suggestions.addEventListener('click', replaceSuggested);
   try {
     [state.engine, state.index] = await Promise.all([getEngine(), fetchIndex()]);

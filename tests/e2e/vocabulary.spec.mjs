@@ -84,6 +84,21 @@ test.describe('vocabulary help', () => {
     await page.keyboard.press('Enter');
     await expectRendered(page, `${start.slice(0, caret)}${word} ${word} ${start.slice(caret)}`);
 
+    // The whole list is one Tab stop; arrows, Home and End move inside it.
+    await page.getByLabel('Find a word').fill('');
+    const sorted = [...words].sort((a, b) => a.localeCompare(b, 'en'));
+    const focused = () => page.evaluate(() => document.activeElement.dataset.word ?? document.activeElement.id);
+    await page.getByLabel('Find a word').press('Tab');
+    expect(await focused()).toBe(sorted[0]);
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe(sorted[1]);
+    await page.keyboard.press('End');
+    expect(await focused()).toBe(sorted.at(-1));
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('causal'); // the next control after the list
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe(sorted.at(-1)); // the list remembers where the reader was
+
     await page.locator('#lang').click();
     await expect(page.locator('#vocab-summary')).toHaveText(`此模型认识的词（${words.length} 个）`);
     await expectNoAxeViolations(page);
