@@ -33,15 +33,26 @@ using emscripten::val;
 
 namespace {
 
-double traced_attention_bytes(int n, int d) { return static_cast<double>(ae::attention_trace_bytes(n, n, d)); }
+// ae::attention_trace_bytes returns size_t, 32 bits in wasm: from n ≈ 16,384 it wraps
+// (tracedAttentionBytes(16384, 64) gave 4,194,304 instead of 4,299,161,600). So the count is
+// taken here in double — exact below 2^53 — from the same formula (4·n·m + n·dv floats, see
+// ops/attention_memory.h); negative sizes get the core's message.
+double traced_attention_bytes(int n, int d) {
+  if (n < 0 || d < 0) ae::attention_trace_bytes(n, n, d);  // throws its message for negative sizes
+  const double nn = static_cast<double>(n) * n, nd = static_cast<double>(n) * d;
+  return (4.0 * nn + nd) * static_cast<double>(sizeof(float));
+}
 
 class ModelBench {
  public:
-  ModelBench(const std::string& config_json, const val& weights, const std::string& vocab_text)
-      : model_(ae::load_checkpoint_from_memory(config_json, aejs::bytes_from_js(weights, "weights"), vocab_text)) {}
+  ModelBench(const val& config_json, const val& weights, const val& vocab_text)
+      : model_(ae::load_checkpoint_from_memory(aejs::text_from_js(config_json, "config"), aejs::bytes_from_js(weights, "weights"),
+                                               aejs::text_from_js(vocab_text, "vocab"))) {}
 
-  val analyze_timing(const std::string& text, int reps) const {
-    if (reps < 1) aejs::argument_error("analyzeTiming: reps must be ≥ 1, got " + std::to_string(reps));
+  val analyze_timing(const val& text_value, int reps) const {
+    if (reps < 1 || reps > kMaxReps)
+      aejs::argument_error("analyzeTiming: reps must be 1 … " + std::to_string(kMaxReps) + ", got " + std::to_string(reps));
+    const std::string text = aejs::text_from_js(text_value, "text");
     const ae::AnalysisOptions options;
     // The three variants take turns in chunks of kChunk calls, so that a busy moment of the
     // machine slows them alike and their differences stay meaningful.
@@ -91,6 +102,10 @@ class ModelBench {
   }
 
  private:
+  // A bound on the repeat count, so that a typo cannot keep the page busy for minutes
+  // (2^31 − 1 reps took that long); the benchmarks use at most a few thousand.
+  static constexpr int kMaxReps = 100000;
+
   template <typename F>
   static double seconds_per_call(int reps, F call) {
     call();  // warm-up
@@ -107,7 +122,7 @@ class ModelBench {
 EMSCRIPTEN_BINDINGS(bench) {
   emscripten::function("tracedAttentionBytes", &traced_attention_bytes);
   emscripten::class_<ModelBench>("ModelBench")
-      .constructor<const std::string&, const val&, const std::string&>()
+      .constructor<const val&, const val&, const val&>()
       .function("analyzeTiming", &ModelBench::analyze_timing)
       .function("trainingThroughput", &ModelBench::training_throughput);
 }

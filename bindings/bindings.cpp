@@ -21,6 +21,7 @@
 #include <cxxabi.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -31,10 +32,28 @@ using namespace aejs;
 
 namespace {
 
-// Reads the message of a caught exception and frees it (3.1.6 leaves its refcount at 0).
+// The header Emscripten's JS exception handling (-fexceptions) keeps in front of every thrown
+// object: system/lib/libcxxabi/src/cxa_exception.h under __USING_EMSCRIPTEN_EXCEPTIONS__.
+struct EmscriptenExceptionHeader {
+  size_t reference_count;
+  void* type;
+  void (*destructor)(void*);
+  uint8_t caught;
+  uint8_t rethrown;
+};
+// The runtime's JS side reads the same fields at the same offsets, 16 bytes before the object.
+static_assert(sizeof(EmscriptenExceptionHeader) == 16 && offsetof(EmscriptenExceptionHeader, rethrown) == 13,
+              "Emscripten's __cxa_exception layout changed: update EmscriptenExceptionHeader");
+
+// Reads the message of an exception that reached JS (JS caught its address) and frees it.
+// 3.1.6 leaves the refcount at 0, so an increment and a decrement run the destructor and free
+// the memory — unless the flag `rethrown` is set: an exception that left C++ through a `throw;`
+// (the checkpoint loader rethrows) waits for a next handler to clear it, and there is none, so
+// each such failure leaked the exception (~160 B). Clearing it here makes this the last handler.
 std::string take_exception_message(uintptr_t address) {
   void* exception = reinterpret_cast<void*>(address);
   std::string message = static_cast<std::exception*>(exception)->what();
+  reinterpret_cast<EmscriptenExceptionHeader*>(address - sizeof(EmscriptenExceptionHeader))->rethrown = 0;
   abi::__cxa_increment_exception_refcount(exception);
   abi::__cxa_decrement_exception_refcount(exception);
   return message;
@@ -61,7 +80,7 @@ val attention(const val& args) {
   return trace_to_js(ae::attention_traced(q, k, v, attention_options_from_js(args)));
 }
 
-val tokenize(const std::string& text) { return to_js(ae::split_words(text)); }
+val tokenize(const val& text) { return to_js(ae::split_words(text_from_js(text, "text"))); }
 
 // An untrained Transformer with seeded random weights. Words map to ids by hashing, since
 // such a model has no vocabulary; ids 0..4 stay reserved for the special tokens.
@@ -100,8 +119,9 @@ class RandomModel {
 // A model trained by tools/train, loaded from the three files of its directory.
 class TrainedModel {
  public:
-  TrainedModel(const std::string& config_json, const val& weights, const std::string& vocab_text)
-      : model_(ae::load_checkpoint_from_memory(config_json, bytes_from_js(weights, "weights"), vocab_text)) {}
+  TrainedModel(const val& config_json, const val& weights, const val& vocab_text)
+      : model_(ae::load_checkpoint_from_memory(text_from_js(config_json, "config"), bytes_from_js(weights, "weights"),
+                                               text_from_js(vocab_text, "vocab"))) {}
 
   val config() const {
     val o = config_to_js(model_.config());
@@ -113,8 +133,8 @@ class TrainedModel {
 
   // analyze(text, {causal, window, scale, scoreMultiplier, knockout: [positions],
   //                ablate: [[layer, head], …], topK}) → forward_to_js(…) + {unknown, prediction}
-  val analyze(const std::string& text, const val& o) const {
-    const ae::Analysis a = model_.analyze(text, analysis_options_from_js(o));
+  val analyze(const val& text, const val& o) const {
+    const ae::Analysis a = model_.analyze(text_from_js(text, "text"), analysis_options_from_js(o));
     val out = forward_to_js(a.tokens, a.ids, a.trace);
     out.set("unknown", val::array(a.unknown));
     out.set("prediction", prediction_to_js(a.prediction));
@@ -122,11 +142,18 @@ class TrainedModel {
   }
 
   // analyzePacked(text, options): the same, with the trace in one Float32Array (packed.h).
-  val analyze_packed(const std::string& text, const val& o) const {
-    return packed_analysis_to_js(model_.analyze(text, analysis_options_from_js(o)));
+  val analyze_packed(const val& text, const val& o) const {
+    return packed_analysis_to_js(model_.analyze(text_from_js(text, "text"), analysis_options_from_js(o)));
   }
 
-  val generate(const std::string& prompt, int max_new_words) const { return to_js(model_.generate(prompt, max_new_words)); }
+  // The core's generate() stops at the maximum length without checking the prompt against it
+  // (a too long prompt gave []); generate_cached(prompt, 0) runs generate_steps' prompt checks
+  // (task, empty, length) and decodes nothing.
+  val generate(const val& prompt_value, int max_new_words) const {
+    const std::string prompt = text_from_js(prompt_value, "prompt");
+    model_.generate_cached(prompt, 0);
+    return to_js(model_.generate(prompt, max_new_words));
+  }
 
   // The page's vocabulary help: the words it knows (no special tokens), the k known words
   // nearest to `word` ([{word, distance}], distance ≤ maxDistance; < 0: any), and how the
@@ -151,11 +178,11 @@ class TrainedModel {
   }
 
   // generateSteps(prompt, maxNew, useCache) → generation.h; generateCached(prompt, maxNew) → words.
-  val generate_steps(const std::string& prompt, int max_new_words, bool use_cache) const {
-    return generation_to_js(model_.generate_steps(prompt, max_new_words, use_cache), model_.config());
+  val generate_steps(const val& prompt, int max_new_words, bool use_cache) const {
+    return generation_to_js(model_.generate_steps(text_from_js(prompt, "prompt"), max_new_words, use_cache), model_.config());
   }
-  val generate_cached(const std::string& prompt, int max_new_words) const {
-    return to_js(model_.generate_cached(prompt, max_new_words));
+  val generate_cached(const val& prompt, int max_new_words) const {
+    return to_js(model_.generate_cached(text_from_js(prompt, "prompt"), max_new_words));
   }
 
  private:
@@ -204,7 +231,7 @@ EMSCRIPTEN_BINDINGS(attention_explorer) {
       .function("parameterCount", &RandomModel::parameter_count)
       .function("run", &RandomModel::run);
   emscripten::class_<TrainedModel>("TrainedModel")
-      .constructor<const std::string&, const val&, const std::string&>()
+      .constructor<const val&, const val&, const val&>()
       .function("config", &TrainedModel::config)
       .function("analyze", &TrainedModel::analyze)
       .function("analyzePacked", &TrainedModel::analyze_packed)

@@ -40,6 +40,11 @@ std::string string_option(const val& options, const char* name, const std::strin
   return option<std::string>(options, name, fallback);
 }
 
+std::string text_from_js(const val& text, const char* name) {
+  if (!text.isString()) argument_error(std::string(name) + " must be a string");
+  return text.as<std::string>();
+}
+
 size_t js_length(const val& array, const char* name) {
   if (array.isUndefined() || array.isNull() || array["length"].isUndefined())
     argument_error(std::string(name) + " must be an array of numbers");

@@ -30,6 +30,13 @@ uint64_t seed_option(const val& options);
 
 std::string string_option(const val& options, const char* name, const std::string& fallback);
 
+// A JS string as UTF-8. Bound functions take text as a val and convert it here, in C++, rather
+// than as a std::string parameter: Embind copies a std::string argument into a malloc'd buffer
+// that its JS invoker frees only when the call returns, so every call that threw leaked the
+// copy (100 kB per failed analyze() of a 100,000-character text). A conversion inside the
+// call is freed by the unwinding like any other local.
+std::string text_from_js(const val& text, const char* name);
+
 size_t js_length(const val& array, const char* name);
 
 ae::Matrix matrix_from_js(const val& array, int rows, int cols, const char* name);

@@ -13,6 +13,7 @@
 // n×n trace). web/lib/engine.mjs re-takes detached views for its callers.
 //
 // Errors are std::invalid_argument, converted to Error by web/lib/engine.mjs (see bindings.cpp).
+#include "js_values.h"
 #include "ops/attention.h"
 #include "ops/attention_fused.h"
 #include "ops/gemm.h"
@@ -83,8 +84,8 @@ class KernelWorkspace {
   // allocate (otherwise the first call of a size does it).
   void reserve_gemm(int m, int n, int k) { pack_.resize(std::max(pack_.size(), ae::gemm_workspace_floats(m, n, k))); }
 
-  void gemm(const std::string& variant, int m, int n, int k, bool transpose_b) {
-    const ae::GemmKernel& kernel = kernel_named(variant);
+  void gemm(const val& variant, int m, int n, int k, bool transpose_b) {
+    const ae::GemmKernel& kernel = kernel_named(aejs::text_from_js(variant, "variant"));
     need("gemm: A (M×K)", m, k, 1, a_);
     need("gemm: B", k, n, 1, b_);
     need("gemm: C (M×N)", m, n, 1, c_);

@@ -42,8 +42,8 @@ val rope_rotate(const val& vec, const val& position_value, const val& base_value
   return to_js(x);
 }
 
-val word_order_roles(const std::string& text) {
-  const auto roles = ae::parse_word_order(text);
+val word_order_roles(const val& text) {
+  const auto roles = ae::parse_word_order(text_from_js(text, "text"));
   if (!roles) return val::null();
   val out = val::object();
   out.set("agent", roles->agent);

@@ -55,3 +55,6 @@ export function compareArrays(actual, expected, { atol, rtol }) {
   const ok = worst.ratio <= 1;
   return { ok, maxRatio: worst.ratio, detail: ok ? '' : `[${worst.index}] wasm ${worst.a} vs native ${worst.e}` };
 }
+
+// The files of a shipped model (web/models/<name>), as loadTrainedModel takes them.
+export const shippedModel = (name) => modelFiles(path.join(root, 'web/models', name));

@@ -1,21 +1,51 @@
 // The JS face of the wasm core, shared by the page, its custom elements and the Node tests.
-// It adds no model math: it loads the module, turns C++ exceptions into Errors, and frees
-// C++ objects. Every array it returns is a Float32Array copy owned by JS (see README).
+// It adds no model math: it checks every input against the contract (contract.mjs), loads the
+// module, turns C++ exceptions into EngineErrors, and frees C++ objects. Every array it returns
+// is a Float32Array copy owned by JS (see README).
 import createAttentionModule from '../dist/attention.mjs';
+import {
+  EngineError, analysisOptions, args, boolean, coreError, finite, flags, integer, numbers, options, refuse, runOptions, text,
+} from './contract.mjs';
 
-// With -fexceptions, a C++ exception arrives in JS as a number (its address in wasm memory).
-function toError(module, thrown) {
-  if (typeof thrown === 'number') return new Error(module.takeExceptionMessage(thrown));
-  return thrown instanceof Error ? thrown : new Error(String(thrown));
-}
+export { EngineError } from './contract.mjs';  // what every failed call throws (README, "Errors")
 
-function guarded(module, fn) {
+const INT32_MAX = 2 ** 31 - 1;
+const SEED_MAX = Number.MAX_SAFE_INTEGER;  // seeds cross as doubles: whole and exact below 2^53
+
+// The one way into the module: runs fn, and if C++ threw, leaves nothing behind.
+// With -fexceptions (JS exception handling), a C++ exception is a JS throw of its address. It
+// unwinds the wasm frames without running their epilogues, so the wasm stack pointer stays
+// where the innermost frame put it (16–480 B lower per failed call, until the stack ran out
+// after ~330,000 failures). Emscripten's own invoke_* wrappers, which catch C++ exceptions for
+// C++ callers, do the same as here: stackSave() before, stackRestore() on the error path. Then
+// takeExceptionMessage frees the exception object (bindings/bindings.cpp). The argument copies
+// Embind makes are freed by the C++ side (text crosses as a val, see js_values.h).
+function guarded(module, call, fn, fallbackCode = 'bad-input') {
+  const stack = module.stackSave();
   try {
     return fn();
   } catch (thrown) {
-    throw toError(module, thrown);
+    module.stackRestore(stack);
+    throw toError(module, thrown, call, fallbackCode);
   }
 }
+
+function toError(module, thrown, call, fallbackCode) {
+  if (typeof thrown === 'number') return coreError(module.takeExceptionMessage(thrown), call, fallbackCode);
+  if (thrown instanceof EngineError) return thrown;
+  // Embind's own checks (BindingError, TypeError), or a trap in wasm — a bug, after which the
+  // module may be broken: keep the message, add a code.
+  const code = thrown instanceof WebAssembly.RuntimeError ? 'internal' : 'bad-input';
+  const error = new EngineError(`${call}: ${thrown?.message ?? String(thrown)}`, code, { call });
+  error.cause = thrown;
+  return error;
+}
+
+function deleted(call, what) {
+  return new EngineError(`${call}: this ${what} was deleted`, 'deleted', { call });
+}
+
+const seed = integer(0, SEED_MAX);
 
 // A Transformer with seeded random weights: real forward passes, untrained parameters.
 export class RandomModel {
@@ -24,18 +54,21 @@ export class RandomModel {
 
   constructor(module, config) {
     this.#module = module;
-    this.#handle = guarded(module, () => new module.RandomModel(config));
-    this.config = guarded(module, () => this.#handle.config());
-    this.parameterCount = guarded(module, () => this.#handle.parameterCount());
+    const checked = options('createRandomModel', config, RANDOM_CONFIG, 'config');
+    this.#handle = guarded(module, 'createRandomModel', () => new module.RandomModel(checked), 'bad-config');
+    this.config = guarded(module, 'config', () => this.#handle.config());
+    this.parameterCount = guarded(module, 'parameterCount', () => this.#handle.parameterCount());
   }
 
   // run(text, {causal, window, scale, scoreMultiplier}) → {tokens, ids, n, embeddings,
   // layers: [{selfAttention: {heads: [{q, k, v, rawScores, scaledScores, maskedScores,
   // weights, output}], concat, output}, output}], output}. Matrices are row-major
   // Float32Arrays: scores and weights n×n, q/k/v/output n×headDim, the rest n×dModel.
-  run(text, options = {}) {
-    if (!this.#handle) throw new Error('this model was deleted');
-    return guarded(this.#module, () => this.#handle.run(String(text), options));
+  run(sentence, runOptionsValue = {}) {
+    if (!this.#handle) throw deleted('run', 'model');
+    const [t] = args('run', [sentence], { text: text() });
+    const o = options('run', runOptionsValue, runOptions);
+    return guarded(this.#module, 'run', () => this.#handle.run(t, o));
   }
 
   // Frees the C++ model; the object is unusable afterwards.
@@ -60,12 +93,13 @@ export class KernelWorkspace {
 
   constructor(module, capacity) {
     this.#module = module;
-    this.#handle = guarded(module, () => new module.KernelWorkspace(capacity));
+    const [c] = args('createKernelWorkspace', [capacity], { capacity: integer() });
+    this.#handle = guarded(module, 'createKernelWorkspace', () => new module.KernelWorkspace(c));
     this.capacity = this.#handle.capacity();
   }
 
   #view(name) {
-    if (!this.#handle) throw new Error('this workspace was deleted');
+    if (!this.#handle) throw deleted(name, 'workspace');
     const v = this.#views[name];
     if (v && v.buffer.byteLength > 0) return v;  // growth detaches the old buffer (length 0)
     return (this.#views[name] = this.#handle[name]());
@@ -76,17 +110,21 @@ export class KernelWorkspace {
   get c() { return this.#view('c'); }
 
   // Fills a, b and c with seeded N(0, 1) values (the same on every build).
-  fillRandom(seed = 1) { guarded(this.#module, () => this.#handle.fillRandom(seed)); }
+  fillRandom(seedValue = 1) { this.#call('fillRandom', [seedValue], { seed }); }
   // Allocates the packing buffer for gemm calls up to M×N×K ahead of timing.
-  reserveGemm(m, n, k) { guarded(this.#module, () => this.#handle.reserveGemm(m, n, k)); }
+  reserveGemm(m, n, k) { this.#call('reserveGemm', [m, n, k], { m: integer(0), n: integer(0), k: integer(0) }); }
   gemm(variant, m, n, k, transposeB = false) {
-    guarded(this.#module, () => this.#handle.gemm(variant, m, n, k, transposeB));
+    this.#call('gemm', [variant, m, n, k, transposeB],
+      { variant: text(256), m: integer(0), n: integer(0), k: integer(0), transposeB: boolean() });
   }
-  attentionFused(n, d, causal = false, window = 0) {
-    guarded(this.#module, () => this.#handle.attentionFused(n, d, causal, window));
-  }
-  attentionTraced(n, d, causal = false, window = 0) {
-    guarded(this.#module, () => this.#handle.attentionTraced(n, d, causal, window));
+  attentionFused(n, d, causal = false, window = 0) { this.#call('attentionFused', [n, d, causal, window], KERNEL_ATTENTION); }
+  attentionTraced(n, d, causal = false, window = 0) { this.#call('attentionTraced', [n, d, causal, window], KERNEL_ATTENTION); }
+
+  // Checks the arguments, then calls the method of the same name.
+  #call(name, values, readers) {
+    if (!this.#handle) throw deleted(name, 'workspace');
+    const checked = args(name, values, readers);
+    guarded(this.#module, name, () => this.#handle[name](...checked));
   }
 
   // Frees the buffers; the object is unusable afterwards.
@@ -104,17 +142,38 @@ export class TrainedModel {
 
   constructor(module, { config, weights, vocab }) {
     this.#module = module;
-    this.#handle = guarded(module, () => new module.TrainedModel(String(config), weights, String(vocab)));
-    this.config = guarded(module, () => this.#handle.config());
+    const files = modelFiles('loadTrainedModel', { config, weights, vocab });
+    this.#handle = guarded(module, 'loadTrainedModel', () => new module.TrainedModel(files.config, files.weights, files.vocab), 'bad-model');
+    this.config = guarded(module, 'config', () => this.#handle.config());
     this.parameterCount = this.config.parameterCount;
+    this.#analysisOptions = analysisOptions(this.config);
+  }
+
+  #analysisOptions;
+
+  // The handle, or a 'deleted' error for a model that was deleted.
+  #live(call) {
+    if (!this.#handle) throw deleted(call, 'model');
+    return this.#handle;
+  }
+
+  // [text, options] of analyze and analyzePacked, checked.
+  #analysisArgs(call, sentence, o) {
+    return [args(call, [sentence], { text: text() })[0], options(call, o, this.#analysisOptions)];
+  }
+
+  // [prompt, maxNewWords] of the generate calls; any count is bounded work, as generation stops at maxLen.
+  #generationArgs(call, prompt, maxNewWords) {
+    return args(call, [prompt, maxNewWords], { prompt: text(), maxNewWords: integer(0) });
   }
 
   // analyze(text, {causal, window, scale, scoreMultiplier, knockout: [positions],
   // ablate: [[layer, head], …], topK}) → the same trace as RandomModel.run plus
   // {unknown: [positions that became [UNK]], prediction: {position, token, probability, top} | null}.
-  analyze(text, options = {}) {
-    if (!this.#handle) throw new Error('this model was deleted');
-    return guarded(this.#module, () => this.#handle.analyze(String(text), options));
+  analyze(sentence, analysis = {}) {
+    const handle = this.#live('analyze');
+    const [t, o] = this.#analysisArgs('analyze', sentence, analysis);
+    return guarded(this.#module, 'analyze', () => handle.analyze(t, o));
   }
 
   // The vocabulary, for helping a user type words the model knows (bindings.cpp):
@@ -140,8 +199,9 @@ export class TrainedModel {
 
   // Greedy completion (decoder models only): the new words, stopping at [SEP].
   generate(prompt, maxNewWords = 8) {
-    if (!this.#handle) throw new Error('this model was deleted');
-    return guarded(this.#module, () => this.#handle.generate(String(prompt), maxNewWords));
+    const handle = this.#live('generate');
+    const [p, count] = this.#generationArgs('generate', prompt, maxNewWords);
+    return guarded(this.#module, 'generate', () => handle.generate(p, count));
   }
 
   // generate() step by step, with a KV cache (useCache: each step computes only the newest
@@ -151,21 +211,25 @@ export class TrainedModel {
   // ffn, output, total} (multiply-adds), attention: [per layer: nHeads×(position+1)], logits}],
   // keys, values: [per layer: [per head: rows×headDim]]}. A step with end: true chose [SEP].
   generateSteps(prompt, maxNewWords = 8, useCache = true) {
-    if (!this.#handle) throw new Error('this model was deleted');
-    return guarded(this.#module, () => this.#handle.generateSteps(String(prompt), maxNewWords, Boolean(useCache)));
+    const handle = this.#live('generateSteps');
+    const [p, count] = this.#generationArgs('generateSteps', prompt, maxNewWords);
+    const [cache] = args('generateSteps', [useCache], { useCache: boolean() });
+    return guarded(this.#module, 'generateSteps', () => handle.generateSteps(p, count, cache));
   }
 
   // generate() with a KV cache: the same words, nothing else kept (for timing against generate()).
   generateCached(prompt, maxNewWords = 8) {
-    if (!this.#handle) throw new Error('this model was deleted');
-    return guarded(this.#module, () => this.#handle.generateCached(String(prompt), maxNewWords));
+    const handle = this.#live('generateCached');
+    const [p, count] = this.#generationArgs('generateCached', prompt, maxNewWords);
+    return guarded(this.#module, 'generateCached', () => handle.generateCached(p, count));
   }
 
   // analyze() with the trace packed into one Float32Array (bindings/packed.h) and unpacked
   // here into views of it: the same shape as analyze's result, built several times faster.
-  analyzePacked(text, options = {}) {
-    if (!this.#handle) throw new Error('this model was deleted');
-    return unpackAnalysis(guarded(this.#module, () => this.#handle.analyzePacked(String(text), options)));
+  analyzePacked(sentence, analysis = {}) {
+    const handle = this.#live('analyzePacked');
+    const [t, o] = this.#analysisArgs('analyzePacked', sentence, analysis);
+    return unpackAnalysis(guarded(this.#module, 'analyzePacked', () => handle.analyzePacked(t, o)));
   }
 
   delete() {
@@ -210,15 +274,20 @@ export class ModelBench {
 
   constructor(module, { config, weights, vocab }) {
     this.#module = module;
-    this.#handle = guarded(module, () => new module.ModelBench(String(config), weights, String(vocab)));
+    const files = modelFiles('createModelBench', { config, weights, vocab });
+    this.#handle = guarded(module, 'createModelBench', () => new module.ModelBench(files.config, files.weights, files.vocab), 'bad-model');
   }
 
-  analyzeTiming(text, reps = 1000) {
-    return guarded(this.#module, () => this.#handle.analyzeTiming(String(text), reps));
+  analyzeTiming(sentence, reps = 1000) {
+    if (!this.#handle) throw deleted('analyzeTiming', 'bench');
+    const checked = args('analyzeTiming', [sentence, reps], { text: text(), reps: integer() });
+    return guarded(this.#module, 'analyzeTiming', () => this.#handle.analyzeTiming(...checked));
   }
 
-  trainingThroughput({ steps = 20, batchSize = 32, examples = 256, seed = 1 } = {}) {
-    return guarded(this.#module, () => this.#handle.trainingThroughput(steps, batchSize, examples, seed));
+  trainingThroughput(throughput = {}) {
+    if (!this.#handle) throw deleted('trainingThroughput', 'bench');
+    const o = { steps: 20, batchSize: 32, examples: 256, seed: 1, ...options('trainingThroughput', throughput, THROUGHPUT_OPTIONS) };
+    return guarded(this.#module, 'trainingThroughput', () => this.#handle.trainingThroughput(o.steps, o.batchSize, o.examples, o.seed));
   }
 
   delete() {
@@ -235,17 +304,25 @@ export class Engine {
     this.simd = module.simdEnabled();
   }
 
+  // Checks positional arguments against readers ({name: reader}), then calls the module's
+  // function `name` with them, guarded.
+  #call(name, values, readers) {
+    const checked = args(name, values, readers);
+    return guarded(this.#module, name, () => this.#module[name](...checked));
+  }
+
   // Words as the core splits them (lower-cased, contractions split, CJK per character).
-  tokenize(text) {
-    return guarded(this.#module, () => this.#module.tokenize(String(text)));
+  tokenize(sentence) {
+    return this.#call('tokenize', [sentence], { text: text() });
   }
 
   // Scaled dot-product attention with its full trace.
   // args: {q, k, v, n, m, dk, dv?, causal?, window?, queryOffset?, keyPadding?, scale?,
   //        scoreMultiplier?}; q is n×dk, k is m×dk, v is m×dv, all row-major.
   // → {rawScores, scaledScores, maskedScores, weights (n×m), output (n×dv)}.
-  attention(args) {
-    return guarded(this.#module, () => this.#module.attention(args));
+  attention(attentionArgs) {
+    const checked = checkAttention(attentionArgs);
+    return guarded(this.#module, 'attention', () => this.#module.attention(checked));
   }
 
   // config: {dModel, nHeads, nLayers, dFF, maxLen, vocabSize, positional: 'none' |
@@ -256,24 +333,44 @@ export class Engine {
 
   // files: {config: config.json text, weights: model.safetensors as a Uint8Array, vocab: vocab.txt text}
   loadTrainedModel(files) {
-    return new TrainedModel(this.#module, files);
+    return new TrainedModel(this.#module, files ?? {});
   }
 
   // Fetches the three files of a model directory (a URL ending in '/', relative to the
-  // page when it is not absolute) and loads them.
-  async fetchTrainedModel(baseUrl, fetchImpl = fetch) {
+  // page when it is not absolute) and loads them. Gives up after timeoutMs (default 30 s)
+  // with an EngineError of code 'timeout'; an HTTP error is code 'unknown-model'.
+  async fetchTrainedModel(baseUrl, fetchImpl = fetch, { timeoutMs = 30_000 } = {}) {
+    const [timeout] = args('fetchTrainedModel', [timeoutMs], { timeoutMs: finite(1, 2 ** 31 - 1) });
     const base = new URL(baseUrl, globalThis.location?.href);
+    const controller = new AbortController();
     const get = async (name) => {
-      const response = await fetchImpl(new URL(name, base));
-      if (!response.ok) throw new Error(`could not load ${name} from ${baseUrl}: HTTP ${response.status}`);
+      const response = await fetchImpl(new URL(name, base), { signal: controller.signal });
+      if (!response.ok)
+        throw new EngineError(`could not load ${name} from ${baseUrl}: HTTP ${response.status}`, 'unknown-model',
+          { call: 'fetchTrainedModel', url: String(new URL(name, base)), status: response.status });
       return response;
     };
-    const [config, weights, vocab] = await Promise.all([
+    const files = Promise.all([
       get('config.json').then((r) => r.text()),
       get('model.safetensors').then((r) => r.arrayBuffer()),
       get('vocab.txt').then((r) => r.text()),
     ]);
-    return this.loadTrainedModel({ config, weights: new Uint8Array(weights), vocab });
+    let timer;
+    const expired = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new EngineError(`could not load the model from ${baseUrl}: no answer within ${timeout / 1000} s ` +
+          '(fetchTrainedModel\'s timeoutMs)', 'timeout', { call: 'fetchTrainedModel', timeoutMs: timeout }));
+      }, timeout);
+    });
+    try {
+      const [config, weights, vocab] = await Promise.race([files, expired]);
+      return this.loadTrainedModel({ config, weights: new Uint8Array(weights), vocab });
+    } finally {
+      clearTimeout(timer);
+      controller.abort();     // after one file failed or the time ran out, stop the other downloads
+      files.catch(() => {});  // which then reject, with nobody waiting for them
+    }
   }
 
   // Positional encodings as the models use them (bindings/positional.cpp):
@@ -281,17 +378,17 @@ export class Engine {
   // ropeRotate(vec, position, base = 10000) → vec (even length) rotated as RoPE rotates a
   // query or key at that position.
   sinusoidalTable(n, d) {
-    return guarded(this.#module, () => this.#module.sinusoidalTable(n, d));
+    return this.#call('sinusoidalTable', [n, d], { n: integer(), d: integer() });
   }
 
   ropeRotate(vec, position, base = null) {
-    return guarded(this.#module, () => this.#module.ropeRotate(vec, position, base));
+    return this.#call('ropeRotate', [vec, position, base ?? null], { vec: numbers(), position: integer(), base: optional(finite()) });
   }
 
   // The roles {agent, verb, patient} of a sentence of the word-order models' grammar
   // (猫追狗 → agent 猫), or null when the text is outside it.
-  wordOrderRoles(text) {
-    return guarded(this.#module, () => this.#module.wordOrderRoles(String(text)));
+  wordOrderRoles(sentence) {
+    return this.#call('wordOrderRoles', [sentence], { text: text() });
   }
 
   // Names of the GEMM variants of this build, fastest first (f32_gemm__wasmsimd_5x8, …).
@@ -299,16 +396,18 @@ export class Engine {
     return this.#module.gemmKernelNames();
   }
 
-  // {heapBytes, brk, allocatedBytes}: wasm memory size, end of the malloc arena, and bytes
+  // {heapBytes, brk, allocatedBytes, stackPointer, emvalHandles}: wasm memory size, end of the malloc arena, and bytes
   // allocated now. brk's growth across a call (in a fresh module) is what the call needed.
+  // stackPointer: the wasm stack pointer; emvalHandles: JS values C++ holds (Embind's count).
+  // All four are flat across calls, failed ones included (tests/wasm/leaks.test.mjs).
   memoryStats() {
-    return this.#module.memoryStats();
+    return { ...this.#module.memoryStats(), stackPointer: this.#module.stackSave(), emvalHandles: this.#module.count_emval_handles() };
   }
 
   // Bytes of heap scratch one fused attention call over m keys allocates (d = dk = dv;
   // masked: causal, window or padding set), from the kernel's code.
   fusedAttentionScratchBytes(m, d, masked = false) {
-    return this.#module.fusedAttentionScratchBytes(m, d, masked);
+    return this.#call('fusedAttentionScratchBytes', [m, d, masked], { m: integer(), d: integer(), masked: boolean() });
   }
 
   // The "why ÷√d" experiment (bindings/lesson.cpp): `queries` random queries against `keys`
@@ -316,32 +415,36 @@ export class Engine {
   // {d, keys, queries, seed, scale} → {factor, scores, weights (queries×keys), entropy,
   // maxWeight (per query), scoreMean, scoreVariance, scoreStd, meanEntropy, meanMaxWeight,
   // uniformEntropy (log keys), d, keys, queries}
-  scalingDemo(options) {
-    return guarded(this.#module, () => this.#module.scalingDemo(options));
+  scalingDemo(demo) {
+    const o = options('scalingDemo', demo, { d: integer(), keys: integer(), queries: integer(), seed, scale: boolean() });
+    return guarded(this.#module, 'scalingDemo', () => this.#module.scalingDemo(o));
   }
 
   // Entropy (nats) of one row of attention weights.
   rowEntropy(weights) {
-    return guarded(this.#module, () => this.#module.rowEntropy(weights));
+    return this.#call('rowEntropy', [weights], { weights: numbers() });
   }
 
   // How d_model splits into heads of headDim: {dModel, headDim, divides, nHeads, perHead
   // (Q/K/V parameters of one head), allHeads (those of every head), outputProjection (W_O),
   // total (the layer's parameters)}.
   headSplit(dModel, headDim) {
-    return guarded(this.#module, () => this.#module.headSplit(dModel, headDim));
+    return this.#call('headSplit', [dModel, headDim], { dModel: integer(), headDim: integer() });
   }
 
   // Parameters of one multi-head attention layer (W_Q, W_K, W_V, W_O and biases); the same
   // for every nHeads that divides dModel.
   attentionParameterCount(dModel, nHeads) {
-    return guarded(this.#module, () => this.#module.attentionParameterCount(dModel, nHeads));
+    return this.#call('attentionParameterCount', [dModel, nHeads], { dModel: integer(), nHeads: integer() });
   }
 
   // The factor attention multiplies Q·Kᵀ by for key width dk: scoreMultiplier / √dk, or
   // scoreMultiplier alone with scale: false. options: {scale, scoreMultiplier}.
-  attentionScoreScale(dk, options = {}) {
-    return guarded(this.#module, () => this.#module.attentionScoreScale(dk, options));
+  attentionScoreScale(dk, scaleOptions = {}) {
+    const [width] = args('attentionScoreScale', [dk], { dk: integer() });
+    const { scale, scoreMultiplier } = runOptions;
+    const o = options('attentionScoreScale', scaleOptions, { scale, scoreMultiplier });
+    return guarded(this.#module, 'attentionScoreScale', () => this.#module.attentionScoreScale(width, o));
   }
 
   // capacity: floats in each of the buffers a, b and c (see KernelWorkspace).
@@ -350,15 +453,59 @@ export class Engine {
   }
 
   // Bytes of the trace the traced kernel keeps for self-attention over n tokens, head width d
-  // (four n×n matrices and the n×d output; ops/attention_memory.h) — also for n too large to run.
+  // (four n×n matrices and the n×d output; ops/attention_memory.h) — also for n too large to
+  // run: exact as a JS number (tracedAttentionBytes(16384, 64) = 4,299,161,600).
   tracedAttentionBytes(n, d) {
-    return guarded(this.#module, () => this.#module.tracedAttentionBytes(n, d));
+    return this.#call('tracedAttentionBytes', [n, d], { n: integer(), d: integer() });
   }
 
   // files: as loadTrainedModel; a copy of the model for timing inside wasm (benchmarks).
   createModelBench(files) {
-    return new ModelBench(this.#module, files);
+    return new ModelBench(this.#module, files ?? {});
   }
+}
+
+// --- schemas of the calls above (readers from contract.mjs) ------------------------------------
+
+// undefined or null, else checked by read.
+function optional(read) {
+  return (call, option, v) => (v === undefined || v === null ? null : read(call, option, v));
+}
+
+// Sizes and bounds of the core's own checks (model/config.cpp) stay there: here only types.
+const RANDOM_CONFIG = {
+  dModel: integer(1), nHeads: integer(1), nLayers: integer(1), dFF: integer(0), maxLen: integer(1),
+  vocabSize: integer(1), positional: text(64), norm: text(64), causal: boolean(), seed,
+};
+
+const KERNEL_ATTENTION = { n: integer(), d: integer(), causal: boolean(), window: integer() };
+
+const THROUGHPUT_OPTIONS = { steps: integer(1, 100_000), batchSize: integer(1, 4096), examples: integer(2, 1_000_000), seed };
+
+const ATTENTION_ARGS = {
+  q: numbers(), k: numbers(), v: numbers(),
+  n: integer(), m: integer(), dk: integer(), dv: integer(),
+  queryOffset: integer(0), keyPadding: flags(),
+  ...(({ causal, window, scale, scoreMultiplier }) => ({ causal, window, scale, scoreMultiplier }))(runOptions),
+};
+
+// attention's arguments by type; the shapes against the lengths, and a missing or empty
+// shape, are the C++ side's checks (bindings.cpp, ops/attention).
+function checkAttention(value) {
+  const call = 'attention';
+  const a = options(call, value, ATTENTION_ARGS, 'args');
+  // Query i sits at position queryOffset + i, which must stay an int32.
+  if (a.queryOffset !== undefined && a.n > 0 && a.queryOffset > INT32_MAX - a.n)
+    refuse(call, 'queryOffset', `a whole number from 0 to ${INT32_MAX} − n = ${INT32_MAX - a.n}`, a.queryOffset);
+  return a;
+}
+
+// {config, weights, vocab} of a trained model: two texts and a Uint8Array.
+function modelFiles(call, files) {
+  const bytes = (c, option, v) => (v instanceof Uint8Array ? v : refuse(c, option, 'a Uint8Array (model.safetensors)', v));
+  const [config, weights, vocab] = args(call, [files.config, files.weights, files.vocab],
+    { config: text(), weights: bytes, vocab: text() });
+  return { config, weights, vocab };
 }
 
 // moduleOptions go to Emscripten's factory; in Node pass {wasmBinary} (see tests/wasm).

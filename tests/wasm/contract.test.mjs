@@ -1,0 +1,288 @@
+// The input contract (web/lib/contract.mjs) as a table: every exported call, each argument and
+// option with values of the wrong type or out of range, each row expecting an EngineError of a
+// given code whose message names the option — or, for valid and coerced-by-design input, a
+// given value. The rows are generated from the compact lists below; the test prints the counts.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+
+import { EngineError } from '../../web/lib/contract.mjs';
+import { KernelWorkspace, ModelBench, RandomModel, TrainedModel, Engine } from '../../web/lib/engine.mjs';
+import { loadNodeEngine, shippedModel } from './helpers.mjs';
+
+let engine, coref, decoder, random, workspace, bench;
+before(async () => {
+  engine = await loadNodeEngine();
+  coref = engine.loadTrainedModel(shippedModel('coref-encoder'));
+  decoder = engine.loadTrainedModel(shippedModel('coref-decoder'));
+  random = engine.createRandomModel({ seed: 3 });
+  workspace = engine.createKernelWorkspace(64);
+  bench = engine.createModelBench(shippedModel('coref-encoder'));
+});
+
+// --- wrong values by kind ---------------------------------------------------------------------
+const NOT_BOOLEAN = ['false', 'true', 0, 1, {}, [], 'yes', NaN];
+const NOT_INTEGER = [1.5, NaN, Infinity, -Infinity, '3', true, 2 ** 31, -(2 ** 31) - 1, 1e12, [3], {}];
+const NOT_NATURAL = [...NOT_INTEGER, -1];  // also refused: below 0
+const NOT_FINITE = [NaN, Infinity, -Infinity, '1', true, {}, [1], 3e38, -1e4];  // |x| ≤ 1000 for scoreMultiplier
+const NOT_TEXT = [42, true, {}, ['it'], null, 7n];
+const NOT_NUMBERS4 = ['1001', 5, { length: 1e8 }, [NaN, 0, 0, 1], ['1', 0, 0, 1], {}, true, [Infinity, 0, 0, 1],
+  [1e39, 0, 0, 1], new Float32Array([NaN, 0, 0, 1]), new DataView(new ArrayBuffer(16))];
+const NOT_FLAGS2 = [[0, 256], [0, -1], [0, 0.5], '01', { length: 1e8 }, [0, '1'], [0, null], 7];
+const NOT_POSITIONS = [[0.5], [2 ** 31], { length: 1e8 }, '0', [NaN], 3, [[0]], Array(33).fill(0)];
+const NOT_HEAD_PAIRS = [[[0]], [['0', 0]], [[0, NaN]], [0, 0], 'x', [[0.5, 0]], [[0, 0, 0]], { length: 1e8 }, Array(13).fill([0, 0])];
+const NOT_OPTIONS = ['causal', 5, true, [1], new Float32Array(1)];
+
+const identity2 = { q: [1, 0, 0, 1], k: [1, 0, 0, 1], v: [1, 2, 3, 4], n: 2, m: 2, dk: 2 };
+const SENTENCE = "The animal didn't cross the street because it was too tired.";
+
+const rows = [];
+// Rows expecting an EngineError with `code` whose message names `option`.
+function refused(call, option, values, run, code = 'bad-option') {
+  for (const value of values) rows.push({ kind: 'error', call, label: `${call} ${option} = ${describe(value)}`, run: () => run(value), code, fragment: option });
+}
+// A row expecting `check(result)` to hold: kind 'valid' or 'coerced' (by design, documented).
+function accepted(kind, call, label, run, check) {
+  rows.push({ kind, call, label: `${call} ${label}`, run, check });
+}
+function describe(v) {
+  if (typeof v === 'bigint') return `${v}n`;
+  if (v instanceof DataView) return 'DataView';
+  if (ArrayBuffer.isView(v)) return `${v.constructor.name}[${v.length}]`;
+  if (Array.isArray(v) && v.length > 4) return `Array(${v.length})`;
+  try { return JSON.stringify(v) ?? String(v); } catch { return String(v); }
+}
+const same = (expected) => (actual) => assert.deepEqual(actual, expected);
+
+// --- attention ----------------------------------------------------------------------------------
+const attention = (extra) => () => engine.attention({ ...identity2, ...extra });
+for (const name of ['q', 'k', 'v']) refused('attention', name, NOT_NUMBERS4, (x) => attention({ [name]: x })());
+for (const name of ['n', 'm', 'dk', 'dv']) refused('attention', name, NOT_INTEGER, (x) => attention({ [name]: x })());
+for (const name of ['causal', 'scale']) refused('attention', name, NOT_BOOLEAN, (x) => attention({ [name]: x })());
+refused('attention', 'window', NOT_INTEGER, (x) => attention({ window: x })());
+refused('attention', 'queryOffset', [...NOT_NATURAL, 2 ** 31 - 2], (x) => attention({ queryOffset: x })());
+refused('attention', 'keyPadding', NOT_FLAGS2, (x) => attention({ keyPadding: x })());
+refused('attention', 'scoreMultiplier', NOT_FINITE, (x) => attention({ scoreMultiplier: x })());
+refused('attention', 'causl', [true], (x) => attention({ causl: x })(), 'unknown-option');
+refused('attention', 'args', NOT_OPTIONS, (x) => engine.attention(x));
+refused('attention', 'q has 3 values', [[1, 0, 0]], (x) => attention({ q: x })(), 'bad-input');
+refused('attention', 'give the shapes', [undefined], (n) => engine.attention({ q: [1], k: [1], v: [1], n }), 'bad-input');
+refused('attention', 'empty sequence', [0], (n) => attention({ n, q: [] })(), 'empty-input');
+refused('attention', 'key_padding has 1 flags', [[1]], (x) => attention({ keyPadding: x })(), 'bad-input');
+refused('attention', 'every key is masked', [[1, 1]], (x) => attention({ keyPadding: x })(), 'bad-input');
+const identityWeights = [0.6697615385055542, 0.3302384614944458, 0.3302384614944458, 0.6697615385055542];
+const weightsOf = (expected) => (r) => assert.deepEqual(Array.from(r.weights), expected);
+accepted('valid', 'attention', 'identity', attention({}), weightsOf(identityWeights));
+accepted('valid', 'attention', 'causal: false', attention({ causal: false }), weightsOf(identityWeights));
+accepted('valid', 'attention', 'causal: true masks the future', attention({ causal: true }), weightsOf([1, 0, identityWeights[2], identityWeights[3]]));
+accepted('valid', 'attention', 'keyPadding [0, 1]', attention({ keyPadding: [0, 1] }), weightsOf([1, 0, 1, 0]));
+accepted('valid', 'attention', 'scale: false', attention({ scale: false }), (r) => assert.ok(r.weights[0] > identityWeights[0]));
+accepted('valid', 'attention', 'scoreMultiplier: 1000 (the bound)', attention({ scoreMultiplier: 1000 }), weightsOf([1, 0, 0, 1]));
+accepted('valid', 'attention', 'options undefined count as absent', attention({ causal: undefined, window: undefined }), weightsOf(identityWeights));
+accepted('valid', 'attention', 'queryOffset 2^31 − 1 − n', attention({ queryOffset: 2 ** 31 - 3, causal: true }), (r) => assert.equal(r.weights.length, 4));
+accepted('coerced', 'attention', 'keyPadding [false, true] (booleans as flags)', attention({ keyPadding: [false, true] }), weightsOf([1, 0, 1, 0]));
+accepted('coerced', 'attention', 'q as Float64Array (copied to float32)', attention({ q: new Float64Array([1, 0, 0, 1]) }), weightsOf(identityWeights));
+
+// --- RandomModel: createRandomModel and run ------------------------------------------------------
+for (const name of ['dModel', 'nHeads', 'nLayers', 'maxLen', 'vocabSize']) refused('createRandomModel', name, NOT_INTEGER, (x) => engine.createRandomModel({ [name]: x }));
+refused('createRandomModel', 'dFF', NOT_NATURAL, (x) => engine.createRandomModel({ dFF: x }));
+refused('createRandomModel', 'causal', NOT_BOOLEAN, (x) => engine.createRandomModel({ causal: x }));
+refused('createRandomModel', 'seed', [-1, 0.5, 2 ** 53, '1', NaN, Infinity], (x) => engine.createRandomModel({ seed: x }));
+refused('createRandomModel', 'positional', [42, true], (x) => engine.createRandomModel({ positional: x }));
+refused('createRandomModel', 'norm', [42, {}], (x) => engine.createRandomModel({ norm: x }));
+refused('createRandomModel', 'unknown positional encoding "alibi"', ['alibi'], (x) => engine.createRandomModel({ positional: x }), 'bad-config');
+refused('createRandomModel', 'n_heads (4) must divide d_model (30)', [4], (x) => engine.createRandomModel({ dModel: 30, nHeads: x }), 'bad-config');
+refused('createRandomModel', 'nlayers', [2], (x) => engine.createRandomModel({ nlayers: x }), 'unknown-option');
+refused('createRandomModel', 'config', NOT_OPTIONS, (x) => engine.createRandomModel(x));
+accepted('valid', 'createRandomModel', 'null config is the default', () => engine.createRandomModel(null).config.dModel, (d) => assert.equal(d, random.config.dModel));
+refused('run', 'text', NOT_TEXT, (x) => random.run(x));
+for (const name of ['causal', 'scale']) refused('run', name, NOT_BOOLEAN, (x) => random.run('it was', { [name]: x }));
+refused('run', 'window', NOT_NATURAL, (x) => random.run('it was', { window: x }));
+refused('run', 'scoreMultiplier', NOT_FINITE, (x) => random.run('it was', { scoreMultiplier: x }));
+refused('run', 'knockout', [[0]], (x) => random.run('it was', { knockout: x }), 'unknown-option');
+refused('run', 'sequence is empty', ['   '], (x) => random.run(x), 'empty-input');
+accepted('valid', 'run', 'two words', () => random.run('it was').tokens, same(['it', 'was']));
+accepted('coerced', 'run', 'a lone low surrogate is U+FFFD, its own token', () => random.run('\uDC00 tired').tokens, same(['\uFFFD', 'tired']));
+
+// --- TrainedModel: analyze, analyzePacked -----------------------------------------------------------
+for (const call of ['analyze', 'analyzePacked']) {
+  const run = (text, o) => coref[call](text, o);
+  refused(call, 'text', NOT_TEXT, (x) => run(x));
+  for (const name of ['causal', 'scale']) refused(call, name, NOT_BOOLEAN, (x) => run(SENTENCE, { [name]: x }));
+  refused(call, 'window', NOT_NATURAL, (x) => run(SENTENCE, { window: x }));
+  refused(call, 'scoreMultiplier', NOT_FINITE, (x) => run(SENTENCE, { scoreMultiplier: x }));
+  refused(call, 'knockout', NOT_POSITIONS, (x) => run(SENTENCE, { knockout: x }));
+  refused(call, 'ablate', NOT_HEAD_PAIRS, (x) => run(SENTENCE, { ablate: x }));
+  refused(call, 'topK', [0, -1, 1.5, 182, '5', NaN, 1e9], (x) => run(SENTENCE, { topK: x }));
+  refused(call, 'top_k', [3], (x) => run(SENTENCE, { top_k: x }), 'unknown-option');
+  refused(call, 'options', NOT_OPTIONS, (x) => run(SENTENCE, x));
+  refused(call, 'is empty', ['', '  ', '\n\t'], (x) => run(x), 'empty-input');
+  refused(call, 'has no "it"', ['the cat sat'], (x) => run(x), 'no-pronoun');
+  refused(call, 'this model reads at most 32', ['it '.repeat(33)], (x) => run(x), 'too-long');
+  refused(call, 'limit is 1000000', ['x'.repeat(1_000_001)], (x) => run(x), 'too-long');
+  refused(call, 'is outside the sentence', [[20], [-1], [31]], (x) => run('it was', { knockout: x }), 'bad-input');
+  refused(call, 'is not a head of this model (3 layers × 4 heads)', [[[3, 0]], [[0, 4]], [[-1, 0]]], (x) => run(SENTENCE, { ablate: x }), 'bad-input');
+  accepted('valid', call, 'predicts "animal"', () => run(SENTENCE).prediction.token, same('animal'));
+  accepted('valid', call, 'topK = vocabSize lists every word', () => run(SENTENCE, { topK: 181 }).prediction.top.length, same(181));
+  accepted('valid', call, 'topK 1', () => run(SENTENCE, { topK: 1 }).prediction.top.length, same(1));
+  accepted('valid', call, 'knockout and ablate', () => run(SENTENCE, { knockout: [0, 1], ablate: [[2, 0]] }).n, same(13));
+  accepted('valid', call, 'null options', () => run(SENTENCE, null).prediction.token, same('animal'));
+  accepted('coerced', call, '"\\uDC00 tired" keeps "tired" a word', () => run('\uDC00 it was tired').tokens, same(['\uFFFD', 'it', 'was', 'tired']));
+}
+
+// --- TrainedModel: generate, generateSteps, generateCached --------------------------------------------
+const PROMPT = "the animal didn't cross the street because it was too wide . it =";
+for (const call of ['generate', 'generateSteps', 'generateCached']) {
+  refused(call, 'maxNewWords', [-1, NaN, 'abc', 1.5, Infinity, 2 ** 31, true, [2]], (x) => decoder[call](PROMPT, x));
+  refused(call, 'prompt', NOT_TEXT, (x) => decoder[call](x, 2));
+  refused(call, 'this model reads at most 32', ['the '.repeat(40)], (x) => decoder[call](x, 2), 'too-long');
+  refused(call, 'the prompt is empty', [''], (x) => decoder[call](x, 2), 'empty-input');
+  refused(call, 'only a next-word (decoder) model', [PROMPT], (x) => coref[call](x, 2), 'wrong-task');
+  accepted('valid', call, 'maxNewWords 0 writes nothing', () => {
+    const r = decoder[call](PROMPT, 0);
+    return call === 'generateSteps' ? r.steps.length : r.length;
+  }, same(0));
+}
+refused('generateSteps', 'useCache', NOT_BOOLEAN, (x) => decoder.generateSteps(PROMPT, 2, x));
+accepted('valid', 'generate', 'the decoder answers "street"', () => decoder.generate(PROMPT, 1), same(['street']));
+accepted('valid', 'generate', 'maxNewWords 2^31 − 1 stops at maxLen', () => decoder.generate(PROMPT, 2 ** 31 - 1).length <= 32, same(true));
+accepted('valid', 'generateCached', 'the same as generate', () => decoder.generateCached(PROMPT, 1), same(['street']));
+accepted('valid', 'generateSteps', 'the same word, without the cache', () => decoder.generateSteps(PROMPT, 1, false).steps[0].token, same('street'));
+
+// --- loadTrainedModel, createModelBench ---------------------------------------------------------------
+const files = () => shippedModel('coref-encoder');
+for (const call of ['loadTrainedModel', 'createModelBench']) {
+  const load = (patch) => engine[call]({ ...files(), ...patch });
+  refused(call, 'config', [42, null, {}], (x) => load({ config: x }));
+  refused(call, 'vocab', [42, ['a']], (x) => load({ vocab: x }));
+  refused(call, 'weights', [[1, 2], 'abc', new Float32Array(4), new ArrayBuffer(8)], (x) => load({ weights: x }));
+  refused(call, 'config: invalid JSON', ['{'], (x) => load({ config: x }), 'bad-model');
+  refused(call, 'safetensors', [new Uint8Array(9)], (x) => load({ weights: x }), 'bad-model');
+  refused(call, 'vocabulary line 1', ['a\nb\n'], (x) => load({ vocab: x }), 'bad-model');
+}
+accepted('valid', 'loadTrainedModel', 'the shipped encoder', () => engine.loadTrainedModel(files()).config.task, same('coreference'));
+
+// --- ModelBench ---------------------------------------------------------------------------------------
+refused('analyzeTiming', 'reps', [1.5, NaN, '3', 2 ** 31], (x) => bench.analyzeTiming(SENTENCE, x));
+refused('analyzeTiming', 'reps must be 1 … 100000', [0, 2 ** 31 - 1, 100_001], (x) => bench.analyzeTiming(SENTENCE, x), 'bad-input');
+refused('analyzeTiming', 'text', NOT_TEXT, (x) => bench.analyzeTiming(x, 1));
+accepted('valid', 'analyzeTiming', 'one rep', () => bench.analyzeTiming(SENTENCE, 1).reps, same(1));
+for (const name of ['steps', 'batchSize', 'examples', 'seed'])
+  refused('trainingThroughput', name, [-1, 1.5, 'x', NaN, name === 'seed' ? 2 ** 53 : 1e12], (x) => bench.trainingThroughput({ [name]: x }));
+refused('trainingThroughput', 'step', [1], (x) => bench.trainingThroughput({ step: x }), 'unknown-option');
+accepted('valid', 'trainingThroughput', 'one step', () => bench.trainingThroughput({ steps: 1, batchSize: 2, examples: 4 }).steps, same(1));
+
+// --- Engine's other calls ---------------------------------------------------------------------------
+refused('tokenize', 'text', NOT_TEXT, (x) => engine.tokenize(x));
+refused('tokenize', 'limit is 1000000', ['a'.repeat(1_000_001)], (x) => engine.tokenize(x), 'too-long');
+accepted('valid', 'tokenize', 'a sentence', () => engine.tokenize("It wasn't"), same(['it', 'was', "n't"]));
+accepted('valid', 'tokenize', 'a surrogate pair stays one character', () => engine.tokenize('\uD83D\uDE00'), (t) => assert.equal(t.join(''), '\uD83D\uDE00'));
+accepted('coerced', 'tokenize', '"\\uDC00 tired": U+FFFD, then "tired"', () => engine.tokenize('\uDC00 tired'), same(['\uFFFD', 'tired']));
+accepted('coerced', 'tokenize', '"a\\uD800 b": the high surrogate alone is U+FFFD', () => engine.tokenize('a\uD800 b'), same(['a\uFFFD', 'b']));
+for (const name of ['n', 'd']) refused('sinusoidalTable', name, NOT_INTEGER, (x) => engine.sinusoidalTable(name === 'n' ? x : 4, name === 'd' ? x : 4));
+refused('sinusoidalTable', 'd must be even', [3], (d) => engine.sinusoidalTable(4, d), 'bad-input');
+accepted('valid', 'sinusoidalTable', '(1, 2) is [sin 0, cos 0]', () => Array.from(engine.sinusoidalTable(1, 2)), same([0, 1]));
+refused('ropeRotate', 'vec', NOT_NUMBERS4, (x) => engine.ropeRotate(x, 1));
+refused('ropeRotate', 'position', NOT_INTEGER, (x) => engine.ropeRotate([1, 0], x));
+refused('ropeRotate', 'base', [NaN, Infinity, '10', true], (x) => engine.ropeRotate([1, 0], 1, x));
+refused('ropeRotate', 'base must be more than 1', [1, -5], (x) => engine.ropeRotate([1, 0], 1, x), 'bad-input');
+accepted('valid', 'ropeRotate', 'position 0 is the identity', () => Array.from(engine.ropeRotate([1, 0], 0)), same([1, 0]));
+refused('wordOrderRoles', 'text', NOT_TEXT, (x) => engine.wordOrderRoles(x));
+accepted('valid', 'wordOrderRoles', '猫追狗', () => engine.wordOrderRoles('猫追狗'), same({ agent: '猫', verb: '追', patient: '狗' }));
+accepted('valid', 'gemmKernelNames', 'lists the scalar kernel', () => engine.gemmKernelNames().includes('f32_gemm__scalar'), same(true));
+accepted('valid', 'memoryStats', 'has a stack pointer', () => Number.isInteger(engine.memoryStats().stackPointer), same(true));
+for (const name of ['m', 'd']) refused('fusedAttentionScratchBytes', name, NOT_INTEGER, (x) => engine.fusedAttentionScratchBytes(name === 'm' ? x : 4, name === 'd' ? x : 4));
+refused('fusedAttentionScratchBytes', 'masked', NOT_BOOLEAN, (x) => engine.fusedAttentionScratchBytes(4, 4, x));
+accepted('valid', 'fusedAttentionScratchBytes', 'a number', () => typeof engine.fusedAttentionScratchBytes(4, 4), same('number'));
+for (const name of ['d', 'keys', 'queries']) refused('scalingDemo', name, NOT_INTEGER, (x) => engine.scalingDemo({ [name]: x }));
+refused('scalingDemo', 'seed', [-1, 0.5, 2 ** 53, 'x'], (x) => engine.scalingDemo({ seed: x }));
+refused('scalingDemo', 'scale', NOT_BOOLEAN, (x) => engine.scalingDemo({ scale: x }));
+refused('scalingDemo', 'dims', [4], (x) => engine.scalingDemo({ dims: x }), 'unknown-option');
+accepted('valid', 'scalingDemo', 'd 4, 8 keys, 2 queries', () => engine.scalingDemo({ d: 4, keys: 8, queries: 2 }).weights.length, same(16));
+refused('rowEntropy', 'weights', NOT_NUMBERS4, (x) => engine.rowEntropy(x));
+refused('rowEntropy', 'must be finite and ≥ 0', [[-1, 2]], (x) => engine.rowEntropy(x), 'bad-input');
+accepted('valid', 'rowEntropy', 'uniform over 2 is ln 2', () => engine.rowEntropy([0.5, 0.5]), (h) => assert.ok(Math.abs(h - Math.LN2) < 1e-6));
+for (const name of ['dModel', 'headDim']) refused('headSplit', name, NOT_INTEGER, (x) => engine.headSplit(name === 'dModel' ? x : 8, name === 'headDim' ? x : 8));
+accepted('valid', 'headSplit', '32 in heads of 8', () => engine.headSplit(32, 8).nHeads, same(4));
+for (const name of ['dModel', 'nHeads']) refused('attentionParameterCount', name, NOT_INTEGER, (x) => engine.attentionParameterCount(name === 'dModel' ? x : 8, name === 'nHeads' ? x : 2));
+accepted('valid', 'attentionParameterCount', 'dModel 8: 4·(8·8 + 8)', () => engine.attentionParameterCount(8, 2), same(288));
+refused('attentionScoreScale', 'dk', NOT_INTEGER, (x) => engine.attentionScoreScale(x));
+refused('attentionScoreScale', 'scale', NOT_BOOLEAN, (x) => engine.attentionScoreScale(4, { scale: x }));
+refused('attentionScoreScale', 'scoreMultiplier', NOT_FINITE, (x) => engine.attentionScoreScale(4, { scoreMultiplier: x }));
+refused('attentionScoreScale', 'causal', [true], (x) => engine.attentionScoreScale(4, { causal: x }), 'unknown-option');
+accepted('valid', 'attentionScoreScale', '1/√4', () => engine.attentionScoreScale(4), same(0.5));
+for (const name of ['n', 'd']) refused('tracedAttentionBytes', name, NOT_INTEGER, (x) => engine.tracedAttentionBytes(name === 'n' ? x : 4, name === 'd' ? x : 4));
+refused('tracedAttentionBytes', 'must not be negative', [-1], (x) => engine.tracedAttentionBytes(x, 64), 'bad-input');
+accepted('valid', 'tracedAttentionBytes', '(16384, 64) exact past 2^32', () => engine.tracedAttentionBytes(16384, 64), same(4_299_161_600));
+accepted('valid', 'tracedAttentionBytes', '(65536, 128) exact', () => engine.tracedAttentionBytes(65536, 128), same((4 * 65536 * 65536 + 65536 * 128) * 4));
+accepted('valid', 'tracedAttentionBytes', '(2, 3): 4·4 + 6 floats', () => engine.tracedAttentionBytes(2, 3), same(88));
+refused('createKernelWorkspace', 'capacity', NOT_INTEGER, (x) => engine.createKernelWorkspace(x));
+refused('createKernelWorkspace', 'capacity must be ≥ 1', [0], (x) => engine.createKernelWorkspace(x), 'bad-input');
+// 3 buffers of 2 GiB or more: refused by malloc before wasm memory grows (no growth is kept).
+refused('createKernelWorkspace', 'out of memory', [2 ** 29, 2 ** 31 - 1], (x) => engine.createKernelWorkspace(x), 'out-of-memory');
+
+// --- KernelWorkspace ----------------------------------------------------------------------------------
+refused('fillRandom', 'seed', [-1, 0.5, 'x', NaN], (x) => workspace.fillRandom(x));
+for (const name of ['m', 'n', 'k']) refused('reserveGemm', name, [1.5, NaN, '3', -1], (x) => workspace.reserveGemm(...['m', 'n', 'k'].map((o) => (o === name ? x : 2))));
+refused('gemm', 'variant', [42, null, {}], (x) => workspace.gemm(x, 2, 2, 2));
+refused('gemm', 'unknown variant', ['f32_gemm__nope'], (x) => workspace.gemm(x, 2, 2, 2), 'bad-input');
+for (const name of ['m', 'n', 'k']) refused('gemm', name, [1.5, NaN, '3', 2 ** 31], (x) => workspace.gemm('f32_gemm__scalar', ...['m', 'n', 'k'].map((o) => (o === name ? x : 2))));
+refused('gemm', 'transposeB', NOT_BOOLEAN, (x) => workspace.gemm('f32_gemm__scalar', 2, 2, 2, x));
+for (const call of ['attentionFused', 'attentionTraced']) {
+  refused(call, 'n', [1.5, NaN, '4'], (x) => workspace[call](x, 4));
+  refused(call, 'causal', ['true', 1], (x) => workspace[call](2, 4, x));
+  refused(call, 'window', [0.5, '1'], (x) => workspace[call](2, 4, false, x));
+  accepted('valid', call, 'n 2, d 4', () => { workspace.fillRandom(1); workspace[call](2, 4); return Number.isFinite(workspace.c[0]); }, same(true));
+}
+accepted('valid', 'reserveGemm', '2×2×2', () => workspace.reserveGemm(2, 2, 2), same(undefined));
+accepted('valid', 'gemm', 'scalar 2×2×2', () => { workspace.gemm('f32_gemm__scalar', 2, 2, 2); return Number.isFinite(workspace.c[0]); }, same(true));
+accepted('valid', 'fillRandom', 'seed 2^53 − 1', () => workspace.fillRandom(2 ** 53 - 1), same(undefined));
+
+// --- the table ----------------------------------------------------------------------------------------
+test(`bad-input table: ${rows.length} rows, each a specific error or a specific value`, () => {
+  const failures = [];
+  for (const row of rows) {
+    try {
+      const result = row.run();
+      if (row.kind === 'error') failures.push(`${row.label}: no error, returned ${describe(result)}`);
+      else row.check(result);
+    } catch (e) {
+      if (row.kind !== 'error') failures.push(`${row.label}: ${e.code ?? ''} ${e.message}`);
+      else if (!(e instanceof EngineError) || e.code !== row.code || !e.message.includes(row.fragment))
+        failures.push(`${row.label}: expected ${row.code} naming "${row.fragment}", got ${e.code} ${e.message}`);
+      else if (row.code === 'bad-option' && !(e.details.option.startsWith(row.fragment) && 'expected' in e.details && 'got' in e.details))
+        failures.push(`${row.label}: details ${JSON.stringify(e.details)}`);
+    }
+  }
+  const count = (kind) => rows.filter((r) => r.kind === kind).length;
+  console.log(`# rows: ${rows.length}; clear error ${count('error')}, valid ${count('valid')}, coerced by design ${count('coerced')}`);
+  assert.deepEqual(failures, []);
+});
+
+test('the table covers every exported call', () => {
+  // Not rows: delete(), the workspace's views a, b, c, and fetchTrainedModel (async, tested below).
+  const elsewhere = new Set(['constructor', 'delete', 'a', 'b', 'c', 'fetchTrainedModel']);
+  const exported = [Engine, RandomModel, TrainedModel, KernelWorkspace, ModelBench]
+    .flatMap((cls) => Object.getOwnPropertyNames(cls.prototype)).filter((m) => !elsewhere.has(m));
+  const covered = new Set(rows.map((r) => r.call));
+  assert.deepEqual(exported.filter((m) => !covered.has(m)), []);
+});
+
+test('fetchTrainedModel gives up after timeoutMs with code timeout, and an HTTP error is unknown-model', async () => {
+  const never = (url, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+  await assert.rejects(engine.fetchTrainedModel('http://example.invalid/m/', never, { timeoutMs: 50 }),
+    (e) => e.code === 'timeout' && /no answer within 0.05 s/.test(e.message));
+  const notFound = async () => ({ ok: false, status: 404 });
+  await assert.rejects(engine.fetchTrainedModel('http://example.invalid/m/', notFound),
+    (e) => e.code === 'unknown-model' && /HTTP 404/.test(e.message));
+  await assert.rejects(engine.fetchTrainedModel('http://example.invalid/m/', notFound, { timeoutMs: -1 }),
+    (e) => e.code === 'bad-option' && /timeoutMs/.test(e.message));
+});
+
+test('a deleted model, workspace or bench says so with code deleted', () => {
+  const m = engine.createRandomModel({});
+  m.delete();
+  assert.throws(() => m.run('it'), (e) => e.code === 'deleted');
+  const t = engine.loadTrainedModel(shippedModel('coref-encoder'));
+  t.delete();
+  assert.throws(() => t.analyze('it'), (e) => e.code === 'deleted');
+});
