@@ -159,9 +159,9 @@ class TrainedModel {
   // nearest to `word` ([{word, distance}], distance ≤ maxDistance; < 0: any), and how the
   // vocabulary reads a text ({tokens, unknown}, no [CLS]) even when analyze() refuses it.
   val vocabulary_words() const { return to_js(model_.vocabulary().words()); }
-  val nearest_words(const std::string& word, int k, int max_distance) const {
+  val nearest_words(const val& word, int k, int max_distance) const {
     val out = val::array();
-    for (const auto& n : model_.vocabulary().nearest(word, k, max_distance)) {
+    for (const auto& n : model_.vocabulary().nearest(text_from_js(word, "word"), k, max_distance)) {
       val item = val::object();
       item.set("word", n.word);
       item.set("distance", n.distance);
@@ -169,8 +169,8 @@ class TrainedModel {
     }
     return out;
   }
-  val encode_words(const std::string& text) const {
-    const ae::Vocabulary::Encoded e = model_.vocabulary().encode(text);
+  val encode_words(const val& text) const {
+    const ae::Vocabulary::Encoded e = model_.vocabulary().encode(text_from_js(text, "text"));
     val out = val::object();
     out.set("tokens", to_js(e.tokens));
     out.set("unknown", val::array(e.unknown));
