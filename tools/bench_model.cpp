@@ -7,6 +7,7 @@
 //   bench_model [--model DIR] [--reps N] [--rounds R] [--steps K] [--batch B]
 //
 // Each figure is the median over R rounds (the machine is shared).
+#include "command_line.h"
 #include "inference/latency.h"
 #include "io/checkpoint.h"
 #include "train/throughput.h"
@@ -33,21 +34,15 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
   std::string dir = "web/models/coref-encoder";
   int reps = 2000, rounds = 5, steps = 20, batch = 32;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--model") dir = next();
-    else if (a == "--reps") reps = std::stoi(next());
-    else if (a == "--rounds") rounds = std::stoi(next());
-    else if (a == "--steps") steps = std::stoi(next());
-    else if (a == "--batch") batch = std::stoi(next());
-    else {
-      std::cerr << "usage: bench_model [--model DIR] [--reps N] [--rounds R] [--steps K] [--batch B]\n";
-      return 1;
-    }
+  ae_tools::CommandLine cli(argc, argv, "bench_model",
+                           "usage: bench_model [--model DIR] [--reps N] [--rounds R] [--steps K] [--batch B]");
+  while (cli.next()) {
+    if (cli.is("--model")) dir = cli.value();
+    else if (cli.is("--reps")) reps = static_cast<int>(cli.whole(1, 10000000));
+    else if (cli.is("--rounds")) rounds = static_cast<int>(cli.whole(1, 1000));
+    else if (cli.is("--steps")) steps = static_cast<int>(cli.whole(1, 1000000));
+    else if (cli.is("--batch")) batch = static_cast<int>(cli.whole(1, 4096));
+    else cli.unknown();
   }
   try {
     const ae::TrainedModel model(ae::load_checkpoint(dir));

@@ -5,6 +5,7 @@
 //   corpus_stats [SEED]
 //
 // The generation time goes to stderr so that stdout stays the same from run to run.
+#include "command_line.h"
 #include "text/vocabulary.h"
 #include "train/corpus.h"
 
@@ -25,14 +26,17 @@ double ms_since(Clock::time_point t0) {
 }
 
 json coref_split_stats(const std::vector<ae::CorefExample>& split) {
-  std::map<std::string, int> per_family;
+  std::map<std::string, int> per_family, per_order;
   std::map<std::string, std::map<std::string, int>> per_template;
+  int openers = 0;
   int first = 0;
   int role0_first = 0;
   size_t max_tokens = 0;
   for (const auto& e : split) {
     ++per_family[e.family];
     ++per_template[e.family][std::to_string(e.template_id)];
+    ++per_order[ae::to_string(e.order)];
+    openers += e.opener;
     if (e.referent == e.first_noun) ++first;
     const bool role0_is_first = (e.referent_role == 0) == (e.referent == e.first_noun);
     if (role0_is_first) ++role0_first;
@@ -43,6 +47,8 @@ json coref_split_stats(const std::vector<ae::CorefExample>& split) {
           {"pairs", split.size() / 2},
           {"per_family", per_family},
           {"per_template", per_template},
+          {"per_order", per_order},
+          {"with_opener", openers / n},
           {"referent_is_first_noun", first / n},
           {"role0_is_first_noun", role0_first / n},
           {"max_tokens", max_tokens}};
@@ -69,23 +75,23 @@ json coref_stats(uint64_t seed) {
       roles.push_back({{"role", f.roles[r]}, {"nouns", f.nouns[r]}, {"adjectives", f.adjectives[r]}});
       for (const auto& a : f.adjectives[r]) adjective_roles[a].push_back({{"family", f.name}, {"role", f.roles[r]}});
     }
-    families.push_back({{"name", f.name}, {"roles", roles}, {"intensifiers", f.intensifiers}, {"templates", templates}});
+    families.push_back({{"name", f.name}, {"roles", roles}, {"shared_pool", f.shared_pool},
+                        {"intensifiers", f.intensifiers}, {"templates", templates}});
   }
   json shared = json::object();
   for (const auto& [adjective, uses] : adjective_roles)
     if (uses.size() > 1) shared[adjective] = uses;
 
+  json splits = {{"train", coref_split_stats(c.train)}};
+  for (const auto& [name, split] : c.evaluation_splits()) splits[name] = coref_split_stats(*split);
   const auto lesson = ae::lesson_examples();
   return {{"seed", seed},
           {"hash", c.hash},
           {"vocabulary_size", ae::Vocabulary::from_words(ae::corpus_words(c)).size()},
           {"connectives", ae::coref_connectives()},
           {"verbs", ae::coref_verbs()},
-          {"splits",
-           {{"train", coref_split_stats(c.train)},
-            {"validation", coref_split_stats(c.validation)},
-            {"heldout_combinations", coref_split_stats(c.heldout_combinations)},
-            {"heldout_templates", coref_split_stats(c.heldout_templates)}}},
+          {"openers", ae::coref_openers()},
+          {"splits", splits},
           {"families", families},
           {"adjectives_in_several_families", shared},
           {"lesson", {ae::decoder_text(lesson[0]), ae::decoder_text(lesson[1])}},
@@ -124,8 +130,14 @@ json word_order_stats(uint64_t seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 2) {
+    std::cerr << "usage: corpus_stats [SEED]\n";
+    return 2;
+  }
+  const ae_tools::CommandLine cli(argc, argv, "corpus_stats", "usage: corpus_stats [SEED]");
+  const uint64_t seed = argc > 1 ? static_cast<uint64_t>(cli.whole_in(argv[1], 0, 1LL << 53, "SEED"))
+                                 : ae::CorefOptions{}.seed;
   try {
-    const uint64_t seed = argc > 1 ? std::stoull(argv[1]) : ae::CorefOptions{}.seed;
     const json out = {{"coreference", coref_stats(seed)}, {"word_order", word_order_stats(seed)}};
     std::cout << out.dump(2) << "\n";
     return 0;

@@ -9,6 +9,7 @@
 // src/inference/evaluation.h and the README.
 //
 // Exit codes: 0 ok, 1 bad model (message on stderr), 2 bad command line or bad line in the file.
+#include "command_line.h"
 #include "inference/evaluation.h"
 
 #include <nlohmann/json.hpp>
@@ -31,12 +32,9 @@ struct Arguments {
   bool json = false;
 };
 
-[[noreturn]] void usage(const std::string& problem) {
-  std::cerr << "evaluate: " << problem << "\n"
-            << "usage: evaluate --model DIR --file SENTENCES.jsonl [--json]\n"
-            << "       each line: {\"text\": \"...\", \"referent\": \"...\", \"other\": \"...\", \"category\": \"...\"}\n";
-  std::exit(2);
-}
+constexpr const char* kUsage =
+    "usage: evaluate --model DIR --file SENTENCES.jsonl [--json]\n"
+    "       each line: {\"text\": \"...\", \"referent\": \"...\", \"other\": \"...\", \"category\": \"...\"}";
 
 // A problem with the sentences file: the user fixes the file, not the model.
 [[noreturn]] void input_error(const std::string& problem) {
@@ -46,19 +44,15 @@ struct Arguments {
 
 Arguments parse(int argc, char** argv) {
   Arguments a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(flag + " needs a value");
-      return argv[++i];
-    };
-    if (flag == "--model") a.model_dir = value();
-    else if (flag == "--file") a.file = value();
-    else if (flag == "--json") a.json = true;
-    else usage("unknown option " + flag);
+  ae_tools::CommandLine cli(argc, argv, "evaluate", kUsage);
+  while (cli.next()) {
+    if (cli.is("--model")) a.model_dir = cli.value();
+    else if (cli.is("--file")) a.file = cli.value();
+    else if (cli.is("--json")) a.json = true;
+    else cli.unknown();
   }
-  if (a.model_dir.empty()) usage("--model is required");
-  if (a.file.empty()) usage("--file is required");
+  if (a.model_dir.empty()) cli.fail("--model is required");
+  if (a.file.empty()) cli.fail("--file is required");
   return a;
 }
 

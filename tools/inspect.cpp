@@ -5,6 +5,7 @@
 //
 // Exit codes: 0 ok, 1 bad model or input (message on stderr; an empty --text "" is bad input),
 // 2 bad command line (a missing --text among them).
+#include "command_line.h"
 #include "inference/trained_model.h"
 
 #include <nlohmann/json.hpp>
@@ -27,47 +28,29 @@ struct Arguments {
   int top = 5;
 };
 
-[[noreturn]] void usage(const std::string& problem) {
-  std::cerr << "inspect: " << problem << "\n"
-            << "usage: inspect --model DIR --text \"...\" [--ablate LAYER:HEAD]... [--knockout POSITION]...\n"
-            << "               [--generate N] [--top K]\n";
-  std::exit(2);
-}
-
-int parse_int(const std::string& s, const std::string& flag) {
-  size_t used = 0;
-  int v = 0;
-  try {
-    v = std::stoi(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size()) usage(flag + " expects a whole number, got \"" + s + "\"");
-  return v;
-}
+constexpr const char* kUsage =
+    "usage: inspect --model DIR --text \"...\" [--ablate LAYER:HEAD]... [--knockout POSITION]...\n"
+    "               [--generate N] [--top K]";
 
 Arguments parse(int argc, char** argv) {
   Arguments a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(flag + " needs a value");
-      return argv[++i];
-    };
-    if (flag == "--model") a.model_dir = value();
-    else if (flag == "--text") a.text = value();
-    else if (flag == "--generate") a.generate = parse_int(value(), flag);
-    else if (flag == "--top") a.top = parse_int(value(), flag);
-    else if (flag == "--knockout") a.knockout.push_back(parse_int(value(), flag));
-    else if (flag == "--ablate") {
-      const std::string v = value();
+  ae_tools::CommandLine cli(argc, argv, "inspect", kUsage);
+  while (cli.next()) {
+    if (cli.is("--model")) a.model_dir = cli.value();
+    else if (cli.is("--text")) a.text = cli.value();
+    else if (cli.is("--generate")) a.generate = static_cast<int>(cli.whole(0, 1 << 20));
+    else if (cli.is("--top")) a.top = static_cast<int>(cli.whole(0, 1 << 20));
+    else if (cli.is("--knockout")) a.knockout.push_back(static_cast<int>(cli.whole(0, 1 << 20)));
+    else if (cli.is("--ablate")) {
+      const std::string v = cli.value();
       const size_t colon = v.find(':');
-      if (colon == std::string::npos) usage("--ablate expects LAYER:HEAD, got \"" + v + "\"");
-      a.ablate.emplace_back(parse_int(v.substr(0, colon), flag), parse_int(v.substr(colon + 1), flag));
-    } else usage("unknown option " + flag);
+      if (colon == std::string::npos) cli.fail("--ablate expects LAYER:HEAD, got \"" + v + "\"");
+      a.ablate.emplace_back(static_cast<int>(cli.whole_in(v.substr(0, colon), 0, 1 << 20, "--ablate")),
+                            static_cast<int>(cli.whole_in(v.substr(colon + 1), 0, 1 << 20, "--ablate")));
+    } else cli.unknown();
   }
-  if (a.model_dir.empty()) usage("--model is required");
-  if (!a.text) usage("--text is required");
+  if (a.model_dir.empty()) cli.fail("--model is required");
+  if (!a.text) cli.fail("--text is required");
   return a;
 }
 

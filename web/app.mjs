@@ -40,8 +40,8 @@ const ui = Object.fromEntries(
     'layers', 'positional', 'seed', 'causal', 'scale', 'layer', 'head', 'lang', 'banner-title', 'banner-text',
     'prediction', 'answer', 'alternatives', 'unknown', 'fact-params-row', 'fact-params', 'fact-dmodel',
     'fact-headdim', 'fact-heads', 'fact-layers', 'fact-positional', 'fact-task', 'fact-size-row', 'fact-size',
-    'fact-tokens', 'fact-simd', 'answer-note', 'suggestions', 'vocab', 'vocab-summary', 'vocab-filter', 'vocab-list',
-    'vocab-none'].map((id) => [id, $(id)]),
+    'fact-tokens', 'fact-splits-row', 'fact-splits', 'fact-simd', 'answer-note', 'suggestions', 'vocab', 'vocab-summary',
+    'vocab-filter', 'vocab-list', 'vocab-none'].map((id) => [id, $(id)]),
 );
 
 const state = {
@@ -69,6 +69,8 @@ function storage(key, value) {
 
 const t = (key, params) => format(messages[state.lang][key], params);
 const locale = () => (state.lang === 'zh' ? 'zh-CN' : 'en');
+// A share measured over a split (not a probability, so 100 % and 0 % can be exact).
+const formatRate = (x) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
 const modelLabel = (name) => messages[state.lang].models[name] ?? name;
 const indexEntry = (name) => state.index.find((m) => m.name === name);
 const choice = () => ui.model.value;
@@ -408,6 +410,22 @@ function showFacts() {
   ui['fact-size'].textContent = bytes ? `${(bytes / 1024).toLocaleString(locale(), { maximumFractionDigits: 0 })} KB` : '–';
   ui['fact-tokens'].textContent = state.result ? t('factTokensValue', { n: state.result.n, max: config.maxLen }) : '–';
   ui['fact-simd'].textContent = t(state.engine.simd ? 'on' : 'off');
+  showSplitFacts(config);
+}
+
+// A trained coreference model's held-out checks (config.json "splits", written by the trainer):
+// answer accuracy and how often the coreference head follows the referent in both sentences.
+function showSplitFacts(config) {
+  const splits = config.configJson ? JSON.parse(config.configJson).splits : undefined;
+  ui['fact-splits-row'].hidden = !splits;
+  if (!splits) return;
+  const names = messages[state.lang].splitNames;
+  ui['fact-splits'].replaceChildren(...Object.entries(splits).map(([name, { accuracy, flip_rate: flip }]) =>
+    Object.assign(document.createElement('li'), {
+      textContent: t('factSplitValue', {
+        name: names[name] ?? name, accuracy: formatRate(accuracy), flip: formatRate(flip),
+      }),
+    })));
 }
 
 function showBanner() {

@@ -5,34 +5,36 @@
 // (a) Coreference (Winograd-style), the lesson's example:
 //       "The animal didn't cross the street because it was too tired."  → it = animal
 //       "The animal didn't cross the street because it was too wide."   → it = street
-//     Six families (cross, fit, break, lift, reach, overtake). Each family has two roles — role 0
-//     is the subject of its active templates (the animal, the trophy, …), role 1 the other noun
-//     (the street, the suitcase, …) — several interchangeable nouns per role, several adjectives
-//     per role, and eight templates: four put role 0 first, four (passive or with the other noun
-//     as subject) put role 1 first. A sentence is
-//       template(noun0, noun1) + [" " + middle] + " " + connective + " it " + verb + " " + intensifier
-//       + " " + adj + "."
-//     with middle ∈ {"", "that day", "last night"} (so the distance from the nouns to "it" is not
-//     fixed by the template), connective ∈ {because, since, as}, verb ∈ {was, seemed} and a
-//     family's intensifiers ("too", "far too", "so" where something failed; "so", "very",
-//     "really" otherwise). Only the adjective, which comes after "it", decides the referent.
+//     Six families (cross, fit, break, lift, reach, overtake). Each has two roles — role 0 is
+//     the subject of its active templates (the animal, the trophy, …), role 1 the other noun
+//     (the street, the suitcase, …) — a noun pool per role, adjectives per role and eight
+//     templates (four put role 0 first, four role 1; two are held out). Only an adjective that
+//     comes after "it" decides the referent; the corpus is built so that the answer can only be
+//     read from the sentence, never recalled:
+//       - nouns: ≥ 20 per role; lift and overtake draw both roles from one shared pool (either
+//         vehicle can overtake the other), and many nouns occur in several families, in the
+//         same or the other role ("window" is broken in one family and reached in another);
+//         so no noun predicts the answer by itself and the model must copy it;
+//       - positions: an optional opener ("Yesterday,", "Last night", …), three orders (the
+//         main clause first; the clause first: "Because it was too tired, the animal didn't
+//         cross the street."; two sentences: "… the street. It was too tired."), optional
+//         colour words before a noun ("the brown dog"), a prepositional distractor noun ("the
+//         street near the farm"), a phrase before the connective ("that day") and one after
+//         the adjective ("at the time"), so no noun sits at a fixed index or offset;
+//       - the adjective alone: many adjectives decide different roles in different families;
+//       - examples come in minimal pairs (one sentence, one adjective of each role), so half
+//         of the referents are the first noun in every split.
 //
-//     Shortcuts this design removes:
-//       - position: examples come in minimal pairs (same sentence, one adjective of each role),
-//         so in every split exactly half of the referents are the first noun;
-//       - voice: role 0 comes first in half of the templates;
-//       - the adjective alone: many adjectives belong to different roles in different families
-//         ("long" street vs "long" guitar, "big" trophy vs "big" piano, "weak" crane vs "weak"
-//         window); the same noun can appear in two families ("box" in fit and lift).
-//
-//     Splits, disjoint by construction:
-//       train, validation      seen templates, seen noun–adjective combinations, disjoint pairs;
-//       heldout_combinations   seen templates; for each family and noun one adjective of its role
-//                              is held out (every adjective is held out for some noun), and both
-//                              examples of a held-out pair use a held-out (noun, adjective);
-//                              no training sentence of that family contains both words;
-//       heldout_templates      templates 6 (role 0 first) and 7 (role 1 first) of every family,
-//                              with seen combinations; their words all occur in seen templates.
+//     Splits, each a property no training sentence has (checked in that order):
+//       heldout_templates     templates 6 (role 0 first) and 7 (role 1 first) of every family;
+//       heldout_structures    a structure never trained for that family: the clause first for
+//                             fit and lift, two sentences for reach, any opener for overtake;
+//       heldout_noun_roles    lift and overtake: a noun in the role it never has in training
+//                             (three nouns of each pool are trained only as role 0, three
+//                             only as role 1);
+//       heldout_combinations  for each family, role and noun one adjective that never decides
+//                             that noun in training (never animal + tired or street + wide);
+//       train, validation     everything else; disjoint texts.
 //
 // (b) Word order (Chinese SVO, for positional encoding): 猫追狗 vs 狗追猫 — the same characters,
 //     a different agent. Optional time prefix (今天, 昨天, 刚才) and aspect (在 before the verb,
@@ -45,6 +47,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ae {
@@ -54,25 +57,38 @@ namespace ae {
 // ---------------------------------------------------------------------------------------------
 
 struct CorefTemplate {
-  std::string pattern;  // "The {0} didn't cross the {1}": {0} is the role-0 noun, {1} the role-1 noun
+  std::string pattern;  // "{0} didn't cross {1}": {0} is the role-0 noun phrase, {1} the role-1 one
   bool role1_first;     // true when {1} comes before {0} (passive, or the other noun is the subject)
   bool heldout;         // true for the templates reserved for the heldout_templates split
 };
 
+// Where the pronoun clause goes relative to the main clause.
+enum class CorefOrder { MainFirst, ClauseFirst, TwoSentences };
+const char* to_string(CorefOrder order);  // "main-first", "clause-first", "two-sentences"
+
 struct CorefFamily {
   std::string name;                                     // "cross", "fit", …
   std::array<std::string, 2> roles;                     // what each role is, for docs: "animal", "crossing"
-  std::array<std::vector<std::string>, 2> nouns;        // interchangeable nouns per role
+  std::array<std::vector<std::string>, 2> nouns;        // noun pool per role (the same pool when shared)
   std::array<std::vector<std::string>, 2> adjectives;   // adjectives that make "it" the role's noun
   std::vector<std::string> intensifiers;                // "too", "far too", "so" / "so", "very", "really"
   std::vector<CorefTemplate> templates;
+  bool shared_pool = false;                             // both roles draw from nouns[0]
+  // The structure this family never trains on (heldout_structures): an order, or any opener.
+  bool heldout_opener = false;
+  bool has_heldout_order = false;
+  CorefOrder heldout_order = CorefOrder::MainFirst;
 };
 
 // The fixed lexicon of the coreference corpus (the same for every seed).
 const std::vector<CorefFamily>& coref_families();
 const std::vector<std::string>& coref_connectives();  // because, since, as
 const std::vector<std::string>& coref_verbs();        // was, seemed
-const std::vector<std::string>& coref_middles();      // "", "that day", "last night": before the connective
+const std::vector<std::string>& coref_openers();      // "Yesterday,", "Last night", …
+const std::vector<std::string>& coref_middles();      // "that day", …: before the connective
+const std::vector<std::string>& coref_suffixes();     // "at the time", …: after the adjective
+const std::vector<std::string>& coref_modifiers();    // colour words before a noun
+const std::vector<std::string>& coref_distractors();  // "near the farm", …: a third noun after a noun
 
 struct CorefExample {
   std::string text;                 // "The animal didn't cross the street because it was too tired."
@@ -82,42 +98,47 @@ struct CorefExample {
   int referent = -1;                // token index of the noun "it" refers to (first_noun or second_noun)
   std::string referent_word, other_word;
   std::string family;
-  std::string decider;              // the adjective that decides the referent (the last word)
+  std::string decider;              // the adjective that decides the referent (after "it")
   int template_id = -1;             // index into the family's templates
   int pair_id = -1;                 // the two examples with this id differ only in `decider`
   int referent_role = -1;           // 0 or 1: the family role of the referent
+  CorefOrder order = CorefOrder::MainFirst;
+  bool opener = false;              // the sentence starts with an opener
 };
 
 struct CorefOptions {
   uint64_t seed = 1;
-  // Sizes in examples; each is rounded down to an even number (examples come in pairs) and
-  // capped by what the pools hold (the actual counts are the vectors' sizes).
+  // Sizes in examples; each is rounded down to an even number (examples come in pairs).
   int train = 60000;
-  int validation = 2000;
-  int heldout_combinations = 2000;
-  int heldout_templates = 2000;
+  int validation = 1000;
+  int heldout = 1000;  // each held-out split
 };
 
 struct CorefCorpus {
-  std::vector<CorefExample> train, validation, heldout_combinations, heldout_templates;
+  std::vector<CorefExample> train, validation, heldout_templates, heldout_structures, heldout_noun_roles,
+      heldout_combinations;
   std::string hash;  // 16 hex digits: FNV-1a 64 of every text + "\n", splits in the order above
+  // Every split but train, with its name, in the order above.
+  std::vector<std::pair<std::string, const std::vector<CorefExample>*>> evaluation_splits() const;
 };
 
-// Families are balanced (the pairs of a split are taken round-robin over the families). The two
-// lesson sentences are always a training pair. The two examples of a pair are adjacent (in random
-// order); a trainer should shuffle.
+// Families are balanced (pairs are drawn round-robin over the families that can have the
+// split's property). The two lesson sentences are always the first training pair. The two
+// examples of a pair are adjacent (in random order); a trainer should shuffle.
 CorefCorpus make_coref_corpus(const CorefOptions& options = {});
 
 // The two sentences of the lesson (pair_id 0), built exactly as in the corpus.
 std::vector<CorefExample> lesson_examples();
 
 // Completion format for a causal decoder: "the animal didn't cross the street because it was
-// too tired . it = animal" (the sentence lower-cased, " . it = ", the referent word).
+// too tired . it = animal" (the sentence lower-cased without its final ".", " . it = ", the
+// referent word).
 std::string decoder_text(const CorefExample& example);
 
-// Every word the corpus can contain — the whole lexicon (templates, tails, nouns, adjectives, and
-// "=" of decoder_text), then any word of the examples not yet listed — in a fixed first-seen order,
-// so Vocabulary::from_words(corpus_words(c)) is the same for every seed and covers every split.
+// Every word the corpus can contain — the whole lexicon (templates, nouns, adjectives, openers,
+// …, and "=" of decoder_text), then any word of the examples not yet listed — in a fixed
+// first-seen order, so Vocabulary::from_words(corpus_words(c)) is the same for every seed and
+// covers every split.
 std::vector<std::string> corpus_words(const CorefCorpus& corpus);
 
 // ---------------------------------------------------------------------------------------------

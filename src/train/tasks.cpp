@@ -71,9 +71,50 @@ PronounAttention pronoun_attention(const Transformer& model, const CorefExample&
   return {w(e.pronoun, e.referent), w(e.pronoun, other)};
 }
 
+TrainingExample coref_example(CorefReader reader, const CorefExample& e, const Vocabulary& vocab) {
+  return reader == CorefReader::Encoder ? coref_encoder_example(e, vocab) : coref_decoder_example(e, vocab);
+}
+
+int coref_query_row(CorefReader reader, const CorefExample& e) {
+  return reader == CorefReader::Encoder ? e.pronoun : decoder_answer_position(e);
+}
+
+CorefSplitReport coref_split_report(const Transformer& model, const std::vector<CorefExample>& split,
+                                    const Vocabulary& vocab, CorefReader reader, int layer, int head) {
+  CorefSplitReport r;
+  std::map<int, int> pair_flips;  // pair_id → sentences of the pair the head follows (of 2)
+  for (const auto& e : split) {
+    const TrainingExample ex = coref_example(reader, e, vocab);
+    const int row = coref_query_row(reader, e);
+    ForwardTrace trace;
+    const Matrix hidden = model.forward(ex.ids, RunOptions{}, &trace);
+    Eigen::Index best = 0;
+    model.logits(hidden.row(row)).row(0).maxCoeff(&best);
+    const std::string& answer = vocab.token(static_cast<int>(best));
+    r.accuracy += answer == e.referent_word;
+    r.answer_in_sentence += std::find(e.tokens.begin(), e.tokens.end(), answer) != e.tokens.end();
+    const Matrix& w = trace.layers.at(layer).self_attention.heads.at(head).attention.weights;
+    const int other = e.referent == e.first_noun ? e.second_noun : e.first_noun;
+    const float on_referent = w(row, e.referent), on_other = w(row, other);
+    r.weight_on_referent += on_referent;
+    r.weight_on_other += on_other;
+    pair_flips[e.pair_id] += on_referent >= 0.5f && on_other < 0.2f;
+  }
+  r.examples = static_cast<int>(split.size());
+  r.pairs = static_cast<int>(pair_flips.size());
+  const double n = std::max(1, r.examples);
+  r.accuracy /= n;
+  r.answer_in_sentence /= n;
+  r.weight_on_referent /= n;
+  r.weight_on_other /= n;
+  for (const auto& [id, follows] : pair_flips) r.flip_rate += follows == 2;
+  r.flip_rate /= std::max(1, r.pairs);
+  return r;
+}
+
 std::vector<std::vector<PronounAttention>> probe_pronoun_heads(const Transformer& model,
                                                                const std::vector<CorefExample>& examples,
-                                                               const Vocabulary& vocab) {
+                                                               const Vocabulary& vocab, CorefReader reader) {
   const ModelConfig& c = model.config();
   std::vector<std::vector<PronounAttention>> sum(c.n_layers, std::vector<PronounAttention>(c.n_heads));
   // Per pair_id and head: the smallest margin seen so far among the pair's sentences.
@@ -82,15 +123,16 @@ std::vector<std::vector<PronounAttention>> probe_pronoun_heads(const Transformer
   for (const auto& e : examples) {
     std::vector<float>& mins = pair_min.try_emplace(e.pair_id, n_heads_total, 2.0f).first->second;
     ForwardTrace trace;
-    model.forward(coref_encoder_example(e, vocab).ids, RunOptions{}, &trace);
+    model.forward(coref_example(reader, e, vocab).ids, RunOptions{}, &trace);
     const int other = e.referent == e.first_noun ? e.second_noun : e.first_noun;
+    const int row = coref_query_row(reader, e);
     for (int l = 0; l < c.n_layers; ++l)
       for (int h = 0; h < c.n_heads; ++h) {
         const Matrix& w = trace.layers[l].self_attention.heads[h].attention.weights;
-        sum[l][h].referent += w(e.pronoun, e.referent);
-        sum[l][h].other += w(e.pronoun, other);
+        sum[l][h].referent += w(row, e.referent);
+        sum[l][h].other += w(row, other);
         float& m = mins[static_cast<size_t>(l * c.n_heads + h)];
-        m = std::min(m, w(e.pronoun, e.referent) - w(e.pronoun, other));
+        m = std::min(m, w(row, e.referent) - w(row, other));
       }
   }
   for (const auto& [id, mins] : pair_min)
@@ -130,6 +172,31 @@ HeadChoice choose_coreference_head_by_pairs(const std::vector<std::vector<Pronou
         best_margin = margin;
         best = {l, h, probe[l][h]};
       }
+    }
+  return best;
+}
+
+DeciderHead choose_decider_head(const Transformer& model, const std::vector<CorefExample>& examples,
+                                const Vocabulary& vocab, CorefReader reader) {
+  const ModelConfig& c = model.config();
+  std::vector<double> sum(static_cast<size_t>(c.n_layers * c.n_heads), 0.0);
+  for (const auto& e : examples) {
+    const auto decider = std::find(e.tokens.begin() + e.pronoun, e.tokens.end(), e.decider);
+    if (decider == e.tokens.end()) throw std::logic_error("task: no decider after \"it\" in " + e.text);
+    const int column = static_cast<int>(decider - e.tokens.begin());
+    ForwardTrace trace;
+    model.forward(coref_example(reader, e, vocab).ids, RunOptions{}, &trace);
+    const int row = coref_query_row(reader, e);
+    for (int l = 0; l < c.n_layers; ++l)
+      for (int h = 0; h < c.n_heads; ++h)
+        sum[static_cast<size_t>(l * c.n_heads + h)] += trace.layers[l].self_attention.heads[h].attention.weights(row, column);
+  }
+  DeciderHead best;
+  for (int l = 0; l < c.n_layers; ++l)
+    for (int h = 0; h < c.n_heads; ++h) {
+      const float mean = static_cast<float>(sum[static_cast<size_t>(l * c.n_heads + h)] /
+                                            static_cast<double>(std::max<size_t>(1, examples.size())));
+      if (mean > best.mean_on_decider + 1e-6f || best.layer < 0) best = {l, h, mean};
     }
   return best;
 }

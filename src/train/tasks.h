@@ -23,6 +23,13 @@ TrainingExample coref_decoder_example(const CorefExample& example, const Vocabul
 // Token index of "=" in the decoder text: where the model names the referent.
 int decoder_answer_position(const CorefExample& example);
 
+// The two coreference models read the answer at different rows: the encoder at "it", the causal
+// decoder at "=" of decoder_text() (the row that names the referent). The nouns keep their token
+// indices in both, since decoder_text() starts with the sentence's own tokens.
+enum class CorefReader { Encoder, Decoder };
+TrainingExample coref_example(CorefReader reader, const CorefExample& example, const Vocabulary& vocab);
+int coref_query_row(CorefReader reader, const CorefExample& example);
+
 // Word order: "[CLS] 猫 追 狗" → at [CLS], name the agent 猫.
 TrainingExample word_order_example(const WordOrderExample& example, const Vocabulary& vocab);
 
@@ -44,7 +51,8 @@ struct PronounAttention {
 // the other noun (encoder, run on coref_encoder_example's ids).
 std::vector<std::vector<PronounAttention>> probe_pronoun_heads(const Transformer& model,
                                                                const std::vector<CorefExample>& examples,
-                                                               const Vocabulary& vocab);
+                                                               const Vocabulary& vocab,
+                                                               CorefReader reader = CorefReader::Encoder);
 
 struct HeadChoice {
   int layer = -1, head = -1;
@@ -63,6 +71,28 @@ HeadChoice choose_coreference_head(const std::vector<std::vector<PronounAttentio
 // the two nouns cannot depend on the deciding word and it cannot follow the flip (it can only
 // move weight onto the adjective). Needs a probe from probe_pronoun_heads.
 HeadChoice choose_coreference_head_by_pairs(const std::vector<std::vector<PronounAttention>>& probe);
+
+// Where the decision is read: the head whose query row puts the most weight, on average over the
+// examples, on the deciding adjective (the decoder's "=" row must look there; "it" cannot). Ties
+// go to the earlier layer, then the lower head index. Returns {layer, head, mean weight}.
+struct DeciderHead {
+  int layer = -1, head = -1;
+  float mean_on_decider = 0.0f;
+};
+DeciderHead choose_decider_head(const Transformer& model, const std::vector<CorefExample>& examples,
+                                const Vocabulary& vocab, CorefReader reader);
+
+
+// What a split says about a coreference model, read in the chosen head at the query row:
+// answer accuracy, the share of answers that are a word of the sentence, mean weight on the
+// referent and on the other noun, and the flip rate: the share of minimal pairs in which the
+// head puts ≥ 0.5 on the referent and < 0.2 on the other noun in both sentences.
+struct CorefSplitReport {
+  int examples = 0, pairs = 0;
+  double accuracy = 0.0, answer_in_sentence = 0.0, weight_on_referent = 0.0, weight_on_other = 0.0, flip_rate = 0.0;
+};
+CorefSplitReport coref_split_report(const Transformer& model, const std::vector<CorefExample>& split,
+                                    const Vocabulary& vocab, CorefReader reader, int layer, int head);
 
 // Attention from "it" to the referent/other noun for one example in one head.
 PronounAttention pronoun_attention(const Transformer& model, const CorefExample& example, const Vocabulary& vocab,

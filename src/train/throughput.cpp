@@ -21,7 +21,7 @@ TrainingThroughput coref_encoder_training_throughput(const ModelConfig& config, 
   CorefOptions corpus_options;
   corpus_options.seed = seed;
   corpus_options.train = examples;
-  corpus_options.validation = corpus_options.heldout_combinations = corpus_options.heldout_templates = 0;
+  corpus_options.validation = corpus_options.heldout = 0;
   const CorefCorpus corpus = make_coref_corpus(corpus_options);
   const auto make = [](const CorefExample& e, const Vocabulary& v) { return coref_encoder_example(e, v); };
   const std::vector<TrainingExample> train_set = examples_of(corpus.train, vocab, make);

@@ -58,20 +58,35 @@ ExampleResult accumulate_gradients(const Transformer& model, const TrainingExamp
   return {loss, count_correct(logits, ex.targets)};
 }
 
+std::vector<size_t> next_epoch_order(std::vector<size_t>& groups, size_t group_size, Rng& rng) {
+  shuffle(groups, rng);
+  std::vector<size_t> order;
+  order.reserve(groups.size() * group_size);
+  for (size_t g : groups)
+    for (size_t k = 0; k < group_size; ++k) order.push_back(g * group_size + k);
+  return order;
+}
+
 void train(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,
            const std::function<void(const StepReport&)>& on_step) {
   if (examples.empty()) throw std::invalid_argument("train: no examples");
   if (options.batch_size < 1 || options.steps < 0) throw std::invalid_argument("train: batch_size ≥ 1 and steps ≥ 0");
   if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw std::invalid_argument("train: dropout must lie in [0, 1)");
+  if (options.group_size < 1 || examples.size() % static_cast<size_t>(options.group_size) != 0)
+    throw std::invalid_argument("train: group_size must be ≥ 1 and divide the number of examples (" +
+                                std::to_string(examples.size()) + ")");
   Transformer grads = gradient_buffer(model.config());
   AdamWOptions optimizer_options = options.optimizer;
   optimizer_options.total_steps = options.steps;
   AdamW optimizer(model, optimizer_options);
   Rng rng(options.seed);
 
-  std::vector<size_t> order(examples.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  shuffle(order, rng);
+  const size_t group = static_cast<size_t>(options.group_size);
+  std::vector<size_t> groups(examples.size() / group);
+  std::iota(groups.begin(), groups.end(), size_t{0});
+  std::vector<size_t> order;
+  const auto reshuffle = [&] { order = next_epoch_order(groups, group, rng); };
+  reshuffle();
   size_t cursor = 0;
   RunOptions run_options;
   run_options.dropout = options.dropout;
@@ -84,7 +99,7 @@ void train(Transformer& model, const std::vector<TrainingExample>& examples, con
     int correct = 0, targets = 0;
     for (int b = 0; b < options.batch_size; ++b) {
       if (cursor == order.size()) {
-        shuffle(order, rng);
+        reshuffle();
         cursor = 0;
       }
       const TrainingExample& ex = examples[order[cursor++]];

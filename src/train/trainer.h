@@ -6,8 +6,10 @@
 
 #include "model/transformer.h"
 #include "train/optimizer.h"
+#include "util/rng.h"
 
 #include <cstdint>
+
 #include <functional>
 #include <vector>
 
@@ -43,6 +45,9 @@ struct TrainOptions {
   // Shift each example's positions by a random offset in [0, max_len − n] (see
   // RunOptions::position_offset), drawn from the same seed; false = every example starts at 0.
   bool random_position_offset = false;
+  // Examples are shuffled in groups of this many consecutive ones: 2 keeps each minimal pair of
+  // the coreference corpus in one batch, so every step sees both adjectives of a sentence.
+  int group_size = 1;
   AdamWOptions optimizer;
 };
 
@@ -53,6 +58,11 @@ struct StepReport {
   float grad_norm;
   float learning_rate;
 };
+
+// One epoch's example order: `groups` (group indices, shuffled in place, so each epoch continues
+// from the last) expanded to the indices of their `group_size` consecutive examples. With group
+// size 1 this is a plain Fisher–Yates shuffle of the examples.
+std::vector<size_t> next_epoch_order(std::vector<size_t>& groups, size_t group_size, Rng& rng);
 
 // Minibatch AdamW over a seeded shuffle of the examples (a new shuffle each epoch).
 // on_step, if given, sees every step's report. Deterministic for a given seed and build.

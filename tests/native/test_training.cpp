@@ -1,11 +1,15 @@
 // Short training runs that must reach a stated loss: the trainer, backward passes and AdamW
 // working together. Kept small so that npm test stays fast.
 #include "io/checkpoint.h"
+#include "train/recipes.h"
 #include "train/tasks.h"
 #include "train/trainer.h"
 #include "util/rng.h"
 
 #include <doctest/doctest.h>
+
+#include <algorithm>
+#include <numeric>
 
 using namespace ae;
 
@@ -150,4 +154,49 @@ TEST_CASE("coreference head rules: mean margin vs the worse sentence of each min
   const HeadChoice by_pairs = choose_coreference_head_by_pairs(probe);
   CHECK(by_pairs.layer == 1);
   CHECK(by_pairs.head == 0);
+}
+
+TEST_CASE("next_epoch_order keeps groups together, is a permutation, and with groups of one is a plain shuffle") {
+  std::vector<size_t> groups(50);
+  std::iota(groups.begin(), groups.end(), size_t{0});
+  ae::Rng rng(7);
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    const std::vector<size_t> order = ae::next_epoch_order(groups, 2, rng);
+    REQUIRE(order.size() == 100);
+    std::vector<size_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 0; i < sorted.size(); ++i) CHECK(sorted[i] == i);
+    for (size_t i = 0; i < order.size(); i += 2) {  // both members of a pair, in order, side by side
+      CHECK(order[i] % 2 == 0);
+      CHECK(order[i + 1] == order[i] + 1);
+    }
+  }
+  // Group size 1: the Fisher–Yates shuffle the trainer always used, so other models are unchanged.
+  std::vector<size_t> singles(20), plain(20);
+  std::iota(singles.begin(), singles.end(), size_t{0});
+  std::iota(plain.begin(), plain.end(), size_t{0});
+  ae::Rng a(3), b(3);
+  for (int epoch = 0; epoch < 2; ++epoch) {
+    const std::vector<size_t> order = ae::next_epoch_order(singles, 1, a);
+    for (size_t i = plain.size(); i > 1; --i) std::swap(plain[i - 1], plain[b.below(i)]);
+    CHECK(order == plain);
+  }
+}
+
+
+TEST_CASE("CorefSettings::set takes key=value and names what is wrong") {
+  ae::CorefSettings s;
+  s.set("d_model=48");
+  s.set("learning_rate=2e-3");
+  s.set("positional=learned");
+  CHECK(s.d_model == 48);
+  CHECK(s.learning_rate == doctest::Approx(2e-3f));
+  CHECK(s.positional == ae::PositionalEncoding::Learned);
+  CHECK(s.to_json()["d_model"] == 48);
+  CHECK_THROWS_WITH_AS(s.set("seeds=abc"), doctest::Contains("seeds must be a number"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set("steps=1.5"), doctest::Contains("whole number"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set("dropout=0.95"), doctest::Contains("dropout"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set("width=3"), doctest::Contains("unknown key \"width\""), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set("steps"), doctest::Contains("key=value"), std::invalid_argument);
+  CHECK(s.d_model == 48);  // a refused value leaves the setting as it was
 }

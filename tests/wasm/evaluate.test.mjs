@@ -123,6 +123,15 @@ describe('command-line errors', () => {
     ['a model of another task', 'evaluate', ['--model', otherTask, '--file', fixture], 1, /has task "(?!coreference)/],
     ['inspect without --text', 'inspect', ['--model', encoder], 2, /--text is required/],
     ['inspect with an empty sentence', 'inspect', ['--model', encoder, '--text', ''], 1, /empty/],
+    ['inspect with a fractional --top', 'inspect', ['--model', encoder, '--text', 'it', '--top', '1.5'], 2,
+      /--top expects a whole number, got "1.5"/],
+    ['inspect with --ablate missing its head', 'inspect', ['--model', encoder, '--text', 'it', '--ablate', '1:'], 2,
+      /--ablate expects a whole number/],
+    ['inspect with a flag lacking its value', 'inspect', ['--model'], 2, /--model needs a value/],
+    ['train with --seeds abc (was silently 1)', 'train', ['--seeds', 'abc'], 2, /seeds must be a number in \[1, 1000\]/],
+    ['train with an unknown --set key', 'train', ['--set', 'width=3'], 2, /unknown key "width"/],
+    ['train with a model it does not know', 'train', ['--only', 'gpt'], 2, /--only takes coref-encoder/],
+    ['corpus_stats with a seed that is not a number', 'corpus_stats', ['12x'], 2, /SEED expects a whole number/],
   ];
   for (const [what, tool, args, status, message] of cases) {
     test(`${tool}: ${what} → exit ${status}`, () => {

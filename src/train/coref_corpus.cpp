@@ -1,0 +1,549 @@
+// The coreference corpus (corpus.h explains its design). A pair of examples is drawn as a
+// PairSpec — family, template, two nouns, one adjective per role and the sentence's shape —
+// and then classified: the first held-out property it has names its split. Each split is
+// filled by drawing specs that can have its property and keeping those classified into it,
+// so the splits are disjoint by construction; texts are also kept unique across all splits.
+#include "train/corpus.h"
+
+#include "train/corpus_util.h"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+#include <stdexcept>
+
+namespace ae {
+
+using namespace corpus_detail;
+
+namespace {
+
+enum Purpose : uint64_t { kHeldCombos = 11, kHeldNounRoles = 12, kDraw = 13, kPairOrder = 14 };
+
+// Templates 0–2 and 6 put role 0 first, 3–5 and 7 role 1; 6 and 7 are held out.
+std::vector<CorefTemplate> templates(std::initializer_list<const char*> patterns) {
+  std::vector<CorefTemplate> out;
+  int k = 0;
+  for (const char* p : patterns) {
+    out.push_back({p, k >= 3 && k != 6, k >= 6});
+    ++k;
+  }
+  return out;
+}
+
+std::vector<CorefFamily> build_families() {
+  const std::vector<std::string> failed = {"too", "far too", "so", "really"};  // something did not happen
+  const std::vector<std::string> happened = {"so", "very", "really", "quite"};
+  std::vector<CorefFamily> f;
+
+  CorefFamily cross{"cross",
+                    {"animal", "crossing"},
+                    {{{"animal", "dog", "cat", "horse", "cow", "deer", "fox", "goat", "sheep", "pig", "rabbit",
+                       "wolf", "bear", "donkey", "mule", "camel", "child", "boy", "girl", "man", "woman", "chicken",
+                       "duck", "squirrel"},
+                      {"street", "road", "highway", "avenue", "lane", "boulevard", "river", "bridge", "field",
+                       "track", "path", "canal", "stream", "square", "valley", "desert", "motorway", "railway",
+                       "trail", "creek", "meadow", "swamp", "intersection", "junction"}}},
+                    {{{"tired", "exhausted", "sleepy", "scared", "weak", "lazy", "nervous", "frightened", "injured",
+                       "afraid", "slow"},
+                      {"wide", "busy", "long", "dangerous", "crowded", "noisy", "deep", "icy", "flooded", "muddy",
+                       "broad"}}},
+                    failed,
+                    templates({"{0} didn't cross {1}", "{0} did not cross {1}", "{0} refused to cross {1}",
+                               "{1} wasn't crossed by {0}", "{1} was not crossed by {0}",
+                               "{1} was never crossed by {0}", "{0} never crossed {1}",
+                               "{1} could not be crossed by {0}"})};
+  f.push_back(cross);
+
+  CorefFamily fit{"fit",
+                  {"object", "container"},
+                  {{{"trophy", "statue", "lamp", "guitar", "painting", "telescope", "piano", "cake", "sofa",
+                     "mirror", "bottle", "umbrella", "violin", "chair", "table", "helmet", "pumpkin", "carpet",
+                     "ladder", "poster", "kettle", "blanket", "laptop"},
+                    {"suitcase", "box", "bag", "drawer", "backpack", "trunk", "cupboard", "basket", "bucket",
+                     "crate", "cabinet", "closet", "locker", "car", "van", "fridge", "oven", "garage", "room",
+                     "pocket", "tent", "wardrobe", "bin"}}},
+                  {{{"big", "large", "tall", "wide", "long", "bulky", "huge", "thick", "enormous", "heavy"},
+                    {"small", "narrow", "full", "tiny", "short", "compact", "cramped", "crowded", "little",
+                     "shallow"}}},
+                  failed,
+                  templates({"{0} didn't fit in {1}", "{0} did not fit into {1}", "{0} would not fit in {1}",
+                             "{1} couldn't hold {0}", "{1} could not hold {0}", "{1} had no room for {0}",
+                             "{0} never fit into {1}", "{1} would not hold {0}"})};
+  fit.has_heldout_order = true;
+  fit.heldout_order = CorefOrder::ClauseFirst;
+  f.push_back(fit);
+
+  CorefFamily brk{"break",
+                  {"projectile", "breakable"},
+                  {{{"ball", "rock", "stone", "brick", "hammer", "axe", "bat", "club", "log", "anvil", "boulder",
+                     "shovel", "wrench", "pipe", "crowbar", "mallet", "pebble", "weight", "iron", "pan", "bolt",
+                     "hailstone"},
+                    {"window", "vase", "mirror", "plate", "jar", "screen", "glass", "cup", "bowl", "bottle", "lamp",
+                     "tile", "egg", "teapot", "mug", "ornament", "figurine", "lens", "phone", "clock", "watch",
+                     "dish"}}},
+                  {{{"hard", "heavy", "solid", "sharp", "fast", "big", "dense", "strong", "massive", "pointed"},
+                    {"fragile", "thin", "weak", "brittle", "old", "delicate", "cracked", "flimsy", "cheap",
+                     "frail"}}},
+                  happened,
+                  templates({"{0} broke {1}", "{0} smashed {1}", "{0} cracked {1}", "{1} was broken by {0}",
+                             "{1} was smashed by {0}", "{1} got cracked by {0}", "{0} easily broke {1}",
+                             "{1} got smashed by {0}"})};
+  f.push_back(brk);
+
+  // Machines that lift and are lifted: either can be the lifter.
+  const std::vector<std::string> machines = {"crane", "robot", "forklift", "machine", "helicopter", "hoist",
+                                             "tractor", "truck", "excavator", "bulldozer", "winch", "drone",
+                                             "tank", "jeep", "lorry", "boat", "plane", "digger", "van", "trailer",
+                                             "loader", "elevator"};
+  CorefFamily lift{"lift",
+                   {"lifter", "load"},
+                   {{machines, machines}},
+                   {{{"weak", "small", "old", "tiny", "flimsy", "feeble", "light", "underpowered", "broken",
+                      "damaged"},
+                     {"heavy", "big", "large", "bulky", "massive", "awkward", "huge", "enormous", "loaded",
+                      "wide"}}},
+                   failed,
+                   templates({"{0} couldn't lift {1}", "{0} could not lift {1}", "{0} failed to lift {1}",
+                              "{1} couldn't be lifted by {0}", "{1} wasn't lifted by {0}",
+                              "{1} could not be lifted by {0}", "{0} did not lift {1}",
+                              "{1} was never lifted by {0}"})};
+  lift.shared_pool = true;
+  lift.has_heldout_order = true;
+  lift.heldout_order = CorefOrder::ClauseFirst;
+  f.push_back(lift);
+
+  CorefFamily reach{"reach",
+                    {"reacher", "target"},
+                    {{{"kitten", "puppy", "rabbit", "mouse", "hamster", "duckling", "child", "toddler", "boy",
+                       "girl", "monkey", "cat", "dog", "squirrel", "goat", "baby", "chick", "lamb", "piglet", "frog",
+                       "turtle", "tortoise"},
+                      {"shelf", "table", "fence", "roof", "branch", "ledge", "window", "counter", "cupboard",
+                       "ceiling", "wall", "tree", "platform", "balcony", "rope", "hook", "nest", "chimney", "cliff",
+                       "windowsill", "bench", "sink"}}},
+                    {{{"short", "small", "tiny", "young", "little", "clumsy", "weak", "tired", "slow", "lazy"},
+                      {"high", "tall", "elevated", "distant", "lofty", "steep", "remote", "raised", "slippery",
+                       "narrow"}}},
+                    failed,
+                    templates({"{0} couldn't reach {1}", "{0} could not reach {1}", "{0} failed to reach {1}",
+                               "{1} couldn't be reached by {0}", "{1} wasn't reached by {0}",
+                               "{1} was never reached by {0}", "{0} did not reach {1}",
+                               "{1} could not be reached by {0}"})};
+  reach.has_heldout_order = true;
+  reach.heldout_order = CorefOrder::TwoSentences;
+  f.push_back(reach);
+
+  const std::vector<std::string> vehicles = {"truck", "bus", "van", "motorbike", "car", "taxi", "tractor", "cart",
+                                             "bicycle", "wagon", "scooter", "carriage", "lorry", "jeep", "train",
+                                             "tram", "coach", "minibus", "ambulance", "limousine", "moped",
+                                             "caravan"};
+  CorefFamily overtake{"overtake",
+                       {"faster vehicle", "slower vehicle"},
+                       {{vehicles, vehicles}},
+                       {{{"fast", "quick", "powerful", "speedy", "nimble", "swift", "new", "light", "strong",
+                          "rapid"},
+                         {"slow", "old", "heavy", "sluggish", "overloaded", "rusty", "tired", "broken", "loaded",
+                          "weak"}}},
+                       happened,
+                       templates({"{0} overtook {1}", "{0} passed {1}", "{0} easily overtook {1}",
+                                  "{1} was overtaken by {0}", "{1} was passed by {0}", "{1} got overtaken by {0}",
+                                  "{0} easily passed {1}", "{1} was easily overtaken by {0}"})};
+  overtake.shared_pool = true;
+  overtake.heldout_opener = true;
+  f.push_back(overtake);
+  return f;
+}
+
+// Everything that makes one minimal pair; -1 means "absent" for the optional parts.
+struct PairSpec {
+  int family = 0, templ = 0;
+  std::array<int, 2> noun = {0, 0};       // per role, into the role's pool
+  std::array<int, 2> adjective = {0, 0};  // per role
+  std::array<int, 2> modifier = {-1, -1}; // colour word before each role's noun
+  int distractor = -1, distractor_role = 0;
+  CorefOrder order = CorefOrder::MainFirst;
+  int opener = -1, middle = -1, suffix = -1;
+  int connective = 0, verb = 0, intensifier = 0;
+};
+
+enum class Split { Train, Templates, Structures, NounRoles, Combinations };
+
+// Seeded hold-outs, fixed for a corpus.
+struct HeldOut {
+  // combo[family][role][noun] = the adjective index never combined with that noun in that role.
+  std::vector<std::array<std::vector<int>, 2>> combo;
+  // noun_role[family][role][noun]: the noun is never trained in that role (shared pools only).
+  std::vector<std::array<std::vector<bool>, 2>> noun_role;
+};
+
+const std::string& pick(const std::vector<std::string>& v, int i) { return v[static_cast<size_t>(i)]; }
+
+int index_of(const std::vector<std::string>& v, std::string_view word) {
+  const auto it = std::find(v.begin(), v.end(), word);
+  if (it == v.end()) throw std::logic_error("corpus: no word \"" + std::string(word) + "\"");
+  return static_cast<int>(it - v.begin());
+}
+
+// A shuffled cycle per (family, role), so every adjective is held out for some noun; the
+// lesson's animal + tired and street + wide (index 0 of cross) always stay trained.
+HeldOut make_held_out(uint64_t seed) {
+  const auto& families = coref_families();
+  HeldOut h;
+  for (size_t fi = 0; fi < families.size(); ++fi) {
+    const CorefFamily& f = families[fi];
+    std::array<std::vector<int>, 2> combo;
+    std::array<std::vector<bool>, 2> noun_role;
+    for (int role = 0; role < 2; ++role) {
+      const auto& nouns = f.nouns[static_cast<size_t>(role)];
+      const int m = static_cast<int>(f.adjectives[static_cast<size_t>(role)].size());
+      std::vector<int> perm(static_cast<size_t>(m));
+      for (int j = 0; j < m; ++j) perm[static_cast<size_t>(j)] = j;
+      Rng rng = sub_rng(seed, kHeldCombos, fi, static_cast<uint64_t>(role));
+      shuffle(perm, rng);
+      for (size_t i = 0; i < nouns.size(); ++i) {
+        int held = perm[i % static_cast<size_t>(m)];
+        if (fi == 0 && i == 0 && held == 0) held = perm[(i + 1) % static_cast<size_t>(m)];
+        combo[static_cast<size_t>(role)].push_back(held);
+      }
+      noun_role[static_cast<size_t>(role)].assign(nouns.size(), false);
+    }
+    if (f.shared_pool) {
+      // Three nouns of the pool never trained as role 0, three others never as role 1.
+      std::vector<int> order(f.nouns[0].size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+      Rng rng = sub_rng(seed, kHeldNounRoles, fi);
+      shuffle(order, rng);
+      const size_t q = 3;
+      for (size_t i = 0; i < 2 * q; ++i) noun_role[i < q ? 0 : 1][static_cast<size_t>(order[i])] = true;
+    }
+    h.combo.push_back(combo);
+    h.noun_role.push_back(noun_role);
+  }
+  return h;
+}
+
+bool has_heldout_structure(const CorefFamily& f, const PairSpec& s) {
+  return (f.heldout_opener && s.opener >= 0) || (f.has_heldout_order && s.order == f.heldout_order);
+}
+
+// The first held-out property the pair has, in the order of corpus.h.
+Split classify(const PairSpec& s, const HeldOut& h) {
+  const CorefFamily& f = coref_families()[static_cast<size_t>(s.family)];
+  if (f.templates[static_cast<size_t>(s.templ)].heldout) return Split::Templates;
+  if (has_heldout_structure(f, s)) return Split::Structures;
+  const auto& nr = h.noun_role[static_cast<size_t>(s.family)];
+  if (nr[0][static_cast<size_t>(s.noun[0])] || nr[1][static_cast<size_t>(s.noun[1])]) return Split::NounRoles;
+  const auto& combo = h.combo[static_cast<size_t>(s.family)];
+  for (size_t role = 0; role < 2; ++role)
+    if (combo[role][static_cast<size_t>(s.noun[role])] == s.adjective[role]) return Split::Combinations;
+  return Split::Train;
+}
+
+// Can a pair of this family have the split's property at all?
+bool family_can_have(const CorefFamily& f, Split split) {
+  if (split == Split::Structures) return f.heldout_opener || f.has_heldout_order;
+  if (split == Split::NounRoles) return f.shared_pool;
+  return true;
+}
+
+int draw(Rng& rng, size_t n) { return static_cast<int>(rng.below(n)); }
+int draw_optional(Rng& rng, double p, size_t n) { return rng.uniform() < p ? draw(rng, n) : -1; }
+
+// A random pair of the family, nudged towards the split's property (classify() decides).
+PairSpec draw_spec(int family, Split split, const HeldOut& h, Rng& rng) {
+  const CorefFamily& f = coref_families()[static_cast<size_t>(family)];
+  PairSpec s;
+  s.family = family;
+  std::vector<int> seen_templates, held_templates;
+  for (size_t t = 0; t < f.templates.size(); ++t)
+    (f.templates[t].heldout ? held_templates : seen_templates).push_back(static_cast<int>(t));
+  const auto& templ_pool = split == Split::Templates ? held_templates : seen_templates;
+  s.templ = templ_pool[rng.below(templ_pool.size())];
+  for (size_t role = 0; role < 2; ++role) {
+    s.noun[role] = draw(rng, f.nouns[role].size());
+    s.adjective[role] = draw(rng, f.adjectives[role].size());
+    s.modifier[role] = draw_optional(rng, 0.2, coref_modifiers().size());
+  }
+  if (split == Split::NounRoles) {  // put a noun in the role it never trains in
+    const size_t role = rng.below(2);
+    std::vector<int> held;
+    for (size_t i = 0; i < f.nouns[role].size(); ++i)
+      if (h.noun_role[static_cast<size_t>(family)][role][i]) held.push_back(static_cast<int>(i));
+    if (!held.empty()) s.noun[role] = held[rng.below(held.size())];
+  }
+  if (split == Split::Combinations) {  // use a held-out adjective for one role's noun
+    const size_t role = rng.below(2);
+    s.adjective[role] = h.combo[static_cast<size_t>(family)][role][static_cast<size_t>(s.noun[role])];
+  }
+  if (rng.uniform() < 0.25) {
+    s.distractor = draw(rng, coref_distractors().size());
+    s.distractor_role = draw(rng, 2);
+  }
+  const double u = rng.uniform();
+  s.order = u < 0.55 ? CorefOrder::MainFirst : u < 0.8 ? CorefOrder::ClauseFirst : CorefOrder::TwoSentences;
+  s.opener = draw_optional(rng, 0.3, coref_openers().size());
+  if (split == Split::Structures) {  // force the family's held-out structure
+    if (f.heldout_opener && s.opener < 0) s.opener = draw(rng, coref_openers().size());
+    if (f.has_heldout_order && !f.heldout_opener) s.order = f.heldout_order;
+  }
+  if (s.order == CorefOrder::MainFirst) s.middle = draw_optional(rng, 0.2, coref_middles().size());
+  s.suffix = draw_optional(rng, 0.2, coref_suffixes().size());
+  s.connective = draw(rng, coref_connectives().size());
+  s.verb = draw(rng, coref_verbs().size());
+  s.intensifier = draw(rng, f.intensifiers.size());
+  return s;
+}
+
+std::string noun_phrase(const PairSpec& s, size_t role) {
+  const CorefFamily& f = coref_families()[static_cast<size_t>(s.family)];
+  std::string np = "the ";
+  if (s.modifier[role] >= 0) np += pick(coref_modifiers(), s.modifier[role]) + " ";
+  np += pick(f.nouns[role], s.noun[role]);
+  if (s.distractor >= 0 && static_cast<size_t>(s.distractor_role) == role)
+    np += " " + pick(coref_distractors(), s.distractor);
+  return np;
+}
+
+// pattern with {0} and {1} replaced (each occurs once).
+std::string fill_pattern(const std::string& pattern, std::string_view a, std::string_view b) {
+  const size_t p0 = pattern.find("{0}");
+  const size_t p1 = pattern.find("{1}");
+  if (p0 == std::string::npos || p1 == std::string::npos)
+    throw std::logic_error("corpus: template \"" + pattern + "\" lacks {0} or {1}");
+  const bool zero_first = p0 < p1;
+  const size_t x = zero_first ? p0 : p1, y = zero_first ? p1 : p0;
+  std::string out;
+  out.append(pattern, 0, x);
+  out.append(zero_first ? a : b);
+  out.append(pattern, x + 3, y - x - 3);
+  out.append(zero_first ? b : a);
+  out.append(pattern, y + 3, std::string::npos);
+  return out;
+}
+
+// The sentence whose pronoun refers to the noun of `role`.
+std::string render(const PairSpec& s, size_t role) {
+  const CorefFamily& f = coref_families()[static_cast<size_t>(s.family)];
+  const std::string main = fill_pattern(f.templates[static_cast<size_t>(s.templ)].pattern, noun_phrase(s, 0),
+                                        noun_phrase(s, 1));
+  std::string clause = "it " + pick(coref_verbs(), s.verb) + " " + pick(f.intensifiers, s.intensifier) + " " +
+                       pick(f.adjectives[role], s.adjective[role]);
+  if (s.suffix >= 0) clause += " " + pick(coref_suffixes(), s.suffix);
+  const std::string& connective = pick(coref_connectives(), s.connective);
+  std::string text = s.opener >= 0 ? pick(coref_openers(), s.opener) + " " : "";
+  switch (s.order) {
+    case CorefOrder::MainFirst:
+      text += main + (s.middle >= 0 ? " " + pick(coref_middles(), s.middle) : "") + " " + connective + " " + clause;
+      break;
+    case CorefOrder::ClauseFirst: text += connective + " " + clause + ", " + main; break;
+    case CorefOrder::TwoSentences: text += main + ". I" + clause.substr(1); break;
+  }
+  text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  return text + ".";
+}
+
+// The example, or nothing when a word the pair needs to find is not unique in the sentence
+// (a distractor or a modifier that repeats a noun).
+bool make_example(const PairSpec& s, size_t role, int pair_id, CorefExample& e) {
+  const CorefFamily& f = coref_families()[static_cast<size_t>(s.family)];
+  const std::string& noun0 = pick(f.nouns[0], s.noun[0]);
+  const std::string& noun1 = pick(f.nouns[1], s.noun[1]);
+  e.text = render(s, role);
+  e.tokens = split_words(e.text);
+  int i0 = -1, i1 = -1;
+  if (noun0 == noun1 || count_of(e.tokens, noun0, &i0) != 1 || count_of(e.tokens, noun1, &i1) != 1 ||
+      count_of(e.tokens, "it", &e.pronoun) != 1)
+    return false;
+  e.first_noun = std::min(i0, i1);
+  e.second_noun = std::max(i0, i1);
+  e.referent = role == 0 ? i0 : i1;
+  e.referent_word = role == 0 ? noun0 : noun1;
+  e.other_word = role == 0 ? noun1 : noun0;
+  e.family = f.name;
+  e.decider = pick(f.adjectives[role], s.adjective[role]);
+  e.template_id = s.templ;
+  e.pair_id = pair_id;
+  e.referent_role = static_cast<int>(role);
+  e.order = s.order;
+  e.opener = s.opener >= 0;
+  return true;
+}
+
+// Both examples of the pair, first_role first; false if either cannot be made or a text is
+// already in the corpus.
+bool emit_pair(const PairSpec& s, int pair_id, size_t first_role, WordSet& texts, std::vector<CorefExample>& out) {
+  CorefExample a, b;
+  if (!make_example(s, first_role, pair_id, a) || !make_example(s, 1 - first_role, pair_id, b)) return false;
+  if (texts.count(a.text) || texts.count(b.text)) return false;
+  texts.insert(a.text);
+  texts.insert(b.text);
+  out.push_back(std::move(a));
+  out.push_back(std::move(b));
+  return true;
+}
+
+// The lesson pair: cross, template 0, animal / street, tired / wide, nothing optional.
+PairSpec lesson_spec() {
+  const CorefFamily& cross = coref_families()[0];
+  PairSpec s;
+  s.noun = {index_of(cross.nouns[0], "animal"), index_of(cross.nouns[1], "street")};
+  s.adjective = {index_of(cross.adjectives[0], "tired"), index_of(cross.adjectives[1], "wide")};
+  s.connective = index_of(coref_connectives(), "because");
+  s.verb = index_of(coref_verbs(), "was");
+  s.intensifier = index_of(cross.intensifiers, "too");
+  return s;
+}
+
+// Draws pairs of the split round-robin over the families that can have its property.
+void fill_split(uint64_t seed, Split split, size_t pairs, const HeldOut& h, int& next_pair, WordSet& texts,
+                std::vector<CorefExample>& out) {
+  const auto& families = coref_families();
+  std::vector<int> eligible;
+  for (size_t fi = 0; fi < families.size(); ++fi)
+    if (family_can_have(families[fi], split)) eligible.push_back(static_cast<int>(fi));
+  Rng rng = sub_rng(seed, kDraw, static_cast<uint64_t>(split), out.size());
+  Rng roles = sub_rng(seed, kPairOrder, static_cast<uint64_t>(split), out.size());
+  out.reserve(out.size() + 2 * pairs);
+  size_t made = 0, misses = 0;
+  while (made < pairs) {  // the family advances only with a pair made, so families stay balanced
+    const PairSpec s = draw_spec(eligible[made % eligible.size()], split, h, rng);
+    if (classify(s, h) == split && emit_pair(s, next_pair, roles.below(2), texts, out)) {
+      ++next_pair;
+      ++made;
+      misses = 0;
+    } else if (++misses > 100000) {
+      throw std::logic_error("corpus: cannot draw more pairs for a split (asked for too many?)");
+    }
+  }
+}
+
+}  // namespace
+
+const char* to_string(CorefOrder order) {
+  switch (order) {
+    case CorefOrder::MainFirst: return "main-first";
+    case CorefOrder::ClauseFirst: return "clause-first";
+    case CorefOrder::TwoSentences: return "two-sentences";
+  }
+  return "?";
+}
+
+const std::vector<std::string>& coref_connectives() {
+  static const std::vector<std::string> c = {"because", "since", "as"};
+  return c;
+}
+
+const std::vector<std::string>& coref_verbs() {
+  static const std::vector<std::string> v = {"was", "seemed"};
+  return v;
+}
+
+const std::vector<std::string>& coref_openers() {
+  static const std::vector<std::string> o = {"Yesterday,", "In the end,", "Last night", "This morning,",
+                                             "At first,", "Sadly,", "Once again,", "That evening"};
+  return o;
+}
+
+const std::vector<std::string>& coref_middles() {
+  static const std::vector<std::string> m = {"that day", "again", "at noon"};
+  return m;
+}
+
+const std::vector<std::string>& coref_suffixes() {
+  static const std::vector<std::string> s = {"at the time", "after all", "that day", "this time"};
+  return s;
+}
+
+const std::vector<std::string>& coref_modifiers() {
+  static const std::vector<std::string> m = {"brown", "black", "white", "grey", "red", "blue", "green", "yellow"};
+  return m;
+}
+
+const std::vector<std::string>& coref_distractors() {
+  static const std::vector<std::string> d = {"near the farm", "by the park", "behind the house",
+                                             "near the village", "by the school", "behind the station",
+                                             "near the market", "by the lake", "behind the hill", "near the town",
+                                             "by the garden", "behind the shop", "near the church",
+                                             "by the forest", "behind the beach", "near the city"};
+  return d;
+}
+
+const std::vector<CorefFamily>& coref_families() {
+  static const std::vector<CorefFamily> families = build_families();
+  return families;
+}
+
+std::vector<std::pair<std::string, const std::vector<CorefExample>*>> CorefCorpus::evaluation_splits() const {
+  return {{"validation", &validation},
+          {"heldout_templates", &heldout_templates},
+          {"heldout_structures", &heldout_structures},
+          {"heldout_noun_roles", &heldout_noun_roles},
+          {"heldout_combinations", &heldout_combinations}};
+}
+
+CorefCorpus make_coref_corpus(const CorefOptions& options) {
+  const uint64_t seed = options.seed;
+  const HeldOut held = make_held_out(seed);
+  CorefCorpus corpus;
+  WordSet texts;
+  int next_pair = 0;
+  const size_t train_pairs = pairs_for(options.train);
+  if (train_pairs > 0) {
+    if (!emit_pair(lesson_spec(), next_pair++, 0, texts, corpus.train))
+      throw std::logic_error("corpus: the lesson pair cannot be made");
+    fill_split(seed, Split::Train, train_pairs - 1, held, next_pair, texts, corpus.train);
+  }
+  fill_split(seed, Split::Train, pairs_for(options.validation), held, next_pair, texts, corpus.validation);
+  const size_t heldout_pairs = pairs_for(options.heldout);
+  fill_split(seed, Split::Templates, heldout_pairs, held, next_pair, texts, corpus.heldout_templates);
+  fill_split(seed, Split::Structures, heldout_pairs, held, next_pair, texts, corpus.heldout_structures);
+  fill_split(seed, Split::NounRoles, heldout_pairs, held, next_pair, texts, corpus.heldout_noun_roles);
+  fill_split(seed, Split::Combinations, heldout_pairs, held, next_pair, texts, corpus.heldout_combinations);
+
+  std::vector<std::string_view> hashed;
+  for (const auto& e : corpus.train) hashed.push_back(e.text);
+  for (const auto& [name, split] : corpus.evaluation_splits())
+    for (const auto& e : *split) hashed.push_back(e.text);
+  corpus.hash = fnv1a_hex(hashed);
+  return corpus;
+}
+
+std::vector<CorefExample> lesson_examples() {
+  std::vector<CorefExample> out;
+  WordSet texts;
+  emit_pair(lesson_spec(), 0, 0, texts, out);
+  return out;
+}
+
+std::string decoder_text(const CorefExample& example) {
+  std::string s = example.text;
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s + " . it = " + example.referent_word;
+}
+
+std::vector<std::string> corpus_words(const CorefCorpus& corpus) {
+  std::vector<std::string> out;
+  WordSet seen;
+  for (const auto& f : coref_families()) {
+    for (const auto& t : f.templates) add_words_of(out, seen, fill_pattern(t.pattern, "the", "the"));
+    for (size_t role = 0; role < 2; ++role) {
+      for (const auto& n : f.nouns[role]) add_words_of(out, seen, n);
+      for (const auto& a : f.adjectives[role]) add_words_of(out, seen, a);
+    }
+    for (const auto& i : f.intensifiers) add_words_of(out, seen, i);
+  }
+  for (const auto* list : {&coref_connectives(), &coref_verbs(), &coref_openers(), &coref_middles(),
+                           &coref_suffixes(), &coref_modifiers(), &coref_distractors()})
+    for (const auto& w : *list) add_words_of(out, seen, w);
+  add_words_of(out, seen, "it . , =");
+  for (const auto& e : corpus.train)
+    for (const auto& w : e.tokens) add_unique(out, seen, w);
+  for (const auto& [name, split] : corpus.evaluation_splits())
+    for (const auto& e : *split)
+      for (const auto& w : e.tokens) add_unique(out, seen, w);
+  return out;
+}
+
+}  // namespace ae

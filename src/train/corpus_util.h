@@ -1,0 +1,55 @@
+// Helpers shared by the corpus generators (coref_corpus.cpp, corpus.cpp); not a public API.
+#pragma once
+
+#include "text/tokenizer.h"
+#include "util/rng.h"
+
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ae::corpus_detail {
+
+// An independent stream for each (purpose, a, b), so that drawing more for one split or slot never
+// shifts what another gets.
+inline Rng sub_rng(uint64_t seed, uint64_t purpose, uint64_t a = 0, uint64_t b = 0) {
+  Rng mixer(seed ^ (purpose * 0xD1B54A32D192ED03ull));
+  uint64_t s = mixer.next_u64() ^ (a * 0x8CB92BA72F3D8DD7ull);
+  s = Rng(s).next_u64() ^ (b * 0xABC98388FB8FAC03ull);
+  return Rng(Rng(s).next_u64());
+}
+
+// Fisher–Yates with ae::Rng::below: the same permutation on every standard library.
+template <typename T>
+void shuffle(std::vector<T>& v, Rng& rng) {
+  for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
+}
+
+// How often `word` occurs in tokens; *where is set to its last index.
+inline int count_of(const std::vector<std::string>& tokens, std::string_view word, int* where) {
+  int n = 0;
+  for (size_t i = 0; i < tokens.size(); ++i)
+    if (tokens[i] == word) {
+      ++n;
+      *where = static_cast<int>(i);
+    }
+  return n;
+}
+
+using WordSet = std::set<std::string, std::less<>>;
+
+inline void add_unique(std::vector<std::string>& out, WordSet& seen, const std::string& w) {
+  if (seen.insert(w).second) out.push_back(w);
+}
+
+inline void add_words_of(std::vector<std::string>& out, WordSet& seen, std::string_view text) {
+  for (const auto& w : split_words(text)) add_unique(out, seen, w);
+}
+
+inline size_t pairs_for(int examples) { return examples > 0 ? static_cast<size_t>(examples / 2) : 0; }
+
+}  // namespace ae::corpus_detail
