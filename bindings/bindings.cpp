@@ -155,6 +155,28 @@ class TrainedModel {
     return to_js(model_.generate(prompt, max_new_words));
   }
 
+  // The page's vocabulary help: the words it knows (no special tokens), the k known words
+  // nearest to `word` ([{word, distance}], distance ≤ maxDistance; < 0: any), and how the
+  // vocabulary reads a text ({tokens, unknown}, no [CLS]) even when analyze() refuses it.
+  val vocabulary_words() const { return to_js(model_.vocabulary().words()); }
+  val nearest_words(const val& word, int k, int max_distance) const {
+    val out = val::array();
+    for (const auto& n : model_.vocabulary().nearest(text_from_js(word, "word"), k, max_distance)) {
+      val item = val::object();
+      item.set("word", n.word);
+      item.set("distance", n.distance);
+      out.call<void>("push", item);
+    }
+    return out;
+  }
+  val encode_words(const val& text) const {
+    const ae::Vocabulary::Encoded e = model_.vocabulary().encode(text_from_js(text, "text"));
+    val out = val::object();
+    out.set("tokens", to_js(e.tokens));
+    out.set("unknown", val::array(e.unknown));
+    return out;
+  }
+
   // generateSteps(prompt, maxNew, useCache) → generation.h; generateCached(prompt, maxNew) → words.
   val generate_steps(const val& prompt, int max_new_words, bool use_cache) const {
     return generation_to_js(model_.generate_steps(text_from_js(prompt, "prompt"), max_new_words, use_cache), model_.config());
@@ -214,6 +236,9 @@ EMSCRIPTEN_BINDINGS(attention_explorer) {
       .function("analyze", &TrainedModel::analyze)
       .function("analyzePacked", &TrainedModel::analyze_packed)
       .function("generate", &TrainedModel::generate)
+      .function("vocabularyWords", &TrainedModel::vocabulary_words)
+      .function("nearestWords", &TrainedModel::nearest_words)
+      .function("encodeWords", &TrainedModel::encode_words)
       .function("generateSteps", &TrainedModel::generate_steps)
       .function("generateCached", &TrainedModel::generate_cached);
 }

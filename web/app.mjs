@@ -9,6 +9,8 @@ import { readUrlState, urlFor } from './lib/url-state.mjs';
 import './components/attention-heatmap.mjs';
 import './components/head-view.mjs';
 import { percent as formatPercent } from './lib/panel-strings.mjs';
+import { coreferenceHead } from './lib/coreference-head.mjs';
+import { insertWord, replaceWord, suggestionsFor, unreadLanguage, vocabularyLanguage } from './lib/vocabulary-help.mjs';
 // The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
 // draw (loadLessonPanels).
 
@@ -18,6 +20,7 @@ const TYPING_DELAY_MS = 40;
 const UNTRAINED = 'untrained';
 const DEFAULT_MODEL = 'coref-encoder'; // the lesson opens on the trained coreference head
 const TOP_K = 4; // the answer and three alternatives
+const SUGGESTIONS = 3; // known words offered for a word read as [UNK]
 // The lesson's order for the model menu; models not listed here follow in index order.
 const MODEL_ORDER = ['coref-encoder', 'coref-decoder', 'word-order-none', 'word-order-sinusoidal',
   'word-order-learned', 'word-order-rope'];
@@ -37,7 +40,8 @@ const ui = Object.fromEntries(
     'layers', 'positional', 'seed', 'causal', 'scale', 'layer', 'head', 'lang', 'banner-title', 'banner-text',
     'prediction', 'answer', 'alternatives', 'unknown', 'fact-params-row', 'fact-params', 'fact-dmodel',
     'fact-headdim', 'fact-heads', 'fact-layers', 'fact-positional', 'fact-task', 'fact-size-row', 'fact-size',
-    'fact-tokens', 'fact-splits-row', 'fact-splits', 'fact-simd'].map((id) => [id, $(id)]),
+    'fact-tokens', 'fact-splits-row', 'fact-splits', 'fact-simd', 'answer-note', 'suggestions', 'vocab', 'vocab-summary',
+    'vocab-filter', 'vocab-list', 'vocab-none'].map((id) => [id, $(id)]),
 );
 
 const state = {
@@ -51,6 +55,7 @@ const state = {
   status: null, // {key, params} of the status line while something loads
   error: null, // {key, params}, kept so it can be re-translated
   link: null, // {layer?, head?, causal?, scale?} from the URL, applied once the first model is shown
+  vocabulary: null, // {words, language} of the trained model shown (vocabularyWords), or null
 };
 
 // localStorage may be blocked (privacy settings); the page then just doesn't remember.
@@ -127,8 +132,9 @@ function useModel(model) {
   if (!state.link && isDefaultSentence(text) && !defaultsOf(task()).includes(text)) ui.sentence.value = DEFAULT_SENTENCES[task()];
   ui.causal.checked = Boolean(state.model?.config.causal); // start from the mask it was trained with
   if (state.model) fillRanges();
-  const head = model && JSON.parse(model.config.configJson).coreference_head;
+  const head = model && coreferenceHead(model.config);
   if (head) [ui.layer.value, ui.head.value] = [head.layer, head.head];
+  showVocabulary(model);
   applyLink();
   runNow();
 }
@@ -198,6 +204,8 @@ function run() {
       state.result = state.model.run(text, options);
     }
   } catch (error) {
+    const unread = trained && readLanguage(text);
+    if (unread) return showError(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example: DEFAULT_SENTENCES[task()] });
     return showError('runError', {}, error);
   }
   Object.assign(ui.app.dataset, { model: choice(), run: JSON.stringify(options), text, status: 'ready' });
@@ -256,11 +264,133 @@ function showPrediction() {
       return item;
     }));
   }
+  const outside = prediction && answerOutsideSentence(prediction.token, tokens);
+  ui['answer-note'].hidden = !outside;
+  ui['answer-note'].textContent = outside ? t('answerNotInSentence', { word: prediction.token }) : '';
+  ui.app.dataset.answerInSentence = prediction ? String(!outside) : '';
+  showSuggestions(prediction ? unknown : [], tokens);
   // The words are styled like their labels in the heatmap.
   const words = unknown.map((i) => Object.assign(document.createElement('span'), { className: 'unknown-word', textContent: tokens[i] }));
   const [before, after] = t('unknownNote').split('{words}');
   ui.unknown.replaceChildren(before, ...words.flatMap((w, i) => (i ? [', ', w] : [w])), after);
+  // A whole sentence in the other language: say that, rather than list every word of it.
+  const unread = state.vocabulary && unreadLanguage({ tokens, unknown }, state.vocabulary.language);
+  if (unread) ui.unknown.textContent = t(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example: DEFAULT_SENTENCES[task()] });
   ui.unknown.hidden = unknown.length === 0;
+}
+
+// Whether the answer should be a word of the sentence but is not (e.g. "highway" for a
+// sentence without it). Coreference and word-order answers name a word of the sentence; a
+// next-word answer does only where the decoder's prompt asks for the referent (it ends in "=").
+function answerOutsideSentence(answer, tokens) {
+  const asksForAWord = task() === 'coreference' || task() === 'word-order' || (task() === 'next-word' && tokens.at(-1) === '=');
+  return asksForAWord && !tokens.includes(answer);
+}
+
+// --- vocabulary help ---
+
+// The language a sentence the model refused is in, when it is not the model's ('zh' | 'en'),
+// judged from how the model's own vocabulary reads it; null when that is not the problem.
+function readLanguage(text) {
+  if (!state.vocabulary) return null;
+  try {
+    return unreadLanguage(state.model.encodeWords(text), state.vocabulary.language);
+  } catch {
+    return null; // e.g. text that is not UTF-8: the engine's own message says so
+  }
+}
+
+// "Words this model knows (N)": the trained model's vocabulary, in the language's sort order.
+function showVocabulary(model) {
+  const words = model?.vocabularyWords?.() ?? null;
+  state.vocabulary = words && { words: [...words].sort((a, b) => a.localeCompare(b, locale())), language: vocabularyLanguage(words) };
+  ui.vocab.hidden = !words;
+  ui['vocab-filter'].value = '';
+  ui['vocab-list'].replaceChildren(...(state.vocabulary?.words ?? []).map((word) => {
+    const item = document.createElement('li');
+    const button = Object.assign(document.createElement('button'), { type: 'button', className: 'chip', textContent: word });
+    button.dataset.word = word;
+    item.append(button);
+    return item;
+  }));
+  translateVocabulary();
+  filterVocabulary();
+}
+
+function translateVocabulary() {
+  if (!state.vocabulary) return;
+  ui['vocab-summary'].textContent = t('vocabSummary', { n: state.vocabulary.words.length.toLocaleString(locale()) });
+  for (const button of ui['vocab-list'].querySelectorAll('button')) button.ariaLabel = t('vocabInsert', { word: button.dataset.word });
+}
+
+function filterVocabulary() {
+  const query = ui['vocab-filter'].value.trim().toLowerCase();
+  for (const item of ui['vocab-list'].children) item.hidden = Boolean(query) && !item.firstChild.dataset.word.includes(query);
+  const shown = shownVocabulary();
+  ui['vocab-none'].hidden = shown.length > 0;
+  setVocabularyStop(shown[0]);
+}
+
+const shownVocabulary = () => [...ui['vocab-list'].querySelectorAll('li:not([hidden]) > button')];
+
+// The list is one Tab stop however many words it has (a keyboard user would otherwise tab
+// through hundreds): `button` is reachable by Tab, the arrow keys, Home and End move between
+// the words shown.
+function setVocabularyStop(button) {
+  for (const b of ui['vocab-list'].querySelectorAll('button')) b.tabIndex = b === button ? 0 : -1;
+}
+
+const VOCABULARY_KEYS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity };
+
+function moveInVocabulary(event) {
+  const step = VOCABULARY_KEYS[event.key];
+  const shown = shownVocabulary();
+  const at = shown.indexOf(document.activeElement);
+  if (step === undefined || at < 0) return;
+  event.preventDefault();
+  const next = shown[Math.max(0, Math.min(shown.length - 1, at + step))]; // Home/End: ±Infinity clamps
+  setVocabularyStop(next);
+  next.focus();
+}
+
+// A word chosen in the list goes into the sentence at the caret (or over the selection).
+function insertChosenWord(event) {
+  const button = event.target.closest('button');
+  const word = button?.dataset.word;
+  if (!word) return;
+  setVocabularyStop(button);
+  const { selectionStart, selectionEnd, value } = ui.sentence;
+  const { text, caret } = insertWord(value, selectionStart, selectionEnd, word);
+  ui.sentence.value = text;
+  ui.sentence.setSelectionRange(caret, caret); // the next word goes after this one
+  runNow();
+}
+
+// "“bycicle” is not a word this model knows — did you mean “bicycle”?" for each unknown word
+// with a known word close enough (Vocabulary::nearest in the core).
+function showSuggestions(unknown, tokens) {
+  const offers = state.vocabulary && !state.error ? suggestionsFor(state.model, tokens, unknown, SUGGESTIONS) : [];
+  ui.suggestions.hidden = offers.length === 0;
+  ui.suggestions.replaceChildren(...offers.map(({ word, near }) => {
+    const item = document.createElement('li');
+    const choices = near.flatMap((choice, i) => {
+      const button = Object.assign(document.createElement('button'), { type: 'button', className: 'chip', textContent: `“${choice}”` });
+      button.ariaLabel = t('suggestionLabel', { word, choice });
+      Object.assign(button.dataset, { word, choice });
+      return i ? [i === near.length - 1 ? t('suggestionOr') : ', ', button] : [button];
+    });
+    const [before, after] = t('suggestion', { word }).split('{choices}');
+    item.append(before, ...choices, after);
+    return item;
+  }));
+}
+
+function replaceSuggested(event) {
+  const button = event.target.closest('button');
+  if (!button) return;
+  ui.sentence.value = replaceWord(ui.sentence.value, button.dataset.word, button.dataset.choice);
+  runNow();
+  ui.sentence.focus(); // the button is gone with the word it offered to replace
 }
 
 function showFacts() {
@@ -328,7 +458,7 @@ function showError(key, params, cause) {
   ui.app.dataset.errorCode = cause?.code ?? '';
   // The heatmap and token count of the last good run are not shown for another sentence.
   ui.result.classList.add('failed');
-  ui.prediction.hidden = ui.unknown.hidden = true;
+  ui.prediction.hidden = ui.unknown.hidden = ui.suggestions.hidden = true;
   ui['fact-tokens'].textContent = '–';
   if (key !== 'loadError') loadLessonPanels(); // the first run failed: the panels still work
 }
@@ -371,6 +501,7 @@ function applyLanguage(lang) {
   ui.lang.lang = dict.switchToLang;
   ui.heatmap.strings = dict.heatmap;
   translateModelMenu();
+  translateVocabulary();
   if (state.model) fillRanges();
   if (state.status) setStatus(state.status.key, state.status.params);
   if (state.error) showErrorText();
@@ -509,6 +640,10 @@ async function start() {
   ui.layer.addEventListener('change', showView);
   ui.head.addEventListener('change', showView);
   ui.lang.addEventListener('click', toggleLanguage);
+  ui['vocab-list'].addEventListener('click', insertChosenWord);
+  ui['vocab-filter'].addEventListener('input', filterVocabulary);
+  ui['vocab-list'].addEventListener('keydown', moveInVocabulary);
+  ui.suggestions.addEventListener('click', replaceSuggested);
   try {
     [state.engine, state.index] = await Promise.all([getEngine(), fetchIndex()]);
   } catch (error) {

@@ -2,21 +2,26 @@
 
 #include "text/tokenizer.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ae {
 
 namespace {
 
-// Empty string when `s` is well-formed UTF-8 (no overlong forms, no surrogates, ≤ U+10FFFF),
-// otherwise a description naming the byte offset.
-std::string utf8_error(std::string_view s) {
+// Decodes `s` into code points; returns "" when it is well-formed UTF-8 (no overlong forms, no
+// surrogates, ≤ U+10FFFF), otherwise a description naming the byte offset.
+std::string decode_utf8(std::string_view s, std::u32string* out = nullptr) {
   size_t i = 0;
   while (i < s.size()) {
     const auto b0 = static_cast<unsigned char>(s[i]);
     int extra = 0;
     char32_t cp = 0, min = 0;
-    if (b0 < 0x80) { ++i; continue; }
+    if (b0 < 0x80) {
+      if (out) out->push_back(b0);
+      ++i;
+      continue;
+    }
     if ((b0 & 0xE0) == 0xC0) { extra = 1; cp = b0 & 0x1F; min = 0x80; }
     else if ((b0 & 0xF0) == 0xE0) { extra = 2; cp = b0 & 0x0F; min = 0x800; }
     else if ((b0 & 0xF8) == 0xF0) { extra = 3; cp = b0 & 0x07; min = 0x10000; }
@@ -28,16 +33,37 @@ std::string utf8_error(std::string_view s) {
     }
     if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
       return "invalid UTF-8 at byte " + std::to_string(i);
+    if (out) out->push_back(cp);
     i += extra + 1;
   }
   return {};
+}
+
+// Optimal-string-alignment distance (Levenshtein plus adjacent swaps), three rolling rows of
+// the usual DP table: row i holds the distances from a[0, i) to every prefix of b.
+int edit_distance(const std::u32string& a, const std::u32string& b) {
+  const size_t m = b.size();
+  std::vector<int> before(m + 1), previous(m + 1), current(m + 1);
+  for (size_t j = 0; j <= m; ++j) previous[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    current[0] = static_cast<int>(i);
+    for (size_t j = 1; j <= m; ++j) {
+      const int substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        current[j] = std::min(current[j], before[j - 2] + 1);
+    }
+    std::swap(before, previous);
+    std::swap(previous, current);
+  }
+  return previous[m];
 }
 
 // Why `word` cannot be a token (empty string if it can).
 std::string word_error(std::string_view word) {
   if (word.empty()) return "empty token";
   if (word.find_first_of("\n\r") != std::string_view::npos) return "token contains a line break";
-  return utf8_error(word);
+  return decode_utf8(word);
 }
 
 bool is_special(std::string_view word) {
@@ -118,6 +144,28 @@ std::string Vocabulary::serialize() const {
 int Vocabulary::id(std::string_view word) const {
   const auto it = ids_.find(word);
   return it == ids_.end() ? kUnk : it->second;
+}
+
+std::vector<std::string> Vocabulary::words() const {
+  return {tokens_.begin() + kNumSpecial, tokens_.end()};
+}
+
+std::vector<Vocabulary::Neighbour> Vocabulary::nearest(std::string_view word, int k, int max_distance) const {
+  if (k < 0) throw std::invalid_argument("nearest: k must be 0 or more, got " + std::to_string(k));
+  std::u32string query;
+  if (const auto why = decode_utf8(word, &query); !why.empty()) throw std::invalid_argument("nearest: " + why);
+  std::vector<Neighbour> found;
+  std::u32string candidate;
+  for (size_t id = kNumSpecial; id < tokens_.size(); ++id) {
+    candidate.clear();
+    decode_utf8(tokens_[id], &candidate);  // every token was checked when it was added
+    const int d = edit_distance(query, candidate);
+    if (max_distance < 0 || d <= max_distance) found.push_back({tokens_[id], d});
+  }
+  // Stable: equal distances keep id order.
+  std::stable_sort(found.begin(), found.end(), [](const Neighbour& a, const Neighbour& b) { return a.distance < b.distance; });
+  if (found.size() > static_cast<size_t>(k)) found.resize(static_cast<size_t>(k));
+  return found;
 }
 
 bool Vocabulary::contains(std::string_view word) const { return ids_.find(word) != ids_.end(); }

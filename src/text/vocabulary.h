@@ -55,6 +55,21 @@ class Vocabulary {
   int size() const { return static_cast<int>(tokens_.size()); }
   // All tokens, indexed by id.
   const std::vector<std::string>& tokens() const { return tokens_; }
+  // The words a user can type: every token but the special ones, in id order.
+  std::vector<std::string> words() const;
+
+  struct Neighbour {
+    std::string word;
+    int distance = 0;  // edit distance to the query (see nearest)
+  };
+
+  // The k words (never a special token) closest to `word` by edit distance over Unicode code
+  // points, counting an insertion, a deletion, a substitution or a swap of two adjacent
+  // characters as one edit (optimal string alignment: "teh" → "the" is 1, "bycicle" →
+  // "bicycle" is 2). Only words at distance ≤ max_distance (< 0: any); nearest first, ties in
+  // id order, so the answer is the same on every build. `word` itself, if known, comes first at
+  // distance 0. Throws std::invalid_argument for k < 0 or a `word` that is not valid UTF-8.
+  std::vector<Neighbour> nearest(std::string_view word, int k, int max_distance = -1) const;
 
   struct Encoded {
     std::vector<int> ids;

@@ -97,7 +97,8 @@ test.describe('causal mask panel', () => {
         await view.getByRole('checkbox').uncheck();
         await expect(view).toHaveAttribute('data-causal', 'false');
       }
-      const expected = await api(page, TIRED, WIDE, causal, 0, 0);
+      const [layer, head] = await Promise.all(['data-layer', 'data-head'].map(async (name) => Number(await view.getAttribute(name))));
+      const expected = await api(page, TIRED, WIDE, causal, layer, head); // the head the panel opened on
       const scores = await values(view.locator('.ae-cm-scores'));
       const weights = await values(view.locator('.ae-cm-weights'));
       expect(scores).toEqual(expected.scores);
@@ -213,10 +214,13 @@ test.describe('causal mask panel', () => {
     await openPanel(page);
     const view = panel(page);
     const part = view.locator('.ae-cm-window');
+    // A head other than the one the panel opens on (the decoder's coreference head), 0-based.
+    const opened = { layer: Number(await view.getAttribute('data-layer')), head: Number(await view.getAttribute('data-head')) };
+    const chosen = { layer: opened.layer === 2 ? 1 : 2, head: opened.head === 1 ? 2 : 1 };
     await view.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
     await view.getByRole('checkbox').uncheck();
-    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '2' });
-    await view.getByLabel('Head', { exact: true }).selectOption({ value: '1' });
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: String(chosen.layer) });
+    await view.getByLabel('Head', { exact: true }).selectOption({ value: String(chosen.head) });
     await part.scrollIntoViewIfNeeded();
     await expect(part).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
     await view.getByLabel('Sentence for the encoder').selectOption('wide');
@@ -226,7 +230,7 @@ test.describe('causal mask panel', () => {
     await expect(view).toHaveAttribute('data-causal', 'false');
     const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('causal.')));
     await expect.poll(linked).toEqual({
-      'causal.s': WIDE, 'causal.mask': '0', 'causal.layer': '3', 'causal.head': '2', 'causal.adjective': 'wide', 'causal.window': '6',
+      'causal.s': WIDE, 'causal.mask': '0', 'causal.layer': String(chosen.layer + 1), 'causal.head': String(chosen.head + 1), 'causal.adjective': 'wide', 'causal.window': '6',
     });
     // Every number the panel shows (matrices, rows, window row) and what it says about them.
     const state = (p) => panel(p).evaluate((el) => ({
@@ -241,21 +245,21 @@ test.describe('causal mask panel', () => {
     await expect(panel(other)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
     await expect(panel(other).locator('.ae-cm-window')).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
     await expect(panel(other)).toHaveAttribute('data-sentence', WIDE);
-    await expect(panel(other)).toHaveAttribute('data-layer', '2');
-    await expect(panel(other)).toHaveAttribute('data-head', '1');
+    await expect(panel(other)).toHaveAttribute('data-layer', String(chosen.layer));
+    await expect(panel(other)).toHaveAttribute('data-head', String(chosen.head));
     await expect(panel(other).getByRole('checkbox')).not.toBeChecked();
     expect(await panel(other).getByLabel('Window width w').inputValue()).toBe('6');
     const after = await state(other);
     expect(after).toEqual(before);
     expect(after.window.sentence).toContain('too wide');
     // The same numbers as the API for that state.
-    const expected = await api(page, WIDE, TIRED, false, 2, 1);
+    const expected = await api(page, WIDE, TIRED, false, chosen.layer, chosen.head);
     expect(await values(panel(other).locator('.ae-cm-weights'))).toEqual(expected.weights);
     // Back at the defaults, the controls leave the link.
     await view.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
     await view.getByRole('checkbox').check();
     await view.getByLabel('Window width w').fill('4');
-    await expect.poll(linked).toEqual({ 'causal.layer': '3', 'causal.head': '2', 'causal.adjective': 'wide' });
+    await expect.poll(linked).toEqual({ 'causal.layer': String(chosen.layer + 1), 'causal.head': String(chosen.head + 1), 'causal.adjective': 'wide' });
     await other.close();
 
     // Out-of-range or malformed values are ignored: the defaults stay.
@@ -264,7 +268,9 @@ test.describe('causal mask panel', () => {
     await bad.locator('#causal-mask .ae-cm-window').scrollIntoViewIfNeeded();
     await expect(panel(bad)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
     await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
-    for (const [key, value] of Object.entries({ sentence: TIRED, causal: 'true', layer: '0', head: '0' }))
+    // The default head: the decoder's coreference head, or layer 1 head 1 without one.
+    const named = JSON.parse(fs.readFileSync('web/models/coref-decoder/config.json', 'utf8')).coreference_head ?? { layer: 0, head: 0 };
+    for (const [key, value] of Object.entries({ sentence: TIRED, causal: 'true', layer: String(named.layer), head: String(named.head) }))
       await expect(panel(bad)).toHaveAttribute(`data-${key}`, value);
     await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-window', '4');
     await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-sentence', /too tired/);

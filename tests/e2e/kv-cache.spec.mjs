@@ -146,17 +146,20 @@ test.describe('KV cache panel', () => {
   test('the link keeps the prompt, layer and head, not the progress; nonsense in a link is ignored', async ({ page, context }) => {
     await openPanel(page);
     const view = panel(page);
+    // The head the panel opened on (the decoder's coreference head, or the fallback).
+    const defaults = { layer: await view.getAttribute('data-layer'), head: await view.getAttribute('data-head') };
+    const chosen = { layer: defaults.layer === '2' ? 1 : 2, head: defaults.head === '0' ? 1 : 0 }; // another head, 0-based
     await view.getByRole('button', { name: 'tired ↔ wide' }).click();
     await expect(view).toHaveAttribute('data-prompt', /too wide/);
     const prompt = await view.getAttribute('data-prompt');
-    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '2' });
-    await view.getByLabel('Head', { exact: true }).selectOption({ value: '0' });
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: String(chosen.layer) });
+    await view.getByLabel('Head', { exact: true }).selectOption({ value: String(chosen.head) });
     for (const k of [1, 2]) {
       await view.getByRole('button', { name: 'Step', exact: true }).click();
       await expect(view).toHaveAttribute('data-step', String(k));
     }
     const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('kvcache.')));
-    await expect.poll(linked).toEqual({ 'kvcache.prompt': prompt, 'kvcache.layer': '3', 'kvcache.head': '1' });
+    await expect.poll(linked).toEqual({ 'kvcache.prompt': prompt, 'kvcache.layer': String(chosen.layer + 1), 'kvcache.head': String(chosen.head + 1) });
     const before = await shownRows(view);
     expect(before.length).toBeGreaterThan(10);
 
@@ -165,9 +168,9 @@ test.describe('KV cache panel', () => {
     await other.locator('#kv-cache').scrollIntoViewIfNeeded();
     const again = panel(other);
     await expect(again).toHaveAttribute('data-status', 'ready');
-    for (const [key, value] of Object.entries({ prompt, layer: '2', head: '0', step: '0' }))
+    for (const [key, value] of Object.entries({ prompt, layer: String(chosen.layer), head: String(chosen.head), step: '0' }))
       await expect(again).toHaveAttribute(`data-${key}`, value);
-    expect(await again.getByLabel('Layer', { exact: true }).inputValue()).toBe('2');
+    expect(await again.getByLabel('Layer', { exact: true }).inputValue()).toBe(String(chosen.layer));
     for (const k of [1, 2]) {
       await again.getByRole('button', { name: 'Step', exact: true }).click();
       await expect(again).toHaveAttribute('data-step', String(k));
@@ -176,11 +179,11 @@ test.describe('KV cache panel', () => {
     // …which are the API's weights for that layer and head.
     const step = (await api(page, prompt)).steps[1];
     const rows = step.position + 1;
-    expect(before.map((r) => r.weight)).toEqual(step.attention[2].slice(0, rows)); // layer 3, head 1
+    expect(before.map((r) => r.weight)).toEqual(step.attention[chosen.layer].slice(chosen.head * rows, (chosen.head + 1) * rows));
     // Back at the defaults, the controls leave the link.
     await view.getByRole('button', { name: 'tired ↔ wide' }).click();
-    await view.getByLabel('Layer', { exact: true }).selectOption({ value: '1' });
-    await view.getByLabel('Head', { exact: true }).selectOption({ value: '2' });
+    await view.getByLabel('Layer', { exact: true }).selectOption({ value: defaults.layer });
+    await view.getByLabel('Head', { exact: true }).selectOption({ value: defaults.head });
     await expect.poll(linked).toEqual({});
     await other.close();
 
@@ -189,7 +192,7 @@ test.describe('KV cache panel', () => {
     await bad.goto(`/?model=untrained&kvcache.layer=4&kvcache.head=-1&kvcache.prompt=${'the '.repeat(51)}`);
     await bad.locator('#kv-cache').scrollIntoViewIfNeeded();
     await expect(panel(bad)).toHaveAttribute('data-status', 'ready');
-    for (const [key, value] of Object.entries({ layer: '1', head: '2', prompt: /too tired \.$/ }))
+    for (const [key, value] of Object.entries({ ...defaults, prompt: /too tired \.$/ }))
       await expect(panel(bad)).toHaveAttribute(`data-${key}`, value);
   });
 

@@ -1,9 +1,14 @@
-// Vocabulary: fixed special ids, the vocab.txt round trip, errors that name the line, and
-// encode() reporting unknown words instead of dropping them.
+// Vocabulary: fixed special ids, the vocab.txt round trip, errors that name the line,
+// encode() reporting unknown words instead of dropping them, and nearest() against a plain
+// recursive edit distance.
 #include "text/vocabulary.h"
+
+#include "util/rng.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +25,57 @@ std::string parse_error(const std::string& text) {
     return e.what();
   }
   return "";
+}
+
+// Code points → UTF-8 (the test's words are written as U"…" so the reference sees characters).
+std::string to_utf8(const std::u32string& s) {
+  std::string out;
+  for (char32_t c : s) {
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return out;
+}
+
+// The textbook recursion of the optimal-string-alignment distance, memoised: d(i, j) is the
+// distance between the first i characters of a and the first j of b.
+int reference_distance(const std::u32string& a, const std::u32string& b) {
+  std::map<std::pair<size_t, size_t>, int> memo;
+  auto d = [&](auto&& self, size_t i, size_t j) -> int {
+    if (i == 0) return static_cast<int>(j);
+    if (j == 0) return static_cast<int>(i);
+    if (auto it = memo.find({i, j}); it != memo.end()) return it->second;
+    int best = std::min({self(self, i - 1, j) + 1, self(self, i, j - 1) + 1,
+                         self(self, i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) best = std::min(best, self(self, i - 2, j - 2) + 1);
+    return memo[{i, j}] = best;
+  };
+  return d(d, a.size(), b.size());
+}
+
+// nearest() the slow way: every word's reference distance, sorted by (distance, id), filtered, cut to k.
+std::vector<Vocabulary::Neighbour> reference_nearest(const std::vector<std::u32string>& words, const std::u32string& query,
+                                                     int k, int max_distance) {
+  std::vector<std::pair<int, size_t>> scored;  // (distance, index in words = id order)
+  for (size_t i = 0; i < words.size(); ++i) scored.push_back({reference_distance(query, words[i]), i});
+  std::sort(scored.begin(), scored.end());
+  std::vector<Vocabulary::Neighbour> out;
+  for (const auto& [distance, i] : scored)
+    if ((max_distance < 0 || distance <= max_distance) && out.size() < static_cast<size_t>(k)) out.push_back({to_utf8(words[i]), distance});
+  return out;
 }
 
 const std::string kSpecials = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n";
@@ -148,4 +204,69 @@ TEST_CASE("encode keeps unknown words and reports their positions") {
     CHECK(e.unknown == std::vector<int>{0, 1, 2});
   }
   SUBCASE("invalid UTF-8 throws") { CHECK_THROWS_AS(v.encode("bad \xC3"), std::invalid_argument); }
+}
+
+TEST_CASE("words() lists every token but the special ones, in id order") {
+  const Vocabulary v = Vocabulary::from_words({"cat", "[UNK]", "dog", "猫"});
+  CHECK(v.words() == std::vector<std::string>{"cat", "dog", "猫"});
+  CHECK(Vocabulary().words().empty());
+}
+
+TEST_CASE("nearest: distances a learner's typos give") {
+  const Vocabulary v = Vocabulary::from_words({"the", "bicycle", "animal", "street", "猫", "狗"});
+  const auto first = [&](std::string_view word) { return v.nearest(word, 1).at(0); };
+  CHECK(first("teh").word == "the");  // an adjacent swap is one edit
+  CHECK(first("teh").distance == 1);
+  CHECK(first("bycicle").word == "bicycle");
+  CHECK(first("bycicle").distance == 2);
+  CHECK(first("animal").distance == 0);  // a known word is its own nearest
+  CHECK(first("狗").word == "狗");
+  CHECK(first("猪").distance == 1);  // one character, not three bytes
+  CHECK(v.nearest("strit", 3, 1).empty());  // "street" is 2 away
+  CHECK(v.nearest("strit", 3, 2).at(0).word == "street");
+}
+
+TEST_CASE("nearest agrees with the plain recursive reference") {
+  // Short words over a tiny alphabet (with a CJK character) so that distances tie often.
+  const std::u32string alphabet = U"abc猫";
+  ae::Rng rng(7);
+  const auto random_word = [&](size_t max_len) {
+    std::u32string w;
+    const size_t len = rng.below(max_len + 1);
+    for (size_t i = 0; i < len; ++i) w += alphabet[rng.below(alphabet.size())];
+    return w;
+  };
+  std::vector<std::u32string> words;
+  std::vector<std::string> utf8;
+  while (words.size() < 40) {
+    const std::u32string w = random_word(5);
+    if (w.empty() || std::find(words.begin(), words.end(), w) != words.end()) continue;
+    words.push_back(w);
+    utf8.push_back(to_utf8(w));
+  }
+  const Vocabulary v = Vocabulary::from_words(utf8);
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::u32string query = random_word(6);
+    for (int k : {0, 1, 3, 40})
+      for (int max_distance : {-1, 0, 1, 2}) {
+        CAPTURE(to_utf8(query));
+        CAPTURE(k);
+        CAPTURE(max_distance);
+        const auto got = v.nearest(to_utf8(query), k, max_distance);
+        const auto want = reference_nearest(words, query, k, max_distance);
+        REQUIRE(got.size() == want.size());
+        for (size_t i = 0; i < got.size(); ++i) {
+          CHECK(got[i].word == want[i].word);
+          CHECK(got[i].distance == want[i].distance);
+        }
+      }
+  }
+}
+
+TEST_CASE("nearest never offers a special token and refuses bad input") {
+  const Vocabulary v = Vocabulary::from_words({"unk", "pad"});
+  for (const auto& n : v.nearest("[UNK]", 10)) CHECK(n.word.front() != '[');
+  CHECK(v.nearest("[UNK]", 10).size() == 2);
+  CHECK_THROWS_AS(v.nearest("bad \xC3", 1), std::invalid_argument);
+  CHECK_THROWS_AS(v.nearest("cat", -1), std::invalid_argument);
 }

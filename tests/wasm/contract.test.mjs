@@ -148,6 +148,17 @@ accepted('valid', 'generate', 'maxNewWords 2^31 − 1 stops at maxLen', () => de
 accepted('valid', 'generateCached', 'the same as generate', () => decoder.generateCached(PROMPT, 1), same(['street']));
 accepted('valid', 'generateSteps', 'the same word, without the cache', () => decoder.generateSteps(PROMPT, 1, false).steps[0].token, same('street'));
 
+// --- TrainedModel: vocabularyWords, nearestWords, encodeWords ----------------------------------------
+refused('nearestWords', 'word', NOT_TEXT, (x) => coref.nearestWords(x, 3));
+refused('nearestWords', 'limit is 1000', ['x'.repeat(1001)], (x) => coref.nearestWords(x, 3), 'too-long');
+refused('nearestWords', 'k', NOT_NATURAL, (x) => coref.nearestWords('animal', x));
+refused('nearestWords', 'maxDistance', NOT_INTEGER, (x) => coref.nearestWords('animal', 3, x));
+refused('encodeWords', 'text', NOT_TEXT, (x) => coref.encodeWords(x));
+accepted('valid', 'vocabularyWords', 'has no special token', () => coref.vocabularyWords().some((w) => w.startsWith('[')), same(false));
+accepted('valid', 'nearestWords', 'a known word is its own nearest', () => coref.nearestWords('animal', 1), same([{ word: 'animal', distance: 0 }]));
+accepted('valid', 'nearestWords', 'k 0 gives nothing', () => coref.nearestWords('animal', 0), same([]));
+accepted('valid', 'encodeWords', 'a sentence analyze refuses (no "it")', () => coref.encodeWords('the cat sat').tokens, same(['the', 'cat', 'sat']));
+
 // --- loadTrainedModel, createModelBench ---------------------------------------------------------------
 const files = () => shippedModel('coref-encoder');
 for (const call of ['loadTrainedModel', 'createModelBench']) {

@@ -19,13 +19,18 @@
 // JS compares returned numbers (equal or not) and picks the largest for a label; no model math.
 // The model is fetched when the panel first comes near the viewport or is first used.
 // Reads the shared store: lang.
+// The head shown first is the decoder's coreference head (config.json's coreference_head: its row
+// at "=" points at the referent, where the decision is made), or layer 1, head 1 for a decoder
+// trained before that key existed.
 // The link keeps the panel's controls (see panel-controls.mjs): causal.s (the sentence, ≤ 200
-// characters), causal.mask=0 (mask off), causal.layer and causal.head (1-based), and of the
+// characters), causal.mask=0 (mask off), causal.layer and causal.head (1-based, left out while
+// they are the default head's), and of the
 // sliding-window part causal.adjective (tired|wide) and causal.window (w); defaults are left out.
 import { getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent2, text } from '../lib/panel-strings.mjs';
+import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
 import { el } from '../lib/dom.mjs';
@@ -37,6 +42,7 @@ export const WINDOW_SENTENCES = {
   wide: "The animal didn't cross the street because it was too wide.",
 };
 const DEFAULT_WINDOW = 4;
+const FALLBACK_VIEW = { layer: 0, head: 0 }; // for a model whose config.json names no coreference head
 export const DEFAULT_SENTENCE = "the animal didn't cross the street because it was too tired . it =";
 const TIRED_OR_WIDE = /\btoo (tired|wide)\b/; // the lesson's minimal pair
 const TYPING_DELAY_MS = 120;
@@ -77,7 +83,8 @@ export class CausalMask extends StoreElement {
   #timer = 0;
   #runs = null; // {own, partner, adjective} analyze() results for the shown options
   #error = null; // {key, params}
-  #view = { layer: 0, head: 0 };
+  #defaultView = { ...FALLBACK_VIEW }; // the decoder's coreference head once it has loaded
+  #view = { ...FALLBACK_VIEW };
   #win = { model: null, loading: null, full: {}, error: null }; // the sliding-window part
 
   connectedCallback() {
@@ -201,7 +208,7 @@ export class CausalMask extends StoreElement {
     for (const [key, control] of [['layer', layer], ['head', head]])
       control.node.addEventListener('change', (e) => {
         this.#view[key] = Number(e.target.value);
-        write(key, this.#view[key] === 0 ? null : this.#view[key] + 1); // 1-based, as labelled
+        write(key, this.#view[key] === this.#defaultView[key] ? null : this.#view[key] + 1); // 1-based, as labelled
         this.#ensureModel().then(() => this.#render());
       });
     root.addEventListener('focusin', () => this.#ensureModel(), { once: true });
@@ -244,6 +251,8 @@ export class CausalMask extends StoreElement {
           }));
           fill(this.#parts.layer.node, model.config.nLayers);
           fill(this.#parts.head.node, model.config.nHeads);
+          this.#defaultView = coreferenceHead(model.config, FALLBACK_VIEW);
+          this.#view = { ...this.#defaultView };
           for (const [key, count] of [['layer', model.config.nLayers], ['head', model.config.nHeads]]) {
             const text = readControl(this.store, 'causal', key);
             const linked = /^\d{1,3}$/.test(text ?? '') ? Number(text) - 1 : -1;
@@ -442,7 +451,7 @@ export class CausalMask extends StoreElement {
     const size = Number(p.winInput.value);
     p.winOutput.textContent = this.#t(size >= full.n ? 'windowFull' : 'windowValue', { w: size, seen: 2 * size - 1 });
     p.winInput.setAttribute('aria-valuetext', p.winOutput.textContent);
-    const { layer, head } = JSON.parse(w.model.config.configJson).coreference_head ?? { layer: 0, head: 0 };
+    const { layer, head } = coreferenceHead(w.model.config, FALLBACK_VIEW);
     const it = full.prediction.position;
     const referent = full.tokens.findIndex((t, j) => t === full.prediction.token && j !== it);
     const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, it);

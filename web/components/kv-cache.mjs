@@ -12,11 +12,13 @@
 //   element.playMs = milliseconds between steps while playing (default 900)
 // Reads the shared store: lang.
 // The link keeps the prompt (kvcache.prompt, ≤ 200 characters) and the head shown
-// (kvcache.layer, kvcache.head, 1-based), not the generation's progress; see panel-controls.mjs.
+// (kvcache.layer, kvcache.head, 1-based; left out while it is the default head), not the
+// generation's progress; see panel-controls.mjs.
 import { getTrainedModel } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent, text } from '../lib/panel-strings.mjs';
+import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/kv-cache.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
@@ -24,9 +26,11 @@ import { el, svgNode as svg } from '../lib/dom.mjs';
 const MODEL = 'coref-decoder';
 const MAX_NEW = 8; // the lesson completion "it = animal [SEP]" needs 4 steps
 const DEFAULT_PROMPT = "the animal didn't cross the street because it was too tired .";
-// Layer 2, head 3 of the shipped decoder: at "=" it looks at the deciding word (0.99 on "tired",
-// 1.00 on "wide", measured with npm run inspect), so the step that writes the referent shows why.
-const DEFAULT_VIEW = { layer: 1, head: 2 };
+// The head shown first: the decoder's coreference head from its config.json (its row at "="
+// points at the referent, so the step that writes the answer shows where it was read). A
+// decoder trained before that key existed gets layer 2, head 3, which at "=" looked at the
+// deciding word (tired / wide) in that model.
+const FALLBACK_VIEW = { layer: 1, head: 2 };
 const TIRED_OR_WIDE = /\btoo (tired|wide)\b/;
 const TYPING_DELAY_MS = 150;
 const LINK_PROMPT_MAX = 200; // longer prompts are not put in the link
@@ -62,7 +66,8 @@ export class KvCache extends StoreElement {
   #cached = null; // generateSteps(prompt, MAX_NEW, true)
   #full = null; // generateSteps(prompt, MAX_NEW, false)
   #shown = 0; // steps revealed
-  #view = { ...DEFAULT_VIEW };
+  #defaultView = { ...FALLBACK_VIEW }; // the model's coreference head once it has loaded
+  #view = { ...FALLBACK_VIEW };
   #status = { key: 'waiting' };
   #error = null; // {key, params}
   #timer = 0;
@@ -185,7 +190,7 @@ export class KvCache extends StoreElement {
       select.addEventListener('change', () => {
         this.#view[key] = Number(select.value);
         // 1-based, as labelled; the default head leaves the link
-        writeControl(this.store, 'kvcache', key, this.#view[key] === DEFAULT_VIEW[key] ? null : this.#view[key] + 1);
+        writeControl(this.store, 'kvcache', key, this.#view[key] === this.#defaultView[key] ? null : this.#view[key] + 1);
         this.#render();
       });
     stepButton.addEventListener('click', async () => {
@@ -247,8 +252,8 @@ export class KvCache extends StoreElement {
 
   #fillSelects() {
     const config = this.#model?.config;
-    const nLayers = config?.nLayers ?? DEFAULT_VIEW.layer + 1;
-    const nHeads = config?.nHeads ?? DEFAULT_VIEW.head + 1;
+    const nLayers = config?.nLayers ?? this.#view.layer + 1;
+    const nHeads = config?.nHeads ?? this.#view.head + 1;
     const { layer, head } = this.#parts;
     layer.replaceChildren(...Array.from({ length: nLayers }, (_, i) => new Option(this.#t('layerN', { i: i + 1 }), i)));
     head.replaceChildren(...Array.from({ length: nHeads }, (_, i) => new Option(this.#t('headN', { i: i + 1 }), i)));
@@ -273,6 +278,8 @@ export class KvCache extends StoreElement {
       const model = await this.#loading;
       if (!this.#model) {
         this.#model = model;
+        this.#defaultView = coreferenceHead(model.config, FALLBACK_VIEW);
+        this.#view = { ...this.#defaultView };
         // A link's layer and head (1-based), if the model has them.
         for (const [key, count] of [['layer', model.config.nLayers], ['head', model.config.nHeads]]) {
           const text = readControl(this.store, 'kvcache', key);

@@ -10,6 +10,7 @@ import {
 export { EngineError } from './contract.mjs';  // what every failed call throws (README, "Errors")
 
 const INT32_MAX = 2 ** 31 - 1;
+const MAX_WORD_LENGTH = 1000;  // nearestWords' word
 const SEED_MAX = Number.MAX_SAFE_INTEGER;  // seeds cross as doubles: whole and exact below 2^53
 
 // The one way into the module: runs fn, and if C++ threw, leaves nothing behind.
@@ -174,6 +175,31 @@ export class TrainedModel {
     const handle = this.#live('analyze');
     const [t, o] = this.#analysisArgs('analyze', sentence, analysis);
     return guarded(this.#module, 'analyze', () => handle.analyze(t, o));
+  }
+
+  // The vocabulary, for helping a user type words the model knows (bindings.cpp):
+  // vocabularyWords() → its words in id order, without the special tokens;
+  // nearestWords(word, k, maxDistance) → [{word, distance}], the k known words nearest by edit
+  // distance (Vocabulary::nearest), only those ≤ maxDistance (< 0: any), nearest first;
+  // encodeWords(text) → {tokens, unknown: [positions that would be [UNK]]}, without [CLS],
+  // also for a text analyze() refuses (no "it", too long).
+  vocabularyWords() {
+    const handle = this.#live('vocabularyWords');
+    return guarded(this.#module, 'vocabularyWords', () => handle.vocabularyWords());
+  }
+
+  nearestWords(word, k = 3, maxDistance = -1) {
+    const handle = this.#live('nearestWords');
+    // A word longer than MAX_WORD_LENGTH is no typo of a known word, and the distance to every
+    // word costs its length in time.
+    const [w, count, most] = args('nearestWords', [word, k, maxDistance], { word: text(MAX_WORD_LENGTH), k: integer(0), maxDistance: integer() });
+    return guarded(this.#module, 'nearestWords', () => handle.nearestWords(w, count, most));
+  }
+
+  encodeWords(sentence) {
+    const handle = this.#live('encodeWords');
+    const [t] = args('encodeWords', [sentence], { text: text() });
+    return guarded(this.#module, 'encodeWords', () => handle.encodeWords(t));
   }
 
   // Greedy completion (decoder models only): the new words, stopping at [SEP].

@@ -1,0 +1,73 @@
+// Helps a learner type sentences a trained (word-level) model can read: its word list, the
+// known words nearest to a word it read as [UNK], and whether a sentence is in a language the
+// model does not read. The words, the distances and which words are unknown all come from the
+// engine (TrainedModel.vocabularyWords, nearestWords, encodeWords); this module only decides
+// what to offer and edits the sentence's text.
+
+const HAN = /\p{Script=Han}/u;
+const LETTER = /\p{L}/u;
+export const isHan = (word) => HAN.test(word);
+
+// How many edits a suggestion may be from the typed word: about one per three characters, and
+// fewer than the word's length (else a one-character word — a Chinese character — would be
+// "near" every other character).
+export function suggestionDistance(word) {
+  const length = [...word].length;
+  return Math.min(Math.ceil(length / 3), length - 1);
+}
+
+// [{word, near: [known words, nearest first]}] for each distinct unknown word of a run that
+// has a known word close enough to offer.
+export function suggestionsFor(model, tokens, unknown, k = 3) {
+  const out = [];
+  for (const word of new Set(unknown.map((i) => tokens[i]))) {
+    const max = suggestionDistance(word);
+    if (max < 1) continue;
+    const near = model.nearestWords(word, k, max).map((n) => n.word);
+    if (near.length) out.push({ word, near });
+  }
+  return out;
+}
+
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// `text` with every standalone occurrence of `word` replaced by `replacement`. The tokenizer
+// lower-cases, so the match ignores case, and a capital first letter is kept ("Bycicle" →
+// "Bicycle").
+export function replaceWord(text, word, replacement) {
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'giu');
+  return text.replace(pattern, (match) =>
+    (match[0] !== match[0].toLowerCase() ? replacement[0].toUpperCase() + replacement.slice(1) : replacement));
+}
+
+// `word` put in place of text[start, end) (the textarea's selection); a space goes between it
+// and a neighbouring letter so that two words do not run together, except for Chinese
+// characters, which are written without spaces. → {text, caret: the position after the word}.
+export function insertWord(text, start, end, word) {
+  const spaced = !isHan(word);
+  const before = text.slice(0, start);
+  const after = text.slice(end);
+  const lead = spaced && before && !/\s$/.test(before) ? ' ' : '';
+  const trail = spaced && LETTER.test(after[0] ?? '') ? ' ' : '';
+  const inserted = lead + word + trail;
+  return { text: before + inserted + after, caret: start + lead.length + word.length };
+}
+
+// 'zh' when most of a model's words are Chinese characters, else 'en'.
+export function vocabularyLanguage(words) {
+  return words.filter(isHan).length * 2 > words.length ? 'zh' : 'en';
+}
+
+// The language of a sentence a model cannot read, from how the model's vocabulary read it
+// (encodeWords: {tokens, unknown}): 'zh' when more than half of its tokens are unknown Chinese
+// characters and the model reads English, 'en' when more than half are unknown words with
+// Latin letters and the model reads Chinese; otherwise null.
+export function unreadLanguage(encoded, modelLanguage) {
+  const unknown = encoded.unknown.map((i) => encoded.tokens[i]);
+  const han = unknown.filter(isHan).length;
+  const latin = unknown.filter((w) => /[a-z]/i.test(w)).length;
+  const most = encoded.tokens.length / 2;
+  if (modelLanguage === 'en' && han > most) return 'zh';
+  if (modelLanguage === 'zh' && latin > most) return 'en';
+  return null;
+}
