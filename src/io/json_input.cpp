@@ -10,6 +10,7 @@ using nlohmann::json;
 
 constexpr size_t kMaxQuotedBytes = 60;  // of a string quoted in a message
 constexpr size_t kMaxListedElements = 16;
+constexpr size_t kMaxParserMessageBytes = 300;  // nlohmann's own messages run to about 150
 
 // Thrown from the parser callback to stop at the first level too deep; caught in parse_json_input.
 struct TooDeep {};
@@ -53,7 +54,8 @@ json parse_json_input(std::string_view text, const std::string& error_prefix, co
     throw std::invalid_argument(error_prefix + ": nested deeper than " + std::to_string(kMaxJsonDepth) +
                                 " levels (is the file corrupt?)");
   } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e999
-    throw std::invalid_argument(error_prefix + ": " + e.what());
+    // The message quotes the token read last, which may be a whole (huge) string literal.
+    throw std::invalid_argument(error_prefix + ": " + shorten_for_message(e.what(), kMaxParserMessageBytes));
   }
 }
 
@@ -61,7 +63,10 @@ std::string describe_json(const json& j) {
   if (j.is_primitive()) return describe_scalar(j);
   if (short_flat_list(j)) {
     std::string s = "[";
-    for (size_t i = 0; i < j.size(); ++i) s += (i ? "," : "") + describe_scalar(j[i]);
+    for (size_t i = 0; i < j.size(); ++i) {
+      if (i) s += ',';
+      s += describe_scalar(j[i]);
+    }
     return s + "]";
   }
   if (j.is_object() && j.empty()) return "{}";
@@ -69,9 +74,9 @@ std::string describe_json(const json& j) {
   return "an object of " + std::to_string(j.size()) + " keys";
 }
 
-std::string shorten_for_message(const std::string& text) {
-  if (text.size() <= kMaxQuotedBytes) return text;
-  return utf8_prefix(text, kMaxQuotedBytes) + "… (" + std::to_string(text.size()) + " bytes)";
+std::string shorten_for_message(const std::string& text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  return utf8_prefix(text, max_bytes) + "… (" + std::to_string(text.size()) + " bytes)";
 }
 
 }  // namespace ae

@@ -29,8 +29,8 @@ nlohmann::json parse_json_input(std::string_view text, const std::string& error_
 // type and size ("an array of 1000 elements", "an object of 3 keys"). Never recurses.
 std::string describe_json(const nlohmann::json& value);
 
-// A name or key from a file, as put in a message: at most 60 bytes (cut at a UTF-8 boundary,
+// A name or key from a file, as put in a message: at most max_bytes (cut at a UTF-8 boundary,
 // then "…"), so that a megabyte-long tensor name cannot make a megabyte-long message.
-std::string shorten_for_message(const std::string& text);
+std::string shorten_for_message(const std::string& text, size_t max_bytes = 60);
 
 }  // namespace ae

@@ -97,6 +97,10 @@ TEST_CASE("error messages describe large values by size instead of quoting them"
   const std::string config_error =
       error_of([&] { ae::config_from_json(json{{"format", ae::kCheckpointFormat}, {"vocab_size", long_text}}); });
   CHECK(config_error == "config: \"vocab_size\" must be an integer, got \"" + std::string(60, 'q') + "\"… (1000000 bytes)");
+  // nlohmann's parse error quotes the last token: here a 1 MB string that never ends.
+  const std::string syntax_error = error_of([&] { ae::load_checkpoint_from_memory("{\"" + long_text, "", ""); });
+  CHECK(syntax_error.find("config: invalid JSON: [json.exception.parse_error.101]") == 0);
+  CHECK(syntax_error.size() < 400);
 }
 
 TEST_CASE("a config that claims more parameters than the weights file holds fails before allocating") {
