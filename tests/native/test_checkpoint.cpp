@@ -1,6 +1,7 @@
 // Checkpoints: config.json round trips and refusals, weights saved under the visit_parameters
 // names and shapes, F32 round trips that reproduce every parameter and forward output bit for
 // bit, F16 round trips that give the half-rounded values, and file-level errors naming paths.
+#include "error_of.h"
 #include "io/checkpoint.h"
 #include "io/half.h"
 #include "util/rng.h"
@@ -26,16 +27,6 @@ using nlohmann::json;
     INFO("message: " << text_);                   \
     CHECK(text_.find(part) != std::string::npos); \
   } while (0)
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
 
 ae::ModelConfig small_config() {
   ae::ModelConfig c;
@@ -121,7 +112,8 @@ struct TemporaryDirectory {
 
 TEST_CASE("checkpoint: config.json round trip") {
   for (const auto& [what, config] : config_table()) {
-    CAPTURE(what);
+    const auto& what_ = what;  // clang 14 cannot capture a structured binding
+    CAPTURE(what_);
     const json j = ae::config_to_json(config);
     CHECK(j["format"] == "attention-explorer/1");
     CHECK(j.size() == 13);
@@ -168,7 +160,8 @@ TEST_CASE("checkpoint: config.json refusals name the key and the rule") {
                  "format \"attention-explorer/2\" is not supported (expected \"attention-explorer/1\")");
   for (const auto& [key, value] : good.items()) {
     if (key == "format") continue;
-    CAPTURE(key);
+    const auto& key_ = key;  // clang 14 cannot capture a structured binding
+    CAPTURE(key_);
     json j = good;
     j.erase(key);
     CHECK(error_of([&] { ae::config_from_json(j); }) == "config: missing key \"" + key + "\"");
@@ -213,7 +206,8 @@ TEST_CASE("checkpoint: weights are stored under the parameter names with their s
   CHECK(file.tensors.at("final_norm.beta").shape == Shape{8});
   // The rule, on whatever parameters the model has: vectors 1-D, everything else 2-D.
   for (const auto& [name, m] : parameters(*model)) {
-    CAPTURE(name);
+    const auto& name_ = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(name_);
     const bool vector = name.ends_with("bias") || name.ends_with(".gamma") || name.ends_with(".beta");
     CHECK(file.tensors.at(name).shape == (vector ? Shape{m.cols()} : Shape{m.rows(), m.cols()}));
     CHECK(m.rows() == (vector ? 1 : m.rows()));
@@ -226,7 +220,8 @@ TEST_CASE("checkpoint: weights are stored under the parameter names with their s
 
 TEST_CASE("checkpoint: an F32 round trip reproduces every parameter and the forward pass exactly") {
   for (const auto& [what, config] : config_table()) {
-    CAPTURE(what);
+    const auto& what_ = what;  // clang 14 cannot capture a structured binding
+    CAPTURE(what_);
     auto original = random_model(config, 11);
     const ae::Checkpoint loaded = ae::load_checkpoint_from_memory(
         config_text(config), ae::save_weights(*original, ae::DType::F32), "a\nb\n");
@@ -236,7 +231,8 @@ TEST_CASE("checkpoint: an F32 round trip reproduces every parameter and the forw
     const auto after = parameters(*loaded.model);
     REQUIRE(before.size() == after.size());
     for (const auto& [name, m] : before) {
-      CAPTURE(name);
+      const auto& name_ = name;  // clang 14 cannot capture a structured binding
+      CAPTURE(name_);
       CHECK(after.at(name) == m);
     }
     CHECK(run(*loaded.model) == run(*original));
@@ -245,7 +241,8 @@ TEST_CASE("checkpoint: an F32 round trip reproduces every parameter and the forw
 
 TEST_CASE("checkpoint: an F16 round trip gives each parameter its half-rounded value") {
   for (const auto& [what, config] : config_table()) {
-    CAPTURE(what);
+    const auto& what_ = what;  // clang 14 cannot capture a structured binding
+    CAPTURE(what_);
     auto original = random_model(config, 12);
     const std::string f16 = ae::save_weights(*original, ae::DType::F16);
     const std::string f32 = ae::save_weights(*original, ae::DType::F32);

@@ -1,6 +1,7 @@
 // Hostile files: JSON nested without bound, values too long to quote, configs that claim more
 // than their weights hold, and config.json keys of the wrong type. Each must give a short error
 // naming the file part and the rule — no crash, no allocation of what the file claims.
+#include "error_of.h"
 #include "inference/trained_model.h"
 #include "io/checkpoint.h"
 #include "io/json_input.h"
@@ -27,16 +28,6 @@ std::string le64(uint64_t v) {
 }
 
 std::string safetensors_with_header(const std::string& header) { return le64(header.size()) + header; }
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 

@@ -111,7 +111,8 @@ TEST_CASE("shipped coreference encoder: accuracy targets, and metrics.json's hea
       {"heldout_combinations", &corpus.heldout_combinations},
       {"heldout_templates", &corpus.heldout_templates}};
   for (const auto& [name, split] : splits) {
-    CAPTURE(name);
+    const auto& name_ = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(name_);
     const float acc = split_accuracy(*c.model, *split, vocab, make);
     CHECK(acc == doctest::Approx(shipped["accuracy"][name].get<double>()).epsilon(1e-6));
     // The issue's targets: 0.99 on validation and held-out combinations, 0.90 on held-out templates.
