@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the native core (tests, tools) and the wasm module, then copies the module into
 # web/dist/. Incremental: a second run with no change only re-checks timestamps.
+#   scripts/build.sh sanitize   builds only build/sanitize instead: clang, ASan + UBSan, the
+#                               native tests and the libFuzzer targets (CMake's AE_SANITIZE)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +13,15 @@ jobs=$(nproc)
 mkdir -p build
 exec 9>build/.build.lock
 flock 9
+
+if [ "${1:-}" = sanitize ]; then
+  if [ ! -f build/sanitize/CMakeCache.txt ]; then
+    cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14 \
+      -DAE_SANITIZE=ON > /dev/null
+  fi
+  cmake --build build/sanitize -j"$jobs"
+  exit 0
+fi
 
 if [ ! -f build/native/CMakeCache.txt ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null

@@ -16,6 +16,9 @@ deps=(
   "wabt|wasm-objdump"
   "cmake|cmake"
   "g++|g++"
+  # The sanitize and fuzz stages: clang 14 with its ASan/UBSan/libFuzzer runtimes.
+  "clang-14|clang++-14"
+  "libclang-rt-14-dev|/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
 )
 
 missing_pkgs() {

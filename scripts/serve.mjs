@@ -59,8 +59,36 @@ function sendStatus(res, status, message, extra = {}) {
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-function handler(root) {
-  return (req, res) => {
+// True if target (a real path, symlinks resolved) is root itself or lies below it.
+const within = (root, target) => target === root || target.startsWith(root + path.sep);
+
+// The file a request names, as a real path inside realRoot: every symlink on the way is followed
+// (fs.realpath) and the result must still lie inside the root, so a link such as
+// web/models/x -> /etc cannot serve files from outside. A directory serves its index.html,
+// checked the same way. Resolves to { file, stat }, or { status } for a refusal.
+async function resolveInsideRoot(realRoot, requested) {
+  let file;
+  try {
+    file = await fs.promises.realpath(requested);
+  } catch {
+    return { status: 404 };
+  }
+  if (!within(realRoot, file)) return { status: 403 };
+  let stat = await fs.promises.stat(file);
+  if (stat.isDirectory()) {
+    try {
+      file = await fs.promises.realpath(path.join(file, 'index.html')); // "/" -> index.html
+    } catch {
+      return { status: 404 };
+    }
+    if (!within(realRoot, file)) return { status: 403 };
+    stat = await fs.promises.stat(file);
+  }
+  return stat.isFile() ? { file, stat } : { status: 404 };
+}
+
+function handler(root, realRoot) {
+  return async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendStatus(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
     }
@@ -75,23 +103,23 @@ function handler(root) {
     if (rel.includes('\0') || rel.split(/[\\/]/).includes('..')) {
       return sendStatus(res, 403, 'Forbidden');
     }
-    let file = path.join(root, rel);
-    if (file !== root && !file.startsWith(root + path.sep)) {
+    const requested = path.join(root, rel);
+    if (requested !== root && !requested.startsWith(root + path.sep)) {
       return sendStatus(res, 403, 'Forbidden'); // defence in depth
     }
-
-    fs.stat(file, (err, st) => {
-      if (!err && st.isDirectory()) {
-        file = path.join(file, 'index.html'); // "/" -> index.html
-        return fs.stat(file, (err2, st2) => serveFile(req, res, file, err2, st2));
-      }
-      serveFile(req, res, file, err, st);
-    });
+    let found;
+    try {
+      found = await resolveInsideRoot(realRoot, requested);
+    } catch {
+      found = { status: 404 }; // e.g. removed between realpath and stat
+    }
+    if (found.status === 403) return sendStatus(res, 403, 'Forbidden');
+    if (found.status) return sendStatus(res, 404, 'Not Found');
+    serveFile(req, res, found.file, found.stat);
   };
 }
 
-function serveFile(req, res, file, err, st) {
-  if (err || !st.isFile()) return sendStatus(res, 404, 'Not Found');
+function serveFile(req, res, file, st) {
   const type = mimeOf(file);
   const gzip = compressible(type) && acceptsGzip(req.headers['accept-encoding']);
   const headers = { ...COMMON_HEADERS, 'Content-Type': type };
@@ -118,7 +146,7 @@ export async function startServer({ root = 'web', port = 8080, host = DEFAULT_HO
     throw new Error(`serve: root directory not found: ${absRoot}`);
   }
   for (let i = 0; ; i++) {
-    const server = http.createServer(handler(absRoot));
+    const server = http.createServer(handler(absRoot, fs.realpathSync(absRoot)));
     try {
       await new Promise((resolve, reject) => {
         server.once('error', reject);

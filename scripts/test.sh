@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Usage: scripts/test.sh [native|wasm|e2e|all]   (default: all)
+# Usage: scripts/test.sh [native|wasm|e2e|server|sanitize|fuzz|all]   (default: all)
 # Runs every selected stage even if an earlier one fails, then prints a summary
 # and exits non-zero if any stage failed.
+#   sanitize  the native suite and the fuzz regression inputs under ASan + UBSan (build/sanitize)
+#   fuzz      each libFuzzer target of tests/fuzz for AE_FUZZ_SECONDS (default 15) seconds
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 which=${1:-all}
 case $which in
-  native|wasm|e2e) stages=("$which") ;;
-  all) stages=(native wasm e2e) ;;
-  *) echo "usage: $0 [native|wasm|e2e|all]" >&2; exit 2 ;;
+  native|wasm|e2e|server|sanitize|fuzz) stages=("$which") ;;
+  all) stages=(native wasm e2e server sanitize fuzz) ;;
+  *) echo "usage: $0 [native|wasm|e2e|server|sanitize|fuzz|all]" >&2; exit 2 ;;
 esac
 
 bash scripts/ensure-deps.sh
@@ -27,6 +29,12 @@ run_stage() {
       return "$rc" ;;
     wasm)   node --test tests/wasm/ ;;
     e2e)    npx --no-install playwright test ;;   # --no-install: never fetch anything
+    server) node --test tests/server/ ;;
+    sanitize)  # -fno-sanitize-recover: the first ASan/UBSan report fails its test
+      bash scripts/build.sh sanitize &&
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+          ctest --test-dir build/sanitize --output-on-failure -j"$(nproc)" ;;
+    fuzz)   bash scripts/build.sh sanitize && bash scripts/fuzz.sh "${AE_FUZZ_SECONDS:-15}" ;;
   esac
 }
 

@@ -1,5 +1,6 @@
 #include "inference/trained_model.h"
 
+#include "io/json_input.h"
 #include "ops/softmax.h"
 
 #include <algorithm>
@@ -20,12 +21,22 @@ int pronoun_position(const std::vector<std::string>& tokens) {
   input_error("the sentence has no \"it\" for the coreference model to resolve");
 }
 
+// config.json's optional "task" (json::value would throw a bare type_error.302 for "task": 5).
+std::string task_name(const nlohmann::json& config) {
+  const auto it = config.find("task");
+  if (it == config.end()) return "none";
+  if (!it->is_string())
+    input_error("config: \"task\" must be a string (coreference, word-order, next-word or none), got " +
+                describe_json(*it));
+  return it->get<std::string>();
+}
+
 }  // namespace
 
 Task task_from_string(const std::string& name) {
   for (Task t : {Task::Coreference, Task::WordOrder, Task::NextWord, Task::None})
     if (to_string(t) == name) return t;
-  input_error("unknown task \"" + name + "\" (expected coreference, word-order, next-word or none)");
+  input_error("unknown task \"" + shorten_for_message(name) + "\" (expected coreference, word-order, next-word or none)");
 }
 
 std::string to_string(Task task) {
@@ -40,7 +51,7 @@ std::string to_string(Task task) {
 
 TrainedModel::TrainedModel(Checkpoint c)
     : model_(std::move(c.model)), vocab_(Vocabulary::parse(c.vocab_text)), config_json_(std::move(c.config_json)) {
-  task_ = task_from_string(config_json_.value("task", std::string("none")));
+  task_ = task_from_string(task_name(config_json_));
   if (vocab_.size() != model_->config().vocab_size)
     input_error("vocab.txt has " + std::to_string(vocab_.size()) + " tokens but the model expects " +
                 std::to_string(model_->config().vocab_size));

@@ -1,6 +1,7 @@
 #include "io/checkpoint.h"
 
 #include "io/half.h"
+#include "io/json_input.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <set>
 #include <stdexcept>
 
@@ -48,31 +50,31 @@ const json& required(const json& j, const char* key) {
 
 int read_int(const json& j, const char* key) {
   const json& v = required(j, key);
-  if (!v.is_number_integer()) config_error(std::string("\"") + key + "\" must be an integer, got " + v.dump());
+  if (!v.is_number_integer()) config_error(std::string("\"") + key + "\" must be an integer, got " + describe_json(v));
   const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(INT_MAX)
                                            : v.get<int64_t>() >= INT_MIN && v.get<int64_t>() <= INT_MAX;
-  if (!fits) config_error(std::string("\"") + key + "\" = " + v.dump() + " is out of range");
+  if (!fits) config_error(std::string("\"") + key + "\" = " + describe_json(v) + " is out of range");
   return static_cast<int>(v.get<int64_t>());
 }
 
 float read_float(const json& j, const char* key) {
   const json& v = required(j, key);
-  if (!v.is_number()) config_error(std::string("\"") + key + "\" must be a number, got " + v.dump());
+  if (!v.is_number()) config_error(std::string("\"") + key + "\" must be a number, got " + describe_json(v));
   const double d = v.get<double>();
   if (!(std::fabs(d) <= static_cast<double>(FLT_MAX)))
-    config_error(std::string("\"") + key + "\" = " + v.dump() + " is out of range for a float");
+    config_error(std::string("\"") + key + "\" = " + describe_json(v) + " is out of range for a float");
   return static_cast<float>(d);
 }
 
 bool read_bool(const json& j, const char* key) {
   const json& v = required(j, key);
-  if (!v.is_boolean()) config_error(std::string("\"") + key + "\" must be true or false, got " + v.dump());
+  if (!v.is_boolean()) config_error(std::string("\"") + key + "\" must be true or false, got " + describe_json(v));
   return v.get<bool>();
 }
 
 std::string read_string(const json& j, const char* key) {
   const json& v = required(j, key);
-  if (!v.is_string()) config_error(std::string("\"") + key + "\" must be a string, got " + v.dump());
+  if (!v.is_string()) config_error(std::string("\"") + key + "\" must be a string, got " + describe_json(v));
   return v.get<std::string>();
 }
 
@@ -127,16 +129,25 @@ void write_file(const std::string& path, std::string_view bytes) {
   throw std::invalid_argument(where + ": " + e.what());
 }
 
+// A config.json claiming a huge model next to a small weights file must fail before the
+// Transformer allocates anything (it once grew wasm memory to 1.9 GB, then threw bad_alloc).
+// parse_safetensors has checked that the file's tensors match its bytes, so comparing counts
+// bounds the model by the file; load_weights then checks every name and shape.
+void check_weights_fit(const ModelConfig& config, const SafetensorsFile& file) {
+  int64_t stored = 0;
+  for (const auto& [name, tensor] : file.tensors) stored += static_cast<int64_t>(tensor.values.size());
+  if (stored != config.parameter_count())
+    weights_error("config.json describes a model of " + std::to_string(config.parameter_count()) +
+                  " parameters, but the file holds " + std::to_string(stored) + " values in " +
+                  std::to_string(file.tensors.size()) + " tensors (does config.json match model.safetensors?)");
+}
+
 // The three loading stages; a non-empty name is put in front of each stage's errors.
-Checkpoint build_checkpoint(std::string_view config_text, std::string_view safetensors, std::string_view vocab_text,
+Checkpoint build_checkpoint_stages(std::string_view config_text, std::string_view safetensors, std::string_view vocab_text,
                             const std::string& config_name, const std::string& weights_name) {
   Checkpoint c;
   try {
-    try {
-      c.config_json = json::parse(config_text.begin(), config_text.end());
-    } catch (const json::exception& e) {
-      config_error(std::string("invalid JSON: ") + e.what());
-    }
+    c.config_json = parse_json_input(config_text, "config: invalid JSON");
     c.config = config_from_json(c.config_json);
   } catch (const std::invalid_argument& e) {
     if (config_name.empty()) throw;
@@ -144,6 +155,7 @@ Checkpoint build_checkpoint(std::string_view config_text, std::string_view safet
   }
   try {
     const SafetensorsFile file = parse_safetensors(safetensors);
+    check_weights_fit(c.config, file);  // before the model allocates what config.json claims
     c.model = std::make_unique<Transformer>(c.config);
     load_weights(*c.model, file);
   } catch (const std::invalid_argument& e) {
@@ -152,6 +164,18 @@ Checkpoint build_checkpoint(std::string_view config_text, std::string_view safet
   }
   c.vocab_text = std::string(vocab_text);
   return c;
+}
+
+Checkpoint build_checkpoint(std::string_view config_text, std::string_view safetensors, std::string_view vocab_text,
+                            const std::string& config_name, const std::string& weights_name) {
+  try {
+    return build_checkpoint_stages(config_text, safetensors, vocab_text, config_name, weights_name);
+  } catch (const std::bad_alloc&) {  // every size is checked first; this is the last resort, with a message
+    throw std::runtime_error("checkpoint: out of memory while loading a " + std::to_string(safetensors.size()) +
+                             "-byte weights file (a model of up to " + std::to_string(kMaxParameters) +
+                             " parameters may need 3 times its size while loading); close other tabs or use a "
+                             "smaller model");
+  }
 }
 
 }  // namespace
@@ -184,7 +208,7 @@ ModelConfig config_from_json(const json& j) {
     config_error(std::string("missing key \"format\" (expected \"") + kCheckpointFormat +
                  "\"; is this an Attention Explorer config.json?)");
   if (*format != kCheckpointFormat)
-    config_error("format " + format->dump() + " is not supported (expected \"" + kCheckpointFormat + "\")");
+    config_error("format " + describe_json(*format) + " is not supported (expected \"" + kCheckpointFormat + "\")");
 
   ModelConfig c;
   c.vocab_size = read_int(j, "vocab_size");

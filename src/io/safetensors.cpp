@@ -1,6 +1,7 @@
 #include "io/safetensors.h"
 
 #include "io/half.h"
+#include "io/json_input.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,7 +25,7 @@ constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
 [[noreturn]] void format_error(const std::string& why) { throw std::invalid_argument("safetensors: " + why); }
 
 [[noreturn]] void tensor_error(const std::string& name, const std::string& why) {
-  format_error("tensor '" + name + "': " + why);
+  format_error("tensor '" + shorten_for_message(name) + "': " + why);
 }
 
 std::string offsets_string(uint64_t begin, uint64_t end) {
@@ -69,7 +70,7 @@ bool non_negative_integer(const json& j, uint64_t* out) {
 
 const json& required_key(const std::string& name, const json& entry, const char* key) {
   const auto it = entry.find(key);
-  if (it == entry.end()) tensor_error(name, std::string("missing \"") + key + "\" in " + entry.dump());
+  if (it == entry.end()) tensor_error(name, std::string("missing \"") + key + "\" in " + describe_json(entry));
   return *it;
 }
 
@@ -82,11 +83,11 @@ struct HeaderEntry {
 
 HeaderEntry read_entry(const std::string& name, const json& entry, uint64_t buffer_size) {
   if (!entry.is_object())
-    tensor_error(name, "the entry must be an object with dtype, shape and data_offsets, got " + entry.dump());
+    tensor_error(name, "the entry must be an object with dtype, shape and data_offsets, got " + describe_json(entry));
   HeaderEntry e{name, DType::F32, {}, 0, 0};
 
   const json& dtype = required_key(name, entry, "dtype");
-  if (!dtype.is_string()) tensor_error(name, "dtype must be a string, got " + dtype.dump());
+  if (!dtype.is_string()) tensor_error(name, "dtype must be a string, got " + describe_json(dtype));
   const std::string dtype_name = dtype.get<std::string>();
   try {
     e.dtype = dtype_from_string(dtype_name);
@@ -101,12 +102,12 @@ HeaderEntry read_entry(const std::string& name, const json& entry, uint64_t buff
     shape_ok = non_negative_integer(shape[i], &dim) && dim <= static_cast<uint64_t>(kMaxInt64);
     if (shape_ok) e.shape.push_back(static_cast<int64_t>(dim));
   }
-  if (!shape_ok) tensor_error(name, "shape must be a list of non-negative integers, got " + shape.dump());
+  if (!shape_ok) tensor_error(name, "shape must be a list of non-negative integers, got " + describe_json(shape));
 
   const json& offsets = required_key(name, entry, "data_offsets");
   if (!offsets.is_array() || offsets.size() != 2 || !non_negative_integer(offsets[0], &e.begin) ||
       !non_negative_integer(offsets[1], &e.end))
-    tensor_error(name, "data_offsets must be [begin, end] with two non-negative integers, got " + offsets.dump());
+    tensor_error(name, "data_offsets must be [begin, end] with two non-negative integers, got " + describe_json(offsets));
   if (e.end < e.begin) tensor_error(name, "data_offsets " + offsets_string(e.begin, e.end) + " end before they begin");
   if (e.end > buffer_size)
     tensor_error(name, "data_offsets " + offsets_string(e.begin, e.end) + " lie outside the data buffer (" +
@@ -137,10 +138,10 @@ HeaderEntry read_entry(const std::string& name, const json& entry, uint64_t buff
 std::map<std::string, std::string> read_metadata(const json& j) {
   std::map<std::string, std::string> metadata;
   if (j.is_null()) return metadata;
-  if (!j.is_object()) format_error("__metadata__ must be an object of strings, got " + j.dump());
+  if (!j.is_object()) format_error("__metadata__ must be an object of strings, got " + describe_json(j));
   for (const auto& [key, value] : j.items()) {
     if (!value.is_string())
-      format_error("__metadata__ must map strings to strings, but \"" + key + "\" holds " + value.dump());
+      format_error("__metadata__ must map strings to strings, but \"" + shorten_for_message(key) + "\" holds " + describe_json(value));
     metadata[key] = value.get<std::string>();
   }
   return metadata;
@@ -158,13 +159,8 @@ json parse_header(std::string_view text) {
     }
     return true;
   };
-  json header;
-  try {
-    header = json::parse(text.begin(), text.end(), check_duplicates);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e999
-    format_error(std::string("invalid JSON header: ") + e.what());
-  }
-  if (!duplicate.empty()) format_error("the header names '" + duplicate + "' twice");
+  const json header = parse_json_input(text, "safetensors: invalid JSON header", check_duplicates);
+  if (!duplicate.empty()) format_error("the header names '" + shorten_for_message(duplicate) + "' twice");
   if (!header.is_object()) format_error("the header must be a JSON object, got " + std::string(header.type_name()));
   return header;
 }
@@ -186,7 +182,7 @@ size_t dtype_size(DType dtype) { return dtype == DType::F32 ? 4 : 2; }
 DType dtype_from_string(const std::string& name) {
   if (name == "F32") return DType::F32;
   if (name == "F16") return DType::F16;
-  throw std::invalid_argument("unsupported dtype " + name + " (expected F32 or F16)");
+  throw std::invalid_argument("unsupported dtype " + shorten_for_message(name) + " (expected F32 or F16)");
 }
 
 int64_t element_count(const std::vector<int64_t>& shape) {

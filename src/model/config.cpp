@@ -36,6 +36,24 @@ void ModelConfig::validate() const {
     config_error("sinusoidal encoding pairs sin and cos, so d_model (" + std::to_string(d_model) + ") must be even");
   if (!(layer_norm_eps > 0.0f) || !std::isfinite(layer_norm_eps)) config_error("layer_norm_eps must be a positive number");
   if (!(rope_base > 1.0f) || !std::isfinite(rope_base)) config_error("rope_base must be a number above 1");
+  if (parameter_count() > kMaxParameters)
+    config_error("the model would have " + std::to_string(parameter_count()) + " parameters (" +
+                 std::to_string(parameter_count() * 4 / (1 << 20)) + " MiB); the limit is " +
+                 std::to_string(kMaxParameters) + " (" + std::to_string(kMaxParameters * 4 / (1 << 20)) + " MiB)");
+}
+
+int64_t ModelConfig::parameter_count() const {
+  // Mirrors the constructors of Transformer and TransformerLayer (model/transformer.cpp, layers.cpp).
+  const int64_t v = vocab_size, d = d_model, f = ffn_dim();
+  const int64_t layer_norm = 2 * d;                // gamma, beta
+  const int64_t attention = 4 * (d * d + d);       // W_Q, W_K, W_V, W_O with biases
+  const int64_t ffn = (d * f + f) + (f * d + d);   // expand, project
+  const int64_t layer = layer_norm + attention + layer_norm + ffn + (cross_attention ? layer_norm + attention : 0);
+  int64_t count = v * d + v + n_layers * layer;    // token embedding, output bias, layers
+  if (positional == PositionalEncoding::Learned) count += static_cast<int64_t>(max_len) * d;
+  if (norm == NormPlacement::Pre) count += layer_norm;  // final LayerNorm
+  if (!tie_output) count += d * v;                      // output projection
+  return count;
 }
 
 std::string to_string(PositionalEncoding p) {

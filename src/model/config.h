@@ -2,9 +2,16 @@
 // inconsistent combination into an exception whose message names the field and the rule.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace ae {
+
+// The largest model the project builds: 2²⁶ = 67,108,864 parameters (256 MiB as F32; the
+// shipped models have about 30,000). Each dimension has its own bound too (validate()), but
+// their product could still ask for terabytes; wasm32 memory ends at 2 GiB, and loading
+// needs the file, its decoded tensors and the model side by side.
+inline constexpr int64_t kMaxParameters = int64_t{1} << 26;
 
 enum class PositionalEncoding { None, Sinusoidal, Learned, Rope };
 enum class NormPlacement { Pre, Post };
@@ -29,7 +36,13 @@ struct ModelConfig {
   int head_dim() const { return n_heads > 0 ? d_model / n_heads : 0; }
   int ffn_dim() const { return d_ff > 0 ? d_ff : 4 * d_model; }
 
-  // Throws std::invalid_argument("config: …") describing the first rule broken.
+  // The number of floats a Transformer of this config holds (Transformer::parameter_count,
+  // which a test compares it with), computed without allocating anything, in 64 bits: the
+  // loader compares it with the weights file before building the model. Needs validated dims.
+  int64_t parameter_count() const;
+
+  // Throws std::invalid_argument("config: …") describing the first rule broken, including a
+  // model above kMaxParameters.
   void validate() const;
 };
 

@@ -1,5 +1,6 @@
 #include "ops/attention.h"
 
+#include "ops/attention_memory.h"
 #include "ops/gemm.h"
 #include "ops/softmax.h"
 #include "util/rng.h"
@@ -11,7 +12,7 @@
 
 namespace ae {
 
-bool AttentionMask::allows(int query_pos, int key) const {
+bool AttentionMask::allows(int64_t query_pos, int64_t key) const {
   if (causal && key > query_pos) return false;
   if (window > 0 && std::abs(query_pos - key) >= window) return false;
   if (!key_padding.empty() && key_padding[static_cast<size_t>(key)] != 0) return false;
@@ -36,6 +37,7 @@ void check_inputs(const Matrix& q, const Matrix& k, const Matrix& v, const Atten
          " keys");
   if (o.mask.window < 0) fail("window must be ≥ 0 (0 = no window), got " + std::to_string(o.mask.window));
   if (o.mask.query_offset < 0) fail("query_offset must be ≥ 0");
+  check_query_positions(o.mask, q.rows());
   if (!std::isfinite(o.score_multiplier)) fail("score_multiplier must be finite");
   if (!(o.dropout >= 0.0f && o.dropout < 1.0f)) fail("dropout must lie in [0, 1)");
 }
@@ -46,7 +48,7 @@ void apply_mask(Matrix& scores, const AttentionMask& mask) {
   for (int i = 0; i < scores.rows(); ++i) {
     bool any_visible = false;
     for (int j = 0; j < scores.cols(); ++j) {
-      if (mask.allows(mask.query_offset + i, j)) any_visible = true;
+      if (mask.allows(static_cast<int64_t>(mask.query_offset) + i, j)) any_visible = true;
       else scores(i, j) = kMasked;
     }
     if (!any_visible)
@@ -55,7 +57,31 @@ void apply_mask(Matrix& scores, const AttentionMask& mask) {
   }
 }
 
+// Scores are finite before masking unless Q·Kᵀ or the scaling overflowed float; softmax would
+// turn such a row into NaN (inf − inf), so stop with the place and the cure instead.
+void check_scores_finite(const Matrix& scores) {
+  for (Eigen::Index i = 0; i < scores.rows(); ++i)
+    for (Eigen::Index j = 0; j < scores.cols(); ++j)
+      if (!std::isfinite(scores(i, j))) throw_score_overflow(i, j);
+}
+
 }  // namespace
+
+void check_query_positions(const AttentionMask& mask, int64_t n) {
+  // Positions are ints elsewhere (RoPE, the KV cache): the last query's must fit in one.
+  const int64_t last_position = static_cast<int64_t>(mask.query_offset) + n - 1;
+  if (last_position > std::numeric_limits<int>::max())
+    throw std::invalid_argument("attention: query_offset " + std::to_string(mask.query_offset) + " puts query " +
+                                std::to_string(n - 1) + " at position " + std::to_string(last_position) +
+                                ", beyond the largest position 2147483647");
+}
+
+void throw_score_overflow(int64_t query, int64_t key) {
+  throw std::invalid_argument("attention: the score of query " + std::to_string(query) + " and key " +
+                              std::to_string(key) +
+                              " overflows float (|q·k · scale| > 3.4e38), so the softmax would be NaN; use "
+                              "smaller Q and K values or a smaller score multiplier");
+}
 
 Matrix dropout_mask(Eigen::Index rows, Eigen::Index cols, float p, uint64_t seed) {
   if (!(p >= 0.0f && p < 1.0f)) throw std::invalid_argument("dropout: p must lie in [0, 1)");
@@ -82,9 +108,11 @@ float attention_score_scale(int dk, const AttentionOptions& options) {
 AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& v,
                                 const AttentionOptions& options) {
   check_inputs(q, k, v, options);
+  check_trace_fits(static_cast<int>(q.rows()), static_cast<int>(k.rows()), static_cast<int>(v.cols()));
   AttentionTrace t;
   t.raw_scores = gemm_product(q, k, /*transpose_b=*/true);
   t.scaled_scores = t.raw_scores * attention_score_scale(static_cast<int>(q.cols()), options);
+  check_scores_finite(t.scaled_scores);  // also catches an overflow in raw_scores
   t.masked_scores = t.scaled_scores;
   apply_mask(t.masked_scores, options.mask);
   t.weights = t.masked_scores;
@@ -124,6 +152,7 @@ Matrix attention(const Matrix& q, const Matrix& k, const Matrix& v, const Attent
   if (options.dropout > 0.0f) return attention_traced(q, k, v, options).output;
   check_inputs(q, k, v, options);
   Matrix scores = gemm_product(q, k, /*transpose_b=*/true) * attention_score_scale(static_cast<int>(q.cols()), options);
+  check_scores_finite(scores);
   apply_mask(scores, options.mask);
   softmax_rows_inplace(scores);
   return gemm_product(scores, v);

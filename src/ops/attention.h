@@ -23,7 +23,8 @@ struct AttentionMask {
   // One flag per key; a nonzero flag hides that key from every query (padding).
   std::vector<uint8_t> key_padding;
 
-  bool allows(int query_pos, int key) const;
+  // 64-bit positions: query_offset + i must not overflow for any valid offset.
+  bool allows(int64_t query_pos, int64_t key) const;
   bool empty() const { return !causal && window <= 0 && key_padding.empty(); }
 };
 
@@ -49,8 +50,16 @@ struct AttentionTrace {
 };
 
 // Throws std::invalid_argument on empty inputs, mismatched shapes, non-finite values, a
-// key_padding of the wrong length, and on a query row whose every key is masked — such a
-// row has no softmax, and silently returning zeros would hide a bug in the caller's mask.
+// key_padding of the wrong length, a query_offset that puts a query beyond position 2³¹ − 1,
+// and on a query row whose every key is masked — such a row has no softmax, and silently
+// returning zeros would hide a bug in the caller's mask.
+// Numerics: every finite input either gives finite weights or an error, never NaN. Softmax
+// subtracts each row's maximum, so any finite scores are safe; but Q·Kᵀ·s can overflow float
+// (q = k = [1e20, …] gives 1e40; score_multiplier 3e38 turns 2 into inf), and inf − inf in the
+// softmax would be NaN. Such a score is reported as an error naming the query and key
+// (check_scores_finite) rather than clamped: a clamped score would show the learner a number
+// the formula does not give. attention_traced also refuses a trace above kMaxTraceBytes
+// (ops/attention_memory.h) before allocating it.
 Matrix attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options);
 AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& v,
                                 const AttentionOptions& options);
@@ -73,5 +82,11 @@ uint64_t derive_seed(uint64_t seed, uint64_t index);
 
 // The factor s applied to Q·Kᵀ for a key width dk.
 float attention_score_scale(int dk, const AttentionOptions& options);
+
+// Checks shared with the fused kernel (ops/attention_fused.h), so that both give the same
+// errors: the last of n queries must sit at a position below 2³¹ …
+void check_query_positions(const AttentionMask& mask, int64_t n);
+// … and the error for a score Q·Kᵀ·s that overflowed float.
+[[noreturn]] void throw_score_overflow(int64_t query, int64_t key);
 
 }  // namespace ae

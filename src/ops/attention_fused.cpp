@@ -40,12 +40,13 @@ bool finite(const float* x, size_t count) {
 }
 
 // The checks of ae::attention (ops/attention.cpp), with the same messages, on sizes alone.
-void check_options(int m, const AttentionOptions& o) {
+void check_options(int n, int m, const AttentionOptions& o) {
   const auto& pad = o.mask.key_padding;
   if (!pad.empty() && pad.size() != static_cast<size_t>(m))
     fail("key_padding has " + std::to_string(pad.size()) + " flags for " + std::to_string(m) + " keys");
   if (o.mask.window < 0) fail("window must be ≥ 0 (0 = no window), got " + std::to_string(o.mask.window));
   if (o.mask.query_offset < 0) fail("query_offset must be ≥ 0");
+  check_query_positions(o.mask, n);
   if (!std::isfinite(o.score_multiplier)) fail("score_multiplier must be finite");
   if (!(o.dropout >= 0.0f && o.dropout < 1.0f)) fail("dropout must lie in [0, 1)");
   // Dropout belongs to training, which needs the traced weights anyway; a fused call that
@@ -198,7 +199,7 @@ void process_keys(QueryBlock& b, int64_t j0, int kb, const float* k, const float
   if (!all_visible)
     for (int j = 0; j < kb; ++j)
       for (int i = 0; i < b.rows; ++i)
-        if (!mask.allows(static_cast<int>(b.p_first + i), static_cast<int>(j0 + j))) st[static_cast<size_t>(j) * QB + i] = kMasked;
+        if (!mask.allows(b.p_first + i, j0 + j)) st[static_cast<size_t>(j) * QB + i] = kMasked;
   alignas(16) float alpha[QB];
   online_softmax(kb, st, b.mu, b.ell, alpha);
   weighted_sum(kb, dv, st, v + j0 * dv, b.o, alpha);
@@ -255,6 +256,23 @@ void fused_kernel(const float* q, const float* k, const float* v, int n, int m, 
   }
 }
 
+// Finite inputs give a finite output unless a score overflowed float (the online softmax then
+// computes ∞ − ∞). Checking the n×dv output afterwards keeps the kernel's inner loops as they
+// are; the row that failed is recomputed to name the key, as ae::attention does.
+void check_output_finite(const float* q, const float* k, int n, int m, int dk, int dv,
+                         const AttentionOptions& options, const float* out) {
+  const float s = attention_score_scale(dk, options);
+  for (int i = 0; i < n; ++i) {
+    if (finite(out + static_cast<size_t>(i) * dv, static_cast<size_t>(dv))) continue;
+    for (int j = 0; j < m; ++j) {
+      float dot = 0.0f;
+      for (int t = 0; t < dk; ++t) dot += q[static_cast<size_t>(i) * dk + t] * k[static_cast<size_t>(j) * dk + t];
+      if (!std::isfinite(dot * s)) throw_score_overflow(i, j);
+    }
+    throw_score_overflow(i, 0);  // summed in another order, the overflow may hide: name the row
+  }
+}
+
 }  // namespace
 
 size_t attention_fused_scratch_bytes(int m, int dk, int dv, bool masked, int key_block) {
@@ -274,9 +292,10 @@ void attention_fused(const float* q, const float* k, const float* v, int n, int 
   if (!finite(q, static_cast<size_t>(n) * dk) || !finite(k, static_cast<size_t>(m) * dk) ||
       !finite(v, static_cast<size_t>(m) * dv))
     fail("Q, K or V contains NaN or infinity");
-  check_options(m, options);
+  check_options(n, m, options);
   check_no_fully_masked_query(options.mask, n, m);
   fused_kernel(q, k, v, n, m, dk, dv, options, out, key_block);
+  check_output_finite(q, k, n, m, dk, dv, options, out);
 }
 
 Matrix attention_fused(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {

@@ -33,7 +33,9 @@ inline constexpr int kFusedQueryBlock = 16;
 inline constexpr int kFusedKeyBlock = 64;
 inline constexpr int kFusedQueryGroup = 8;  // query blocks that share each K/V block in cache
 
-// Same contract as ae::attention, including every std::invalid_argument.
+// Same contract as ae::attention, including every std::invalid_argument. One difference: a
+// score that overflows float is an error only where the mask lets it reach the softmax (the
+// fused kernel never shows the masked scores; ae::attention's trace does).
 Matrix attention_fused(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options);
 
 // On raw row-major buffers (rows packed: leading dimensions dk, dk, dv and dv), for callers

@@ -294,3 +294,78 @@ TEST_CASE("statistics: Var(q.k) is about d, and about 1 after the 1/sqrt(d) scal
     CHECK(scaled_sq / kSamples == doctest::Approx(1.0).epsilon(0.10));
   }
 }
+
+// --- hostile but finite input: an error or finite weights, never NaN ------------------------
+
+// Every weight finite and every row summing to 1, or else the call threw.
+void check_finite_weights(const ae::AttentionTrace& t) {
+  int non_finite = 0;
+  for (Eigen::Index i = 0; i < t.weights.size(); ++i) non_finite += !std::isfinite(t.weights.data()[i]);
+  CHECK_MESSAGE(non_finite == 0, non_finite << " weights are NaN or infinite");
+  check_rows_sum_to_one(t.weights);
+}
+
+ae::Matrix row_of(std::vector<float> values) {
+  ae::Matrix m(1, static_cast<Eigen::Index>(values.size()));
+  for (size_t j = 0; j < values.size(); ++j) m(0, static_cast<Eigen::Index>(j)) = values[j];
+  return m;
+}
+
+TEST_CASE("scores that overflow float are an error naming the query and key, not NaN weights") {
+  // The audit's case: q = k = [1e20, 0, 0, 1] gives q·k = 1e40 > FLT_MAX.
+  const ae::Matrix x = row_of({1e20f, 0.0f, 0.0f, 1.0f});
+  for (bool traced : {true, false}) {
+    CAPTURE(traced);
+    auto run = [&](const ae::AttentionOptions& o) {
+      return traced ? ae::attention_traced(x, x, x, o).weights : ae::attention(x, x, x, o);
+    };
+    CHECK_THROWS_WITH_AS(run({}), doctest::Contains("score of query 0 and key 0 overflows float"),
+                         std::invalid_argument);
+    // A finite q·k that the multiplier pushes past FLT_MAX: 2/√4 · 3e38 = 3e38 is fine, ·2 is not.
+    ae::AttentionOptions big;
+    big.score_multiplier = 3e38f;
+    const ae::Matrix two = row_of({1.0f, 1.0f, 1.0f, 1.0f});  // q·k = 4, scaled 2
+    CHECK_THROWS_WITH_AS(traced ? ae::attention_traced(two, two, two, big).weights : ae::attention(two, two, two, big),
+                         doctest::Contains("overflows float"), std::invalid_argument);
+  }
+}
+
+TEST_CASE("huge but representable scores give exact one-hot weights (the max is subtracted)") {
+  // q·k up to 1e36 and −1e36: without max-subtraction exp() would overflow.
+  ae::Matrix q = row_of({1e18f, 0.0f});
+  ae::Matrix k(3, 2);
+  k << 1e18f, 0.0f, -1e18f, 0.0f, 0.0f, 1.0f;
+  const ae::AttentionTrace t = ae::attention_traced(q, k, ref::random_matrix(3, 2, 9), {});
+  check_finite_weights(t);
+  CHECK(t.weights(0, 0) == 1.0f);
+  CHECK(t.weights(0, 1) == 0.0f);
+  ae::AttentionOptions largest;
+  largest.scale = false;
+  largest.score_multiplier = 3e38f;  // scores of ±3e38 and 0: the difference overflows to −inf, exp gives 0
+  const ae::Matrix unit = row_of({1.0f, 0.0f});
+  ae::Matrix keys(2, 2);
+  keys << 1.0f, 0.0f, -1.0f, 0.0f;
+  const ae::AttentionTrace u = ae::attention_traced(unit, keys, keys, largest);
+  check_finite_weights(u);
+  CHECK(u.weights(0, 0) == 1.0f);
+}
+
+TEST_CASE("query_offset near 2^31: 64-bit positions, and an error past the largest position") {
+  constexpr int kLargest = std::numeric_limits<int>::max();
+  const ae::Matrix k = ref::random_matrix(4, 3, 1), v = ref::random_matrix(4, 2, 2);
+  ae::AttentionOptions o;
+  o.mask.causal = true;
+  o.mask.window = 2;
+  o.mask.query_offset = kLargest;  // the audit's UBSan case: query_offset + i overflowed int
+  // One query at position 2³¹ − 1 sees every key causally; the window hides them all.
+  CHECK_THROWS_WITH_AS(ae::attention_traced(ref::random_matrix(1, 3, 3), k, v, o), doctest::Contains("every key is masked"),
+                       std::invalid_argument);
+  o.mask.window = 0;
+  check_finite_weights(ae::attention_traced(ref::random_matrix(1, 3, 3), k, v, o));
+  o.mask.query_offset = kLargest - 1;
+  check_finite_weights(ae::attention_traced(ref::random_matrix(2, 3, 3), k, v, o));
+  o.mask.query_offset = kLargest;
+  CHECK_THROWS_WITH_AS(ae::attention(ref::random_matrix(2, 3, 3), k, v, o),
+                       doctest::Contains("puts query 1 at position 2147483648, beyond the largest position"),
+                       std::invalid_argument);
+}

@@ -275,3 +275,19 @@ TEST_CASE("exp_nonpositive: within 3 ulp of std::exp on [−87.3, 0], exactly 0 
   CHECK(y[2] == 0.0f);
   CHECK(y[3] == 1.0f);
 }
+
+TEST_CASE("fused: a score that overflows float is the same error as ae::attention's, and positions are 64-bit") {
+  ae::Matrix x(2, 4);
+  x << 1.0f, 0.0f, 0.0f, 1.0f, 1e20f, 0.0f, 0.0f, 1.0f;  // q1·k1 = 1e40
+  const char* expected = "attention: the score of query 1 and key 1 overflows float";
+  CHECK_THROWS_WITH_AS(ae::attention_fused(x, x, x, {}), doctest::Contains(expected), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(ae::attention(x, x, x, {}), doctest::Contains(expected), std::invalid_argument);
+  ae::AttentionOptions late;
+  late.mask.causal = true;
+  late.mask.query_offset = std::numeric_limits<int>::max() - 1;
+  const ae::Matrix small = x.topRows(1);
+  CHECK_NOTHROW(ae::attention_fused(ae::Matrix(x.topRows(2) * 0.5f), small.replicate(3, 1), small.replicate(3, 1), late));
+  late.mask.query_offset += 1;
+  CHECK_THROWS_WITH_AS(ae::attention_fused(ae::Matrix(x * 0.5f), small.replicate(3, 1), small.replicate(3, 1), late),
+                       doctest::Contains("beyond the largest position"), std::invalid_argument);
+}

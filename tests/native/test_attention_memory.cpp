@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 namespace {
@@ -50,4 +52,29 @@ TEST_CASE("attention_trace_bytes grows as n² for self-attention") {
   CHECK(ae::attention_trace_bytes(8192, 8192, 64) == 4 * (size_t{256} << 20) + (size_t{2} << 20));
   CHECK(ae::attention_trace_bytes(0, 10, 8) == 0);
   CHECK_THROWS_AS(ae::attention_trace_bytes(-1, 4, 4), std::invalid_argument);
+}
+
+TEST_CASE("attention_trace_bytes is exact in 64 bits and saturates instead of wrapping") {
+  // The audit's case: 4,299,161,600 bytes, which wrapped to 4,194,304 in a 32-bit size_t.
+  CHECK(ae::attention_trace_bytes(16384, 16384, 64) == uint64_t{4'299'161'600});
+  CHECK(ae::attention_trace_bytes(1 << 29, 1 << 29, 0) == uint64_t{1} << 62);  // 16·2⁵⁸: still exact
+  CHECK(ae::attention_trace_bytes(1 << 30, 1 << 30, 0) == UINT64_MAX);         // 16·2⁶⁰ = 2⁶⁴ does not fit
+  constexpr int kLargest = std::numeric_limits<int>::max();
+  CHECK(ae::attention_trace_bytes(kLargest, kLargest, kLargest) == UINT64_MAX);
+}
+
+TEST_CASE("attention_traced refuses a trace above kMaxTraceBytes before allocating it") {
+  // 4·8192² floats are exactly 1 GiB: allowed; one more output column is not.
+  CHECK_NOTHROW(ae::check_trace_fits(8192, 8192, 0));
+  CHECK_THROWS_WITH_AS(ae::check_trace_fits(8192, 8192, 1),
+                       "attention: n = 8192 queries × m = 8192 keys need 1.07 GB (1073774592 bytes) for the trace; "
+                       "the limit is 1.07 GB (1073741824 bytes) (use fewer tokens, or the fused kernel)",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(ae::check_trace_fits(30000, 30000, 64), doctest::Contains("need 14.41 GB (14407680000 bytes) for the trace"),
+                       std::invalid_argument);
+  // Through attention_traced: the inputs are small (dk = 1), the trace would be 14.4 GB.
+  ae::Rng rng(3);
+  const ae::Matrix q = random_matrix(30000, 1, rng);
+  CHECK_THROWS_WITH_AS(ae::attention_traced(q, q, q, {}), doctest::Contains("30000 keys need 14.40 GB (14400120000 bytes)"),
+                       std::invalid_argument);
 }

@@ -45,6 +45,9 @@ const std::vector<BadConfig>& bad_configs() {
       {"zero layer_norm_eps", [](C& c) { c.layer_norm_eps = 0.0f; }, "layer_norm_eps"},
       {"NaN layer_norm_eps", [](C& c) { c.layer_norm_eps = std::numeric_limits<float>::quiet_NaN(); }, "layer_norm_eps"},
       {"rope_base of 1", [](C& c) { c.rope_base = 1.0f; }, "rope_base"},
+      // Every dimension within its own bound, 3.3·10¹¹ parameters together (the 51 GB config).
+      {"more parameters than kMaxParameters",
+       [](C& c) { c.vocab_size = 1 << 20, c.d_model = 4096, c.n_layers = 64, c.d_ff = 16384; }, "the limit is 67108864"},
   };
   return cases;
 }
@@ -112,4 +115,32 @@ TEST_CASE("positional and norm names round-trip, and unknown names throw naming 
   CHECK(ae::norm_placement_from_string("post") == ae::NormPlacement::Post);
   CHECK(ae::to_string(ae::NormPlacement::Post) == "post");
   CHECK_THROWS_WITH_AS(ae::norm_placement_from_string("middle"), doctest::Contains("norm"), std::invalid_argument);
+}
+
+TEST_CASE("parameter_count() equals what a Transformer of the config allocates") {
+  std::vector<ae::ModelConfig> configs(7);
+  configs[1].positional = ae::PositionalEncoding::Learned, configs[1].max_len = 40;
+  configs[2].norm = ae::NormPlacement::Post, configs[2].d_ff = 7;
+  configs[3].cross_attention = true, configs[3].causal = true, configs[3].n_layers = 3;
+  configs[4].tie_output = false, configs[4].vocab_size = 181;
+  configs[5].d_model = 9, configs[5].n_heads = 3, configs[5].positional = ae::PositionalEncoding::Learned;
+  configs[6].vocab_size = 1, configs[6].d_model = 2, configs[6].n_heads = 1, configs[6].n_layers = 1, configs[6].max_len = 1;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    CAPTURE(i);
+    CHECK(configs[i].parameter_count() == static_cast<int64_t>(ae::Transformer{configs[i]}.parameter_count()));
+  }
+}
+
+TEST_CASE("kMaxParameters: a model at the limit passes, one more row of embedding does not") {
+  ae::ModelConfig c;
+  c.d_model = 64, c.n_heads = 4, c.n_layers = 1, c.d_ff = 64, c.positional = ae::PositionalEncoding::None;
+  c.norm = ae::NormPlacement::Post;  // no final LayerNorm: every parameter but the layer's is V·(d + 1)
+  c.vocab_size = 1;
+  const int64_t layer = c.parameter_count() - (c.d_model + 1);
+  c.vocab_size = static_cast<int>((ae::kMaxParameters - layer) / (c.d_model + 1));
+  CHECK(c.parameter_count() <= ae::kMaxParameters);
+  CHECK_NOTHROW(c.validate());
+  c.vocab_size += 1;
+  CHECK(c.parameter_count() > ae::kMaxParameters);
+  CHECK_THROWS_WITH_AS(c.validate(), doctest::Contains("parameters ("), std::invalid_argument);
 }

@@ -96,7 +96,8 @@ TEST_CASE("coref corpus is a pure function of the seed") {
 TEST_CASE("coref split sizes follow the options") {
   CHECK(coref().train.size() == 60000);
   for (const auto& [name, split] : coref().evaluation_splits()) {
-    CAPTURE(name);
+    const auto& name_ = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(name_);
     CHECK(split->size() == 1000);
   }
   ae::CorefOptions small;
@@ -114,7 +115,8 @@ TEST_CASE("coref splits have no duplicates and are disjoint") {
   const auto splits = coref_splits(coref());
   std::vector<std::set<std::string>> sets;
   for (const auto& [name, split] : splits) {
-    CAPTURE(name);
+    const auto& name_ = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(name_);
     sets.push_back(text_set(*split));
     CHECK(sets.back().size() == split->size());
   }
@@ -318,7 +320,8 @@ TEST_CASE("lesson sentences are in the training split with the right referents")
 
 TEST_CASE("referent position is balanced: neither first nor second noun is a shortcut") {
   for (const auto& [name, split] : coref_splits(coref())) {
-    CAPTURE(name);
+    const auto& name_ = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(name_);
     int first = 0, role0_first = 0;
     std::map<std::string, std::pair<int, int>> per_family;  // first, total
     for (const auto& e : *split) {
@@ -333,7 +336,8 @@ TEST_CASE("referent position is balanced: neither first nor second noun is a sho
     CHECK(fraction(role0_first, split->size()) >= 0.4);  // voice: role 0 is not always first
     CHECK(fraction(role0_first, split->size()) <= 0.6);
     for (const auto& [family, counts] : per_family) {
-      CAPTURE(family);
+      const auto& family_ = family;  // clang 14 cannot capture a structured binding
+      CAPTURE(family_);
       CHECK(fraction(counts.first, static_cast<size_t>(counts.second)) >= 0.45);
       CHECK(fraction(counts.first, static_cast<size_t>(counts.second)) <= 0.55);
     }
@@ -351,8 +355,10 @@ TEST_CASE("each adjective points to one role per family and several point to dif
     ++first[{e.family, e.decider}].second;
   }
   for (const auto& [key, r] : roles) {
-    CAPTURE(key.first);
-    CAPTURE(key.second);
+    const auto& key_first_ = key.first;  // clang 14 cannot capture a structured binding
+    CAPTURE(key_first_);
+    const auto& key_second_ = key.second;  // clang 14 cannot capture a structured binding
+    CAPTURE(key_second_);
     CHECK(r.size() == 1);  // within a family the adjective decides the referent
     // …but not its position: active and passive templates put that noun first or second.
     const double f = fraction(first[key].first, static_cast<size_t>(first[key].second));
@@ -374,7 +380,8 @@ TEST_CASE("each adjective points to one role per family and several point to dif
 
 TEST_CASE("every token index field points at the right word") {
   for (const auto& [name, split] : coref_splits(coref())) {
-    CAPTURE(name);
+    const auto& name_ = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(name_);
     for (const auto& e : *split) {
       const int n = static_cast<int>(e.tokens.size());
       const auto at = [&](int i) { return i >= 0 && i < n ? e.tokens[static_cast<size_t>(i)] : std::string("<out of range>"); };
@@ -414,8 +421,10 @@ TEST_CASE("nouns sit at many indices and 'it' comes before or after them (no pos
   }
   CHECK(referent_index.size() == 6 * ae::coref_families().size());  // every seen template
   for (const auto& [key, indices] : referent_index) {
-    CAPTURE(key.first);
-    CAPTURE(key.second);
+    const auto& key_first_ = key.first;  // clang 14 cannot capture a structured binding
+    CAPTURE(key_first_);
+    const auto& key_second_ = key.second;  // clang 14 cannot capture a structured binding
+    CAPTURE(key_second_);
     CHECK(indices.size() >= 8);
     CHECK(gap.at(key).size() >= 12);
   }
@@ -424,7 +433,8 @@ TEST_CASE("nouns sit at many indices and 'it' comes before or after them (no pos
 
 TEST_CASE("minimal pairs differ only in the decider and have different referents") {
   for (const auto& [name, split] : coref_splits(coref())) {
-    CAPTURE(name);
+    const auto& name_ = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(name_);
     std::map<int, std::vector<const CorefExample*>> pairs;
     for (const auto& e : *split) pairs[e.pair_id].push_back(&e);
     CHECK(pairs.size() * 2 == split->size());
@@ -462,7 +472,8 @@ TEST_CASE("minimal pairs differ only in the decider and have different referents
 TEST_CASE("the vocabulary from corpus_words covers every coref split and decoder_text") {
   const ae::Vocabulary v = ae::Vocabulary::from_words(ae::corpus_words(coref()));
   for (const auto& [name, split] : coref_splits(coref())) {
-    CAPTURE(name);
+    const auto& name_ = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(name_);
     int uncovered = 0;
     for (const auto& e : *split) {
       const auto encoded = v.encode(ae::decoder_text(e));

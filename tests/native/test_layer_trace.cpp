@@ -72,7 +72,8 @@ TEST_CASE("layer_stages: nine stages in the lesson's order, each recomputed from
       for (int i = 0; i < ae::kLayerStageCount; ++i) CHECK(std::string(stages[static_cast<size_t>(i)].name) == order[i]);
       auto s = by_name(trace);
       for (const auto& [name, m] : s) {
-        CAPTURE(name);
+        const auto& name_ = name;  // clang 14 cannot capture a structured binding
+        CAPTURE(name_);
         CHECK(m->rows() == 6);
         CHECK(m->cols() == (name == "ffnHidden" ? 4 * 16 : 16));  // the FFN is 4× wide
       }

@@ -89,7 +89,8 @@ TEST_CASE("shipped coreference models: metrics.json's split reports, head and cr
 
     bool accuracy_ok = true, in_sentence_ok = true, flip_ok = true;
     for (const auto& [split_name, split] : corpus.evaluation_splits()) {
-      CAPTURE(split_name);
+      const auto& split_name_ = split_name;  // clang 14 cannot capture a structured binding
+      CAPTURE(split_name_);
       const CorefSplitReport r = coref_split_report(*c.model, *split, vocab, reader, layer, head);
       const json& m = shipped["splits"][split_name];
       CHECK(r.examples == m["examples"].get<int>());

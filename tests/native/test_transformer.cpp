@@ -217,7 +217,8 @@ TEST_CASE("init_random is deterministic: same seed gives the same weights, anoth
     const auto pa = parameters(a), pb = parameters(b), po = parameters(other);
     REQUIRE(pa.size() == pb.size());
     for (const auto& [name, value] : pa) {
-      CAPTURE(name);
+      const auto& name_ = name;  // clang 14 cannot capture a structured binding
+      CAPTURE(name_);
       CHECK_MATRIX_EQUAL(pb.at(name), value);
     }
     // Weights are random (biases and norm parameters start at 0 and 1 for every seed).

@@ -1,0 +1,73 @@
+// scripts/serve.mjs refuses every path that resolves outside its root, through ".." or through
+// symlinks (followed with realpath), and still serves files and in-root links.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import http from 'node:http';
+import path from 'node:path';
+import { startServer } from '../../scripts/serve.mjs';
+
+let dir, server, url;
+
+// tmp/root/{index.html, sub/a.txt, links…} and tmp/outside/{secret.txt, index.html}.
+function makeTree() {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serve-test-'));
+  const root = path.join(dir, 'root'), outside = path.join(dir, 'outside');
+  fs.mkdirSync(path.join(root, 'sub'), { recursive: true });
+  fs.mkdirSync(outside);
+  fs.writeFileSync(path.join(root, 'index.html'), '<p>root</p>');
+  fs.writeFileSync(path.join(root, 'sub', 'a.txt'), 'inside');
+  fs.writeFileSync(path.join(outside, 'secret.txt'), 'SECRET');
+  fs.writeFileSync(path.join(outside, 'index.html'), 'SECRET INDEX');
+  fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'leak.txt'));   // file link out
+  fs.symlinkSync('../outside', path.join(root, 'leakdir'));                         // relative dir link out
+  fs.symlinkSync(outside, path.join(root, 'sub', 'deeper'));                        // nested dir link out
+  fs.mkdirSync(path.join(root, 'indexlink'));
+  fs.symlinkSync(path.join(outside, 'index.html'), path.join(root, 'indexlink', 'index.html'));  // index out
+  fs.symlinkSync('sub/a.txt', path.join(root, 'alias.txt'));                        // link inside: fine
+  fs.symlinkSync('missing', path.join(root, 'dangling.txt'));
+  return root;
+}
+
+before(async () => {
+  ({ server, url } = await startServer({ root: makeTree(), port: 0 }));
+});
+
+after(() => {
+  server.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// node:http sends the path as written; fetch() would collapse a literal "/../" first.
+function get(pathname) {
+  return new Promise((resolve, reject) => {
+    http.get({ host: new URL(url).hostname, port: new URL(url).port, path: pathname }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+    }).on('error', reject);
+  });
+}
+
+test('serves files, the index and symlinks that stay inside the root', async () => {
+  assert.deepEqual(await get('/sub/a.txt'), { status: 200, body: 'inside' });
+  assert.deepEqual(await get('/'), { status: 200, body: '<p>root</p>' });
+  assert.deepEqual(await get('/alias.txt'), { status: 200, body: 'inside' });
+});
+
+test('refuses symlinks that resolve outside the root (403, nothing of the file sent)', async () => {
+  for (const p of ['/leak.txt', '/leakdir/secret.txt', '/leakdir/', '/sub/deeper/secret.txt', '/indexlink/']) {
+    const { status, body } = await get(p);
+    assert.equal(status, 403, p);
+    assert.doesNotMatch(body, /SECRET/, p);
+  }
+});
+
+test('refuses ".." in any spelling, and answers 404 for missing or dangling paths', async () => {
+  for (const p of ['/../outside/secret.txt', '/%2e%2e/outside/secret.txt', '/sub/..%2f..%2foutside/secret.txt']) {
+    assert.equal((await get(p)).status, 403, p);
+  }
+  assert.equal((await get('/nothing.txt')).status, 404);
+  assert.equal((await get('/dangling.txt')).status, 404);
+});
