@@ -6,6 +6,11 @@ import fs from 'node:fs';
 import { app, apiAll, apiView, chooseModel, expect, openPage, shownCells, test } from './fixtures.mjs';
 
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
+// The page opens coref-encoder at its coreference head; the file names carry it, 1-based.
+const corefHead = () => {
+  const { layer, head } = JSON.parse(fs.readFileSync('web/models/coref-encoder/config.json', 'utf8')).coreference_head;
+  return `l${layer + 1}h${head + 1}`;
+};
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 // Clicks (or presses Enter on) a button and returns the download: {name, bytes}.
@@ -55,7 +60,7 @@ test.describe('export', () => {
 
     // SVG: standalone (no style attributes, no CSS variables), every cell with its value and colour.
     const svgFile = await downloadOf(page, result.getByRole('button', { name: 'Download the heatmap as an SVG image' }));
-    expect(svgFile.name).toMatch(/^attention-coref-encoder-heatmap-l3h1\.svg$/);
+    expect(svgFile.name).toBe(`attention-coref-encoder-heatmap-${corefHead()}.svg`);
     const svg = await parseSvg(page, svgFile.bytes.toString('utf8'));
     expect(svg.error).toBeNull();
     expect(svg.root).toBe('svg');
@@ -71,7 +76,7 @@ test.describe('export', () => {
 
     // PNG, pressed from the keyboard: the PNG signature, and 2× the SVG's size.
     const png = await downloadOf(page, result.getByRole('button', { name: 'Download the heatmap as a PNG image' }), { keyboard: true });
-    expect(png.name).toBe('attention-coref-encoder-heatmap-l3h1.png');
+    expect(png.name).toBe(`attention-coref-encoder-heatmap-${corefHead()}.png`);
     expect([...png.bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
     expect(png.bytes.length).toBeGreaterThan(1000);
     expect([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)]).toEqual([svg.width * 2, svg.height * 2]);

@@ -132,9 +132,11 @@ test.describe('KV cache panel', () => {
     expect(JSON.parse(await view.getAttribute('data-generated'))).toEqual(expected.words);
     expect(expected.words).toContain('street');
 
-    await view.getByLabel('Prompt for the decoder').fill('the '.repeat(40));
+    const { max_len: maxLen } = JSON.parse(fs.readFileSync('web/models/coref-decoder/config.json', 'utf8'));
+    await view.getByLabel('Prompt for the decoder').fill('the '.repeat(maxLen + 8));
     await expect(view.getByRole('alert')).toHaveText(/^Could not generate: the text is longer than this model can read/);
-    await expect(view.getByRole('alert')).toHaveAttribute('title', /the prompt has 40 tokens; this model reads at most 32/);
+    await expect(view.getByRole('alert')).toHaveAttribute('title',
+      new RegExp(`the prompt has ${maxLen + 8} tokens; this model reads at most ${maxLen}`));
     await expect(view).toHaveAttribute('data-status', 'error');
     await view.getByLabel('Prompt for the decoder').fill("the animal didn't cross the street because it was too tired . it =");
     await expect(view).toHaveAttribute('data-status', 'ready');

@@ -5,6 +5,7 @@ import {
   SHOTS, alert, app, cells, chooseModel, expect, expectCellsMatchApi, expectNoSeriousAxeViolations, expectRendered,
   openPage, shownCells, test,
 } from './fixtures.mjs';
+import { format, messages } from '../../web/i18n.mjs';
 
 const LESSON = "The animal didn't cross the street because it was too tired.";
 const PROMPT = "the animal didn't cross the street because it was too tired . it =";
@@ -205,6 +206,40 @@ test('coref-encoder resolves “it”: animal when tired, street when wide', asy
   await typeSentence(page, LESSON);
   await expect(alert(page)).toHaveText('');
   await expect(answer(page)).toHaveText(/^“it” → animal /);
+});
+
+// A share of a split as the page should write it, formatted here from config.json's number.
+const rate = (x, locale) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x);
+
+test('Model facts list coref-encoder’s checks on unseen sentences from config.json, in English and Chinese', async ({ page }) => {
+  test.skip(!has('coref-encoder'), 'coref-encoder is not in web/models');
+  const { splits } = readJson('web/models/coref-encoder/config.json');
+  expect(Object.keys(splits).length, 'config.json has splits').toBeGreaterThan(0);
+  const row = page.locator('#fact-splits-row');
+  const items = page.locator('#fact-splits li');
+  await openPage(page, '/');
+  await expect(app(page)).toHaveAttribute('data-model', 'coref-encoder');
+  // The page starts in English; the language button then names the other language.
+  for (const [lang, locale, htmlLang, next] of [['en', 'en', 'en', '中文'], ['zh', 'zh-CN', 'zh-Hans', 'English']]) {
+    await expect(page.locator('html')).toHaveAttribute('lang', htmlLang);
+    await expect(row).toBeVisible();
+    await expect(row.locator('dt')).toHaveText(messages[lang].factSplits);
+    await expect(items).toHaveText(Object.entries(splits).map(([name, { accuracy, flip_rate: flip }]) =>
+      format(messages[lang].factSplitValue, {
+        name: messages[lang].splitNames[name], accuracy: rate(accuracy, locale), flip: rate(flip, locale),
+      })));
+    await page.getByRole('button', { name: next }).click();
+  }
+  // Back in English: the validation line spelled out, so a wrong template or number format also fails.
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  const { accuracy, flip_rate: flip } = splits.validation;
+  await expect(items.nth(Object.keys(splits).indexOf('validation'))).toHaveText(`validation: ${+(accuracy * 100).toFixed(1)}% right, head follows ${+(flip * 100).toFixed(1)}% of pairs`);
+
+  // Models without held-out splits hide the row.
+  await chooseModel(page, 'word-order-rope');
+  await expect(row).toBeHidden();
+  await chooseModel(page, 'untrained');
+  await expect(row).toBeHidden();
 });
 
 test('coref-decoder writes the referent after “it =”', async ({ page }) => {

@@ -7,7 +7,12 @@ import { before, test } from 'node:test';
 
 import { EngineError } from '../../web/lib/contract.mjs';
 import { KernelWorkspace, ModelBench, RandomModel, TrainedModel, Engine } from '../../web/lib/engine.mjs';
-import { loadNodeEngine, shippedModel } from './helpers.mjs';
+import { loadNodeEngine, shippedConfig, shippedModel } from './helpers.mjs';
+
+// The shipped models' shapes, for the rows that sit just past a limit.
+const ENCODER = shippedConfig('coref-encoder');
+const DECODER = shippedConfig('coref-decoder');
+const ENCODER_HEADS = ENCODER.n_layers * ENCODER.n_heads;
 
 let engine, coref, decoder, random, workspace, bench;
 before(async () => {
@@ -28,8 +33,8 @@ const NOT_TEXT = [42, true, {}, ['it'], null, 7n];
 const NOT_NUMBERS4 = ['1001', 5, { length: 1e8 }, [NaN, 0, 0, 1], ['1', 0, 0, 1], {}, true, [Infinity, 0, 0, 1],
   [1e39, 0, 0, 1], new Float32Array([NaN, 0, 0, 1]), new DataView(new ArrayBuffer(16))];
 const NOT_FLAGS2 = [[0, 256], [0, -1], [0, 0.5], '01', { length: 1e8 }, [0, '1'], [0, null], 7];
-const NOT_POSITIONS = [[0.5], [2 ** 31], { length: 1e8 }, '0', [NaN], 3, [[0]], Array(33).fill(0)];
-const NOT_HEAD_PAIRS = [[[0]], [['0', 0]], [[0, NaN]], [0, 0], 'x', [[0.5, 0]], [[0, 0, 0]], { length: 1e8 }, Array(13).fill([0, 0])];
+const NOT_POSITIONS = [[0.5], [2 ** 31], { length: 1e8 }, '0', [NaN], 3, [[0]], Array(ENCODER.max_len + 1).fill(0)];
+const NOT_HEAD_PAIRS = [[[0]], [['0', 0]], [[0, NaN]], [0, 0], 'x', [[0.5, 0]], [[0, 0, 0]], { length: 1e8 }, Array(ENCODER_HEADS + 1).fill([0, 0])];
 const NOT_OPTIONS = ['causal', 5, true, [1], new Float32Array(1)];
 
 const identity2 = { q: [1, 0, 0, 1], k: [1, 0, 0, 1], v: [1, 2, 3, 4], n: 2, m: 2, dk: 2 };
@@ -112,17 +117,18 @@ for (const call of ['analyze', 'analyzePacked']) {
   refused(call, 'scoreMultiplier', NOT_FINITE, (x) => run(SENTENCE, { scoreMultiplier: x }));
   refused(call, 'knockout', NOT_POSITIONS, (x) => run(SENTENCE, { knockout: x }));
   refused(call, 'ablate', NOT_HEAD_PAIRS, (x) => run(SENTENCE, { ablate: x }));
-  refused(call, 'topK', [0, -1, 1.5, 182, '5', NaN, 1e9], (x) => run(SENTENCE, { topK: x }));
+  refused(call, 'topK', [0, -1, 1.5, ENCODER.vocab_size + 1, '5', NaN, 1e9], (x) => run(SENTENCE, { topK: x }));
   refused(call, 'top_k', [3], (x) => run(SENTENCE, { top_k: x }), 'unknown-option');
   refused(call, 'options', NOT_OPTIONS, (x) => run(SENTENCE, x));
   refused(call, 'is empty', ['', '  ', '\n\t'], (x) => run(x), 'empty-input');
   refused(call, 'has no "it"', ['the cat sat'], (x) => run(x), 'no-pronoun');
-  refused(call, 'this model reads at most 32', ['it '.repeat(33)], (x) => run(x), 'too-long');
+  refused(call, `this model reads at most ${ENCODER.max_len}`, ['it '.repeat(ENCODER.max_len + 1)], (x) => run(x), 'too-long');
   refused(call, 'limit is 1000000', ['x'.repeat(1_000_001)], (x) => run(x), 'too-long');
   refused(call, 'is outside the sentence', [[20], [-1], [31]], (x) => run('it was', { knockout: x }), 'bad-input');
-  refused(call, 'is not a head of this model (3 layers × 4 heads)', [[[3, 0]], [[0, 4]], [[-1, 0]]], (x) => run(SENTENCE, { ablate: x }), 'bad-input');
+  refused(call, `is not a head of this model (${ENCODER.n_layers} layers × ${ENCODER.n_heads} heads)`,
+    [[[ENCODER.n_layers, 0]], [[0, ENCODER.n_heads]], [[-1, 0]]], (x) => run(SENTENCE, { ablate: x }), 'bad-input');
   accepted('valid', call, 'predicts "animal"', () => run(SENTENCE).prediction.token, same('animal'));
-  accepted('valid', call, 'topK = vocabSize lists every word', () => run(SENTENCE, { topK: 181 }).prediction.top.length, same(181));
+  accepted('valid', call, 'topK = vocabSize lists every word', () => run(SENTENCE, { topK: ENCODER.vocab_size }).prediction.top.length, same(ENCODER.vocab_size));
   accepted('valid', call, 'topK 1', () => run(SENTENCE, { topK: 1 }).prediction.top.length, same(1));
   accepted('valid', call, 'knockout and ablate', () => run(SENTENCE, { knockout: [0, 1], ablate: [[2, 0]] }).n, same(13));
   accepted('valid', call, 'null options', () => run(SENTENCE, null).prediction.token, same('animal'));
@@ -134,7 +140,7 @@ const PROMPT = "the animal didn't cross the street because it was too wide . it 
 for (const call of ['generate', 'generateSteps', 'generateCached']) {
   refused(call, 'maxNewWords', [-1, NaN, 'abc', 1.5, Infinity, 2 ** 31, true, [2]], (x) => decoder[call](PROMPT, x));
   refused(call, 'prompt', NOT_TEXT, (x) => decoder[call](x, 2));
-  refused(call, 'this model reads at most 32', ['the '.repeat(40)], (x) => decoder[call](x, 2), 'too-long');
+  refused(call, `this model reads at most ${DECODER.max_len}`, ['the '.repeat(DECODER.max_len + 8)], (x) => decoder[call](x, 2), 'too-long');
   refused(call, 'the prompt is empty', [''], (x) => decoder[call](x, 2), 'empty-input');
   refused(call, 'only a next-word (decoder) model', [PROMPT], (x) => coref[call](x, 2), 'wrong-task');
   accepted('valid', call, 'maxNewWords 0 writes nothing', () => {
@@ -144,7 +150,7 @@ for (const call of ['generate', 'generateSteps', 'generateCached']) {
 }
 refused('generateSteps', 'useCache', NOT_BOOLEAN, (x) => decoder.generateSteps(PROMPT, 2, x));
 accepted('valid', 'generate', 'the decoder answers "street"', () => decoder.generate(PROMPT, 1), same(['street']));
-accepted('valid', 'generate', 'maxNewWords 2^31 − 1 stops at maxLen', () => decoder.generate(PROMPT, 2 ** 31 - 1).length <= 32, same(true));
+accepted('valid', 'generate', 'maxNewWords 2^31 − 1 stops at maxLen', () => decoder.generate(PROMPT, 2 ** 31 - 1).length <= DECODER.max_len, same(true));
 accepted('valid', 'generateCached', 'the same as generate', () => decoder.generateCached(PROMPT, 1), same(['street']));
 accepted('valid', 'generateSteps', 'the same word, without the cache', () => decoder.generateSteps(PROMPT, 1, false).steps[0].token, same('street'));
 

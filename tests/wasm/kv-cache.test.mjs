@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { loadNodeEngine, root } from './helpers.mjs';
+import { loadNodeEngine, root, shippedConfig } from './helpers.mjs';
 
 const PROMPTS = ["the animal didn't cross the street because it was too tired .",
   "the animal didn't cross the street because it was too wide . it =",
@@ -121,7 +121,9 @@ test('work per step follows the closed form: one row with the cache, every row w
 });
 
 test('errors: too long a prompt, an encoder, a negative count; the module keeps working', () => {
-  assert.throws(() => decoder.generateSteps('the '.repeat(40), 3, true), /the prompt has 40 tokens; this model reads at most 32/);
+  const { max_len: maxLen } = shippedConfig('coref-decoder');
+  assert.throws(() => decoder.generateSteps('the '.repeat(maxLen + 8), 3, true),
+    new RegExp(`the prompt has ${maxLen + 8} tokens; this model reads at most ${maxLen}`));
   assert.throws(() => decoder.generateSteps('', 3, false), /empty/);
   assert.throws(() => decoder.generateSteps('the animal', -1, true), /maxNewWords must be a whole number from 0 to 2147483647, got -1/);
   const encoder = engine.loadTrainedModel(files('coref-encoder'));

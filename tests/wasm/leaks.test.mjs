@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
-import { loadNodeEngine, shippedModel } from './helpers.mjs';
+import { loadNodeEngine, shippedConfig, shippedModel } from './helpers.mjs';
 
 let engine, coref, decoder;
 before(async () => {
@@ -17,7 +17,9 @@ before(async () => {
 
 const identity2 = { q: [1, 0, 0, 1], k: [1, 0, 0, 1], v: [1, 2, 3, 4], n: 2, m: 2, dk: 2 };
 const SENTENCE = "The animal didn't cross the street because it was too tired.";
-const TOO_LONG = Array.from({ length: 40 }, () => 'it').join(' ');  // 40 tokens; the models read 32
+// 8 tokens more than either coreference model reads (config.json max_len).
+const LONGEST = Math.max(...['coref-encoder', 'coref-decoder'].map((m) => shippedConfig(m).max_len));
+const TOO_LONG = Array.from({ length: LONGEST + 8 }, () => 'it').join(' ');
 
 // Calls that pass the JS contract and fail inside wasm, each of another kind; the code is the
 // one the error must carry (so a call that stopped failing, or failed differently, is noticed).

@@ -205,10 +205,14 @@ export class LayerPanel extends StoreElement {
       math.textContent = formula;
       const box = document.createElement('span');
       box.className = 'ae-layer-stripbox';
-      box.append(vectorStrip(values, {
+      const strip = vectorStrip(values, {
         name: label, maxAbs: name === 'ffnHidden' ? hiddenScale : wideScale, maxWidth: STRIP_WIDTH,
         label: this.#t('vectorLabel', { name: label, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)) }),
-      }));
+      });
+      // At 2 px a cell, a wide model's FFN hidden layer (4·64 = 256 values) is wider than a phone:
+      // the strip shrinks to its box (style.css) instead of scrolling, which would need a tab stop.
+      strip.setAttribute('preserveAspectRatio', 'none');
+      box.append(strip);
       const normText = document.createElement('span');
       normText.className = 'ae-layer-norm';
       normText.textContent = this.#t('norm', { norm: fixed(norm) });
