@@ -420,12 +420,14 @@ function showSplitFacts(config) {
   ui['fact-splits-row'].hidden = !splits;
   if (!splits) return;
   const names = messages[state.lang].splitNames;
-  ui['fact-splits'].replaceChildren(...Object.entries(splits).map(([name, { accuracy, flip_rate: flip }]) =>
-    Object.assign(document.createElement('li'), {
-      textContent: t('factSplitValue', {
-        name: names[name] ?? name, accuracy: formatRate(accuracy), flip: formatRate(flip),
-      }),
-    })));
+  // In the order of splitNames (validation first), then any split the page has no name for.
+  const order = [...Object.keys(names).filter((name) => name in splits), ...Object.keys(splits).filter((name) => !(name in names))];
+  const item = (name) => {
+    const { accuracy, flip_rate: flip } = splits[name];
+    const text = t('factSplitValue', { name: names[name] ?? name, accuracy: formatRate(accuracy), flip: formatRate(flip) });
+    return Object.assign(document.createElement('li'), { textContent: text });
+  };
+  ui['fact-splits'].replaceChildren(...order.map(item));
 }
 
 function showBanner() {
