@@ -62,15 +62,6 @@ float accuracy(const Transformer& model, const std::vector<TrainingExample>& exa
   return static_cast<float>(right) / static_cast<float>(examples.size());
 }
 
-PronounAttention pronoun_attention(const Transformer& model, const CorefExample& e, const Vocabulary& vocab,
-                                   int layer, int head) {
-  ForwardTrace trace;
-  model.forward(coref_encoder_example(e, vocab).ids, RunOptions{}, &trace);
-  const Matrix& w = trace.layers.at(layer).self_attention.heads.at(head).attention.weights;
-  const int other = e.referent == e.first_noun ? e.second_noun : e.first_noun;
-  return {w(e.pronoun, e.referent), w(e.pronoun, other)};
-}
-
 TrainingExample coref_example(CorefReader reader, const CorefExample& e, const Vocabulary& vocab) {
   return reader == CorefReader::Encoder ? coref_encoder_example(e, vocab) : coref_decoder_example(e, vocab);
 }

@@ -94,8 +94,5 @@ struct CorefSplitReport {
 CorefSplitReport coref_split_report(const Transformer& model, const std::vector<CorefExample>& split,
                                     const Vocabulary& vocab, CorefReader reader, int layer, int head);
 
-// Attention from "it" to the referent/other noun for one example in one head.
-PronounAttention pronoun_attention(const Transformer& model, const CorefExample& example, const Vocabulary& vocab,
-                                   int layer, int head);
 
 }  // namespace ae
