@@ -82,9 +82,37 @@ void append_utf8(std::string& s, char32_t c) {
   }
 }
 
+// CJK characters that write words (not punctuation, full-width forms or kana).
+bool is_ideograph(char32_t c) {
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0xF900 && c <= 0xFAFF) ||
+         (c >= 0x20000 && c <= 0x2FFFF);
+}
+
+// Appends the longest lexicon word of ideographs starting at cps[start] (one character if none
+// is known) and returns the index after it.
+size_t push_longest_word(const std::vector<char32_t>& cps, size_t start, const Lexicon& known,
+                         std::vector<std::string>& out) {
+  size_t end = start + 1;
+  while (end < cps.size() && end - start < static_cast<size_t>(kMaxLexiconWordChars) && is_ideograph(cps[end])) ++end;
+  for (; end > start + 1; --end) {
+    std::string candidate;
+    for (size_t k = start; k < end; ++k) append_utf8(candidate, cps[k]);
+    if (known(candidate)) {
+      out.push_back(std::move(candidate));
+      return end;
+    }
+  }
+  std::string single;
+  append_utf8(single, cps[start]);
+  out.push_back(std::move(single));
+  return start + 1;
+}
+
 }  // namespace
 
-std::vector<std::string> split_words(std::string_view text) {
+std::vector<std::string> split_words(std::string_view text) { return split_words(text, Lexicon{}); }
+
+std::vector<std::string> split_words(std::string_view text, const Lexicon& known) {
   // Decode once so that apostrophes can look ahead at the next character.
   std::vector<char32_t> cps;
   for (size_t i = 0; i < text.size();) cps.push_back(next_code_point(text, i));
@@ -100,6 +128,9 @@ std::vector<std::string> split_words(std::string_view text) {
     if (is_word_char(c)) {
       if (c >= 'A' && c <= 'Z') c = c - 'A' + 'a';
       append_utf8(word, c);
+    } else if (known && is_ideograph(c)) {
+      flush();
+      i = push_longest_word(cps, i, known, out) - 1;
     } else if (is_apostrophe(c) && !word.empty() && i + 1 < cps.size() && is_word_char(cps[i + 1])) {
       word += '\'';  // inner apostrophe: part of a contraction
     } else {

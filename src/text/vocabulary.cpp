@@ -179,7 +179,7 @@ const std::string& Vocabulary::token(int id) const {
 
 Vocabulary::Encoded Vocabulary::encode(std::string_view text, bool prepend_cls) const {
   Encoded e;
-  std::vector<std::string> words = split_words(text);
+  std::vector<std::string> words = split_words(text, [this](std::string_view w) { return contains(w); });
   e.ids.reserve(words.size() + 1);
   e.tokens.reserve(words.size() + 1);
   if (prepend_cls) {

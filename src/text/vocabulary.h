@@ -77,7 +77,8 @@ class Vocabulary {
     std::vector<int> unknown;         // positions in ids/tokens whose id is kUnk
   };
 
-  // Splits `text` with ae::split_words and looks every word up. With prepend_cls the sequence
+  // Splits `text` with ae::split_words, cutting CJK runs into the longest words of this
+  // vocabulary (tokenizer.h), and looks every word up. With prepend_cls the sequence
   // starts with [CLS] and all positions (also in `unknown`) count it. Unknown words are kept as
   // [UNK] and listed, never dropped, so a caller can tell the user which words the model cannot
   // read. Throws std::invalid_argument for text that is not valid UTF-8.

@@ -140,3 +140,24 @@ TEST_CASE("hashed_token_id spreads words over the range and rejects vocab_size <
   CHECK_THROWS_WITH_AS(ae::hashed_token_id("x", 4, 4), doctest::Contains("vocab_size"), std::invalid_argument);
   CHECK_THROWS_AS(ae::hashed_token_id("x", 2, 5), std::invalid_argument);
 }
+
+TEST_CASE("with a lexicon, a run of CJK characters is cut into the longest known words, left to right") {
+  const std::set<std::string, std::less<>> words = {"动物", "没有", "穿过", "马路", "马", "路口", "十字路口", "它"};
+  const ae::Lexicon known = [&](std::string_view w) { return words.count(w) > 0; };
+  using V = std::vector<std::string>;
+  CHECK(ae::split_words("那只动物没有穿过马路，因为它太累了。", known) ==
+        V{"那", "只", "动物", "没有", "穿过", "马路", "，", "因", "为", "它", "太", "累", "了", "。"});
+  CHECK(ae::split_words("马路", known) == V{"马路"});        // the longest word wins over 马
+  CHECK(ae::split_words("马跑", known) == V{"马", "跑"});     // a one-character word, then an unknown one
+  CHECK(ae::split_words("十字路口", known) == V{"十字路口"});
+  CHECK(ae::split_words("字路口", known) == V{"字", "路口"});  // left to right: 字 is not a word, then 路口
+  CHECK(ae::split_words("马 路", known) == V{"马", "路"});     // a space ends the run: no word across it
+  CHECK(ae::split_words("它's 动物 OK", known) == V{"它", "'", "s", "动物", "ok"});
+  // Without a lexicon (or with an empty one) every character stays a token, as before.
+  CHECK(ae::split_words("马路", ae::Lexicon{}) == V{"马", "路"});
+  CHECK(ae::split_words("马路") == V{"马", "路"});
+  // Words longer than kMaxLexiconWordChars are never looked up, so a run costs O(n · 8) lookups.
+  const std::string long_word = "一二三四五六七八九";
+  const ae::Lexicon only_long = [&](std::string_view w) { return w == long_word; };
+  CHECK(ae::split_words(long_word, only_long).size() == 9);
+}

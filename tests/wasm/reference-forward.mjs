@@ -81,7 +81,13 @@ function pushWord(word, out) {
   out.push(word.slice(cut));
 }
 
-export function splitWords(text) {
+const IDEOGRAPHS = [[0x4e00, 0x9fff], [0x3400, 0x4dbf], [0xf900, 0xfaff], [0x20000, 0x2ffff]];
+const isIdeograph = (c) => IDEOGRAPHS.some(([lo, hi]) => c >= lo && c <= hi);
+const MAX_WORD_CHARS = 8;
+
+// With a vocabulary (a Map word → id), a run of ideographs is cut into its longest words, left
+// to right; a character that starts no word is a token of its own.
+export function splitWords(text, vocabulary = null) {
   const cps = Array.from(text, (ch) => ch.codePointAt(0));
   const out = [];
   let word = '';
@@ -89,8 +95,16 @@ export function splitWords(text) {
     if (word) pushWord(word, out);
     word = '';
   };
-  cps.forEach((c, i) => {
-    if (isWordChar(c)) {
+  for (let i = 0; i < cps.length; i++) {
+    const c = cps[i];
+    if (vocabulary && isIdeograph(c)) {
+      flush();
+      let end = i + 1;
+      while (end < cps.length && end - i < MAX_WORD_CHARS && isIdeograph(cps[end])) end++;
+      while (end > i + 1 && !vocabulary.has(String.fromCodePoint(...cps.slice(i, end)))) end--;
+      out.push(String.fromCodePoint(...cps.slice(i, end)));
+      i = end - 1;
+    } else if (isWordChar(c)) {
       word += c >= 0x41 && c <= 0x5a ? String.fromCodePoint(c + 32) : String.fromCodePoint(c);
     } else if (isApostrophe(c) && word && i + 1 < cps.length && isWordChar(cps[i + 1])) {
       word += "'";
@@ -98,14 +112,14 @@ export function splitWords(text) {
       flush();
       if (!isSpace(c)) out.push(isApostrophe(c) ? "'" : String.fromCodePoint(c));
     }
-  });
+  }
   flush();
   return out;
 }
 
 // → {tokens, ids}; [CLS] first for word-order models; refuses empty and too-long inputs.
 export function encode(model, text) {
-  const tokens = splitWords(text);
+  const tokens = splitWords(text, model.ids);
   if (model.config.task === 'word-order') tokens.unshift('[CLS]');
   if (tokens.length === (model.config.task === 'word-order' ? 1 : 0)) throw new Error('reference: empty sentence');
   if (tokens.length > model.config.max_len) throw new Error(`reference: ${tokens.length} tokens > max_len`);
@@ -266,16 +280,19 @@ export function referenceForward(model, text) {
     }
   }
   const hidden = config.norm === 'pre' ? ln('final_norm', x) : x;
-  const position = readPosition(config.task, tokens);
+  const position = readPosition(config, tokens);
   const logits = outputLogits(model, row(hidden, position));
   return { tokens, ids, attention, position, probabilities: Float64Array.from(softmax(Array.from(logits))) };
 }
 
-// The row each task reads: the last "it" (coreference), [CLS] (word-order), the last row (next-word).
-function readPosition(task, tokens) {
+// The row each task reads: the last pronoun (coreference: config.json's `pronoun`, "it" when
+// absent), [CLS] (word-order), the last row (next-word).
+function readPosition(config, tokens) {
+  const task = config.task;
   if (task === 'coreference') {
-    const at = tokens.lastIndexOf('it');
-    if (at < 0) throw new Error('reference: no "it" in a coreference sentence');
+    const pronoun = config.pronoun ?? 'it';
+    const at = tokens.lastIndexOf(pronoun);
+    if (at < 0) throw new Error(`reference: no "${pronoun}" in a coreference sentence`);
     return at;
   }
   return task === 'word-order' ? 0 : tokens.length - 1;
