@@ -54,16 +54,18 @@ json coref_split_stats(const std::vector<ae::CorefExample>& split) {
           {"max_tokens", max_tokens}};
 }
 
-json coref_stats(uint64_t seed) {
+json coref_stats(uint64_t seed, ae::CorefLanguage language) {
   ae::CorefOptions options;
   options.seed = seed;
+  options.language = language;
+  const ae::CorefLexicon& lexicon = ae::coref_lexicon(language);
   const auto t0 = Clock::now();
   const ae::CorefCorpus c = ae::make_coref_corpus(options);
-  std::cerr << "coreference corpus: " << ms_since(t0) << " ms\n";
+  std::cerr << "coreference corpus (" << ae::to_string(language) << "): " << ms_since(t0) << " ms\n";
 
   json families = json::array();
   std::map<std::string, json> adjective_roles;  // adjective → [{family, role}]
-  for (const auto& f : ae::coref_families()) {
+  for (const auto& f : lexicon.families) {
     json templates = json::array();
     for (size_t t = 0; t < f.templates.size(); ++t)
       templates.push_back({{"id", t},
@@ -84,18 +86,19 @@ json coref_stats(uint64_t seed) {
 
   json splits = {{"train", coref_split_stats(c.train)}};
   for (const auto& [name, split] : c.evaluation_splits()) splits[name] = coref_split_stats(*split);
-  const auto lesson = ae::lesson_examples();
+  const auto lesson = ae::lesson_examples(language);
   return {{"seed", seed},
+          {"language", ae::to_string(language)},
           {"hash", c.hash},
           {"vocabulary_size", ae::Vocabulary::from_words(ae::corpus_words(c)).size()},
-          {"connectives", ae::coref_connectives()},
-          {"verbs", ae::coref_verbs()},
-          {"openers", ae::coref_openers()},
+          {"connectives", lexicon.connectives},
+          {"verbs", lexicon.verbs},
+          {"openers", lexicon.openers},
           {"splits", splits},
           {"families", families},
           {"adjectives_in_several_families", shared},
-          {"lesson", {ae::decoder_text(lesson[0]), ae::decoder_text(lesson[1])}},
-          {"example", c.train.empty() ? json() : json(ae::decoder_text(c.train.front()))}};
+          {"lesson", {lesson[0].text + " → " + lesson[0].referent_word, lesson[1].text + " → " + lesson[1].referent_word}},
+          {"example", c.train.size() < 3 ? json() : json(c.train[2].text + " → " + c.train[2].referent_word)}};
 }
 
 json word_order_split_stats(const std::vector<ae::WordOrderExample>& split) {
@@ -138,7 +141,9 @@ int main(int argc, char** argv) {
   const uint64_t seed = argc > 1 ? static_cast<uint64_t>(cli.whole_in(argv[1], 0, 1LL << 53, "SEED"))
                                  : ae::CorefOptions{}.seed;
   try {
-    const json out = {{"coreference", coref_stats(seed)}, {"word_order", word_order_stats(seed)}};
+    const json out = {{"coreference", coref_stats(seed, ae::CorefLanguage::English)},
+                      {"coreference_zh", coref_stats(seed, ae::CorefLanguage::Chinese)},
+                      {"word_order", word_order_stats(seed)}};
     std::cout << out.dump(2) << "\n";
     return 0;
   } catch (const std::exception& e) {

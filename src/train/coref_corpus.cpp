@@ -160,6 +160,7 @@ struct PairSpec {
   std::array<int, 2> noun = {0, 0};       // per role, into the role's pool
   std::array<int, 2> adjective = {0, 0};  // per role
   std::array<int, 2> modifier = {-1, -1}; // colour word before each role's noun
+  std::array<int, 2> determiner = {-1, -1};  // Chinese only: 那 / 这 + the noun's measure word
   int distractor = -1, distractor_role = 0;
   CorefOrder order = CorefOrder::MainFirst;
   int opener = -1, middle = -1, suffix = -1;
@@ -186,8 +187,8 @@ int index_of(const std::vector<std::string>& v, std::string_view word) {
 
 // A shuffled cycle per (family, role), so every adjective is held out for some noun; the
 // lesson's animal + tired and street + wide (index 0 of cross) always stay trained.
-HeldOut make_held_out(uint64_t seed) {
-  const auto& families = coref_families();
+HeldOut make_held_out(const CorefLexicon& lx, uint64_t seed) {
+  const auto& families = lx.families;
   HeldOut h;
   for (size_t fi = 0; fi < families.size(); ++fi) {
     const CorefFamily& f = families[fi];
@@ -227,8 +228,8 @@ bool has_heldout_structure(const CorefFamily& f, const PairSpec& s) {
 }
 
 // The first held-out property the pair has, in the order of corpus.h.
-Split classify(const PairSpec& s, const HeldOut& h) {
-  const CorefFamily& f = coref_families()[static_cast<size_t>(s.family)];
+Split classify(const CorefLexicon& lx, const PairSpec& s, const HeldOut& h) {
+  const CorefFamily& f = lx.families[static_cast<size_t>(s.family)];
   if (f.templates[static_cast<size_t>(s.templ)].heldout) return Split::Templates;
   if (has_heldout_structure(f, s)) return Split::Structures;
   const auto& nr = h.noun_role[static_cast<size_t>(s.family)];
@@ -250,8 +251,8 @@ int draw(Rng& rng, size_t n) { return static_cast<int>(rng.below(n)); }
 int draw_optional(Rng& rng, double p, size_t n) { return rng.uniform() < p ? draw(rng, n) : -1; }
 
 // A random pair of the family, nudged towards the split's property (classify() decides).
-PairSpec draw_spec(int family, Split split, const HeldOut& h, Rng& rng) {
-  const CorefFamily& f = coref_families()[static_cast<size_t>(family)];
+PairSpec draw_spec(const CorefLexicon& lx, int family, Split split, const HeldOut& h, Rng& rng) {
+  const CorefFamily& f = lx.families[static_cast<size_t>(family)];
   PairSpec s;
   s.family = family;
   std::vector<int> seen_templates, held_templates;
@@ -262,7 +263,7 @@ PairSpec draw_spec(int family, Split split, const HeldOut& h, Rng& rng) {
   for (size_t role = 0; role < 2; ++role) {
     s.noun[role] = draw(rng, f.nouns[role].size());
     s.adjective[role] = draw(rng, f.adjectives[role].size());
-    s.modifier[role] = draw_optional(rng, 0.2, coref_modifiers().size());
+    s.modifier[role] = draw_optional(rng, 0.2, lx.modifiers.size());
   }
   if (split == Split::NounRoles) {  // put a noun in the role it never trains in
     const size_t role = rng.below(2);
@@ -276,31 +277,80 @@ PairSpec draw_spec(int family, Split split, const HeldOut& h, Rng& rng) {
     s.adjective[role] = h.combo[static_cast<size_t>(family)][role][static_cast<size_t>(s.noun[role])];
   }
   if (rng.uniform() < 0.25) {
-    s.distractor = draw(rng, coref_distractors().size());
+    s.distractor = draw(rng, lx.distractors.size());
     s.distractor_role = draw(rng, 2);
   }
   const double u = rng.uniform();
   s.order = u < 0.55 ? CorefOrder::MainFirst : u < 0.8 ? CorefOrder::ClauseFirst : CorefOrder::TwoSentences;
-  s.opener = draw_optional(rng, 0.3, coref_openers().size());
+  s.opener = draw_optional(rng, 0.3, lx.openers.size());
   if (split == Split::Structures) {  // force the family's held-out structure
-    if (f.heldout_opener && s.opener < 0) s.opener = draw(rng, coref_openers().size());
+    if (f.heldout_opener && s.opener < 0) s.opener = draw(rng, lx.openers.size());
     if (f.has_heldout_order && !f.heldout_opener) s.order = f.heldout_order;
   }
-  if (s.order == CorefOrder::MainFirst) s.middle = draw_optional(rng, 0.2, coref_middles().size());
-  s.suffix = draw_optional(rng, 0.2, coref_suffixes().size());
-  s.connective = draw(rng, coref_connectives().size());
-  s.verb = draw(rng, coref_verbs().size());
+  if (s.order == CorefOrder::MainFirst) s.middle = draw_optional(rng, 0.2, lx.middles.size());
+  s.suffix = draw_optional(rng, 0.2, lx.suffixes.size());
+  s.connective = draw(rng, lx.connectives.size());
+  s.verb = draw(rng, lx.verbs.size());
   s.intensifier = draw(rng, f.intensifiers.size());
+  if (lx.language == CorefLanguage::Chinese) {  // drawn last: the English stream stays as it was
+    const double p[2] = {0.75, 0.4};              // the lesson's "那只动物 … 马路": a determiner mostly on role 0
+    for (size_t role = 0; role < 2; ++role) s.determiner[role] = rng.uniform() < p[role] ? draw(rng, 2) : -1;
+  }
   return s;
 }
 
-std::string noun_phrase(const PairSpec& s, size_t role) {
-  const CorefFamily& f = coref_families()[static_cast<size_t>(s.family)];
+const std::string& measure_word(const CorefLexicon& lx, std::string_view noun) {
+  for (const auto& [word, measure] : lx.measure_words)
+    if (word == noun) return measure;
+  throw std::logic_error("corpus: no measure word for \"" + std::string(noun) + "\"");
+}
+
+// pattern with `marker` replaced by value, or removed with the space before it when value is "".
+std::string fill_middle(const std::string& pattern, std::string_view value, std::string_view marker = "{m}") {
+  const size_t at = pattern.find(marker);
+  if (at == std::string::npos) return pattern;
+  if (!value.empty()) return pattern.substr(0, at) + std::string(value) + pattern.substr(at + marker.size());
+  const size_t from = at > 0 && pattern[at - 1] == ' ' ? at - 1 : at;
+  return pattern.substr(0, from) + pattern.substr(at + marker.size());
+}
+
+// A rendered Chinese sentence as written: no spaces.
+std::string chinese_text(std::string_view rendered) {
+  std::string text;
+  for (char c : rendered)
+    if (c != ' ') text += c;
+  return text;
+}
+
+// Every word a lexicon can put in a sentence, split at its spaces.
+WordSet lexicon_words(const CorefLexicon& lx);
+
+// The Chinese tokens of `text`: segmented as a model's vocabulary will segment it, which must
+// give the words the sentence was rendered from (a lexicon whose words run into each other
+// would teach the model sentences it can never be given).
+std::vector<std::string> segment_as_rendered(const CorefLexicon& lx, std::string_view rendered, std::string_view text) {
+  static const WordSet known = lexicon_words(lx);  // only the Chinese lexicon comes here
+  std::vector<std::string> tokens = split_words(text, [](std::string_view w) { return known.count(w) > 0; });
+  if (tokens != split_at_spaces(rendered))
+    throw std::logic_error("corpus: \"" + std::string(text) + "\" segments otherwise than it was written: \"" +
+                           std::string(rendered) + "\"");
+  return tokens;
+}
+
+std::string noun_phrase(const CorefLexicon& lx, const PairSpec& s, size_t role) {
+  const CorefFamily& f = lx.families[static_cast<size_t>(s.family)];
+  const std::string& noun = pick(f.nouns[role], s.noun[role]);
+  const bool distractor = s.distractor >= 0 && static_cast<size_t>(s.distractor_role) == role;
+  if (lx.language == CorefLanguage::Chinese) {  // 学校 旁边 的 那 条 红色 的 马路: modifiers come first
+    std::string np = distractor ? pick(lx.distractors, s.distractor) + " " : "";
+    if (s.determiner[role] >= 0) np += (s.determiner[role] == 0 ? "那 " : "这 ") + measure_word(lx, noun) + " ";
+    if (s.modifier[role] >= 0) np += pick(lx.modifiers, s.modifier[role]) + " ";
+    return np + noun;
+  }
   std::string np = "the ";
-  if (s.modifier[role] >= 0) np += pick(coref_modifiers(), s.modifier[role]) + " ";
-  np += pick(f.nouns[role], s.noun[role]);
-  if (s.distractor >= 0 && static_cast<size_t>(s.distractor_role) == role)
-    np += " " + pick(coref_distractors(), s.distractor);
+  if (s.modifier[role] >= 0) np += pick(lx.modifiers, s.modifier[role]) + " ";
+  np += noun;
+  if (distractor) np += " " + pick(lx.distractors, s.distractor);
   return np;
 }
 
@@ -321,19 +371,33 @@ std::string fill_pattern(const std::string& pattern, std::string_view a, std::st
   return out;
 }
 
-// The sentence whose pronoun refers to the noun of `role`.
-std::string render(const PairSpec& s, size_t role) {
-  const CorefFamily& f = coref_families()[static_cast<size_t>(s.family)];
-  const std::string main = fill_pattern(f.templates[static_cast<size_t>(s.templ)].pattern, noun_phrase(s, 0),
-                                        noun_phrase(s, 1));
-  std::string clause = "it " + pick(coref_verbs(), s.verb) + " " + pick(f.intensifiers, s.intensifier) + " " +
-                       pick(f.adjectives[role], s.adjective[role]);
-  if (s.suffix >= 0) clause += " " + pick(coref_suffixes(), s.suffix);
-  const std::string& connective = pick(coref_connectives(), s.connective);
-  std::string text = s.opener >= 0 ? pick(coref_openers(), s.opener) + " " : "";
+// The sentence whose pronoun refers to the noun of `role`. Chinese is rendered with a space
+// between words (the tokens it must segment into), which chinese_text() then removes.
+std::string render(const CorefLexicon& lx, const PairSpec& s, size_t role) {
+  const CorefFamily& f = lx.families[static_cast<size_t>(s.family)];
+  const bool zh = lx.language == CorefLanguage::Chinese;
+  std::string pattern = f.templates[static_cast<size_t>(s.templ)].pattern;
+  if (zh) pattern = fill_middle(pattern, s.middle >= 0 ? pick(lx.middles, s.middle) : "");
+  const std::string main = fill_pattern(pattern, noun_phrase(lx, s, 0), noun_phrase(lx, s, 1));
+  const std::string& adjective = pick(f.adjectives[role], s.adjective[role]);
+  const std::string& verb = pick(lx.verbs, s.verb);
+  std::string clause = lx.pronoun + (verb.empty() ? "" : " " + verb) + " " +
+                       (zh ? fill_middle(pick(f.intensifiers, s.intensifier), adjective, "{}")
+                           : pick(f.intensifiers, s.intensifier) + " " + adjective);
+  if (s.suffix >= 0) clause += " " + pick(lx.suffixes, s.suffix);
+  const std::string& connective = pick(lx.connectives, s.connective);
+  std::string text = s.opener >= 0 ? pick(lx.openers, s.opener) + " " : "";
+  if (zh) {
+    switch (s.order) {
+      case CorefOrder::MainFirst: text += main + " ， " + connective + " " + clause; break;
+      case CorefOrder::ClauseFirst: text += connective + " " + clause + " ， " + main; break;
+      case CorefOrder::TwoSentences: text += main + " 。 " + clause; break;
+    }
+    return text + " 。";
+  }
   switch (s.order) {
     case CorefOrder::MainFirst:
-      text += main + (s.middle >= 0 ? " " + pick(coref_middles(), s.middle) : "") + " " + connective + " " + clause;
+      text += main + (s.middle >= 0 ? " " + pick(lx.middles, s.middle) : "") + " " + connective + " " + clause;
       break;
     case CorefOrder::ClauseFirst: text += connective + " " + clause + ", " + main; break;
     case CorefOrder::TwoSentences: text += main + ". I" + clause.substr(1); break;
@@ -344,15 +408,21 @@ std::string render(const PairSpec& s, size_t role) {
 
 // The example, or nothing when a word the pair needs to find is not unique in the sentence
 // (a distractor or a modifier that repeats a noun).
-bool make_example(const PairSpec& s, size_t role, int pair_id, CorefExample& e) {
-  const CorefFamily& f = coref_families()[static_cast<size_t>(s.family)];
+bool make_example(const CorefLexicon& lx, const PairSpec& s, size_t role, int pair_id, CorefExample& e) {
+  const CorefFamily& f = lx.families[static_cast<size_t>(s.family)];
   const std::string& noun0 = pick(f.nouns[0], s.noun[0]);
   const std::string& noun1 = pick(f.nouns[1], s.noun[1]);
-  e.text = render(s, role);
-  e.tokens = split_words(e.text);
+  const std::string rendered = render(lx, s, role);
+  if (lx.language == CorefLanguage::Chinese) {
+    e.text = chinese_text(rendered);
+    e.tokens = segment_as_rendered(lx, rendered, e.text);
+  } else {
+    e.text = rendered;
+    e.tokens = split_words(e.text);
+  }
   int i0 = -1, i1 = -1;
   if (noun0 == noun1 || count_of(e.tokens, noun0, &i0) != 1 || count_of(e.tokens, noun1, &i1) != 1 ||
-      count_of(e.tokens, "it", &e.pronoun) != 1)
+      count_of(e.tokens, lx.pronoun, &e.pronoun) != 1)
     return false;
   e.first_noun = std::min(i0, i1);
   e.second_noun = std::max(i0, i1);
@@ -371,9 +441,10 @@ bool make_example(const PairSpec& s, size_t role, int pair_id, CorefExample& e) 
 
 // Both examples of the pair, first_role first; false if either cannot be made or a text is
 // already in the corpus.
-bool emit_pair(const PairSpec& s, int pair_id, size_t first_role, WordSet& texts, std::vector<CorefExample>& out) {
+bool emit_pair(const CorefLexicon& lx, const PairSpec& s, int pair_id, size_t first_role, WordSet& texts,
+               std::vector<CorefExample>& out) {
   CorefExample a, b;
-  if (!make_example(s, first_role, pair_id, a) || !make_example(s, 1 - first_role, pair_id, b)) return false;
+  if (!make_example(lx, s, first_role, pair_id, a) || !make_example(lx, s, 1 - first_role, pair_id, b)) return false;
   if (texts.count(a.text) || texts.count(b.text)) return false;
   texts.insert(a.text);
   texts.insert(b.text);
@@ -382,22 +453,25 @@ bool emit_pair(const PairSpec& s, int pair_id, size_t first_role, WordSet& texts
   return true;
 }
 
-// The lesson pair: cross, template 0, animal / street, tired / wide, nothing optional.
-PairSpec lesson_spec() {
-  const CorefFamily& cross = coref_families()[0];
+// The lesson pair: cross, template 0, animal / street, tired / wide, nothing optional; in
+// Chinese 那只动物没有穿过马路，因为它太累了 / 太宽了.
+PairSpec lesson_spec(const CorefLexicon& lx) {
+  const CorefFamily& cross = lx.families[0];
+  const bool zh = lx.language == CorefLanguage::Chinese;
   PairSpec s;
-  s.noun = {index_of(cross.nouns[0], "animal"), index_of(cross.nouns[1], "street")};
-  s.adjective = {index_of(cross.adjectives[0], "tired"), index_of(cross.adjectives[1], "wide")};
-  s.connective = index_of(coref_connectives(), "because");
-  s.verb = index_of(coref_verbs(), "was");
-  s.intensifier = index_of(cross.intensifiers, "too");
+  s.noun = {index_of(cross.nouns[0], zh ? "动物" : "animal"), index_of(cross.nouns[1], zh ? "马路" : "street")};
+  s.adjective = {index_of(cross.adjectives[0], zh ? "累" : "tired"), index_of(cross.adjectives[1], zh ? "宽" : "wide")};
+  s.connective = index_of(lx.connectives, zh ? "因为" : "because");
+  s.verb = index_of(lx.verbs, zh ? "" : "was");
+  s.intensifier = index_of(cross.intensifiers, zh ? "太 {} 了" : "too");
+  if (zh) s.determiner = {0, -1};
   return s;
 }
 
 // Draws pairs of the split round-robin over the families that can have its property.
-void fill_split(uint64_t seed, Split split, size_t pairs, const HeldOut& h, int& next_pair, WordSet& texts,
-                std::vector<CorefExample>& out) {
-  const auto& families = coref_families();
+void fill_split(const CorefLexicon& lx, uint64_t seed, Split split, size_t pairs, const HeldOut& h, int& next_pair,
+                WordSet& texts, std::vector<CorefExample>& out) {
+  const auto& families = lx.families;
   std::vector<int> eligible;
   for (size_t fi = 0; fi < families.size(); ++fi)
     if (family_can_have(families[fi], split)) eligible.push_back(static_cast<int>(fi));
@@ -406,8 +480,8 @@ void fill_split(uint64_t seed, Split split, size_t pairs, const HeldOut& h, int&
   out.reserve(out.size() + 2 * pairs);
   size_t made = 0, misses = 0;
   while (made < pairs) {  // the family advances only with a pair made, so families stay balanced
-    const PairSpec s = draw_spec(eligible[made % eligible.size()], split, h, rng);
-    if (classify(s, h) == split && emit_pair(s, next_pair, roles.below(2), texts, out)) {
+    const PairSpec s = draw_spec(lx, eligible[made % eligible.size()], split, h, rng);
+    if (classify(lx, s, h) == split && emit_pair(lx, s, next_pair, roles.below(2), texts, out)) {
       ++next_pair;
       ++made;
       misses = 0;
@@ -482,23 +556,25 @@ std::vector<std::pair<std::string, const std::vector<CorefExample>*>> CorefCorpu
 }
 
 CorefCorpus make_coref_corpus(const CorefOptions& options) {
+  const CorefLexicon& lx = coref_lexicon(options.language);
   const uint64_t seed = options.seed;
-  const HeldOut held = make_held_out(seed);
+  const HeldOut held = make_held_out(lx, seed);
   CorefCorpus corpus;
+  corpus.language = options.language;
   WordSet texts;
   int next_pair = 0;
   const size_t train_pairs = pairs_for(options.train);
   if (train_pairs > 0) {
-    if (!emit_pair(lesson_spec(), next_pair++, 0, texts, corpus.train))
+    if (!emit_pair(lx, lesson_spec(lx), next_pair++, 0, texts, corpus.train))
       throw std::logic_error("corpus: the lesson pair cannot be made");
-    fill_split(seed, Split::Train, train_pairs - 1, held, next_pair, texts, corpus.train);
+    fill_split(lx, seed, Split::Train, train_pairs - 1, held, next_pair, texts, corpus.train);
   }
-  fill_split(seed, Split::Train, pairs_for(options.validation), held, next_pair, texts, corpus.validation);
+  fill_split(lx, seed, Split::Train, pairs_for(options.validation), held, next_pair, texts, corpus.validation);
   const size_t heldout_pairs = pairs_for(options.heldout);
-  fill_split(seed, Split::Templates, heldout_pairs, held, next_pair, texts, corpus.heldout_templates);
-  fill_split(seed, Split::Structures, heldout_pairs, held, next_pair, texts, corpus.heldout_structures);
-  fill_split(seed, Split::NounRoles, heldout_pairs, held, next_pair, texts, corpus.heldout_noun_roles);
-  fill_split(seed, Split::Combinations, heldout_pairs, held, next_pair, texts, corpus.heldout_combinations);
+  fill_split(lx, seed, Split::Templates, heldout_pairs, held, next_pair, texts, corpus.heldout_templates);
+  fill_split(lx, seed, Split::Structures, heldout_pairs, held, next_pair, texts, corpus.heldout_structures);
+  fill_split(lx, seed, Split::NounRoles, heldout_pairs, held, next_pair, texts, corpus.heldout_noun_roles);
+  fill_split(lx, seed, Split::Combinations, heldout_pairs, held, next_pair, texts, corpus.heldout_combinations);
 
   std::vector<std::string_view> hashed;
   for (const auto& e : corpus.train) hashed.push_back(e.text);
@@ -508,10 +584,11 @@ CorefCorpus make_coref_corpus(const CorefOptions& options) {
   return corpus;
 }
 
-std::vector<CorefExample> lesson_examples() {
+std::vector<CorefExample> lesson_examples(CorefLanguage language) {
+  const CorefLexicon& lx = coref_lexicon(language);
   std::vector<CorefExample> out;
   WordSet texts;
-  emit_pair(lesson_spec(), 0, 0, texts, out);
+  emit_pair(lx, lesson_spec(lx), 0, 0, texts, out);
   return out;
 }
 
@@ -524,26 +601,73 @@ std::string decoder_text(const CorefExample& example) {
 }
 
 std::vector<std::string> corpus_words(const CorefCorpus& corpus) {
+  const CorefLexicon& lx = coref_lexicon(corpus.language);
   std::vector<std::string> out;
   WordSet seen;
-  for (const auto& f : coref_families()) {
-    for (const auto& t : f.templates) add_words_of(out, seen, fill_pattern(t.pattern, "the", "the"));
+  // English entries are split as the tokenizer splits them; Chinese ones at their spaces.
+  const auto add = [&](const std::string& entry) {
+    if (lx.language == CorefLanguage::English) return add_words_of(out, seen, entry);
+    for (const auto& w : split_at_spaces(entry))
+      if (w != "{0}" && w != "{1}" && w != "{m}" && w != "{}") add_unique(out, seen, w);
+  };
+  for (const auto& f : lx.families) {
+    for (const auto& t : f.templates)
+      add(lx.language == CorefLanguage::English ? fill_pattern(t.pattern, "the", "the") : t.pattern);
     for (size_t role = 0; role < 2; ++role) {
-      for (const auto& n : f.nouns[role]) add_words_of(out, seen, n);
-      for (const auto& a : f.adjectives[role]) add_words_of(out, seen, a);
+      for (const auto& n : f.nouns[role]) add(n);
+      for (const auto& a : f.adjectives[role]) add(a);
     }
-    for (const auto& i : f.intensifiers) add_words_of(out, seen, i);
+    for (const auto& i : f.intensifiers) add(i);
   }
-  for (const auto* list : {&coref_connectives(), &coref_verbs(), &coref_openers(), &coref_middles(),
-                           &coref_suffixes(), &coref_modifiers(), &coref_distractors()})
-    for (const auto& w : *list) add_words_of(out, seen, w);
-  add_words_of(out, seen, "it . , =");
+  for (const auto* list : {&lx.connectives, &lx.verbs, &lx.openers, &lx.middles, &lx.suffixes, &lx.modifiers,
+                           &lx.distractors})
+    for (const auto& w : *list) add(w);
+  for (const auto& [noun, measure] : lx.measure_words) add(measure);
+  add(lx.language == CorefLanguage::English ? "it . , =" : "它 。 ， 那 这 旁边 的 =");
   for (const auto& e : corpus.train)
     for (const auto& w : e.tokens) add_unique(out, seen, w);
   for (const auto& [name, split] : corpus.evaluation_splits())
     for (const auto& e : *split)
       for (const auto& w : e.tokens) add_unique(out, seen, w);
   return out;
+}
+
+namespace {
+
+WordSet lexicon_words(const CorefLexicon& lx) {
+  CorefCorpus empty;
+  empty.language = lx.language;
+  const std::vector<std::string> words = corpus_words(empty);
+  return WordSet(words.begin(), words.end());
+}
+
+}  // namespace
+
+const char* to_string(CorefLanguage language) { return language == CorefLanguage::Chinese ? "zh" : "en"; }
+
+CorefLanguage coref_language(std::string_view code) {
+  if (code == "en") return CorefLanguage::English;
+  if (code == "zh") return CorefLanguage::Chinese;
+  throw std::invalid_argument("unknown corpus language \"" + std::string(code) + "\" (en or zh)");
+}
+
+const CorefLexicon& coref_lexicon(CorefLanguage language) {
+  static const CorefLexicon english = [] {
+    CorefLexicon lx;
+    lx.language = CorefLanguage::English;
+    lx.pronoun = "it";
+    lx.families = coref_families();
+    lx.connectives = coref_connectives();
+    lx.verbs = coref_verbs();
+    lx.openers = coref_openers();
+    lx.middles = coref_middles();
+    lx.suffixes = coref_suffixes();
+    lx.modifiers = coref_modifiers();
+    lx.distractors = coref_distractors();
+    return lx;
+  }();
+  static const CorefLexicon chinese = chinese_coref_lexicon();
+  return language == CorefLanguage::Chinese ? chinese : english;
 }
 
 }  // namespace ae

@@ -80,7 +80,28 @@ struct CorefFamily {
   CorefOrder heldout_order = CorefOrder::MainFirst;
 };
 
-// The fixed lexicon of the coreference corpus (the same for every seed).
+// The corpus in English ("it") or in Chinese ("它"): the same families, roles, held-out rules and
+// sentence shapes, each language with its own words. Chinese has no spaces; its sentences are
+// cut into words by the vocabulary (split_words with a lexicon, text/tokenizer.h), and the
+// generator checks that this gives exactly the words it put together.
+enum class CorefLanguage { English, Chinese };
+const char* to_string(CorefLanguage language);  // "en", "zh"
+// Throws std::invalid_argument for anything but "en" and "zh".
+CorefLanguage coref_language(std::string_view code);
+
+// Everything a language brings to the corpus. Chinese entries are written with a space between
+// their words ("今天 早上 ，"); templates have a {m} slot for the middle phrase ("that day"
+// stands before the verb in Chinese) and intensifiers a {} slot for the adjective ("太 {} 了").
+struct CorefLexicon {
+  CorefLanguage language = CorefLanguage::English;
+  std::string pronoun;  // "it", "它"
+  std::vector<CorefFamily> families;
+  std::vector<std::string> connectives, verbs, openers, middles, suffixes, modifiers, distractors;
+  std::vector<std::pair<std::string, std::string>> measure_words;  // Chinese: noun → 只, 条, 辆, …
+};
+const CorefLexicon& coref_lexicon(CorefLanguage language);
+
+// The fixed English lexicon of the coreference corpus (the same for every seed).
 const std::vector<CorefFamily>& coref_families();
 const std::vector<std::string>& coref_connectives();  // because, since, as
 const std::vector<std::string>& coref_verbs();        // was, seemed
@@ -108,6 +129,7 @@ struct CorefExample {
 
 struct CorefOptions {
   uint64_t seed = 1;
+  CorefLanguage language = CorefLanguage::English;
   // Sizes in examples; each is rounded down to an even number (examples come in pairs).
   int train = 60000;
   int validation = 1000;
@@ -117,6 +139,7 @@ struct CorefOptions {
 struct CorefCorpus {
   std::vector<CorefExample> train, validation, heldout_templates, heldout_structures, heldout_noun_roles,
       heldout_combinations;
+  CorefLanguage language = CorefLanguage::English;
   std::string hash;  // 16 hex digits: FNV-1a 64 of every text + "\n", splits in the order above
   // Every split but train, with its name, in the order above.
   std::vector<std::pair<std::string, const std::vector<CorefExample>*>> evaluation_splits() const;
@@ -128,7 +151,7 @@ struct CorefCorpus {
 CorefCorpus make_coref_corpus(const CorefOptions& options = {});
 
 // The two sentences of the lesson (pair_id 0), built exactly as in the corpus.
-std::vector<CorefExample> lesson_examples();
+std::vector<CorefExample> lesson_examples(CorefLanguage language = CorefLanguage::English);
 
 // Completion format for a causal decoder: "the animal didn't cross the street because it was
 // too tired . it = animal" (the sentence lower-cased without its final ".", " . it = ", the

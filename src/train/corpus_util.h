@@ -4,6 +4,7 @@
 #include "text/tokenizer.h"
 #include "util/rng.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <set>
@@ -50,6 +51,23 @@ inline void add_words_of(std::vector<std::string>& out, WordSet& seen, std::stri
   for (const auto& w : split_words(text)) add_unique(out, seen, w);
 }
 
+// "今天 早上 ，" → 今天, 早上, ，
+inline std::vector<std::string> split_at_spaces(std::string_view text) {
+  std::vector<std::string> out;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = std::min(text.find(' ', start), text.size());
+    if (end > start) out.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
 inline size_t pairs_for(int examples) { return examples > 0 ? static_cast<size_t>(examples / 2) : 0; }
 
 }  // namespace ae::corpus_detail
+
+namespace ae {
+struct CorefLexicon;
+// The Chinese words of the coreference corpus (coref_lexicon_zh.cpp).
+CorefLexicon chinese_coref_lexicon();
+}  // namespace ae

@@ -191,14 +191,17 @@ void CorefSettings::set(const std::string& assignment) {
   else if (key == "positional") positional = positional_encoding_from_string(value);
   else if (key == "first_seed") first_seed = whole(1, 1000000);
   else if (key == "seeds") seeds = whole(1, 1000);
+  else if (key == "language") language = to_string(coref_language(value));
   else throw std::invalid_argument("settings: unknown key \"" + key + "\" (d_model, n_heads, n_layers, d_ff, max_len, "
-                                   "steps, batch, group, learning_rate, dropout, init_scale, positional, first_seed, seeds)");
+                                   "steps, batch, group, learning_rate, dropout, init_scale, positional, first_seed, "
+                                   "seeds, language)");
 }
 
 json CorefSettings::to_json() const {
   return {{"d_model", d_model}, {"n_heads", n_heads}, {"n_layers", n_layers}, {"d_ff", d_ff},
           {"max_len", max_len}, {"steps", steps}, {"batch", batch}, {"group", group}, {"learning_rate", learning_rate},
-          {"dropout", dropout}, {"init_scale", init_scale}, {"positional", ae::to_string(positional)}, {"first_seed", first_seed}, {"seeds", seeds}};
+          {"dropout", dropout}, {"init_scale", init_scale}, {"positional", ae::to_string(positional)}, {"first_seed", first_seed}, {"seeds", seeds},
+          {"language", language}};
 }
 
 namespace {
@@ -235,11 +238,11 @@ json probe_json(const std::vector<std::vector<PronounAttention>>& probe) {
 }
 
 // The lesson pair in the chosen head, and the model's answer for each sentence.
-json lesson_report(const Transformer& model, const Vocabulary& vocab, CorefReader reader, const HeadChoice& head,
-                   const CorefTargets& targets, bool* ok) {
+json lesson_report(const Transformer& model, const Vocabulary& vocab, CorefReader reader, CorefLanguage language,
+                   const HeadChoice& head, const CorefTargets& targets, bool* ok) {
   json out = json::array();
   *ok = true;
-  for (const auto& e : lesson_examples()) {
+  for (const auto& e : lesson_examples(language)) {
     const CorefSplitReport r = coref_split_report(model, {e}, vocab, reader, head.layer, head.head);
     *ok = *ok && r.weight_on_referent >= targets.lesson && r.accuracy == 1.0;
     out.push_back({{"text", e.text}, {"referent", e.referent_word}, {"weight_on_referent", r.weight_on_referent},
@@ -279,12 +282,23 @@ json decoder_lesson_facts(const Transformer& model, const Vocabulary& vocab) {
 
 }  // namespace
 
+std::string coref_model_name(CorefReader reader, CorefLanguage language) {
+  if (reader == CorefReader::Decoder) return "coref-decoder";
+  return language == CorefLanguage::Chinese ? "coref-encoder-zh" : "coref-encoder";
+}
+
 TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options, const CorefSettings& settings) {
   const bool decoder = reader == CorefReader::Decoder;
-  const std::string name = decoder ? "coref-decoder" : "coref-encoder";
+  const CorefLanguage language = coref_language(settings.language);
+  const CorefLexicon& lexicon = coref_lexicon(language);
+  if (decoder && language != CorefLanguage::English)
+    throw std::invalid_argument("settings: the decoder's prompt (\"… . it =\") is English; train it with language=en");
+  const std::string name = coref_model_name(reader, language);
   const CorefTargets targets;
   const auto t_corpus = Clock::now();
-  const CorefCorpus corpus = make_coref_corpus({});
+  CorefOptions corpus_options;
+  corpus_options.language = language;
+  const CorefCorpus corpus = make_coref_corpus(corpus_options);
   const Vocabulary vocab = Vocabulary::from_words(corpus_words(corpus));
   const auto make = [reader](const CorefExample& e, const Vocabulary& v) { return coref_example(reader, e, v); };
   const auto train_set = examples_of(corpus.train, vocab, make);
@@ -329,7 +343,7 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
     }
     const bool head_ok = head.mean.referent >= targets.head_on_referent && head.mean.other <= targets.head_on_other;
     bool lesson_ok = false;
-    const json lesson = lesson_report(*model, vocab, reader, head, targets, &lesson_ok);
+    const json lesson = lesson_report(*model, vocab, reader, language, head, targets, &lesson_ok);
     const bool ok = accuracy_ok && in_sentence_ok && head_ok && flip_ok && lesson_ok;
     passing += ok;
     json report = {{"seed", seed},
@@ -388,9 +402,13 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
   json facts = json::object();
   for (const auto& [split_name, r] : best_report["splits"].items())
     facts[split_name] = {{"accuracy", r["accuracy"]}, {"flip_rate", r["flip_rate"]}};
+  std::vector<std::string> lesson_texts;  // the page's first sentence and its swap
+  for (const auto& e : lesson_examples(language)) lesson_texts.push_back(e.text);
   json extra = {{"task", decoder ? "next-word" : "coreference"}, {"name", name}, {"splits", facts},
                       {"coreference_head", best_report["chosen_head"]},
-                      {"coreference_row", decoder ? "=" : "it"},
+                      {"coreference_row", decoder ? "=" : lexicon.pronoun},
+                      {"pronoun", lexicon.pronoun}, {"language", to_string(language)},
+                      {"lesson", {lesson_texts[0], lesson_texts[1]}},
                       {"seeds_passing", passing}, {"seeds_trained", settings.seeds}};
   if (decoder) extra["decider_head"] = best_report["decider_head"];  // the causal-mask panel's default view
   return {name, std::move(best), vocab, extra, metrics};

@@ -39,6 +39,7 @@ struct CorefSettings {
   float learning_rate = 4e-3f, dropout = 0.1f, init_scale = 1.0f;
   PositionalEncoding positional = PositionalEncoding::Rope;
   int first_seed = 1, seeds = 3;
+  std::string language = "en";  // the corpus's: "en" (it) or "zh" (它, the encoder only)
   // "d_model=64" etc.; throws std::invalid_argument naming the key or the value.
   void set(const std::string& assignment);
   nlohmann::json to_json() const;
@@ -49,6 +50,9 @@ struct CorefTargets {
   double accuracy = 0.97, answer_in_sentence = 0.995, head_on_referent = 0.6, head_on_other = 0.05,
          flip_rate = 0.8, lesson = 0.9;
 };
+
+// "coref-encoder", "coref-encoder-zh", "coref-decoder".
+std::string coref_model_name(CorefReader reader, CorefLanguage language);
 
 // The encoder names the referent at "it"; the decoder continues "… too tired . it = animal".
 // Trains settings.seeds seeds, chooses each one's head by the pair rule over validation, and
