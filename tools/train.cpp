@@ -54,9 +54,11 @@ void write_index(const Arguments& args) {
   for (const auto& dir : dirs) {
     std::ifstream f(dir / "config.json");
     const json config = json::parse(f);
-    models.push_back({{"name", dir.filename().string()}, {"task", config.value("task", "none")},
-                      {"positional", config["positional"]}, {"causal", config["causal"]},
-                      {"bytes", std::filesystem::file_size(dir / "model.safetensors")}});
+    json entry = {{"name", dir.filename().string()}, {"task", config.value("task", "none")},
+                  {"positional", config["positional"]}, {"causal", config["causal"]},
+                  {"bytes", std::filesystem::file_size(dir / "model.safetensors")}};
+    if (config.contains("language")) entry["language"] = config["language"];  // the page's default per language
+    models.push_back(entry);
   }
   write_text(std::filesystem::path(args.out) / "index.json", json({{"models", models}}).dump(2) + "\n");
 }
@@ -64,7 +66,8 @@ void write_index(const Arguments& args) {
 }  // namespace
 
 constexpr const char* kUsage =
-    "usage: train [--out DIR] [--only coref-encoder|coref-decoder|word-order] [--seeds N] [--first-seed S]\n"
+    "usage: train [--out DIR] [--only coref-encoder|coref-encoder-zh|coref-decoder|word-order] [--seeds N]\n"
+    "             [--first-seed S]\n"
     "             [--set key=value ...] [--quick]\n"
     "  --set changes a coreference model's setting (d_model, n_heads, n_layers, d_ff, max_len, steps,\n"
     "        batch, group, learning_rate, dropout, init_scale, positional), for experiments; see\n"
@@ -83,14 +86,20 @@ int main(int argc, char** argv) {
     else if (cli.is("--quick")) args.quick = true;
     else cli.unknown();
   }
-  if (!args.only.empty() && args.only != "coref-encoder" && args.only != "coref-decoder" && args.only != "word-order")
-    cli.fail("--only takes coref-encoder, coref-decoder or word-order, got \"" + args.only + "\"");
+  if (!args.only.empty() && args.only != "coref-encoder" && args.only != "coref-encoder-zh" &&
+      args.only != "coref-decoder" && args.only != "word-order")
+    cli.fail("--only takes coref-encoder, coref-encoder-zh, coref-decoder or word-order, got \"" + args.only + "\"");
   try {
     const ae::RecipeOptions recipe{args.quick};
-    for (const auto reader : {ae::CorefReader::Encoder, ae::CorefReader::Decoder}) {
-      const std::string name = reader == ae::CorefReader::Encoder ? "coref-encoder" : "coref-decoder";
+    const std::pair<ae::CorefReader, ae::CorefLanguage> coref_models[] = {
+        {ae::CorefReader::Encoder, ae::CorefLanguage::English},
+        {ae::CorefReader::Encoder, ae::CorefLanguage::Chinese},
+        {ae::CorefReader::Decoder, ae::CorefLanguage::English}};
+    for (const auto& [reader, language] : coref_models) {
+      const std::string name = ae::coref_model_name(reader, language);
       if (!args.only.empty() && args.only != name) continue;
       ae::CorefSettings s;
+      s.language = ae::to_string(language);
       for (const auto& assignment : settings) s.set(assignment);
       ae::TrainedRecipe r = ae::train_coref_model(reader, recipe, s);
       save_model(args, r.name, *r.model, r.vocab, r.extra_config, r.metrics);

@@ -18,17 +18,18 @@ namespace {
 
 bool is_decoder(const TrainedModel& model) { return model.task() == Task::NextWord && model.config().causal; }
 
-// The file's word as the tokenizer spells it ("Animal" → "animal"); one token or an error.
-std::string single_token(const CorefItem& item, const std::string& word, const char* field) {
-  const std::vector<std::string> tokens = split_words(word);
+// The file's word as the model's tokenizer spells it ("Animal" → "animal", 动物 stays one word
+// when the vocabulary knows it); one token or an error.
+std::string single_token(const TrainedModel& model, const CorefItem& item, const std::string& word, const char* field) {
+  const std::vector<std::string> tokens = model.vocabulary().encode(word).tokens;
   if (tokens.size() != 1)
     line_error(item, std::string("\"") + field + "\" must be one word, got \"" + word + "\"");
   return tokens.front();
 }
 
-int last_it(const std::vector<std::string>& tokens) {
+int last_occurrence(const std::vector<std::string>& tokens, const std::string& word) {
   for (size_t i = tokens.size(); i-- > 0;)
-    if (tokens[i] == "it") return static_cast<int>(i);
+    if (tokens[i] == word) return static_cast<int>(i);
   return -1;
 }
 
@@ -65,10 +66,10 @@ SentenceReading read_sentence(const TrainedModel& model, const CorefItem& item) 
   SentenceReading r;
   r.line = item.line;
   r.category = item.category;
-  r.pronoun = last_it(sentence.tokens);
-  if (r.pronoun < 0) line_error(item, "the sentence has no \"it\"");
-  const std::string referent = single_token(item, item.referent, "referent");
-  const std::string other = single_token(item, item.other, "other");
+  r.pronoun = last_occurrence(sentence.tokens, model.pronoun());
+  if (r.pronoun < 0) line_error(item, "the sentence has no \"" + model.pronoun() + "\"");
+  const std::string referent = single_token(model, item, item.referent, "referent");
+  const std::string other = single_token(model, item, item.other, "other");
   r.referent = nearest_occurrence(sentence.tokens, referent, r.pronoun);
   r.other = nearest_occurrence(sentence.tokens, other, r.pronoun);
   if (r.referent < 0) line_error(item, "the referent \"" + item.referent + "\" is not a word of the sentence");

@@ -14,11 +14,20 @@ namespace {
 
 bool prepends_cls(Task task) { return task == Task::WordOrder; }
 
-// The pronoun the coreference model resolves: the last "it" of the sentence.
-int pronoun_position(const std::vector<std::string>& tokens) {
+// The pronoun the coreference model resolves: its last occurrence in the sentence.
+int pronoun_position(const std::vector<std::string>& tokens, const std::string& pronoun) {
   for (size_t i = tokens.size(); i-- > 0;)
-    if (tokens[i] == "it") return static_cast<int>(i);
-  input_error("the sentence has no \"it\" for the coreference model to resolve");
+    if (tokens[i] == pronoun) return static_cast<int>(i);
+  input_error("the sentence has no \"" + pronoun + "\" for the coreference model to resolve");
+}
+
+// config.json's optional "pronoun" (a coreference model's; "it" when absent), one word of the vocabulary.
+std::string pronoun_of(const nlohmann::json& config, const Vocabulary& vocab) {
+  const auto it = config.find("pronoun");
+  if (it == config.end()) return "it";
+  if (!it->is_string() || !vocab.contains(it->get<std::string>()))
+    input_error("config: \"pronoun\" must be a word of vocab.txt, got " + describe_json(*it));
+  return it->get<std::string>();
 }
 
 // config.json's optional "task" (json::value would throw a bare type_error.302 for "task": 5).
@@ -52,6 +61,7 @@ std::string to_string(Task task) {
 TrainedModel::TrainedModel(Checkpoint c)
     : model_(std::move(c.model)), vocab_(Vocabulary::parse(c.vocab_text)), config_json_(std::move(c.config_json)) {
   task_ = task_from_string(task_name(config_json_));
+  if (task_ == Task::Coreference) pronoun_ = pronoun_of(config_json_, vocab_);
   if (vocab_.size() != model_->config().vocab_size)
     input_error("vocab.txt has " + std::to_string(vocab_.size()) + " tokens but the model expects " +
                 std::to_string(model_->config().vocab_size));
@@ -86,7 +96,7 @@ Analysis TrainedModel::analyze(std::string_view text, const AnalysisOptions& opt
 std::optional<Prediction> TrainedModel::predict(const Analysis& a, int top_k) const {
   int position = -1;
   switch (task_) {
-    case Task::Coreference: position = pronoun_position(a.tokens); break;
+    case Task::Coreference: position = pronoun_position(a.tokens, pronoun_); break;
     case Task::WordOrder: position = 0; break;
     case Task::NextWord: position = static_cast<int>(a.ids.size()) - 1; break;
     case Task::None: return std::nullopt;

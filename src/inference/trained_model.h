@@ -88,6 +88,8 @@ class TrainedModel {
   const ModelConfig& config() const { return model_->config(); }
   const Vocabulary& vocabulary() const { return vocab_; }
   Task task() const { return task_; }
+  // The word a coreference model resolves at its last occurrence ("it", "它").
+  const std::string& pronoun() const { return pronoun_; }
   const nlohmann::json& config_json() const { return config_json_; }
   size_t parameter_count() const { return model_->parameter_count(); }
 
@@ -115,6 +117,7 @@ class TrainedModel {
   std::unique_ptr<Transformer> model_;
   Vocabulary vocab_;
   Task task_;
+  std::string pronoun_ = "it";  // the word a coreference model resolves (config.json "pronoun")
   nlohmann::json config_json_;
 };
 
