@@ -10,6 +10,7 @@ import './components/attention-heatmap.mjs';
 import './components/head-view.mjs';
 import { percent as formatPercent } from './lib/panel-strings.mjs';
 import { coreferenceHead } from './lib/coreference-head.mjs';
+import { deciderSwap, lessonPair, pronounOf } from './lib/model-lesson.mjs';
 import { insertWord, replaceWord, suggestionsFor, unreadLanguage, vocabularyLanguage } from './lib/vocabulary-help.mjs';
 // The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
 // draw (loadLessonPanels).
@@ -18,11 +19,12 @@ const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number
 const TYPING_DELAY_MS = 40;
 const UNTRAINED = 'untrained';
-const DEFAULT_MODEL = 'coref-encoder'; // the lesson opens on the trained coreference head
+// The lesson opens on the trained coreference head in the page's language (English stays one click away).
+const DEFAULT_MODELS = { en: 'coref-encoder', zh: 'coref-encoder-zh' };
 const TOP_K = 4; // the answer and three alternatives
 const SUGGESTIONS = 3; // known words offered for a word read as [UNK]
 // The lesson's order for the model menu; models not listed here follow in index order.
-const MODEL_ORDER = ['coref-encoder', 'coref-decoder', 'word-order-none', 'word-order-sinusoidal',
+const MODEL_ORDER = ['coref-encoder', 'coref-encoder-zh', 'coref-decoder', 'word-order-none', 'word-order-sinusoidal',
   'word-order-learned', 'word-order-rope'];
 
 const LESSON = "The animal didn't cross the street because it was too tired.";
@@ -32,13 +34,13 @@ const DEFAULT_SENTENCES = {
   'word-order': '猫追狗',
   'next-word': "the animal didn't cross the street because it was too tired . it =",
 };
-const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/; // the lesson's minimal pair
+const ENGLISH_PAIR = [LESSON, LESSON.replace('tired', 'wide')]; // the lesson's minimal pair
 
 const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(
   ['app', 'result', 'status', 'error', 'heatmap', 'model', 'sentence', 'swap', 'random-settings', 'heads',
     'layers', 'positional', 'seed', 'causal', 'scale', 'layer', 'head', 'lang', 'banner-title', 'banner-text',
-    'prediction', 'answer', 'alternatives', 'unknown', 'fact-params-row', 'fact-params', 'fact-dmodel',
+    'other-model', 'prediction', 'answer', 'alternatives', 'unknown', 'fact-params-row', 'fact-params', 'fact-dmodel',
     'fact-headdim', 'fact-heads', 'fact-layers', 'fact-positional', 'fact-task', 'fact-size-row', 'fact-size',
     'fact-tokens', 'fact-splits-row', 'fact-splits', 'fact-simd', 'answer-note', 'suggestions', 'vocab', 'vocab-summary',
     'vocab-filter', 'vocab-list', 'vocab-none'].map((id) => [id, $(id)]),
@@ -56,6 +58,8 @@ const state = {
   error: null, // {key, params}, kept so it can be re-translated
   link: null, // {layer?, head?, causal?, scale?} from the URL, applied once the first model is shown
   vocabulary: null, // {words, language} of the trained model shown (vocabularyWords), or null
+  modelChosen: false, // the reader (or the link) chose the model: it no longer follows the language
+  defaults: new Set(Object.values(DEFAULT_SENTENCES).concat(ENGLISH_PAIR)), // sentences the page put there
 };
 
 // localStorage may be blocked (privacy settings); the page then just doesn't remember.
@@ -129,7 +133,11 @@ function useModel(model) {
   state.model = model ?? state.random;
   state.result = null;
   const text = ui.sentence.value;
-  if (!state.link && isDefaultSentence(text) && !defaultsOf(task()).includes(text)) ui.sentence.value = DEFAULT_SENTENCES[task()];
+  const pair = modelPair();
+  pair.forEach((sentence) => state.defaults.add(sentence));
+  // A sentence the link brought stays; one the page put there follows the model.
+  if (!state.link?.sentence && state.defaults.has(text) && !pair.includes(text)) ui.sentence.value = pair[0];
+  translateSwap();
   ui.causal.checked = Boolean(state.model?.config.causal); // start from the mask it was trained with
   if (state.model) fillRanges();
   const head = model && coreferenceHead(model.config);
@@ -139,14 +147,46 @@ function useModel(model) {
   runNow();
 }
 
-// A sentence the page put there (not one the user typed) may be replaced by another task's.
-const defaultsOf = (name) => [DEFAULT_SENTENCES[name], DEFAULT_SENTENCES[name].replace('tired', 'wide')];
-const isDefaultSentence = (text) => Object.keys(DEFAULT_SENTENCES).some((name) => defaultsOf(name).includes(text));
+// The model's own lesson pair (a trained coreference model's config names it, in its language),
+// else the task's default sentence and its tired/wide swap. A sentence the page put there (not
+// one the user typed) may be replaced by another model's.
+function modelPair() {
+  const own = task() === 'coreference' && lessonPair(state.model?.config);
+  if (own) return own;
+  const first = DEFAULT_SENTENCES[task()];
+  return [first, first.replace('tired', 'wide')];
+}
+const swapper = () => deciderSwap(lessonPair(state.model?.config) ?? ENGLISH_PAIR);
 
-function swapTiredWide() {
-  const text = ui.sentence.value;
-  ui.sentence.value = text.replace(TIRED_OR_WIDE, (_, word, end) => `too ${word === 'tired' ? 'wide' : 'tired'}${end}`);
+function swapDecider() {
+  ui.sentence.value = swapper().swap(ui.sentence.value);
   runNow();
+}
+
+// "Swap tired ↔ wide", or the words of the model's own pair (累 ↔ 宽).
+function translateSwap() {
+  const { first, second } = swapper();
+  ui.swap.textContent = t('swap', { a: first, b: second });
+}
+
+// The trained coreference model that reads `lang` ('en' | 'zh'), if the page has one.
+const coreferenceModelIn = (lang) =>
+  state.index.find((m) => m.task === 'coreference' && (m.language ?? 'en') === lang && m.name === DEFAULT_MODELS[lang])?.name;
+
+// A refused sentence in the other language: offer the model that reads it, keeping the sentence.
+function offerModelFor(lang) {
+  const name = coreferenceModelIn(lang);
+  ui['other-model'].hidden = !name;
+  if (!name) return;
+  ui['other-model'].dataset.model = name;
+  ui['other-model'].textContent = t('openModel', { name: modelLabel(name) });
+}
+
+function openOfferedModel() {
+  state.modelChosen = true;
+  ui.model.value = ui['other-model'].dataset.model;
+  ui['other-model'].hidden = true;
+  selectModel();
 }
 
 // --- controls → model → run ---
@@ -187,7 +227,7 @@ function fillRanges() {
 }
 
 function run() {
-  ui.swap.hidden = !TIRED_OR_WIDE.test(ui.sentence.value);
+  ui.swap.hidden = !swapper().test(ui.sentence.value);
   if (!state.engine) return; // the first run happens once the engine has loaded
   const trained = choice() !== UNTRAINED;
   if (trained && !state.model) return; // still loading, or it failed and says so
@@ -205,7 +245,10 @@ function run() {
     }
   } catch (error) {
     const unread = trained && readLanguage(text);
-    if (unread) return showError(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example: DEFAULT_SENTENCES[task()] });
+    if (unread) {
+      showError(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example: modelPair()[0] }, error);
+      return offerModelFor(unread);
+    }
     return showError('runError', {}, error);
   }
   Object.assign(ui.app.dataset, { model: choice(), run: JSON.stringify(options), text, status: 'ready' });
@@ -254,7 +297,7 @@ function showPrediction() {
   ui.prediction.hidden = !prediction;
   ui.app.dataset.prediction = prediction?.token ?? '';
   if (prediction) {
-    const [before, after] = format(messages[state.lang].answer[task()] ?? '{word} {p}', { word: prediction.token }).split('{p}');
+    const [before, after] = format(messages[state.lang].answer[task()] ?? '{word} {p}', { word: prediction.token, pronoun: pronounOf(state.model?.config) }).split('{p}');
     const probability = Object.assign(document.createElement('span'),
       { className: 'probability', textContent: t('probability', { p: percent(prediction.probability) }) });
     ui.answer.replaceChildren(before, probability, after);
@@ -275,7 +318,7 @@ function showPrediction() {
   ui.unknown.replaceChildren(before, ...words.flatMap((w, i) => (i ? [', ', w] : [w])), after);
   // A whole sentence in the other language: say that, rather than list every word of it.
   const unread = state.vocabulary && unreadLanguage({ tokens, unknown }, state.vocabulary.language);
-  if (unread) ui.unknown.textContent = t(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example: DEFAULT_SENTENCES[task()] });
+  if (unread) ui.unknown.textContent = t(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example: modelPair()[0] });
   ui.unknown.hidden = unknown.length === 0;
 }
 
@@ -439,7 +482,7 @@ function showBanner() {
   const config = state.model?.config;
   if (!config) return; // loading or failed: the banner still describes the model shown
   const { seeds_passing: passing, seeds_trained: trained } = JSON.parse(config.configJson);
-  const parts = [messages[state.lang].bannerTrained[task()] ?? ''];
+  const parts = [format(messages[state.lang].bannerTrained[task()] ?? '', { pronoun: pronounOf(config) })];
   if (passing !== undefined && trained !== undefined) parts.push(t('bannerSeeds', { passing, trained }));
   if (config.positional === 'none') parts.push(t('bannerNoPositions'));
   ui['banner-title'].textContent = t('bannerTrainedTitle');
@@ -483,6 +526,7 @@ function showErrorText() {
 
 function clearError() {
   state.error = null;
+  ui['other-model'].hidden = true;
   ui.error.textContent = ui.error.title = '';
   delete ui.app.dataset.errorCode;
   ui.result.classList.remove('stale', 'failed');
@@ -504,6 +548,8 @@ function applyLanguage(lang) {
   ui.heatmap.strings = dict.heatmap;
   translateModelMenu();
   translateVocabulary();
+  translateSwap();
+  if (!ui['other-model'].hidden) offerModelFor(coreferenceModelIn('zh') === ui['other-model'].dataset.model ? 'zh' : 'en');
   if (state.model) fillRanges();
   if (state.status) setStatus(state.status.key, state.status.params);
   if (state.error) showErrorText();
@@ -517,6 +563,18 @@ function toggleLanguage() {
   const next = state.lang === 'zh' ? 'en' : 'zh';
   storage('ae-lang', next);
   applyLanguage(next);
+  followLanguage(next);
+}
+
+// The lesson's model follows the page's language while the view is still the page's default
+// (its model and its own sentence); a typed sentence or another model stays as it is.
+function followLanguage(lang) {
+  const wanted = coreferenceModelIn(lang);
+  const shown = choice();
+  if (state.modelChosen || !wanted || shown === wanted || !Object.values(DEFAULT_MODELS).includes(shown)) return;
+  if (!modelPair().includes(ui.sentence.value)) return;
+  ui.model.value = wanted;
+  selectModel();
 }
 
 // --- URL state ---
@@ -538,7 +596,7 @@ function readLink() {
   if (link.lang) state.lang = link.lang; // a shared link opens in the sender's language
   if (link.panel && document.getElementById(link.panel)) store.set({ panel: link.panel });
   const { layer, head, causal, scale } = link;
-  state.link = { layer, head, causal, scale };
+  state.link = { layer, head, causal, scale, sentence: link.sentence !== undefined };
   return link.model;
 }
 
@@ -618,16 +676,19 @@ function openLinkedPanel() {
 }
 
 // The model a visit opens with: the link's if it names a listed model (or the untrained
-// one), else the lesson's trained model, else — no trained models at all — the untrained one.
+// one), else the lesson's trained model in the page's language (else the English one), else —
+// no trained models at all — the untrained one.
 function firstModel(linked) {
   if (linked === UNTRAINED || (linked && indexEntry(linked))) return linked;
-  return indexEntry(DEFAULT_MODEL) ? DEFAULT_MODEL : UNTRAINED;
+  const lessonModel = coreferenceModelIn(state.lang) ?? coreferenceModelIn('en');
+  return lessonModel ?? UNTRAINED;
 }
 
 // --- start ---
 
 async function start() {
   const linkedModel = readLink();
+  state.modelChosen = Boolean(linkedModel);
   store.subscribe(followStore);
   setStatus('loading');
   applyLanguage(state.lang);
@@ -637,8 +698,12 @@ async function start() {
   ui.seed.addEventListener('input', runSoon);
   for (const control of [ui.heads, ui.layers, ui.positional, ui.causal, ui.scale])
     control.addEventListener('change', runNow);
-  ui.model.addEventListener('change', selectModel);
-  ui.swap.addEventListener('click', swapTiredWide);
+  ui.model.addEventListener('change', () => {
+    state.modelChosen = true;
+    selectModel();
+  });
+  ui.swap.addEventListener('click', swapDecider);
+  ui['other-model'].addEventListener('click', openOfferedModel);
   ui.layer.addEventListener('change', showView);
   ui.head.addEventListener('change', showView);
   ui.lang.addEventListener('click', toggleLanguage);

@@ -12,7 +12,7 @@ export const messages = {
     banner: 'Its weights are random (seed {seed}), so any pattern you see comes from chance, not from learning language. Pick a trained model to compare.',
     bannerTrainedTitle: 'Trained model.',
     bannerTrained: {
-      coreference: 'Trained on synthetic sentences like this one to decide what “it” refers to; the answer is read from the “it” token.',
+      coreference: 'Trained on synthetic sentences like this one to decide what “{pronoun}” refers to; the answer is read from the “{pronoun}” token.',
       'word-order': 'Trained on short Chinese sentences to name who does the action (the agent); the answer is read from the [CLS] token.',
       'next-word': 'Trained to continue sentences like this one: after “it =” it writes the word “it” refers to. It is causal: each word sees only earlier words.',
     },
@@ -42,6 +42,7 @@ export const messages = {
     trainedGroup: 'Trained models',
     models: {
       'coref-encoder': 'Coreference (encoder)',
+      'coref-encoder-zh': 'Coreference in Chinese (encoder)',
       'coref-decoder': 'Coreference (decoder)',
       'word-order-none': 'Word order: no positions',
       'word-order-sinusoidal': 'Word order: sinusoidal',
@@ -49,7 +50,8 @@ export const messages = {
       'word-order-rope': 'Word order: RoPE',
     },
     loadingModel: 'Loading {name}…',
-    swap: 'Swap tired ↔ wide',
+    swap: 'Swap {a} ↔ {b}',
+    openModel: 'Use the {name} model for this sentence',
     randomSettings: 'Random weights',
     heads: 'Heads',
     layers: 'Layers',
@@ -71,7 +73,7 @@ export const messages = {
     howToRead: 'Each row is a query word; its cells show how much that word attends to each key word (the columns). Every row sums to 1.',
     caption: 'Layer {layer}, head {head}',
     answer: {
-      coreference: '“it” → {word} {p}',
+      coreference: '“{pronoun}” → {word} {p}',
       'word-order': 'Agent: {word} {p}',
       'next-word': 'Next word: {word} {p}',
     },
@@ -155,7 +157,7 @@ export const messages = {
     banner: '它的权重是随机生成的（随机种子 {seed}），你看到的模式来自随机数，而不是从语言中学到的。可以选择一个训练好的模型来对比。',
     bannerTrainedTitle: '训练好的模型。',
     bannerTrained: {
-      coreference: '用与此类似的合成句子训练，判断 “it” 指代什么；答案从 “it” 这个词元读出。',
+      coreference: '用与此类似的合成句子训练，判断 “{pronoun}” 指代什么；答案从 “{pronoun}” 这个词元读出。',
       'word-order': '用简短的中文句子训练，找出动作的发出者（施事者）；答案从 [CLS] 词元读出。',
       'next-word': '训练目标是续写这类句子：在 “it =” 之后写出 “it” 所指的词。它是因果模型：每个词只能看到前面的词。',
     },
@@ -185,6 +187,7 @@ export const messages = {
     trainedGroup: '训练好的模型',
     models: {
       'coref-encoder': '指代消解（编码器）',
+      'coref-encoder-zh': '中文指代消解（编码器）',
       'coref-decoder': '指代消解（解码器）',
       'word-order-none': '词序：无位置编码',
       'word-order-sinusoidal': '词序：正弦位置编码',
@@ -192,7 +195,8 @@ export const messages = {
       'word-order-rope': '词序：RoPE',
     },
     loadingModel: '正在加载 {name}…',
-    swap: '切换 tired ↔ wide',
+    swap: '切换 {a} ↔ {b}',
+    openModel: '改用“{name}”模型读这句话',
     randomSettings: '随机权重',
     heads: '注意力头数',
     layers: '层数',
@@ -214,7 +218,7 @@ export const messages = {
     howToRead: '每一行是一个查询（query）词，格子表示这个词对每个键（key）词（各列）的关注程度。每一行的和为 1。',
     caption: '第 {layer} 层，第 {head} 个头',
     answer: {
-      coreference: '“it” → {word}{p}',
+      coreference: '“{pronoun}” → {word}{p}',
       'word-order': '施事者：{word}{p}',
       'next-word': '下一个词：{word}{p}',
     },

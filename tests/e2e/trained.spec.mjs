@@ -217,7 +217,7 @@ test('Model facts list coref-encoder’s checks on unseen sentences from config.
   expect(Object.keys(splits).length, 'config.json has splits').toBeGreaterThan(0);
   const row = page.locator('#fact-splits-row');
   const items = page.locator('#fact-splits li');
-  await openPage(page, '/');
+  await openPage(page, '/?model=coref-encoder'); // a linked model stays when the language changes
   await expect(app(page)).toHaveAttribute('data-model', 'coref-encoder');
   // The page starts in English; the language button then names the other language.
   for (const [lang, locale, htmlLang, next] of [['en', 'en', 'en', '中文'], ['zh', 'zh-CN', 'zh-Hans', 'English']]) {

@@ -3,6 +3,7 @@
 #include "inference/trained_model.h"
 #include "io/checkpoint.h"
 #include "train/corpus.h"
+#include "train/recipes.h"
 #include "train/tasks.h"
 
 #include <doctest/doctest.h>
@@ -69,10 +70,17 @@ TEST_CASE("shipped word-order models: position matters only with a positional en
 // Both coreference models: every split's figures in metrics.json are what the files give, the
 // criteria flags say what the numbers say, and the lesson pair flips in the named head.
 TEST_CASE("shipped coreference models: metrics.json's split reports, head and criteria are what the files give") {
-  const CorefCorpus corpus = make_coref_corpus({});
-  for (const auto reader : {CorefReader::Encoder, CorefReader::Decoder}) {
-    const std::string name = reader == CorefReader::Encoder ? "coref-encoder" : "coref-decoder";
+  const std::pair<CorefReader, CorefLanguage> models[] = {{CorefReader::Encoder, CorefLanguage::English},
+                                                          {CorefReader::Encoder, CorefLanguage::Chinese},
+                                                          {CorefReader::Decoder, CorefLanguage::English}};
+  for (const auto& model : models) {
+    const CorefReader reader = model.first;  // not a structured binding: clang 14 cannot capture those
+    const CorefLanguage language = model.second;
+    const std::string name = coref_model_name(reader, language);
     CAPTURE(name);
+    CorefOptions corpus_options;
+    corpus_options.language = language;
+    const CorefCorpus corpus = make_coref_corpus(corpus_options);
     const Checkpoint c = load(name);
     const Vocabulary vocab = Vocabulary::parse(c.vocab_text);
     const json metrics = read_metrics(name);
@@ -113,7 +121,9 @@ TEST_CASE("shipped coreference models: metrics.json's split reports, head and cr
            choice.mean.other <= targets["head_on_other"].get<double>()));
 
     // The lesson pair: right answers, and the head puts most of the row's weight on the referent.
-    const auto lesson = lesson_examples();
+    const auto lesson = lesson_examples(language);
+    for (size_t i = 0; i < lesson.size(); ++i) CHECK(c.config_json["lesson"][i] == lesson[i].text);  // the page's pair
+    CHECK(c.config_json["pronoun"] == coref_lexicon(language).pronoun);
     bool lesson_ok = true;
     for (size_t i = 0; i < lesson.size(); ++i) {
       CAPTURE(lesson[i].text);

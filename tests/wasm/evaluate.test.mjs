@@ -16,8 +16,11 @@ import { root } from './helpers.mjs';
 import { parseVocab, splitWords } from './reference-forward.mjs';
 
 const modelsDir = path.join(root, 'web/models');
+const readLines = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 const fixture = path.join(root, 'tests/fixtures/coref-eval.jsonl');
-const lines = readFileSync(fixture, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const lines = readLines(fixture);
+// A model reads the fixture in its own language (config.json "language"; English when absent).
+const FIXTURES = { en: fixture, zh: path.join(root, 'tests/fixtures/coref-eval-zh.jsonl') };
 const index = JSON.parse(readFileSync(path.join(modelsDir, 'index.json'), 'utf8'));
 const corefModels = index.models.filter((m) => m.task === 'coreference' || (m.task === 'next-word' && m.causal));
 
@@ -41,10 +44,11 @@ test('the fixture has pairs of one category and at least three categories', () =
 });
 
 describe('evaluate --json on every coreference model', () => {
-  for (const { name } of corefModels) {
+  for (const { name, language = 'en' } of corefModels) {
     test(name, () => {
       const dir = path.join(modelsDir, name);
-      const out = JSON.parse(evaluate(['--model', dir, '--file', fixture, '--json']));
+      const lines = readLines(FIXTURES[language]);
+      const out = JSON.parse(evaluate(['--model', dir, '--file', FIXTURES[language], '--json']));
       const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
 
       const categories = [...new Set(lines.map((l) => l.category))];
@@ -78,10 +82,12 @@ describe('evaluate --json on every coreference model', () => {
       }
 
       // Unknown words: the fixture's words the vocabulary lacks.
-      const vocab = new Set(parseVocab(readFileSync(path.join(dir, 'vocab.txt'), 'utf8')));
-      const unknown = [...new Set(lines.flatMap((l) => splitWords(l.text)).filter((w) => !vocab.has(w)))].sort();
+      const words = parseVocab(readFileSync(path.join(dir, 'vocab.txt'), 'utf8'));
+      const vocab = new Set(words);
+      const split = (text) => splitWords(text, new Map(words.map((w, i) => [w, i])));
+      const unknown = [...new Set(lines.flatMap((l) => split(l.text)).filter((w) => !vocab.has(w)))].sort();
       assert.deepEqual(out.unknown_words, unknown);
-      assert.equal(out.all.with_unknown, lines.filter((l) => splitWords(l.text).some((w) => !vocab.has(w))).length);
+      assert.equal(out.all.with_unknown, lines.filter((l) => split(l.text).some((w) => !vocab.has(w))).length);
 
       if (config.task === 'coreference') {
         const lesson = out.categories.find((c) => c.category === 'lesson');

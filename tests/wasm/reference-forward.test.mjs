@@ -29,6 +29,11 @@ const SENTENCES = {
     'the zebra overtook the car because it was so fast . it ='],
 };
 
+// The Chinese coreference encoder: the lesson pair, the clause first, an unknown character (斑)
+// and a second 它.
+const SENTENCES_ZH = ['那只动物没有穿过马路，因为它太累了。', '那只动物没有穿过马路，因为它太宽了。',
+  '因为它太大了，奖杯放不进箱子。', '它很小：那只斑马没有穿过桥，因为它太累了。'];
+
 // The tokenizer rules of the doc, on the cases it names.
 const TOKENIZER_CASES = ["It's five o'clock, isn't it?", "You shouldn't've; rock'n'roll!", "'quoted' dogs' toys",
   '“Smart” ‘quotes’ and "plain" ones…', 'Café, NAÏVE «hello» — wait...', 'GPT2 has 1.5B\tparams\u00a0ok',
@@ -63,7 +68,7 @@ describe('the wasm module agrees with the reference forward pass of docs/model-f
       const vocabSize = reference.config.vocab_size;
       const worst = { attention: 0, probability: 0 };
       try {
-        const sentences = SENTENCES[reference.config.task];
+        const sentences = reference.config.language === 'zh' ? SENTENCES_ZH : SENTENCES[reference.config.task];
         assert.ok(sentences, `no test sentences for task ${reference.config.task}`);
         for (const text of sentences) {
           const expected = referenceForward(reference, text);

@@ -10,7 +10,7 @@
 //   unknown-option  an option the call does not know (a typo); details {call, option, expected}
 //   too-long        text over the model's maximum length, or over MAX_TEXT_LENGTH
 //   empty-input     an empty sentence, prompt or sequence
-//   no-pronoun      the coreference model got a sentence without "it"
+//   no-pronoun      the coreference model got a sentence without its pronoun ("it", "它")
 //   wrong-task      generate* on a model that is not a next-word decoder
 //   bad-config      a random model's config the core refuses (e.g. heads not dividing dModel)
 //   bad-model       model files that do not load (config.json, weights, vocabulary)
@@ -179,9 +179,10 @@ export function analysisOptions(config) {
 const CORE_CODES = [
   [/tokens exceed the model's maximum length|this model reads at most/, 'too-long'],
   [/is empty|empty sequence/, 'empty-input'],
-  [/has no "it"/, 'no-pronoun'],
+  [/has no "[^"]+" for the coreference model/, 'no-pronoun'],
   [/only a next-word \(decoder\) model/, 'wrong-task'],
 ];
+const PRONOUN = /has no "([^"]+)"/;
 const OUT_OF_MEMORY = /^(std::bad_alloc|bad_array_new_length|vector|basic_string)$/;
 
 // An EngineError for a message thrown by the core in `call`; `fallback` is the code when no
@@ -191,5 +192,6 @@ export function coreError(message, call, fallback = 'bad-input') {
     return new EngineError(`${call}: out of memory (${message}): the input needs more memory than wasm can have`,
       'out-of-memory', { call });
   const code = CORE_CODES.find(([pattern]) => pattern.test(message))?.[1] ?? fallback;
+  if (code === 'no-pronoun') return new EngineError(message, code, { call, pronoun: PRONOUN.exec(message)[1] });
   return new EngineError(message, code, { call });
 }

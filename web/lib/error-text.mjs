@@ -8,7 +8,7 @@ import { text } from './panel-strings.mjs';
 
 export function errorText(error, lang) {
   const code = Object.hasOwn(strings.en, error?.code ?? '') ? error.code : 'other';
-  return text(strings, lang, code, { message: error?.message ?? String(error) });
+  return text(strings, lang, code, { message: error?.message ?? String(error), ...(error?.details ?? {}) });
 }
 
 // A panel's error entry: its string key and params, with the thrown error kept as `cause`.

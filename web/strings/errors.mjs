@@ -4,7 +4,7 @@ export default {
   en: {
     'too-long': 'the text is longer than this model can read; shorten it.',
     'empty-input': 'the text is empty; type a sentence.',
-    'no-pronoun': 'the sentence has no “it”. This model finds what “it” refers to, so the sentence needs one.',
+    'no-pronoun': 'the sentence has no “{pronoun}”. This model finds what “{pronoun}” refers to, so the sentence needs one.',
     'wrong-task': 'this model does not write text; choose the decoder.',
     'bad-option': 'a setting has a value the model does not accept.',
     'unknown-option': 'a setting has a value the model does not accept.',
@@ -21,7 +21,7 @@ export default {
   zh: {
     'too-long': '文本超出了这个模型能读取的长度，请缩短。',
     'empty-input': '文本是空的，请输入一个句子。',
-    'no-pronoun': '句子里没有 “it”。这个模型要找出 “it” 指代什么，所以句子里需要有 “it”。',
+    'no-pronoun': '句子里没有 “{pronoun}”。这个模型要找出 “{pronoun}” 指代什么，所以句子里需要有一个。',
     'wrong-task': '这个模型不能续写文本，请选择解码器。',
     'bad-option': '某个设置的值不被模型接受。',
     'unknown-option': '某个设置的值不被模型接受。',
