@@ -616,20 +616,50 @@ const recipe = () => (choice() === UNTRAINED
   : null);
 
 const URL_DELAY_MS = 150; // browsers throttle rapid history calls
-let urlTimer = 0;
-function writeLinkSoon() {
-  clearTimeout(urlTimer);
-  urlTimer = setTimeout(() => {
+// A discrete experiment the reader makes (model, layer, head, a switch, a panel's control) gets a
+// history entry of its own, so Back undoes it; typing, pointing at a word, scrolling and the
+// language only update the entry shown. Changes the page makes by itself (defaults on load, a
+// restored entry) never push.
+const HISTORY_KEYS = ['model', 'layer', 'head', 'causal', 'scale', 'controls'];
+const history_ = { timer: 0, discrete: false, byReader: false, restoring: false };
+function writeLinkSoon(changed) {
+  history_.discrete ||= HISTORY_KEYS.some((key) => changed.has(key));
+  clearTimeout(history_.timer);
+  history_.timer = setTimeout(() => {
     const url = urlFor(store.get(), recipe());
-    if (url !== location.search) history.replaceState(history.state, '', url);
+    const push = history_.discrete && history_.byReader && !history_.restoring;
+    history_.discrete = history_.byReader = false;
+    if (url === location.search) return;
+    if (push) history.pushState(null, '', url);
+    else history.replaceState(history.state, '', url);
   }, URL_DELAY_MS);
+}
+
+// Back / Forward: the entry's view is shown again (model, sentence, switches, layer, head, word,
+// the panels' controls); the language stays the reader's.
+async function restoreEntry() {
+  history_.restoring = true;
+  const lang = state.lang;
+  const linked = readLink();
+  state.lang = lang;
+  store.set({ controls: readUrlState(location.search).controls });
+  const name = firstModel(linked);
+  if (name !== choice()) {
+    ui.model.value = name;
+    await selectModel();
+  } else {
+    if (name === UNTRAINED) fillRanges();
+    applyLink();
+    runNow();
+  }
+  setTimeout(() => { history_.restoring = false; }, 2 * URL_DELAY_MS);
 }
 
 // Another panel (e.g. the head grid) focused a head: follow it in the selectors and heatmap.
 function followStore(s, changed) {
   if (changed.has('result') || changed.has('sentence') || changed.has('model') || changed.has('layer') ||
     changed.has('head') || changed.has('token') || changed.has('causal') || changed.has('scale') ||
-    changed.has('panel') || changed.has('lang') || changed.has('controls')) writeLinkSoon();
+    changed.has('panel') || changed.has('lang') || changed.has('controls')) writeLinkSoon(changed);
   if (!(changed.has('layer') || changed.has('head'))) return;
   if (String(s.layer) === ui.layer.value && String(s.head) === ui.head.value) return;
   if (s.layer >= ui.layer.options.length || s.head >= ui.head.options.length) return;
@@ -707,6 +737,10 @@ async function start() {
   ui.layer.addEventListener('change', showView);
   ui.head.addEventListener('change', showView);
   ui.lang.addEventListener('click', toggleLanguage);
+  // What the reader does (not what the page does by itself) may make a history entry.
+  // (the page sets its controls without events, so an event is the reader's).
+  for (const type of ['change', 'click']) addEventListener(type, () => { history_.byReader = true; }, true);
+  addEventListener('popstate', restoreEntry);
   ui['vocab-list'].addEventListener('click', insertChosenWord);
   ui['vocab-filter'].addEventListener('input', filterVocabulary);
   ui['vocab-list'].addEventListener('keydown', moveInVocabulary);
