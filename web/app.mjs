@@ -40,7 +40,7 @@ const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(
   ['app', 'result', 'status', 'error', 'heatmap', 'model', 'sentence', 'swap', 'random-settings', 'heads',
     'layers', 'positional', 'seed', 'causal', 'scale', 'layer', 'head', 'lang', 'banner-title', 'banner-text',
-    'other-model', 'prediction', 'answer', 'alternatives', 'unknown', 'fact-params-row', 'fact-params', 'fact-dmodel',
+    'other-model', 'sentence-note', 'prediction', 'answer', 'alternatives', 'unknown', 'fact-params-row', 'fact-params', 'fact-dmodel',
     'fact-headdim', 'fact-heads', 'fact-layers', 'fact-positional', 'fact-task', 'fact-size-row', 'fact-size',
     'fact-tokens', 'fact-splits-row', 'fact-splits', 'fact-simd', 'answer-note', 'suggestions', 'vocab', 'vocab-summary',
     'vocab-filter', 'vocab-list', 'vocab-none'].map((id) => [id, $(id)]),
@@ -58,6 +58,8 @@ const state = {
   error: null, // {key, params}, kept so it can be re-translated
   link: null, // {layer?, head?, causal?, scale?} from the URL, applied once the first model is shown
   vocabulary: null, // {words, language} of the trained model shown (vocabularyWords), or null
+  shown: null, // the name of the model last shown (its sentence is kept in `sentences`)
+  sentences: new Map(), // model name → the sentence it showed last: each model keeps its own
   modelChosen: false, // the reader (or the link) chose the model: it no longer follows the language
   defaults: new Set(Object.values(DEFAULT_SENTENCES).concat(ENGLISH_PAIR)), // sentences the page put there
 };
@@ -105,6 +107,7 @@ function translateModelMenu() {
 
 async function selectModel() {
   const name = choice();
+  if (state.shown) state.sentences.set(state.shown, ui.sentence.value);
   const trained = name !== UNTRAINED;
   ui['random-settings'].hidden = trained;
   ui['fact-size-row'].hidden = !trained;
@@ -132,11 +135,9 @@ async function selectModel() {
 function useModel(model) {
   state.model = model ?? state.random;
   state.result = null;
-  const text = ui.sentence.value;
-  const pair = modelPair();
-  pair.forEach((sentence) => state.defaults.add(sentence));
-  // A sentence the link brought stays; one the page put there follows the model.
-  if (!state.link?.sentence && state.defaults.has(text) && !pair.includes(text)) ui.sentence.value = pair[0];
+  const previous = state.shown;
+  state.shown = choice();
+  chooseSentence(model, previous);
   translateSwap();
   ui.causal.checked = Boolean(state.model?.config.causal); // start from the mask it was trained with
   if (state.model) fillRanges();
@@ -145,6 +146,45 @@ function useModel(model) {
   showVocabulary(model);
   applyLink();
   runNow();
+}
+
+// The sentence a model opens with: the link's; a sentence the reader typed, when this model can
+// read it (carried over); else the one this model showed last, else its own default — and when a
+// typed sentence had to give way, a note says so (it comes back with the model it was typed for).
+function chooseSentence(model, previous) {
+  const text = ui.sentence.value;
+  const pair = modelPair();
+  pair.forEach((sentence) => state.defaults.add(sentence));
+  ui['sentence-note'].hidden = true;
+  if (state.link?.sentence || pair.includes(text)) return;
+  const typed = !state.defaults.has(text);
+  if (typed && fits(model, text)) return;
+  ui.sentence.value = state.sentences.get(state.shown) ?? pair[0];
+  if (typed && previous) {
+    ui['sentence-note'].dataset.model = previous;
+    translateSentenceNote();
+    ui['sentence-note'].hidden = false;
+  }
+}
+
+function translateSentenceNote() {
+  const { model } = ui['sentence-note'].dataset;
+  if (model) ui['sentence-note'].textContent = t('sentenceKeptAside', { model: model === UNTRAINED ? t('untrained') : modelLabel(model) });
+}
+
+// Whether `model` can read a sentence typed for another: its language, and for a coreference
+// model its pronoun. The untrained model reads anything.
+function fits(model, text) {
+  if (!model) return true;
+  try {
+    const encoded = model.encodeWords(text);
+    const words = model.vocabularyWords();
+    if (unreadLanguage(encoded, vocabularyLanguage(words))) return false;
+    if (encoded.unknown.length * 2 > encoded.tokens.length) return false; // mostly words it never saw
+    return model.config.task !== 'coreference' || encoded.tokens.includes(pronounOf(model.config));
+  } catch {
+    return false;
+  }
 }
 
 // The model's own lesson pair (a trained coreference model's config names it, in its language),
@@ -549,6 +589,7 @@ function applyLanguage(lang) {
   translateModelMenu();
   translateVocabulary();
   translateSwap();
+  translateSentenceNote();
   if (!ui['other-model'].hidden) offerModelFor(coreferenceModelIn('zh') === ui['other-model'].dataset.model ? 'zh' : 'en');
   if (state.model) fillRanges();
   if (state.status) setStatus(state.status.key, state.status.params);
