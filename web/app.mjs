@@ -58,6 +58,7 @@ const state = {
   error: null, // {key, params}, kept so it can be re-translated
   link: null, // {layer?, head?, causal?, scale?} from the URL, applied once the first model is shown
   vocabulary: null, // {words, language} of the trained model shown (vocabularyWords), or null
+  starting: true, // until the first model is chosen
   shown: null, // the name of the model last shown (its sentence is kept in `sentences`)
   sentences: new Map(), // model name → the sentence it showed last: each model keeps its own
   modelChosen: false, // the reader (or the link) chose the model: it no longer follows the language
@@ -122,7 +123,12 @@ async function selectModel() {
   ui.app.dataset.status = 'loading';
   ui.result.classList.add('stale');
   try {
-    const model = await getTrainedModel(name); // fetched once, shared with the other panels
+    const progress = ({ loaded, total }) => {
+      if (choice() !== name) return;
+      const kb = (bytes) => Math.round(bytes / 1024).toLocaleString(locale());
+      setStatus(total ? 'loadingModelBytes' : 'loadingModelSoFar', { name: modelLabel(name), loaded: kb(loaded), total: kb(total ?? 0) });
+    };
+    const model = await getTrainedModel(name, progress); // fetched once, shared with the other panels
     if (choice() === name) useModel(model);
   } catch (error) {
     if (choice() === name) showError('modelError', { name: modelLabel(name) }, error);
@@ -514,6 +520,12 @@ function showSplitFacts(config) {
 }
 
 function showBanner() {
+  if (!state.shown && choice() === UNTRAINED && state.starting) {
+    // Before the first model is chosen: say that it loads, never describe a model not shown.
+    ui['banner-title'].textContent = t('loading');
+    ui['banner-text'].textContent = '';
+    return;
+  }
   if (choice() === UNTRAINED) {
     ui['banner-title'].textContent = t('bannerTitle');
     ui['banner-text'].textContent = t('banner', { seed: state.random?.config.seed ?? 42 });
@@ -797,6 +809,7 @@ async function start() {
   translateModelMenu();
   trackPanels();
   const name = firstModel(linkedModel);
+  state.starting = false;
   if (name !== UNTRAINED) {
     ui.model.value = name;
     selectModel();

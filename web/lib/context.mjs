@@ -24,13 +24,23 @@ export function getEngine() {
   return engine;
 }
 
-export function getTrainedModel(name) {
+// onProgress({loaded, total}) follows the weights' download, for every caller while it lasts.
+export function getTrainedModel(name, onProgress = null) {
+  if (onProgress) listenersOf(name).add(onProgress);
   if (!models.has(name)) {
-    const loading = getEngine().then((e) => e.fetchTrainedModel(new URL(`${name}/`, baseOfModels())));
-    loading.catch(() => models.delete(name));
+    const report = (progress) => listenersOf(name).forEach((listener) => listener(progress));
+    const loading = getEngine().then((e) =>
+      e.fetchTrainedModel(new URL(`${name}/`, baseOfModels()), fetch, { onProgress: report }));
+    loading.catch(() => models.delete(name)).finally(() => progressListeners.delete(name));
     models.set(name, loading);
   }
   return models.get(name);
+}
+
+const progressListeners = new Map(); // name → Set of onProgress while the model downloads
+function listenersOf(name) {
+  if (!progressListeners.has(name)) progressListeners.set(name, new Set());
+  return progressListeners.get(name);
 }
 
 // The entries of models/index.json ([] when there is none: the page still runs random models).

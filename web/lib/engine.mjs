@@ -344,7 +344,9 @@ export class Engine {
   // Fetches the three files of a model directory (a URL ending in '/', relative to the
   // page when it is not absolute) and loads them. Gives up after timeoutMs (default 30 s)
   // with an EngineError of code 'timeout'; an HTTP error is code 'unknown-model'.
-  async fetchTrainedModel(baseUrl, fetchImpl = fetch, { timeoutMs = 30_000 } = {}) {
+  // onProgress({loaded, total}) follows the weights' download (total: the Content-Length, or
+  // null when the server sends none), at least once when they have all arrived.
+  async fetchTrainedModel(baseUrl, fetchImpl = fetch, { timeoutMs = 30_000, onProgress = null } = {}) {
     const [timeout] = args('fetchTrainedModel', [timeoutMs], { timeoutMs: finite(1, 2 ** 31 - 1) });
     const base = new URL(baseUrl, globalThis.location?.href);
     const controller = new AbortController();
@@ -357,7 +359,7 @@ export class Engine {
     };
     const files = Promise.all([
       get('config.json').then((r) => r.text()),
-      get('model.safetensors').then((r) => r.arrayBuffer()),
+      get('model.safetensors').then((r) => readWithProgress(r, onProgress)),
       get('vocab.txt').then((r) => r.text()),
     ]);
     let timer;
@@ -506,6 +508,34 @@ function checkAttention(value) {
 }
 
 // {config, weights, vocab} of a trained model: two texts and a Uint8Array.
+// A response's body as an ArrayBuffer, reporting the bytes read so far to onProgress.
+async function readWithProgress(response, onProgress) {
+  if (!onProgress || !response.body) {
+    const buffer = await response.arrayBuffer();
+    onProgress?.({ loaded: buffer.byteLength, total: buffer.byteLength });
+    return buffer;
+  }
+  const length = Number(response.headers.get('content-length'));
+  const total = Number.isSafeInteger(length) && length > 0 ? length : null;
+  const chunks = [];
+  let loaded = 0;
+  for (const reader = response.body.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    onProgress({ loaded, total });
+  }
+  const bytes = new Uint8Array(loaded);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  if (loaded === 0) onProgress({ loaded, total });
+  return bytes.buffer;
+}
+
 function modelFiles(call, files) {
   const bytes = (c, option, v) => (v instanceof Uint8Array ? v : refuse(c, option, 'a Uint8Array (model.safetensors)', v));
   const [config, weights, vocab] = args(call, [files.config, files.weights, files.vocab],
