@@ -20,16 +20,6 @@ namespace {
 
 enum Purpose : uint64_t { kHeldCombos = 11, kHeldNounRoles = 12, kDraw = 13, kPairOrder = 14 };
 
-// Templates 0–2 and 6 put role 0 first, 3–5 and 7 role 1; 6 and 7 are held out.
-std::vector<CorefTemplate> templates(std::initializer_list<const char*> patterns) {
-  std::vector<CorefTemplate> out;
-  int k = 0;
-  for (const char* p : patterns) {
-    out.push_back({p, k >= 3 && k != 6, k >= 6});
-    ++k;
-  }
-  return out;
-}
 
 std::vector<CorefFamily> build_families() {
   const std::vector<std::string> failed = {"too", "far too", "so", "really"};  // something did not happen
@@ -49,7 +39,7 @@ std::vector<CorefFamily> build_families() {
                       {"wide", "busy", "long", "dangerous", "crowded", "noisy", "deep", "icy", "flooded", "muddy",
                        "broad"}}},
                     failed,
-                    templates({"{0} didn't cross {1}", "{0} did not cross {1}", "{0} refused to cross {1}",
+                    family_templates({"{0} didn't cross {1}", "{0} did not cross {1}", "{0} refused to cross {1}",
                                "{1} wasn't crossed by {0}", "{1} was not crossed by {0}",
                                "{1} was never crossed by {0}", "{0} never crossed {1}",
                                "{1} could not be crossed by {0}"})};
@@ -67,7 +57,7 @@ std::vector<CorefFamily> build_families() {
                     {"small", "narrow", "full", "tiny", "short", "compact", "cramped", "crowded", "little",
                      "shallow"}}},
                   failed,
-                  templates({"{0} didn't fit in {1}", "{0} did not fit into {1}", "{0} would not fit in {1}",
+                  family_templates({"{0} didn't fit in {1}", "{0} did not fit into {1}", "{0} would not fit in {1}",
                              "{1} couldn't hold {0}", "{1} could not hold {0}", "{1} had no room for {0}",
                              "{0} never fit into {1}", "{1} would not hold {0}"})};
   fit.has_heldout_order = true;
@@ -86,7 +76,7 @@ std::vector<CorefFamily> build_families() {
                     {"fragile", "thin", "weak", "brittle", "old", "delicate", "cracked", "flimsy", "cheap",
                      "frail"}}},
                   happened,
-                  templates({"{0} broke {1}", "{0} smashed {1}", "{0} cracked {1}", "{1} was broken by {0}",
+                  family_templates({"{0} broke {1}", "{0} smashed {1}", "{0} cracked {1}", "{1} was broken by {0}",
                              "{1} was smashed by {0}", "{1} got cracked by {0}", "{0} easily broke {1}",
                              "{1} got smashed by {0}"})};
   f.push_back(brk);
@@ -104,7 +94,7 @@ std::vector<CorefFamily> build_families() {
                      {"heavy", "big", "large", "bulky", "massive", "awkward", "huge", "enormous", "loaded",
                       "wide"}}},
                    failed,
-                   templates({"{0} couldn't lift {1}", "{0} could not lift {1}", "{0} failed to lift {1}",
+                   family_templates({"{0} couldn't lift {1}", "{0} could not lift {1}", "{0} failed to lift {1}",
                               "{1} couldn't be lifted by {0}", "{1} wasn't lifted by {0}",
                               "{1} could not be lifted by {0}", "{0} did not lift {1}",
                               "{1} was never lifted by {0}"})};
@@ -125,7 +115,7 @@ std::vector<CorefFamily> build_families() {
                       {"high", "tall", "elevated", "distant", "lofty", "steep", "remote", "raised", "slippery",
                        "narrow"}}},
                     failed,
-                    templates({"{0} couldn't reach {1}", "{0} could not reach {1}", "{0} failed to reach {1}",
+                    family_templates({"{0} couldn't reach {1}", "{0} could not reach {1}", "{0} failed to reach {1}",
                                "{1} couldn't be reached by {0}", "{1} wasn't reached by {0}",
                                "{1} was never reached by {0}", "{0} did not reach {1}",
                                "{1} could not be reached by {0}"})};
@@ -145,7 +135,7 @@ std::vector<CorefFamily> build_families() {
                          {"slow", "old", "heavy", "sluggish", "overloaded", "rusty", "tired", "broken", "loaded",
                           "weak"}}},
                        happened,
-                       templates({"{0} overtook {1}", "{0} passed {1}", "{0} easily overtook {1}",
+                       family_templates({"{0} overtook {1}", "{0} passed {1}", "{0} easily overtook {1}",
                                   "{1} was overtaken by {0}", "{1} was passed by {0}", "{1} got overtaken by {0}",
                                   "{0} easily passed {1}", "{1} was easily overtaken by {0}"})};
   overtake.shared_pool = true;

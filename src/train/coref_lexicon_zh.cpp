@@ -15,16 +15,7 @@ namespace ae {
 
 namespace {
 
-// Templates 0–2 and 6 put role 0 first, 3–5 and 7 role 1; 6 and 7 are held out (as in English).
-std::vector<CorefTemplate> templates(std::initializer_list<const char*> patterns) {
-  std::vector<CorefTemplate> out;
-  int k = 0;
-  for (const char* p : patterns) {
-    out.push_back({p, k >= 3 && k != 6, k >= 6});
-    ++k;
-  }
-  return out;
-}
+using corpus_detail::family_templates;
 
 // "动物:只 狗:只 …" → the nouns, and each noun's measure word appended to `measure_words`.
 std::vector<std::string> nouns(std::string_view list, std::vector<std::pair<std::string, std::string>>& measure_words) {
@@ -66,7 +57,7 @@ CorefLexicon chinese_coref_lexicon() {
                     {{words("累 疲惫 困 害怕 虚弱 懒 紧张 胆小 饿 慢 老"),
                       words("宽 繁忙 长 危险 拥挤 吵 深 滑 泥泞 宽阔 陡")}},
                     failed,
-                    templates({"{0} {m} 没有 穿过 {1}", "{0} {m} 不敢 穿过 {1}", "{0} {m} 拒绝 穿过 {1}",
+                    family_templates({"{0} {m} 没有 穿过 {1}", "{0} {m} 不敢 穿过 {1}", "{0} {m} 拒绝 穿过 {1}",
                                "{1} {m} 没有 被 {0} 穿过", "{1} {m} 没能 被 {0} 穿过", "{1} {m} 从来 没 被 {0} 穿过",
                                "{0} {m} 始终 没有 穿过 {1}", "{1} {m} 始终 没 被 {0} 穿过"})};
   lx.families.push_back(cross);
@@ -83,7 +74,7 @@ CorefLexicon chinese_coref_lexicon() {
                           mw)}},
                   {{words("大 高 宽 长 笨重 粗 厚 重 巨大 庞大"), words("小 窄 满 浅 短 挤 紧 矮 狭小 拥挤")}},
                   failed,
-                  templates({"{0} {m} 放不进 {1}", "{0} {m} 装不进 {1}", "{0} {m} 怎么 也 塞不进 {1}", "{1} {m} 装不下 {0}",
+                  family_templates({"{0} {m} 放不进 {1}", "{0} {m} 装不进 {1}", "{0} {m} 怎么 也 塞不进 {1}", "{1} {m} 装不下 {0}",
                              "{1} {m} 放不下 {0}", "{1} {m} 容不下 {0}", "{0} {m} 怎么 也 放不进 {1}",
                              "{1} {m} 怎么 也 装不下 {0}"})};
   fit.has_heldout_order = true;
@@ -100,7 +91,7 @@ CorefLexicon chinese_coref_lexicon() {
                           mw)}},
                   {{words("硬 重 结实 尖 快 大 坚固 沉 坚硬 锋利"), words("脆 薄 脆弱 旧 易碎 精致 破 劣质 便宜 单薄")}},
                   happened,
-                  templates({"{0} {m} 打碎 了 {1}", "{0} {m} 砸碎 了 {1}", "{0} {m} 一下子 砸破 了 {1}",
+                  family_templates({"{0} {m} 打碎 了 {1}", "{0} {m} 砸碎 了 {1}", "{0} {m} 一下子 砸破 了 {1}",
                              "{1} {m} 被 {0} 打碎 了", "{1} {m} 被 {0} 砸碎 了", "{1} {m} 被 {0} 砸破 了",
                              "{0} {m} 一下子 打碎 了 {1}", "{1} {m} 一下子 被 {0} 砸碎 了"})};
   lx.families.push_back(brk);
@@ -115,7 +106,7 @@ CorefLexicon chinese_coref_lexicon() {
                    {{machines, machines}},
                    {{words("弱 小 旧 轻 破 坏 老旧 无力 简陋 单薄"), words("重 大 庞大 笨重 巨大 沉 宽 长 沉重 高")}},
                    failed,
-                   templates({"{0} {m} 抬不起 {1}", "{0} {m} 吊不起 {1}", "{0} {m} 始终 没能 吊起 {1}",
+                   family_templates({"{0} {m} 抬不起 {1}", "{0} {m} 吊不起 {1}", "{0} {m} 始终 没能 吊起 {1}",
                               "{1} {m} 没能 被 {0} 吊起来", "{1} {m} 没有 被 {0} 抬起来", "{1} {m} 没 被 {0} 吊起来",
                               "{0} {m} 始终 吊不起 {1}", "{1} {m} 始终 没 被 {0} 抬起来"})};
   lift.shared_pool = true;
@@ -134,7 +125,7 @@ CorefLexicon chinese_coref_lexicon() {
                             mw)}},
                     {{words("矮 小 年幼 笨拙 弱 累 慢 懒 胖 虚弱"), words("高 陡 远 滑 窄 陡峭 光滑 遥远 高大 险")}},
                     failed,
-                    templates({"{0} {m} 够不着 {1}", "{0} {m} 爬不上 {1}", "{0} {m} 没能 爬上 {1}",
+                    family_templates({"{0} {m} 够不着 {1}", "{0} {m} 爬不上 {1}", "{0} {m} 没能 爬上 {1}",
                                "{1} {m} 没能 被 {0} 够着", "{1} {m} 没有 被 {0} 爬上去", "{1} {m} 没 被 {0} 够着",
                                "{0} {m} 始终 够不着 {1}", "{1} {m} 始终 没 被 {0} 爬上去"})};
   reach.has_heldout_order = true;
@@ -151,7 +142,7 @@ CorefLexicon chinese_coref_lexicon() {
                        {{words("快 迅速 强劲 灵活 新 轻 有力 快速 轻便 敏捷"),
                          words("慢 旧 重 笨重 超载 破旧 生锈 坏 满载 迟缓")}},
                        happened,
-                       templates({"{0} {m} 超过 了 {1}", "{0} {m} 追上 了 {1}", "{0} {m} 轻松 超过 了 {1}",
+                       family_templates({"{0} {m} 超过 了 {1}", "{0} {m} 追上 了 {1}", "{0} {m} 轻松 超过 了 {1}",
                                   "{1} {m} 被 {0} 超过 了", "{1} {m} 被 {0} 追上 了", "{1} {m} 被 {0} 轻松 超过 了",
                                   "{0} {m} 一下子 超过 了 {1}", "{1} {m} 一下子 被 {0} 追上 了"})};
   overtake.shared_pool = true;

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "text/tokenizer.h"
+#include "train/corpus.h"
 #include "util/rng.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <set>
 #include <string>
 #include <string_view>
@@ -51,6 +53,17 @@ inline void add_words_of(std::vector<std::string>& out, WordSet& seen, std::stri
   for (const auto& w : split_words(text)) add_unique(out, seen, w);
 }
 
+// A family's templates: 0–2 and 6 put role 0 first, 3–5 and 7 role 1; 6 and 7 are held out.
+inline std::vector<CorefTemplate> family_templates(std::initializer_list<const char*> patterns) {
+  std::vector<CorefTemplate> out;
+  int k = 0;
+  for (const char* p : patterns) {
+    out.push_back({p, k >= 3 && k != 6, k >= 6});
+    ++k;
+  }
+  return out;
+}
+
 // "今天 早上 ，" → 今天, 早上, ，
 inline std::vector<std::string> split_at_spaces(std::string_view text) {
   std::vector<std::string> out;
@@ -67,7 +80,6 @@ inline size_t pairs_for(int examples) { return examples > 0 ? static_cast<size_t
 }  // namespace ae::corpus_detail
 
 namespace ae {
-struct CorefLexicon;
 // The Chinese words of the coreference corpus (coref_lexicon_zh.cpp).
 CorefLexicon chinese_coref_lexicon();
 }  // namespace ae
