@@ -139,6 +139,7 @@ test.describe('a 375 px phone (item 7)', () => {
   test.use({ viewport: { width: 375, height: 812 }, hasTouch: true });
 
   test('the heatmap fits without a sideways scroll, and every control is at least 24×24 px', async ({ page }) => {
+    test.slow(); // every panel built, two whole-page axe scans, and the Chinese model loaded for the second
     await openPage(page, '/');
     const plot = page.locator('ae-attention-heatmap .ae-hm-plot');
     const overflow = await plot.evaluate((el) => el.scrollWidth - el.clientWidth);
