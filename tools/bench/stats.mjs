@@ -10,7 +10,7 @@ export function median(xs) {
 export async function timeCall(impl, minMs) {
   let reps = 0;
   const t0 = performance.now();
-  let elapsed = 0;
+  let elapsed;
   do {
     if (impl.async) await impl.run();
     else impl.run();

@@ -253,7 +253,7 @@ export class Cost extends StoreElement {
     const times = [];
     for (let b = 0; b < BATCHES; b++) {
       if (b > 0) await nextFrame(); // a batch at a time: the page stays responsive
-      let reps = 0, elapsed = 0;
+      let reps = 0, elapsed;
       const t0 = performance.now();
       do {
         call();

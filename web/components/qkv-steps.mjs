@@ -70,10 +70,12 @@ export function vectorStrip(values, { name, maxAbs, label, group = 0, maxWidth =
     rect.setAttribute('fill-opacity', maxAbs > 0 ? Math.min(1, Math.abs(v) / maxAbs).toFixed(3) : '0');
     svg.append(rect);
   });
-  for (let x = group; group > 0 && x < count; x += group) {
-    const line = document.createElementNS(SVG, 'line');
-    for (const [k, v] of Object.entries({ x1: x * cellWidth, x2: x * cellWidth, y1: -2, y2: STRIP_HEIGHT + 2, class: 'ae-strip-sep' })) line.setAttribute(k, v);
-    svg.append(line);
+  if (group > 0) {
+    for (let x = group; x < count; x += group) {
+      const line = document.createElementNS(SVG, 'line');
+      for (const [k, v] of Object.entries({ x1: x * cellWidth, x2: x * cellWidth, y1: -2, y2: STRIP_HEIGHT + 2, class: 'ae-strip-sep' })) line.setAttribute(k, v);
+      svg.append(line);
+    }
   }
   return svg;
 }
