@@ -10,6 +10,7 @@ import './components/attention-heatmap.mjs';
 import './components/head-view.mjs';
 import { percent as formatPercent } from './lib/panel-strings.mjs';
 import { coreferenceHead } from './lib/coreference-head.mjs';
+import { DECODER_PROMPT, LESSON, TIRED_OR_WIDE_AT_END, WORD_ORDER_PAIR, adjectiveOf, partnerOf } from './lib/lesson.mjs';
 import { insertWord, replaceWord, suggestionsFor, unreadLanguage, vocabularyLanguage } from './lib/vocabulary-help.mjs';
 // The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
 // draw (loadLessonPanels).
@@ -25,14 +26,12 @@ const SUGGESTIONS = 3; // known words offered for a word read as [UNK]
 const MODEL_ORDER = ['coref-encoder', 'coref-decoder', 'word-order-none', 'word-order-sinusoidal',
   'word-order-learned', 'word-order-rope'];
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
 const DEFAULT_SENTENCES = {
-  none: LESSON,
-  coreference: LESSON,
-  'word-order': '猫追狗',
-  'next-word': "the animal didn't cross the street because it was too tired . it =",
+  none: LESSON.tired,
+  coreference: LESSON.tired,
+  'word-order': WORD_ORDER_PAIR.a,
+  'next-word': DECODER_PROMPT.tired,
 };
-const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/; // the lesson's minimal pair
 
 const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(
@@ -144,8 +143,7 @@ const defaultsOf = (name) => [DEFAULT_SENTENCES[name], DEFAULT_SENTENCES[name].r
 const isDefaultSentence = (text) => Object.keys(DEFAULT_SENTENCES).some((name) => defaultsOf(name).includes(text));
 
 function swapTiredWide() {
-  const text = ui.sentence.value;
-  ui.sentence.value = text.replace(TIRED_OR_WIDE, (_, word, end) => `too ${word === 'tired' ? 'wide' : 'tired'}${end}`);
+  ui.sentence.value = partnerOf(ui.sentence.value, TIRED_OR_WIDE_AT_END) ?? ui.sentence.value;
   runNow();
 }
 
@@ -187,7 +185,7 @@ function fillRanges() {
 }
 
 function run() {
-  ui.swap.hidden = !TIRED_OR_WIDE.test(ui.sentence.value);
+  ui.swap.hidden = !adjectiveOf(ui.sentence.value, TIRED_OR_WIDE_AT_END);
   if (!state.engine) return; // the first run happens once the engine has loaded
   const trained = choice() !== UNTRAINED;
   if (trained && !state.model) return; // still loading, or it failed and says so

@@ -9,9 +9,10 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+import { DECODER_PROMPT } from '../../web/lib/lesson.mjs';
 
-const TIRED = "the animal didn't cross the street because it was too tired . it =";
-const WIDE = TIRED.replace('tired', 'wide');
+const TIRED = DECODER_PROMPT.tired;
+const WIDE = DECODER_PROMPT.wide;
 const shipped = fs.existsSync('web/models/coref-decoder/config.json');
 const panel = (page) => page.locator('ae-causal-mask');
 

@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+import { LESSON } from '../../web/lib/lesson.mjs';
 
-const A = "The animal didn't cross the street because it was too tired.";
+const A = LESSON.tired;
 const B = 'The street was too wide so it was hard to cross.';
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
 const panel = (page) => page.locator('ae-cross-attention');

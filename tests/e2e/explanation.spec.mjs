@@ -6,9 +6,10 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
-const WIDE = LESSON.replace('tired', 'wide');
+const LESSON = PAIR.tired;
+const WIDE = PAIR.wide;
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
 
 const panel = (page) => page.locator('ae-explanation');

@@ -5,8 +5,9 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, app, chooseModel, expect, openPage, test } from './fixtures.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 const WIDE = LESSON.replace('tired', 'wide');
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
 const corefHead = () => JSON.parse(fs.readFileSync('web/models/coref-encoder/config.json', 'utf8')).coreference_head;

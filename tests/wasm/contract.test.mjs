@@ -8,6 +8,7 @@ import { before, test } from 'node:test';
 import { EngineError } from '../../web/lib/contract.mjs';
 import { KernelWorkspace, ModelBench, RandomModel, TrainedModel, Engine } from '../../web/lib/engine.mjs';
 import { loadNodeEngine, shippedConfig, shippedModel } from './helpers.mjs';
+import { DECODER_PROMPT, LESSON } from '../../web/lib/lesson.mjs';
 
 // The shipped models' shapes, for the rows that sit just past a limit.
 const ENCODER = shippedConfig('coref-encoder');
@@ -38,7 +39,7 @@ const NOT_HEAD_PAIRS = [[[0]], [['0', 0]], [[0, NaN]], [0, 0], 'x', [[0.5, 0]], 
 const NOT_OPTIONS = ['causal', 5, true, [1], new Float32Array(1)];
 
 const identity2 = { q: [1, 0, 0, 1], k: [1, 0, 0, 1], v: [1, 2, 3, 4], n: 2, m: 2, dk: 2 };
-const SENTENCE = "The animal didn't cross the street because it was too tired.";
+const SENTENCE = LESSON.tired;
 
 const rows = [];
 // Rows expecting an EngineError with `code` whose message names `option`.
@@ -136,7 +137,7 @@ for (const call of ['analyze', 'analyzePacked']) {
 }
 
 // --- TrainedModel: generate, generateSteps, generateCached --------------------------------------------
-const PROMPT = "the animal didn't cross the street because it was too wide . it =";
+const PROMPT = DECODER_PROMPT.wide;
 for (const call of ['generate', 'generateSteps', 'generateCached']) {
   refused(call, 'maxNewWords', [-1, NaN, 'abc', 1.5, Infinity, 2 ** 31, true, [2]], (x) => decoder[call](PROMPT, x));
   refused(call, 'prompt', NOT_TEXT, (x) => decoder[call](x, 2));

@@ -2,33 +2,25 @@
 // native build (tools/inspect), and the loader's errors reach JS as Errors.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 
-import { compareArrays, loadNodeEngine, root } from './helpers.mjs';
+import { compareArrays, loadNodeEngine, root, shippedModel } from './helpers.mjs';
+import { DECODER_PROMPT, DECODER_SENTENCE, LESSON, WORD_ORDER_PAIR } from '../../web/lib/lesson.mjs';
 
 const modelsDir = path.join(root, 'web/models');
 const modelNames = readdirSync(modelsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 // Per task, sentences whose analysis is compared.
 const SENTENCES = {
-  coreference: ["The animal didn't cross the street because it was too tired.",
-    "The animal didn't cross the street because it was too wide.", 'The zebra saw it.'],
-  'word-order': ['猫追狗', '狗追猫', '今天鸟在看鱼'],
-  'next-word': ["the animal didn't cross the street because it was too wide . it ="],
+  coreference: [LESSON.tired, LESSON.wide, 'The zebra saw it.'],
+  'word-order': [WORD_ORDER_PAIR.a, WORD_ORDER_PAIR.b, '今天鸟在看鱼'],
+  'next-word': [DECODER_PROMPT.wide],
 };
 // Weights agree to float32 rounding of differently vectorised sums, through 2–3 layers.
 const TOLERANCE = { atol: 2e-5, rtol: 1e-4 };
 
-function files(name) {
-  const dir = path.join(modelsDir, name);
-  return {
-    config: readFileSync(path.join(dir, 'config.json'), 'utf8'),
-    weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
-    vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
-  };
-}
 
 function nativeInspect(name, text) {
   const out = execFileSync(path.join(root, 'build/native/inspect'), ['--model', path.join(modelsDir, name), '--text', text]);
@@ -49,7 +41,7 @@ test('models are shipped', () => {
 describe('wasm and native agree on every shipped model', () => {
   for (const name of modelNames) {
     test(name, () => {
-      const model = engine.loadTrainedModel(files(name));
+      const model = engine.loadTrainedModel(shippedModel(name));
       try {
         for (const text of SENTENCES[model.config.task]) {
           const wasm = model.analyze(text);
@@ -71,7 +63,7 @@ describe('wasm and native agree on every shipped model', () => {
 });
 
 test('unknown words are reported, not dropped', () => {
-  const model = engine.loadTrainedModel(files('coref-encoder'));
+  const model = engine.loadTrainedModel(shippedModel('coref-encoder'));
   const run = model.analyze('The zebra saw it.');
   assert.deepEqual(run.tokens, ['the', 'zebra', 'saw', 'it', '.']);
   assert.deepEqual(run.unknown, [1, 2]);
@@ -79,15 +71,15 @@ test('unknown words are reported, not dropped', () => {
 });
 
 test('the decoder completes the lesson sentence with its referent', () => {
-  const model = engine.loadTrainedModel(files('coref-decoder'));
-  assert.deepEqual(model.generate("the animal didn't cross the street because it was too wide .", 4), ['it', '=', 'street']);
-  assert.deepEqual(model.generate("the animal didn't cross the street because it was too tired .", 4), ['it', '=', 'animal']);
+  const model = engine.loadTrainedModel(shippedModel('coref-decoder'));
+  assert.deepEqual(model.generate(DECODER_SENTENCE.wide, 4), ['it', '=', 'street']);
+  assert.deepEqual(model.generate(DECODER_SENTENCE.tired, 4), ['it', '=', 'animal']);
   model.delete();
 });
 
 test('ablating every head and knocking out tokens change the analysis, bad options are Errors', () => {
-  const model = engine.loadTrainedModel(files('coref-encoder'));
-  const text = "The animal didn't cross the street because it was too wide.";
+  const model = engine.loadTrainedModel(shippedModel('coref-encoder'));
+  const text = LESSON.wide;
   const base = model.analyze(text);
   const { nLayers, nHeads } = model.config;
   const all = [];
@@ -104,7 +96,7 @@ test('ablating every head and knocking out tokens change the analysis, bad optio
 });
 
 test('malformed checkpoints are rejected with the stage in the message', () => {
-  const good = files('word-order-none');
+  const good = shippedModel('word-order-none');
   const truncated = good.weights.slice(0, 100);
   assert.throws(() => engine.loadTrainedModel({ ...good, weights: truncated }), /safetensors: /);
   assert.throws(() => engine.loadTrainedModel({ ...good, config: '{"format": 1}' }), /config/);

@@ -24,6 +24,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { PAGE_END, PAGE_START, describeMachine, machineLine, pageSection } from './machine.mjs';
 import { fmt, median, table } from './stats.mjs';
 import { root } from './runtimes.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -34,7 +35,7 @@ const log = (...m) => console.error(`[${((performance.now() - started) / 1000).t
 const machine = describeMachine();
 
 const TARGETS = { firstRenderMs: 1000, transferKB: 500, interactionMs: 16 };
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 
 const { server, url } = await startServer({ root: path.join(root, 'web'), port: 0 });
 const browser = await chromium.launch({
@@ -209,7 +210,7 @@ const kernels = await kernelPage.evaluate(async ({ quick, lesson }) => {
     return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
   };
   const timeCall = (run, minMs) => {
-    let reps = 0, elapsed = 0;
+    let reps = 0, elapsed;
     const t0 = performance.now();
     do { run(); reps++; elapsed = performance.now() - t0; } while (elapsed < minMs);
     return elapsed / reps;

@@ -34,27 +34,23 @@ import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
 import { el } from '../lib/dom.mjs';
+import { DECODER_PROMPT, LESSON, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-decoder';
 const WINDOW_MODEL = 'coref-encoder';
-export const WINDOW_SENTENCES = {
-  tired: "The animal didn't cross the street because it was too tired.",
-  wide: "The animal didn't cross the street because it was too wide.",
-};
+const WINDOW_SENTENCES = LESSON;
 const DEFAULT_WINDOW = 4;
 const FALLBACK_VIEW = { layer: 0, head: 0 }; // for a model whose config.json names no coreference head
-export const DEFAULT_SENTENCE = "the animal didn't cross the street because it was too tired . it =";
-const TIRED_OR_WIDE = /\btoo (tired|wide)\b/; // the lesson's minimal pair
+export const DEFAULT_SENTENCE = DECODER_PROMPT.tired;
 const TYPING_DELAY_MS = 120;
 const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
 const WINDOW_MAX = 13; // the window slider's range before a sentence sets it to n
 const IT = 'it';
 
 // The sentence with tired and wide exchanged, or null when it has neither.
-export function partnerOf(sentence) {
-  const m = TIRED_OR_WIDE.exec(sentence);
-  if (!m) return null;
-  return { adjective: m[1], partner: sentence.replace(TIRED_OR_WIDE, `too ${m[1] === 'tired' ? 'wide' : 'tired'}`) };
+function pairOf(sentence) {
+  const adjective = adjectiveOf(sentence);
+  return adjective && { adjective, partner: partnerOf(sentence) };
 }
 
 const row = (weights, n, i) => weights.subarray(i * n, (i + 1) * n);
@@ -196,7 +192,7 @@ export class CausalMask extends StoreElement {
       this.#timer = setTimeout(rerun, TYPING_DELAY_MS);
     });
     swap.addEventListener('click', () => {
-      const pair = partnerOf(sentence.value);
+      const pair = pairOf(sentence.value);
       if (pair) sentence.value = pair.partner;
       saveSentence();
       rerun();
@@ -298,7 +294,7 @@ export class CausalMask extends StoreElement {
     this.dataset.sentence = text; // the sentence the shown results are for
     try {
       const own = this.#model.analyzePacked(text, { causal, topK: 3 });
-      const pair = partnerOf(text);
+      const pair = pairOf(text);
       const partner = pair ? this.#model.analyzePacked(pair.partner, { causal, topK: 3 }) : null;
       this.#runs = { own, partner, adjective: pair?.adjective ?? null, causal };
       if (own.unknown.length)

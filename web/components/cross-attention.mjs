@@ -15,9 +15,10 @@ import strings from '../strings/cross-attention.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { drawMatrix } from './number-matrix.mjs';
 import { el } from '../lib/dom.mjs';
+import { LESSON } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-encoder';
-export const DEFAULT_A = "The animal didn't cross the street because it was too tired.";
+export const DEFAULT_A = LESSON.tired;
 export const DEFAULT_B = 'The street was too wide so it was hard to cross.';
 const TYPING_DELAY_MS = 120;
 

@@ -19,21 +19,21 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
 import { el } from '../lib/dom.mjs';
+import { LESSON as LESSON_PAIR, TIRED_OR_WIDE_AT_END, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-encoder';
-const LESSON = "The animal didn't cross the street because it was too tired.";
-const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/; // the lesson's minimal pair
+const LESSON = LESSON_PAIR.tired;
 const TYPING_DELAY_MS = 120;
 const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
 const ABLATE_LINK = /^\d{1,2}\.\d{1,2}(,\d{1,2}\.\d{1,2}){0,63}$/; // e.g. 2.3,3.1
 const CALLS_PER_SLICE = 4; // analyze() calls between yields, so typing stays responsive
 // A single-head effect smaller than this (|Δp| < 0.0005, i.e. 0.05 percentage points; it prints as
 // 0.000 or ±0.000x) is "no effect": then no head is named or marked as the largest effect.
-export const NO_EFFECT = 0.0005;
+const NO_EFFECT = 0.0005;
 
 const MINUS = '\u2212';
 // A signed change with three decimals; a change that rounds to zero prints as 0.000.
-export function signed(x) {
+function signed(x) {
   const s = Math.abs(x).toFixed(3);
   if (Number(s) === 0) return '0.000';
   return `${x < 0 ? MINUS : '+'}${s}`;
@@ -91,7 +91,7 @@ export class Explanation extends StoreElement {
     const table = el('table', 'ae-ex-table', root);
     const tableCaption = el('caption', 'visually-hidden', table);
     const head = el('tr', '', el('thead', '', table));
-    const cols = ['colWord', 'colAttention', 'colEffect'].map((key) => el('th', '', head, { scope: 'col' }));
+    const cols = ['colWord', 'colAttention', 'colEffect'].map(() => el('th', '', head, { scope: 'col' }));
     const body = el('tbody', '', table);
     const knockSummary = el('p', 'ae-ex-summary', root);
 
@@ -119,7 +119,7 @@ export class Explanation extends StoreElement {
       this.#timer = setTimeout(() => this.#measure(), TYPING_DELAY_MS);
     });
     swap.addEventListener('click', () => {
-      sentence.value = sentence.value.replace(TIRED_OR_WIDE, (_, word, end) => `too ${word === 'tired' ? 'wide' : 'tired'}${end}`);
+      sentence.value = partnerOf(sentence.value, TIRED_OR_WIDE_AT_END) ?? sentence.value;
       saveSentence();
       this.#ensureModel().then(() => this.#measure());
     });
@@ -218,7 +218,7 @@ export class Explanation extends StoreElement {
     clearTimeout(this.#timer);
     const generation = ++this.#generation;
     const sentence = this.#parts.sentence.value;
-    this.#parts.swap.hidden = !TIRED_OR_WIDE.test(sentence);
+    this.#parts.swap.hidden = !adjectiveOf(sentence, TIRED_OR_WIDE_AT_END);
     this.dataset.status = 'working';
     this.#showStatus();
     let base;

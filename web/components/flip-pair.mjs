@@ -17,8 +17,8 @@ import { percent, text } from '../lib/panel-strings.mjs';
 import { HeadView } from './head-view.mjs';
 import './export-buttons.mjs';
 import strings from '../strings/flip-pair.mjs';
+import { TIRED_OR_WIDE_AT_END, adjectiveOf, withAdjective } from '../lib/lesson.mjs';
 
-const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/;
 const UNTRAINED = 'untrained';
 const SIDES = ['tired', 'wide'];
 const TOP_K = 4;
@@ -80,8 +80,8 @@ export class FlipPair extends StoreElement {
 
   // The pair of sentences for the page's sentence, or null when it is not of the pattern.
   static pair(sentence) {
-    if (!TIRED_OR_WIDE.test(sentence ?? '')) return null;
-    const as = (word) => sentence.replace(TIRED_OR_WIDE, (_, __, end) => `too ${word}${end}`);
+    if (!adjectiveOf(sentence, TIRED_OR_WIDE_AT_END)) return null;
+    const as = (word) => withAdjective(sentence, word, TIRED_OR_WIDE_AT_END);
     return { tired: as('tired'), wide: as('wide') };
   }
 

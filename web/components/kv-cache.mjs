@@ -22,23 +22,22 @@ import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/kv-cache.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
+import { DECODER_SENTENCE, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-decoder';
 const MAX_NEW = 8; // the lesson completion "it = animal [SEP]" needs 4 steps
-const DEFAULT_PROMPT = "the animal didn't cross the street because it was too tired .";
+const DEFAULT_PROMPT = DECODER_SENTENCE.tired;
 // The head shown first: the decoder's coreference head from its config.json (its row at "="
 // points at the referent, so the step that writes the answer shows where it was read). A
 // decoder trained before that key existed gets layer 2, head 3, which at "=" looked at the
 // deciding word (tired / wide) in that model.
 const FALLBACK_VIEW = { layer: 1, head: 2 };
-const TIRED_OR_WIDE = /\btoo (tired|wide)\b/;
 const TYPING_DELAY_MS = 150;
 const LINK_PROMPT_MAX = 200; // longer prompts are not put in the link
 const PLAY_MS = 900;
 const BATCH_MS = 20; // a timed batch of the faster way lasts at least this long
 const BATCHES = 5; // per way; the median is shown
 
-const SVG = 'http://www.w3.org/2000/svg';
 const GRID = { label: 80, pos: 22, cell: 10, gap: 10, bar: 80, value: 40, row: 16, head: 18 };
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -183,7 +182,7 @@ export class KvCache extends StoreElement {
     });
     prompt.addEventListener('focus', () => this.#ensureModel());
     swap.addEventListener('click', () => {
-      prompt.value = prompt.value.replace(TIRED_OR_WIDE, (_, w) => `too ${w === 'tired' ? 'wide' : 'tired'}`);
+      prompt.value = partnerOf(prompt.value) ?? prompt.value;
       this.#setPrompt(prompt.value);
     });
     for (const [key, select] of [['layer', layer], ['head', head]])
@@ -372,7 +371,7 @@ export class KvCache extends StoreElement {
     p.playButton.disabled = !usable || (ready && g.steps.length === 0);
     p.resetButton.disabled = !usable;
     p.measure.disabled = !ready || this.#measuring;
-    p.swap.hidden = !TIRED_OR_WIDE.test(p.prompt.value);
+    p.swap.hidden = !adjectiveOf(p.prompt.value);
 
     const step = ready && this.#shown > 0 ? g.steps[this.#shown - 1] : null;
     this.#renderStatus(g, step, ready);

@@ -24,23 +24,22 @@ import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 const SAME_WITHIN = 1e-6; // probabilities this close are the same answer, told apart only by rounding
 import { drawMatrix } from './number-matrix.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
+import { WORD_ORDER_PAIR } from '../lib/lesson.mjs';
 
 export const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
 const modelName = (encoding) => `word-order-${encoding}`;
-const DEFAULT_A = '猫追狗';
-const DEFAULT_B = '狗追猫';
+const { a: DEFAULT_A, b: DEFAULT_B } = WORD_ORDER_PAIR;
 const TYPING_DELAY_MS = 120;
 const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
 const KINDS = ['scores', 'weights'];
 const SIN_DIMS = 32; // d_model of the word-order models
 const SIN_POSITIONS = 16; // what they read (max_len)
 const ROPE_POSITIONS = 16;
-const SVG = 'http://www.w3.org/2000/svg';
 
 // σ with b[σ(i)] = a[i] (each token of a matched to an unused equal token of b), or null
 // when b is not a rearrangement of a. Repeated tokens have identical embeddings without
 // positions, so any matching of them is as good as another.
-export function rearrangement(a, b) {
+function rearrangement(a, b) {
   if (a.length !== b.length) return null;
   const used = new Array(b.length).fill(false);
   const sigma = [];
@@ -55,7 +54,7 @@ export function rearrangement(a, b) {
 
 // Is matrix b (n×n) matrix a with rows and columns moved by σ? 'exact' (bit for bit),
 // 'rounding' (≤ 1e-4 apart), 'no', with the largest difference.
-export function comparePermuted(a, b, sigma) {
+function comparePermuted(a, b, sigma) {
   const n = sigma.length;
   let exact = true, diff = 0;
   for (let i = 0; i < n; i++)

@@ -17,14 +17,12 @@ import { percent, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/scaling.mjs';
 import { fixed } from './qkv-steps.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
+import { LESSON } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-encoder';
-const SENTENCES = {
-  tired: "The animal didn't cross the street because it was too tired.",
-  wide: "The animal didn't cross the street because it was too wide.",
-};
-export const DEMO = { keys: 8, queries: 200, dMinExp: 1, dMaxExp: 10, dStartExp: 6 };
-export const MULTIPLIERS = [0.25, 0.5, 1, 2, 4];
+const SENTENCES = LESSON;
+const DEMO = { keys: 8, queries: 200, dMinExp: 1, dMaxExp: 10, dStartExp: 6 };
+const MULTIPLIERS = [0.25, 0.5, 1, 2, 4];
 const COLLAPSE_AT = 0.9; // a largest weight above this is shown as "collapsed"
 
 let nextId = 0;
