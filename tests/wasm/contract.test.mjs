@@ -136,6 +136,31 @@ for (const call of ['analyze', 'analyzePacked']) {
   accepted('coerced', call, '"\\uDC00 tired" keeps "tired" a word', () => run('\uDC00 it was tired').tokens, same(['\uFFFD', 'it', 'was', 'tired']));
 }
 
+// --- TrainedModel: probabilities, wordId ---------------------------------------------------------------
+const probabilities = (text, o) => coref.probabilities(text, o);
+refused('probabilities', 'text', NOT_TEXT, (x) => probabilities(x));
+for (const name of ['causal', 'scale']) refused('probabilities', name, NOT_BOOLEAN, (x) => probabilities(SENTENCE, { [name]: x }));
+refused('probabilities', 'window', NOT_NATURAL, (x) => probabilities(SENTENCE, { window: x }));
+refused('probabilities', 'scoreMultiplier', NOT_FINITE, (x) => probabilities(SENTENCE, { scoreMultiplier: x }));
+refused('probabilities', 'knockout', NOT_POSITIONS, (x) => probabilities(SENTENCE, { knockout: x }));
+refused('probabilities', 'ablate', NOT_HEAD_PAIRS, (x) => probabilities(SENTENCE, { ablate: x }));
+refused('probabilities', 'topK', [3], (x) => probabilities(SENTENCE, { topK: x }), 'unknown-option');
+refused('probabilities', 'options', NOT_OPTIONS, (x) => probabilities(SENTENCE, x));
+refused('probabilities', 'is empty', ['', '  '], (x) => probabilities(x), 'empty-input');
+refused('probabilities', 'has no "it"', ['the cat sat'], (x) => probabilities(x), 'no-pronoun');
+refused('probabilities', `this model reads at most ${ENCODER.max_len}`, ['it '.repeat(ENCODER.max_len + 1)], (x) => probabilities(x), 'too-long');
+refused('probabilities', 'is outside the sentence', [[20], [-1]], (x) => probabilities('it was', { knockout: x }), 'bad-input');
+refused('probabilities', `is not a head of this model (${ENCODER.n_layers} layers × ${ENCODER.n_heads} heads)`,
+  [[[ENCODER.n_layers, 0]]], (x) => probabilities(SENTENCE, { ablate: x }), 'bad-input');
+accepted('valid', 'probabilities', 'the best word is "animal"', () => probabilities(SENTENCE).best, same('animal'));
+accepted('valid', 'probabilities', 'one per vocabulary word', () => probabilities(SENTENCE).probabilities.length, same(ENCODER.vocab_size));
+accepted('valid', 'probabilities', 'read at "it"', () => probabilities(SENTENCE).position, same(coref.analyze(SENTENCE).prediction.position));
+refused('wordId', 'word', NOT_TEXT, (x) => coref.wordId(x));
+refused('wordId', 'limit is 1000', ['x'.repeat(1001)], (x) => coref.wordId(x), 'too-long');
+accepted('valid', 'wordId', 'a word the vocabulary lacks is -1', () => coref.wordId('qqqq'), same(-1));
+accepted('valid', 'wordId', 'indexes probabilities()', () => probabilities(SENTENCE).probabilities[coref.wordId('animal')],
+  same(coref.analyze(SENTENCE, { topK: 1 }).prediction.probability));
+
 // --- TrainedModel: generate, generateSteps, generateCached --------------------------------------------
 const PROMPT = DECODER_PROMPT.wide;
 for (const call of ['generate', 'generateSteps', 'generateCached']) {

@@ -62,6 +62,28 @@ describe('wasm and native agree on every shipped model', () => {
   }
 });
 
+// The explanation panel's knock-outs and ablations read probabilities() in place of
+// analyze(topK = vocabulary size): every word's probability must be analyze()'s, to the bit.
+test('probabilities() gives analyze()\'s probabilities exactly, with knock-outs and ablations', () => {
+  const model = engine.loadTrainedModel(shippedModel('coref-encoder'));
+  try {
+    const { vocabSize, nLayers, nHeads } = model.config;
+    const runs = [{}, { knockout: [1] }, { knockout: [9] }, { ablate: [[nLayers - 1, nHeads - 1]] }, { ablate: [[0, 0], [1, 2]] }];
+    for (const text of [LESSON.tired, LESSON.wide]) {
+      for (const options of runs) {
+        const a = model.analyze(text, { ...options, topK: vocabSize }).prediction;
+        const p = model.probabilities(text, options);
+        const label = `${text} ${JSON.stringify(options)}`;
+        assert.equal(p.position, a.position, label);
+        assert.equal(p.best, a.token, label);
+        for (const { token, probability } of a.top) assert.equal(p.probabilities[model.wordId(token)], probability, `${label}: ${token}`);
+      }
+    }
+  } finally {
+    model.delete();
+  }
+});
+
 test('unknown words are reported, not dropped', () => {
   const model = engine.loadTrainedModel(shippedModel('coref-encoder'));
   const run = model.analyze('The zebra saw it.');
