@@ -28,7 +28,7 @@ function load(name) {
     weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
     vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
   });
-  return { model, json: JSON.parse(model.config.configJson) };
+  return { model, json: model.config.metadata };
 }
 
 // Percent with enough digits that a probability near 1 does not print as 100.00 %.

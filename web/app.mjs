@@ -414,7 +414,7 @@ function showFacts() {
 // A trained coreference model's held-out checks (config.json "splits", written by the trainer):
 // answer accuracy and how often the coreference head follows the referent in both sentences.
 function showSplitFacts(config) {
-  const splits = config.configJson ? JSON.parse(config.configJson).splits : undefined;
+  const splits = config.metadata?.splits;
   ui['fact-splits-row'].hidden = !splits;
   if (!splits) return;
   const names = messages[state.lang].splitNames;
@@ -436,7 +436,7 @@ function showBanner() {
   }
   const config = state.model?.config;
   if (!config) return; // loading or failed: the banner still describes the model shown
-  const { seeds_passing: passing, seeds_trained: trained } = JSON.parse(config.configJson);
+  const { seeds_passing: passing, seeds_trained: trained } = config.metadata;
   const parts = [messages[state.lang].bannerTrained[task()] ?? ''];
   if (passing !== undefined && trained !== undefined) parts.push(t('bannerSeeds', { passing, trained }));
   if (config.positional === 'none') parts.push(t('bannerNoPositions'));

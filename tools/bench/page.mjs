@@ -205,16 +205,7 @@ await kernelPage.waitForFunction(() => document.getElementById('app').dataset.st
 const kernels = await kernelPage.evaluate(async ({ quick, lesson }) => {
   const { loadEngine } = await import('/lib/engine.mjs');
   const engine = await loadEngine();  // a separate instance from the page's
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b), h = s.length >> 1;
-    return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-  };
-  const timeCall = (run, minMs) => {
-    let reps = 0, elapsed;
-    const t0 = performance.now();
-    do { run(); reps++; elapsed = performance.now() - t0; } while (elapsed < minMs);
-    return elapsed / reps;
-  };
+  const { median, msPerCall: timeCall } = await import('/lib/stats.mjs');
   const pause = () => new Promise((r) => setTimeout(r, 0));
   // V8 in Chromium starts wasm in its baseline tier and tiers hot functions up: warm every
   // kernel for ≥ 300 ms before timing so the optimised code is what gets measured.
