@@ -1,4 +1,4 @@
-// End-to-end tests of panel 7, <ae-causal-mask>: the masked scores and weights shown equal
+// End-to-end tests of panel 9, <ae-causal-mask>: the masked scores and weights shown equal
 // TrainedModel.analyze() of the coref-decoder (computed here with a separately loaded engine);
 // with the mask every upper-triangle score is −∞ and every weight there exactly 0, without it
 // not; the row of "it" is bit-identical for the tired and the wide sentence in every layer and

@@ -1,4 +1,4 @@
-// End-to-end tests of panel 11, <ae-cross-attention>: the self- and cross-attention weights
+// End-to-end tests of panel 13, <ae-cross-attention>: the self- and cross-attention weights
 // shown equal engine.attention() called here, in a separately loaded engine, with Q, K, V
 // from TrainedModel.analyze() of the two sentences (self: all from A, which also equals A's own
 // trace; cross: Q from A, K and V from B — an n×m matrix); after changing layer/head and

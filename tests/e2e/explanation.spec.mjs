@@ -1,4 +1,4 @@
-// End-to-end tests of panel 10, <ae-explanation> ("attention is not explanation"): the shown
+// End-to-end tests of panel 12, <ae-explanation> ("attention is not explanation"): the shown
 // attention of "it" and the shown knockout / head-ablation effects equal what
 // TrainedModel.analyze() returns for the same sentence, computed here with a separately loaded
 // engine; a head is named as "the largest effect" only when switching it off alone changes the

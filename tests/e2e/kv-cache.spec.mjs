@@ -1,4 +1,4 @@
-// Panel 8, KV cache and generation (<ae-kv-cache>): stepping through the decoder's completion
+// Panel 10, KV cache and generation (<ae-kv-cache>): stepping through the decoder's completion
 // gives the words of the engine's generate(); each step's cache rows (reused vs new), attention
 // weights and multiply-add counts are the API's (generateSteps with and without the cache);
 // the cache grows by one row per step after the prompt; the time measurement shows figures;

@@ -1,4 +1,4 @@
-// End-to-end tests of panel 6, <ae-positions> (positional encoding): the answers shown for
+// End-to-end tests of panel 8, <ae-positions> (positional encoding): the answers shown for
 // the sentence pair equal TrainedModel.analyze() of the four word-order models, computed here
 // with a separately loaded engine; without positional encoding 猫追狗 and 狗追猫 get identical
 // outputs and B's scores are A's reordered (checked here from the API's matrices); with every

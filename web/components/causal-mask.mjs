@@ -1,4 +1,4 @@
-// <ae-causal-mask>: panel 7, the causal mask, on the coref-decoder (a causal next-word model).
+// <ae-causal-mask>: panel 9, the causal mask, on the coref-decoder (a causal next-word model).
 //  - the panel's sentence (editable; tired ↔ wide switch) with the mask on or off
 //    (TrainedModel.analyze(text, {causal})): the masked scores (trace maskedScores, −∞ above
 //    the diagonal) and the weights (exactly 0 there) of one layer/head;

@@ -1,4 +1,4 @@
-// <ae-cost>: panel 9, "the n² cost". Times the wasm attention kernels live in the page, for
+// <ae-cost>: panel 11, "the n² cost". Times the wasm attention kernels live in the page, for
 // one head of width d = 64 at n = 64, 128, … up to the chosen length (≤ 8192):
 //   fused   KernelWorkspace.attentionFused: tiled, online softmax, never holds n×n
 //   traced  KernelWorkspace.attentionTraced: the page's path, keeps four n×n matrices; not run

@@ -1,4 +1,4 @@
-// <ae-cross-attention>: panel 11, self- vs cross-attention with the same machinery. The
+// <ae-cross-attention>: panel 13, self- vs cross-attention with the same machinery. The
 // coreference encoder reads two sentences A and B (TrainedModel.analyze); for the chosen
 // layer/head, the core's attention (engine.attention) is called twice:
 //   self:  Q, K, V all from A's trace             → n×n weights

@@ -1,4 +1,4 @@
-// <ae-explanation>: panel 10, "attention is not explanation". On the coreference encoder, for
+// <ae-explanation>: panel 12, "attention is not explanation". On the coreference encoder, for
 // the panel's own sentence (editable, tired ↔ wide switch), it sets two readings side by side:
 //  1. per word: the weight "it" puts on it in the coreference head (config.json's
 //     coreference_head) next to the measured effect of knocking that word out

@@ -1,4 +1,4 @@
-// <ae-kv-cache>: panel 8, "KV cache and generation". The decoder (coref-decoder) completes an
+// <ae-kv-cache>: panel 10, "KV cache and generation". The decoder (coref-decoder) completes an
 // editable prompt one word at a time; Step / Play / Reset reveal the greedy steps that
 // TrainedModel.generateSteps computed, with the cache (each step computes only its new rows)
 // and without (each step re-runs the whole forward pass). For the chosen layer and head the

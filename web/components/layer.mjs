@@ -1,4 +1,4 @@
-// <ae-layer>: "The Transformer layer". One layer = multi-head attention (words exchange
+// <ae-layer>: panel 7, "The Transformer layer". One layer = multi-head attention (words exchange
 // information) + a feed-forward network (each word transformed on its own: d_model → 4·d_model,
 // GELU, → d_model) + residual connections and LayerNorm, stacked N times. For the selected word
 // of the main panel's run (store.result) and the chosen layer, the word's vector at every stage

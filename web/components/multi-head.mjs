@@ -1,4 +1,4 @@
-// <ae-multi-head>: panel 5, "multi-head attention", for the main panel's run (store.result):
+// <ae-multi-head>: panel 6, "multi-head attention", for the main panel's run (store.result):
 //  1. how d_model splits into h heads of d_model / h (the shapes of the run's trace);
 //  2. the weights of the selected word in every head of a layer, side by side;
 //  3. each head's output for that word, their concatenation (selfAttention.concat) and the

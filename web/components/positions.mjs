@@ -1,4 +1,4 @@
-// <ae-positions>: panel 6, positional encoding. Four word-order models (none, sinusoidal,
+// <ae-positions>: panel 8, positional encoding. Four word-order models (none, sinusoidal,
 // learned, RoPE; task "word-order": the agent, read at [CLS]) answer for a sentence pair,
 // default 猫追狗 / 狗追猫. Without positional encoding both sentences get the same answer:
 // the panel shows why by drawing the attention scores (or weights) of both sentences for

@@ -1,4 +1,4 @@
-// <ae-qkv-steps>: panel 2, "Q, K, V step by step". For the selected query word of the main
+// <ae-qkv-steps>: panel 4, "Q, K, V step by step". For the selected query word of the main
 // panel's run, one head's four steps with the trace's own numbers
 // (store.result.layers[layer].selfAttention.heads[head]):
 //   q (n×d, row i) · every k row → rawScores row i → ÷√d → scaledScores row i → softmax →

@@ -1,4 +1,4 @@
-// <ae-scaling>: panel 4, "why ÷√d".
+// <ae-scaling>: panel 5, "why ÷√d".
 //  1. Random vectors: a slider for the width d (2 … 1024, powers of two) and a switch for the
 //     ÷√d, on random unit-variance queries and keys scored by the core's attention
 //     (Engine.scalingDemo): the spread of the scores, the first query's weights as bars, their
