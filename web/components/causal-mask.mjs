@@ -98,10 +98,7 @@ export class CausalMask extends LessonPanel {
   }
 
   build() {
-    const id = this.newId('ae-cm');
-    const root = el('div', 'ae-cm');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const { id, root, title, intro } = this.frame('ae-cm');
     const form = el('div', 'ae-cm-controls', root);
     const field = el('div', 'field', form);
     const label = el('label', '', field, { for: `${id}-sentence` });
@@ -167,7 +164,6 @@ export class CausalMask extends LessonPanel {
 
     this.#restoreControls({ sentence, mask, winSentence, winInput });
 
-    this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = {
       title, intro, label, sentence, swap, mask, maskLabel, layer, head, status, error, answer, scores, weights, maskText,

@@ -67,10 +67,7 @@ export class Cost extends LessonPanel {
   // --- structure ---
 
   build() {
-    const id = this.newId('ae-cost');
-    const root = el('div', 'ae-cost');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const { id, root, title, intro } = this.frame('ae-cost');
     const controls = el('div', 'ae-cost-controls', root);
     const lengthField = el('div', 'field', controls);
     const lengthLabel = el('label', '', lengthField, { for: `${id}-length` });
@@ -106,7 +103,6 @@ export class Cost extends LessonPanel {
     const memoryNote = el('p', 'ae-cost-note', root);
     const caption = el('p', 'ae-cost-caption', root);
 
-    this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = {
       title, intro, lengthLabel, length, lengthOut, windowLabel, windowSelect, measure, cancel, progress, status, error,

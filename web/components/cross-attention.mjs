@@ -46,10 +46,7 @@ export class CrossAttention extends LessonPanel {
   }
 
   build() {
-    const id = this.newId('ae-ca');
-    const root = el('div', 'ae-ca');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const { id, root, title, intro } = this.frame('ae-ca');
     const form = el('div', 'ae-ca-controls', root);
     const field = (key, value) => {
       const f = el('div', 'field', form);
@@ -78,7 +75,6 @@ export class CrossAttention extends LessonPanel {
     const usage = el('p', 'howto', root);
     const note = el('p', 'howto', root);
 
-    this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = { title, intro, a, b, swap, layer, head, status, error, self, cross, shapes, usage, note };
 

@@ -67,10 +67,7 @@ export class Explanation extends LessonPanel {
   // --- structure ---
 
   build() {
-    const id = this.newId('ae-ex');
-    const root = el('div', 'ae-ex');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const { id, root, title, intro } = this.frame('ae-ex');
     const form = el('div', 'ae-ex-controls', root);
     const label = el('label', '', form, { for: `${id}-sentence` });
     const sentence = el('textarea', 'ae-ex-sentence', form, { id: `${id}-sentence`, rows: 2, autocomplete: 'off', spellcheck: 'false' });
@@ -99,7 +96,6 @@ export class Explanation extends LessonPanel {
     const headsSummary = el('p', 'ae-ex-summary', root);
     const caption = el('p', 'ae-ex-caption', root);
 
-    this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = {
       title, intro, label, sentence, swap, status, error, answer, knockTitle, knockHow, table, tableCaption, cols,

@@ -102,10 +102,7 @@ export class KvCache extends LessonPanel {
   // --- structure ---
 
   build() {
-    const id = this.newId('ae-kv');
-    const root = el('div', 'ae-kv');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const { id, root, title, intro } = this.frame('ae-kv');
 
     const controls = el('div', 'ae-kv-controls', root);
     const promptField = el('div', 'field ae-kv-prompt', controls);
@@ -205,7 +202,6 @@ export class KvCache extends LessonPanel {
     });
 
     this.replaceChildren(root);
-    this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, promptLabel, prompt, swap, layerLabel, layer, headLabel, head, stepButton, playButton,
       resetButton, error, status, unknown, textLabel, words, cacheTitle, cacheCaption, legendReused, legendNew,

@@ -46,10 +46,7 @@ export class LayerPanel extends LessonPanel {
   }
 
   build() {
-    const id = this.newId('ae-layer');
-    const root = el('div', 'ae-layer');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const { id, root, title, intro } = this.frame('ae-layer');
     const parts3 = el('ul', 'ae-layer-parts', root);
     const partItems = ['attn', 'ffn', 'res'].map((key) => [key, el('li', `ae-layer-part-${key}`, parts3)]);
     const waiting = el('p', 'ae-layer-waiting', root, { role: 'status' });
@@ -86,7 +83,6 @@ export class LayerPanel extends LessonPanel {
     list.addEventListener('keydown', (e) => this.#onKey(e));
 
     this.replaceChildren(root);
-    this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, partItems, waiting, error, body, wordLabel, word, layerLabel, layerSelect, shape, placement,
       stagesTitle, list, hint, readout, stack, parallelTitle, parallel,

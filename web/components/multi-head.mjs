@@ -57,10 +57,7 @@ export class MultiHead extends LessonPanel {
   // --- structure ---
 
   build() {
-    const id = this.newId('ae-mh');
-    const root = el('div', 'ae-mh');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const { id, root, title, intro } = this.frame('ae-mh');
     const waiting = el('p', 'ae-mh-waiting', root, { role: 'status' });
     const body = el('div', 'ae-mh-body', root);
 
@@ -130,7 +127,6 @@ export class MultiHead extends LessonPanel {
     flow.addEventListener('focusin', showValues);
 
     this.replaceChildren(root);
-    this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, waiting, body, splitTitle, split, splitStrip, ranges, patternsTitle, patternsHowTo, queryLabel,
       query, layerLabel, layer, caption, headRow, tbody, concatTitle, concatHowTo, flow, values, paramsTitle, params,

@@ -98,10 +98,7 @@ export class Positions extends LessonPanel {
   // --- structure ---
 
   build() {
-    const id = this.newId('ae-pos');
-    const root = el('div', 'ae-pos');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const { id, root, title, intro } = this.frame('ae-pos');
 
     const form = el('div', 'ae-pos-controls', root);
     const fieldA = el('div', 'field', form);
@@ -178,7 +175,6 @@ export class Positions extends LessonPanel {
     const ropeSvg = svg('svg', { class: 'ae-pos-rope', role: 'img', viewBox: '-120 -120 240 240' }, ropeFigure);
     const ropeCaption = el('figcaption', '', ropeFigure);
 
-    this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = {
       title, intro, labelA, inputA, labelB, inputB, swap, status, error, table, caption, cols, rows, summary, grammar,

@@ -120,10 +120,7 @@ export class QkvSteps extends LessonPanel {
   // --- structure (built once; #relabel fills the words, #draw the numbers) ---
 
   build() {
-    const id = this.newId('ae-qkv');
-    const root = el('div', 'ae-qkv');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const { id, root, title, intro } = this.frame('ae-qkv');
     const waiting = el('p', 'ae-qkv-waiting', root, { role: 'status' });
     const body = el('div', 'ae-qkv-body', root);
     const top = el('div', 'ae-qkv-top', body);
@@ -191,7 +188,6 @@ export class QkvSteps extends LessonPanel {
     tbody.addEventListener('keydown', (e) => this.#onKey(e));
 
     this.replaceChildren(root);
-    this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, waiting, body, queryLabel, select, where, formulaNote, zeroText, zeroRows, steps, analogyTitle, analogyItems, queryName,
       queryStrip, queryValues, caption, heads, tbody, hint, readout, rowValues, outputName, outputStrip, outputValues,

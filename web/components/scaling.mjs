@@ -88,10 +88,7 @@ export class Scaling extends LessonPanel {
   // --- structure ---
 
   build() {
-    const id = this.newId('ae-sc');
-    const root = el('div', 'ae-sc');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const { id, root, title, intro } = this.frame('ae-sc');
 
     // 1. random vectors
     const randomTitle = el('h3', '', root);
@@ -191,7 +188,6 @@ export class Scaling extends LessonPanel {
     }
 
     this.replaceChildren(root);
-    this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, randomTitle, randomHowTo, dLabel, dInput, dOutput, scaleInput, scaleLabel, reseed, seedNote,
       demoOut, spread, entropy, maxWeight, verdict, bars, chartTitle, chart, demoError, modelTitle, modelHowTo,
