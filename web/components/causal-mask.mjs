@@ -33,7 +33,7 @@ import { percent2 } from '../lib/panel-strings.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
-import { el } from '../lib/dom.mjs';
+import { el, field as labelled } from '../lib/dom.mjs';
 import { DECODER_PROMPT, LESSON, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-decoder';
@@ -110,10 +110,7 @@ export class CausalMask extends LessonPanel {
     const mask = el('input', '', check, { id: `${id}-mask`, type: 'checkbox' });
     mask.checked = true;
     const maskLabel = el('label', '', check, { for: `${id}-mask` });
-    const select = (key) => {
-      const f = el('div', 'field inline', view);
-      return { label: el('label', '', f, { for: `${id}-${key}` }), node: el('select', '', f, { id: `${id}-${key}` }) };
-    };
+    const select = (key) => labelled(view, 'select', `${id}-${key}`, {}, 'field inline');
     const layer = select('layer');
     const head = select('head');
     const status = el('p', 'ae-cm-status', root, { role: 'status' });

@@ -13,7 +13,7 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/cross-attention.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { drawMatrix } from './number-matrix.mjs';
-import { el } from '../lib/dom.mjs';
+import { el, field as labelled } from '../lib/dom.mjs';
 import { LESSON } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-encoder';
@@ -60,10 +60,7 @@ export class CrossAttention extends LessonPanel {
     const b = field('b', readControl(this.store, 'cross', 'b') ?? DEFAULT_B);
     const swap = el('button', 'chip', form, { type: 'button' });
     const view = el('div', 'ae-ca-view', root);
-    const select = (key) => {
-      const f = el('div', 'field inline', view);
-      return { label: el('label', '', f, { for: `${id}-${key}` }), node: el('select', '', f, { id: `${id}-${key}` }) };
-    };
+    const select = (key) => labelled(view, 'select', `${id}-${key}`, {}, 'field inline');
     const layer = select('layer');
     const head = select('head');
     const status = el('p', 'ae-ca-status', root, { role: 'status' });
