@@ -17,6 +17,7 @@ import { LessonPanel } from '../lib/lesson-panel.mjs';
 import strings from '../strings/cost.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
 import { median, msPerCall } from '../lib/stats.mjs';
+import { logLogAxes, logTicks } from '../lib/chart.mjs';
 
 const D = 64;
 const MIN_EXP = 6; // n = 64
@@ -412,40 +413,11 @@ export class Cost extends LessonPanel {
 
 // --- drawing helpers ---
 
-// Ticks (powers of `base`) that enclose every value: decades for times, ×32 steps for bytes
-// (1 KiB, 32 KiB, 1 MiB, …).
-function logTicks(values, base) {
-  const positive = values.filter((v) => v > 0 && Number.isFinite(v));
-  const lo = Math.floor(Math.log(Math.min(...positive)) / Math.log(base));
-  let hi = Math.ceil(Math.log(Math.max(...positive)) / Math.log(base));
-  if (hi === lo) hi++;
-  return Array.from({ length: hi - lo + 1 }, (_, i) => base ** (lo + i));
-}
-
-// Clears svg and draws log-log axes: x over n = 64…8192 (powers of two), y from the first
-// to the last tick. Returns {g, x(n), y(v)}.
+// Log–log axes of both charts (web/lib/chart.mjs): x over n = 64…8192.
 function axes(svg, ticks, formatY, xTitle, locale) {
-  svg.replaceChildren();
-  const x0 = PAD.left, x1 = W - PAD.right, y0 = H - PAD.bottom, y1 = PAD.top;
-  const [lo, hi] = [Math.log(ticks[0]), Math.log(ticks[ticks.length - 1])];
-  const x = (n) => x0 + ((Math.log2(n) - MIN_EXP) / (MAX_EXP - MIN_EXP)) * (x1 - x0);
-  const y = (v) => y0 - ((Math.log(v) - lo) / (hi - lo)) * (y0 - y1);
-  const grid = svgNode('g', { class: 'ae-cost-axes', 'aria-hidden': 'true' }, svg);
-  const step = Math.max(1, Math.ceil((ticks.length - 1) / 6));
-  ticks.forEach((v, i) => {
-    if (i % step) return;
-    svgNode('line', { x1: x0, x2: x1, y1: y(v), y2: y(v), class: 'grid' }, grid);
-    svgNode('text', { x: x0 - 6, y: y(v) + 4, 'text-anchor': 'end' }, grid).textContent = formatY(v);
+  return logLogAxes(svg, {
+    width: W, height: H, pad: PAD, minExp: MIN_EXP, maxExp: MAX_EXP, ticks, formatY, xTitle, locale, className: 'ae-cost-axes',
   });
-  for (let e = MIN_EXP; e <= MAX_EXP; e++) {
-    svgNode('line', { x1: x(2 ** e), x2: x(2 ** e), y1: y0, y2: y1, class: 'grid' }, grid);
-    if ((e % 2 === 0 && e < MAX_EXP - 1) || e === MAX_EXP) // 64, 256, 1024, 8192: room for the digits at 375 px
-      svgNode('text', { x: x(2 ** e), y: y0 + 17, 'text-anchor': e === MAX_EXP ? 'end' : 'middle' }, grid).textContent = (2 ** e).toLocaleString(locale);
-  }
-  svgNode('rect', { x: x0, y: y1, width: x1 - x0, height: y0 - y1, class: 'frame' }, grid);
-  svgNode('text', { x: (x0 + x1) / 2, y: H - 6, 'text-anchor': 'middle', class: 'title' }, grid).textContent = xTitle;
-  const g = svgNode('g', {}, svg);
-  return { g, x, y };
 }
 
 // A point: circle (fused), triangle (window), square (traced); hollow where it is not run.
