@@ -146,6 +146,23 @@ class TrainedModel {
     return packed_analysis_to_js(model_.analyze(text_from_js(text, "text"), analysis_options_from_js(o)));
   }
 
+  // probabilities(text, options) → {position, probabilities: Float32Array (vocabulary order),
+  // best: the most probable word}: analyze()'s answer without the trace or a prediction list.
+  val probabilities(const val& text, const val& o) const {
+    const ae::WordProbabilities p = model_.probabilities(text_from_js(text, "text"), analysis_options_from_js(o));
+    val out = val::object();
+    out.set("position", p.position);
+    out.set("probabilities", val::global("Float32Array").new_(emscripten::typed_memory_view(p.probabilities.size(), p.probabilities.data())));
+    out.set("best", model_.vocabulary().token(p.best));
+    return out;
+  }
+
+  // The id of `word` in the vocabulary (the index into probabilities()), or -1 for a word it lacks.
+  int word_id(const val& word) const {
+    const std::string w = text_from_js(word, "word");
+    return model_.vocabulary().contains(w) ? model_.vocabulary().id(w) : -1;
+  }
+
   // The core's generate() stops at the maximum length without checking the prompt against it
   // (a too long prompt gave []); generate_cached(prompt, 0) runs generate_steps' prompt checks
   // (task, empty, length) and decodes nothing.
@@ -235,6 +252,8 @@ EMSCRIPTEN_BINDINGS(attention_explorer) {
       .function("config", &TrainedModel::config)
       .function("analyze", &TrainedModel::analyze)
       .function("analyzePacked", &TrainedModel::analyze_packed)
+      .function("probabilities", &TrainedModel::probabilities)
+      .function("wordId", &TrainedModel::word_id)
       .function("generate", &TrainedModel::generate)
       .function("vocabularyWords", &TrainedModel::vocabulary_words)
       .function("nearestWords", &TrainedModel::nearest_words)

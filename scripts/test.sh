@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Usage: scripts/test.sh [native|wasm|e2e|server|sanitize|fuzz|all]   (default: all)
+# Usage: scripts/test.sh [lint|native|wasm|e2e|server|sanitize|fuzz|all]   (default: all)
 # Runs every selected stage even if an earlier one fails, then prints a summary
 # and exits non-zero if any stage failed.
+#   lint      eslint (bugs, eslint.config.mjs) and prettier --check (format, .prettierrc.json): runs
+#             first, before the build, which it does not need
 #   sanitize  the native suite and the fuzz regression inputs under ASan + UBSan (build/sanitize)
 #   fuzz      each libFuzzer target of tests/fuzz for AE_FUZZ_SECONDS (default 15) seconds
 set -euo pipefail
@@ -9,19 +11,16 @@ cd "$(dirname "$0")/.."
 
 which=${1:-all}
 case $which in
-  native|wasm|e2e|server|sanitize|fuzz) stages=("$which") ;;
-  all) stages=(native wasm e2e server sanitize fuzz) ;;
-  *) echo "usage: $0 [native|wasm|e2e|server|sanitize|fuzz|all]" >&2; exit 2 ;;
+  lint|native|wasm|e2e|server|sanitize|fuzz) stages=("$which") ;;
+  all) stages=(lint native wasm e2e server sanitize fuzz) ;;
+  *) echo "usage: $0 [lint|native|wasm|e2e|server|sanitize|fuzz|all]" >&2; exit 2 ;;
 esac
 
 bash scripts/ensure-deps.sh
-if ! bash scripts/build.sh; then
-  echo "summary: build FAILED (${SECONDS}s)"
-  exit 1
-fi
 
 run_stage() {
   case $1 in
+    lint)   npx --no-install eslint . && bash scripts/format.sh --check ;;
     native)  # the native suite, then the kernel tests compiled to wasm (kernel_tests_wasm)
       local rc=0
       ctest --test-dir build/native --output-on-failure || rc=1
@@ -40,8 +39,15 @@ run_stage() {
   esac
 }
 
-results=() failed=0
+results=() failed=0 built=0
 for s in "${stages[@]}"; do
+  if [ "$s" != lint ] && [ "$built" = 0 ]; then
+    built=1
+    if ! bash scripts/build.sh; then
+      echo "summary: build FAILED (${SECONDS}s)"
+      exit 1
+    fi
+  fi
   echo "==> test: $s"
   if run_stage "$s"; then results+=("$s ok")
   else results+=("$s FAILED"); failed=1

@@ -9,14 +9,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadEngine } from '../web/lib/engine.mjs';
+import { DECODER_PROMPT, DECODER_SENTENCE, LESSON } from '../web/lib/lesson.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TIRED = "The animal didn't cross the street because it was too tired.";
-const WIDE = "The animal didn't cross the street because it was too wide.";
+const { tired: TIRED, wide: WIDE } = LESSON;
 // The decoder's prompts: the panels' defaults (causal-mask.mjs, kv-cache.mjs).
-const DECODER_TIRED = "the animal didn't cross the street because it was too tired . it =";
-const DECODER_WIDE = "the animal didn't cross the street because it was too wide . it =";
-const KV_PROMPT = "the animal didn't cross the street because it was too tired .";
+const { tired: DECODER_TIRED, wide: DECODER_WIDE } = DECODER_PROMPT;
+const KV_PROMPT = DECODER_SENTENCE.tired;
 const CROSS_B = 'The street was too wide so it was hard to cross.'; // cross-attention.mjs DEFAULT_B
 const TIMING_BATCHES = 15;
 
@@ -29,7 +28,7 @@ function load(name) {
     weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
     vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
   });
-  return { model, json: JSON.parse(model.config.configJson) };
+  return { model, json: model.config.metadata };
 }
 
 // Percent with enough digits that a probability near 1 does not print as 100.00 %.

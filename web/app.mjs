@@ -8,9 +8,10 @@ import { store } from './lib/store.mjs';
 import { readUrlState, urlFor } from './lib/url-state.mjs';
 import './components/attention-heatmap.mjs';
 import './components/head-view.mjs';
-import { percent as formatPercent } from './lib/panel-strings.mjs';
+import { locale as localeOf, percent as formatPercent } from './lib/panel-strings.mjs';
 import { coreferenceHead } from './lib/coreference-head.mjs';
 import { deciderSwap, lessonPair, pronounOf } from './lib/model-lesson.mjs';
+import { DECODER_PROMPT, LESSON, WORD_ORDER_PAIR } from './lib/lesson.mjs';
 import { insertWord, replaceWord, suggestionsFor, unreadLanguage, vocabularyLanguage } from './lib/vocabulary-help.mjs';
 // The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
 // draw (loadLessonPanels).
@@ -27,14 +28,13 @@ const SUGGESTIONS = 3; // known words offered for a word read as [UNK]
 const MODEL_ORDER = ['coref-encoder', 'coref-encoder-zh', 'coref-decoder', 'word-order-none', 'word-order-sinusoidal',
   'word-order-learned', 'word-order-rope'];
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
 const DEFAULT_SENTENCES = {
-  none: LESSON,
-  coreference: LESSON,
-  'word-order': '猫追狗',
-  'next-word': "the animal didn't cross the street because it was too tired . it =",
+  none: LESSON.tired,
+  coreference: LESSON.tired,
+  'word-order': WORD_ORDER_PAIR.a,
+  'next-word': DECODER_PROMPT.tired,
 };
-const ENGLISH_PAIR = [LESSON, LESSON.replace('tired', 'wide')]; // the lesson's minimal pair
+const ENGLISH_PAIR = [LESSON.tired, LESSON.wide]; // the lesson's minimal pair
 
 const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(
@@ -46,8 +46,11 @@ const ui = Object.fromEntries(
     'vocab-filter', 'vocab-list', 'vocab-none'].map((id) => [id, $(id)]),
 );
 
+// The page's language, like every shared setting, lives in the store only (panels follow it there).
+store.set({ lang: pickLanguage(storage('ae-lang'), navigator.language) });
+const lang = () => store.get().lang;
+
 const state = {
-  lang: pickLanguage(storage('ae-lang'), navigator.language),
   engine: null,
   index: [], // the entries of models/index.json
   model: null, // the model shown: the RandomModel or a TrainedModel
@@ -74,11 +77,11 @@ function storage(key, value) {
   }
 }
 
-const t = (key, params) => format(messages[state.lang][key], params);
-const locale = () => (state.lang === 'zh' ? 'zh-CN' : 'en');
+const t = (key, params) => format(messages[lang()][key], params);
+const locale = () => localeOf(lang());
 // A share measured over a split (not a probability, so 100 % and 0 % can be exact).
 const formatRate = (x) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
-const modelLabel = (name) => messages[state.lang].models[name] ?? name;
+const modelLabel = (name) => messages[lang()].models[name] ?? name;
 const indexEntry = (name) => state.index.find((m) => m.name === name);
 const choice = () => ui.model.value;
 const task = () => state.model?.config.task ?? 'none';
@@ -335,7 +338,7 @@ function showView() {
   store.set({ layer, head });
 }
 
-const percent = (p) => formatPercent(p, state.lang); // never a rounded 100 % (panel-strings.mjs)
+const percent = (p) => formatPercent(p, lang()); // never a rounded 100 % (panel-strings.mjs)
 
 // The trained model's answer with the runners-up, and the words it does not know.
 function showPrediction() {
@@ -343,7 +346,7 @@ function showPrediction() {
   ui.prediction.hidden = !prediction;
   ui.app.dataset.prediction = prediction?.token ?? '';
   if (prediction) {
-    const [before, after] = format(messages[state.lang].answer[task()] ?? '{word} {p}', { word: prediction.token, pronoun: pronounOf(state.model?.config) }).split('{p}');
+    const [before, after] = format(messages[lang()].answer[task()] ?? '{word} {p}', { word: prediction.token, pronoun: pronounOf(state.model?.config) }).split('{p}');
     const probability = Object.assign(document.createElement('span'),
       { className: 'probability', textContent: t('probability', { p: percent(prediction.probability) }) });
     ui.answer.replaceChildren(before, probability, after);
@@ -493,8 +496,8 @@ function showFacts() {
   ui['fact-heads'].textContent = config.nHeads;
   ui['fact-layers'].textContent = config.nLayers;
   const positional = `pos${config.positional[0].toUpperCase()}${config.positional.slice(1)}`; // posNone, …
-  ui['fact-positional'].textContent = messages[state.lang][positional] ?? config.positional;
-  ui['fact-task'].textContent = messages[state.lang].tasks[task()] ?? task();
+  ui['fact-positional'].textContent = messages[lang()][positional] ?? config.positional;
+  ui['fact-task'].textContent = messages[lang()].tasks[task()] ?? task();
   const bytes = indexEntry(choice())?.bytes;
   ui['fact-size'].textContent = bytes ? `${(bytes / 1024).toLocaleString(locale(), { maximumFractionDigits: 0 })} KB` : '–';
   ui['fact-tokens'].textContent = state.result && !state.error ? t('factTokensValue', { n: state.result.n, max: config.maxLen }) : '–';
@@ -505,10 +508,10 @@ function showFacts() {
 // A trained coreference model's held-out checks (config.json "splits", written by the trainer):
 // answer accuracy and how often the coreference head follows the referent in both sentences.
 function showSplitFacts(config) {
-  const splits = config.configJson ? JSON.parse(config.configJson).splits : undefined;
+  const splits = config.metadata?.splits;
   ui['fact-splits-row'].hidden = !splits;
   if (!splits) return;
-  const names = messages[state.lang].splitNames;
+  const names = messages[lang()].splitNames;
   // In the order of splitNames (validation first), then any split the page has no name for.
   const order = [...Object.keys(names).filter((name) => name in splits), ...Object.keys(splits).filter((name) => !(name in names))];
   const item = (name) => {
@@ -533,8 +536,8 @@ function showBanner() {
   }
   const config = state.model?.config;
   if (!config) return; // loading or failed: the banner still describes the model shown
-  const { seeds_passing: passing, seeds_trained: trained } = JSON.parse(config.configJson);
-  const parts = [format(messages[state.lang].bannerTrained[task()] ?? '', { pronoun: pronounOf(config) })];
+  const { seeds_passing: passing, seeds_trained: trained } = config.metadata;
+  const parts = [format(messages[lang()].bannerTrained[task()] ?? '', { pronoun: pronounOf(config) })];
   if (passing !== undefined && trained !== undefined) parts.push(t('bannerSeeds', { passing, trained }));
   if (config.positional === 'none') parts.push(t('bannerNoPositions'));
   ui['banner-title'].textContent = t('bannerTrainedTitle');
@@ -571,7 +574,7 @@ function showErrorText() {
         if (state.error) showErrorText();
       });
   }
-  const message = cause ? errorText?.(cause, state.lang) ?? '' : params.message;
+  const message = cause ? errorText?.(cause, lang()) ?? '' : params.message;
   ui.error.textContent = t(key, { ...params, message });
   ui.error.title = cause?.message ?? ''; // the core's own words, for whoever debugs
 }
@@ -588,11 +591,10 @@ function clearError() {
 
 const lookup = (dict, path) => path.split('.').reduce((node, key) => node?.[key], dict); // 'toc.qkv'
 
-function applyLanguage(lang) {
-  state.lang = lang;
-  store.set({ lang });
-  const dict = messages[lang];
-  document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+function applyLanguage(language) {
+  store.set({ lang: language });
+  const dict = messages[language];
+  document.documentElement.lang = language === 'zh' ? 'zh-Hans' : 'en';
   document.title = dict.title;
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = lookup(dict, node.dataset.i18n);
   ui.lang.textContent = dict.switchTo;
@@ -613,7 +615,7 @@ function applyLanguage(lang) {
 }
 
 function toggleLanguage() {
-  const next = state.lang === 'zh' ? 'en' : 'zh';
+  const next = lang() === 'zh' ? 'en' : 'zh';
   storage('ae-lang', next);
   applyLanguage(next);
   followLanguage(next);
@@ -646,7 +648,7 @@ function readLink() {
   if (link.random.seed !== undefined) ui.seed.value = link.random.seed;
   if (link.token !== undefined) store.set({ token: link.token });
   if (!store.get().controls) store.set({ controls: link.controls }); // panels' own, see panel-controls.mjs
-  if (link.lang) state.lang = link.lang; // a shared link opens in the sender's language
+  if (link.lang) store.set({ lang: link.lang }); // a shared link opens in the sender's language
   if (link.panel && document.getElementById(link.panel)) store.set({ panel: link.panel });
   const { layer, head, causal, scale } = link;
   state.link = { layer, head, causal, scale, sentence: link.sentence !== undefined };
@@ -692,9 +694,9 @@ function writeLinkSoon(changed) {
 // the panels' controls); the language stays the reader's.
 async function restoreEntry() {
   history_.restoring = true;
-  const lang = state.lang;
+  const reading = lang();
   const linked = readLink();
-  state.lang = lang;
+  store.set({ lang: reading });
   store.set({ controls: readUrlState(location.search).controls });
   const name = firstModel(linked);
   if (name !== choice()) {
@@ -763,7 +765,7 @@ function openLinkedPanel() {
 // no trained models at all — the untrained one.
 function firstModel(linked) {
   if (linked === UNTRAINED || (linked && indexEntry(linked))) return linked;
-  const lessonModel = coreferenceModelIn(state.lang) ?? coreferenceModelIn('en');
+  const lessonModel = coreferenceModelIn(lang()) ?? coreferenceModelIn('en');
   return lessonModel ?? UNTRAINED;
 }
 
@@ -774,7 +776,7 @@ async function start() {
   state.modelChosen = Boolean(linkedModel);
   store.subscribe(followStore);
   setStatus('loading');
-  applyLanguage(state.lang);
+  applyLanguage(lang());
   // With a single-line field (the seed), Enter would submit the form and reload the page.
   $('controls').addEventListener('submit', (e) => e.preventDefault());
   ui.sentence.addEventListener('input', runSoon);

@@ -68,6 +68,12 @@ TrainedModel::TrainedModel(Checkpoint c)
 }
 
 Analysis TrainedModel::analyze(std::string_view text, const AnalysisOptions& options) const {
+  Analysis a = run_traced(text, options);
+  a.prediction = predict(a, options.top_k);
+  return a;
+}
+
+Analysis TrainedModel::run_traced(std::string_view text, const AnalysisOptions& options) const {
   Vocabulary::Encoded encoded = vocab_.encode(text, prepends_cls(task_));
   if (encoded.ids.size() == (prepends_cls(task_) ? 1u : 0u)) input_error("the sentence is empty; type a few words");
   const int n = static_cast<int>(encoded.ids.size());
@@ -89,20 +95,40 @@ Analysis TrainedModel::analyze(std::string_view text, const AnalysisOptions& opt
   a.ids = std::move(encoded.ids);
   a.unknown = std::move(encoded.unknown);
   model_->forward(a.ids, run, &a.trace);
-  a.prediction = predict(a, options.top_k);
   return a;
 }
 
-std::optional<Prediction> TrainedModel::predict(const Analysis& a, int top_k) const {
-  int position = -1;
+int TrainedModel::answer_position(const Analysis& a) const {
   switch (task_) {
-    case Task::Coreference: position = pronoun_position(a.tokens, pronoun_); break;
-    case Task::WordOrder: position = 0; break;
-    case Task::NextWord: position = static_cast<int>(a.ids.size()) - 1; break;
-    case Task::None: return std::nullopt;
+    case Task::Coreference: return pronoun_position(a.tokens, pronoun_);
+    case Task::WordOrder: return 0;
+    case Task::NextWord: return static_cast<int>(a.ids.size()) - 1;
+    case Task::None: return -1;
   }
+  return -1;
+}
+
+Matrix TrainedModel::answer_probabilities(const Analysis& a, int position) const {
   Matrix probabilities = model_->logits(a.trace.output.row(position));
   softmax_rows_inplace(probabilities);
+  return probabilities;
+}
+
+WordProbabilities TrainedModel::probabilities(std::string_view text, const AnalysisOptions& options) const {
+  const Analysis a = run_traced(text, options);
+  WordProbabilities out;
+  out.position = answer_position(a);
+  if (out.position < 0) input_error("this model has no task, so no word to predict");
+  const Matrix p = answer_probabilities(a, out.position);
+  out.probabilities.assign(p.data(), p.data() + p.cols());
+  out.best = static_cast<int>(std::max_element(out.probabilities.begin(), out.probabilities.end()) - out.probabilities.begin());
+  return out;
+}
+
+std::optional<Prediction> TrainedModel::predict(const Analysis& a, int top_k) const {
+  const int position = answer_position(a);
+  if (position < 0) return std::nullopt;
+  const Matrix probabilities = answer_probabilities(a, position);
   std::vector<int> order(static_cast<size_t>(probabilities.cols()));
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   const int k = std::clamp(top_k, 1, static_cast<int>(order.size()));

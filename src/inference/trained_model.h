@@ -44,6 +44,13 @@ struct AnalysisOptions {
   int top_k = 5;
 };
 
+// The model's probability for every word of its vocabulary at the row its task reads.
+struct WordProbabilities {
+  int position = -1;                // the token whose output is read
+  std::vector<float> probabilities; // V, in vocabulary id order
+  int best = 0;                     // the id of the most probable word
+};
+
 struct Analysis {
   std::vector<std::string> tokens;  // as the model sees them ([CLS] included when the task adds it)
   std::vector<int> ids;
@@ -96,6 +103,10 @@ class TrainedModel {
   // Throws std::invalid_argument for an empty text, one longer than max_len, text that is
   // not UTF-8, a coreference sentence without "it", or knockout positions out of range.
   Analysis analyze(std::string_view text, const AnalysisOptions& options = {}) const;
+  // analyze()'s answer as bare numbers, for callers that read a few words' probabilities over
+  // many runs (the page's knock-outs): no prediction list; the trace is made and dropped, so
+  // the numbers are analyze()'s to the bit. analyze()'s errors, and one for a model without a task.
+  WordProbabilities probabilities(std::string_view text, const AnalysisOptions& options = {}) const;
 
   // Greedy completion for a next-word model: appends the most probable word until [SEP],
   // max_new_words words, or max_len. Returns the new words.
@@ -113,6 +124,11 @@ class TrainedModel {
   // The prompt of generate_steps/generate_cached as ids; throws for the errors they list.
   Vocabulary::Encoded encode_prompt(std::string_view prompt) const;
   std::optional<Prediction> predict(const Analysis& analysis, int top_k) const;
+  // analyze() without the prediction: the tokens and the traced forward pass.
+  Analysis run_traced(std::string_view text, const AnalysisOptions& options) const;
+  // The row the task reads (−1 for Task::None; throws for a coreference sentence without "it").
+  int answer_position(const Analysis& analysis) const;
+  Matrix answer_probabilities(const Analysis& analysis, int position) const;  // 1×V
 
   std::unique_ptr<Transformer> model_;
   Vocabulary vocab_;

@@ -1,4 +1,4 @@
-// Panel 9, the n² cost (<ae-cost>): measuring a few small n gives points whose memory figures
+// Panel 11, the n² cost (<ae-cost>): measuring a few small n gives points whose memory figures
 // are the core's byte counts (recomputed here through the engine API); the traced kernel's cap
 // shows its message with the bytes it would need; Cancel stops a long measurement; 375 px,
 // the language switch and an accessibility scan of the panel.

@@ -1,13 +1,13 @@
-// End-to-end tests of panel 11, <ae-cross-attention>: the self- and cross-attention weights
+// End-to-end tests of panel 13, <ae-cross-attention>: the self- and cross-attention weights
 // shown equal engine.attention() called here, in a separately loaded engine, with Q, K, V
 // from TrainedModel.analyze() of the two sentences (self: all from A, which also equals A's own
 // trace; cross: Q from A, K and V from B — an n×m matrix); after changing layer/head and
 // swapping; the language switch, a 375 px screen, and a bad sentence that the panel recovers from.
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+import { SHOTS, expectNoSeriousAxeViolationsInSchemes, expect, openPage, test } from './fixtures.mjs';
+import { LESSON } from '../../web/lib/lesson.mjs';
 
-const A = "The animal didn't cross the street because it was too tired.";
+const A = LESSON.tired;
 const B = 'The street was too wide so it was hard to cross.';
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
 const panel = (page) => page.locator('ae-cross-attention');
@@ -112,13 +112,7 @@ test.describe('self vs cross-attention panel', () => {
     await expect(view.locator('.ae-ca-cross td[data-value]')).not.toHaveCount(0);
 
     // No serious or critical accessibility violations in this panel (light and dark).
-    for (const colorScheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme });
-      const axe = new AxeBuilder({ page }).include('#cross');
-      if (colorScheme === 'dark') axe.withRules(['color-contrast']); // the rest does not depend on the scheme
-      const { violations } = await axe.analyze();
-      expect(violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`), colorScheme).toEqual([]);
-    }
+    await expectNoSeriousAxeViolationsInSchemes(page, '#cross');
     await page.locator('#lang').click();
     await expect(view.locator('h2')).toHaveText(strings.zh.title);
     await expect(view.locator('label').first()).toHaveText(strings.zh.sentenceA);

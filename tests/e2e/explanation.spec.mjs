@@ -1,14 +1,14 @@
-// End-to-end tests of panel 10, <ae-explanation> ("attention is not explanation"): the shown
+// End-to-end tests of panel 12, <ae-explanation> ("attention is not explanation"): the shown
 // attention of "it" and the shown knockout / head-ablation effects equal what
 // TrainedModel.analyze() returns for the same sentence, computed here with a separately loaded
 // engine; a head is named as "the largest effect" only when switching it off alone changes the
 // probability by at least 0.0005; keyboard use, a 375 px screen, the language switch and a bad sentence.
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+import { SHOTS, expectNoSeriousAxeViolations, expect, openPage, test } from './fixtures.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
-const WIDE = LESSON.replace('tired', 'wide');
+const LESSON = PAIR.tired;
+const WIDE = PAIR.wide;
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
 
 const panel = (page) => page.locator('ae-explanation');
@@ -66,14 +66,6 @@ async function shownRows(page) {
   return panel(page).locator('tbody tr').evaluateAll((rows) => rows.map((r) => ({
     token: r.dataset.token, attention: r.dataset.attention, delta: r.dataset.delta, prediction: r.dataset.knockoutPrediction,
   })));
-}
-
-// axe on this spec's own section only (the page-wide scan is in page.spec.mjs).
-async function expectNoSeriousViolationsIn(page, selector) {
-  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious).toEqual([]);
 }
 
 test.describe('attention is not explanation', () => {
@@ -246,7 +238,7 @@ test.describe('attention is not explanation', () => {
     expect(box.x + box.width).toBeLessThanOrEqual(375);
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.locator('#explanation').screenshot({ path: `${SHOTS}/explanation-375.png` });
-    await expectNoSeriousViolationsIn(page, '#explanation');
+    await expectNoSeriousAxeViolations(page, '#explanation');
 
     await page.getByRole('button', { name: '中文' }).click();
     await expect(view.getByRole('heading', { level: 2 })).toHaveText('注意力不等于解释');
@@ -259,7 +251,7 @@ test.describe('attention is not explanation', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375); // after interacting, in Chinese
     const noneMatters = (await view.getAttribute('data-largest-effect-head')) === '';
     await expect(view.locator('.ae-ex-summary').last()).toContainText(noneMatters ? '概率变化都不到 0.0005' : '单独关闭后影响最大的是');
-    await expectNoSeriousViolationsIn(page, '#explanation');
+    await expectNoSeriousAxeViolations(page, '#explanation');
     await page.locator('#explanation').screenshot({ path: `${SHOTS}/explanation-dark-zh.png` });
   });
 });

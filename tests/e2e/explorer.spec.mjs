@@ -3,10 +3,11 @@
 // through the store. Shown numbers are checked against a separately loaded engine.
 import fs from 'node:fs';
 import {
-  SHOTS, apiView, app, cells, chooseModel, expect, expectCellsMatchApi, expectRendered, openPage, shownCells, test,
+  SHOTS, apiView, app, chooseModel, expect, expectCellsMatchApi, expectRendered, openPage, shownCells, test,
 } from './fixtures.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
-const WIDE = "The animal didn't cross the street because it was too wide.";
+const WIDE = PAIR.wide;
 const shipped = fs.existsSync('web/models/index.json')
   ? JSON.parse(fs.readFileSync('web/models/index.json', 'utf8')).models.map((m) => m.name) : [];
 
@@ -141,7 +142,7 @@ test('screenshots of the head grid: desktop and 375 px', async ({ page }) => {
 
 // --- <ae-head-view> ---
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 const corefHead = () => JSON.parse(fs.readFileSync('web/models/coref-encoder/config.json', 'utf8')).coreference_head;
 
 // The selected query's row in analyze() for the head the page shows.

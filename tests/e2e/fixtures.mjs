@@ -52,12 +52,26 @@ export function shownCells(page) {
     rects.map((r) => ({ row: Number(r.dataset.row), col: Number(r.dataset.col), value: r.dataset.value })));
 }
 
-export async function expectNoSeriousAxeViolations(page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+// No serious or critical axe violations on the page, or only in `selector` (a panel's section).
+export async function expectNoSeriousAxeViolations(page, selector = null) {
+  const axe = new AxeBuilder({ page });
+  const { violations } = await (selector ? axe.include(selector) : axe).analyze();
   const serious = violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious).toEqual([]);
+}
+
+// The same in `selector`, in light and dark colours: the dark pass checks colour contrast only,
+// the rest does not depend on the scheme.
+export async function expectNoSeriousAxeViolationsInSchemes(page, selector) {
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    const axe = new AxeBuilder({ page }).include(selector);
+    if (colorScheme === 'dark') axe.withRules(['color-contrast']);
+    const { violations } = await axe.analyze();
+    expect(violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`), colorScheme).toEqual([]);
+  }
 }
 
 // Selects a model and waits until it has loaded and rendered.

@@ -3,10 +3,10 @@
 // side by side, same layer and head). Line weights are compared with analyze() run here by a
 // separately loaded engine.
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { SHOTS, app, chooseModel, expect, openPage, test } from './fixtures.mjs';
+import { SHOTS, expectNoSeriousAxeViolations, app, chooseModel, expect, openPage, test } from './fixtures.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 const WIDE = LESSON.replace('tired', 'wide');
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
 const corefHead = () => JSON.parse(fs.readFileSync('web/models/coref-encoder/config.json', 'utf8')).coreference_head;
@@ -36,14 +36,6 @@ const linesOf = (locator) => locator.evaluateAll((lines) => lines.map((l) => ({
 })));
 
 const thickest = (lines) => lines.reduce((a, b) => (Number(b.weight) > Number(a.weight) ? b : a));
-
-// axe on this spec's own section only (the page-wide scan is in page.spec.mjs).
-async function expectNoSeriousViolationsIn(page, selector) {
-  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious).toEqual([]);
-}
 
 test.describe('head view extras', () => {
   test.skip(!shipped, 'coref-encoder is not in web/models');
@@ -185,7 +177,7 @@ test.describe('head view extras', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.locator('#lines').screenshot({ path: `${SHOTS}/flip-pair-375.png` });
-    await expectNoSeriousViolationsIn(page, '#lines');
+    await expectNoSeriousAxeViolations(page, '#lines');
     await page.getByRole('button', { name: '中文' }).click();
     await expect(pair.getByRole('button', { name: '并排对比 tired 与 wide' })).toHaveAttribute('aria-expanded', 'true');
     await expect(page.locator('ae-head-view').getByRole('button', { name: '显示本层全部注意力头' })).toHaveAttribute('aria-pressed', 'true');

@@ -1,4 +1,4 @@
-// Panel 8, KV cache and generation (<ae-kv-cache>): stepping through the decoder's completion
+// Panel 10, KV cache and generation (<ae-kv-cache>): stepping through the decoder's completion
 // gives the words of the engine's generate(); each step's cache rows (reused vs new), attention
 // weights and multiply-add counts are the API's (generateSteps with and without the cache);
 // the cache grows by one row per step after the prompt; the time measurement shows figures;
@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+import { DECODER_PROMPT } from '../../web/lib/lesson.mjs';
 
 const panel = (page) => page.locator('ae-kv-cache');
 
@@ -138,7 +139,7 @@ test.describe('KV cache panel', () => {
     await expect(view.getByRole('alert')).toHaveAttribute('title',
       new RegExp(`the prompt has ${maxLen + 8} tokens; this model reads at most ${maxLen}`));
     await expect(view).toHaveAttribute('data-status', 'error');
-    await view.getByLabel('Prompt for the decoder').fill("the animal didn't cross the street because it was too tired . it =");
+    await view.getByLabel('Prompt for the decoder').fill(DECODER_PROMPT.tired);
     await expect(view).toHaveAttribute('data-status', 'ready');
     await expect(view.getByRole('alert')).toHaveText('');
     await view.getByRole('button', { name: 'Step', exact: true }).click();

@@ -8,8 +8,9 @@ import { SHOTS, app, chooseModel, expect, openPage, test } from './fixtures.mjs'
 import qkvStrings from '../../web/strings/qkv-steps.mjs';
 import scalingStrings from '../../web/strings/scaling.mjs';
 import multiHeadStrings from '../../web/strings/multi-head.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
 const fixed = (x, digits = 3) => Number(x).toFixed(digits).replace(/^-/, '\u2212');
 

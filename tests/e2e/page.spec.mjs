@@ -6,8 +6,9 @@ import {
   SHOTS, alert, app, cells, expect, expectCellsMatchApi, expectNoSeriousAxeViolations, expectRendered, openPage,
   shownCells, test,
 } from './fixtures.mjs';
+import { LESSON } from '../../web/lib/lesson.mjs';
 
-const DEFAULT_SENTENCE = "The animal didn't cross the street because it was too tired.";
+const DEFAULT_SENTENCE = LESSON.tired;
 
 const upper = (shown) => shown.filter((c) => c.col > c.row);
 const lowerOrDiagonal = (shown) => shown.filter((c) => c.col <= c.row);

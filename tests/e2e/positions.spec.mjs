@@ -1,4 +1,4 @@
-// End-to-end tests of panel 6, <ae-positions> (positional encoding): the answers shown for
+// End-to-end tests of panel 8, <ae-positions> (positional encoding): the answers shown for
 // the sentence pair equal TrainedModel.analyze() of the four word-order models, computed here
 // with a separately loaded engine; without positional encoding 猫追狗 and 狗追猫 get identical
 // outputs and B's scores are A's reordered (checked here from the API's matrices); with every
@@ -6,8 +6,7 @@
 // language switch, a 375 px screen (no page-level horizontal overflow after interacting), and a
 // bad sentence that the panel recovers from.
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { SHOTS, expect, openPage, test } from './fixtures.mjs';
+import { SHOTS, expectNoSeriousAxeViolationsInSchemes, expect, openPage, test } from './fixtures.mjs';
 
 const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
 const shipped = ENCODINGS.every((e) => fs.existsSync(`web/models/word-order-${e}/config.json`));
@@ -237,13 +236,7 @@ test.describe('positional encoding panel', () => {
     await expect(view.locator('tr[data-encoding="rope"]')).toHaveAttribute('data-right-a', 'true');
 
     // No serious or critical accessibility violations in this panel (light and dark).
-    for (const colorScheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme });
-      const axe = new AxeBuilder({ page }).include('#positions');
-      if (colorScheme === 'dark') axe.withRules(['color-contrast']); // the rest does not depend on the scheme
-      const { violations } = await axe.analyze();
-      expect(violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`), colorScheme).toEqual([]);
-    }
+    await expectNoSeriousAxeViolationsInSchemes(page, '#positions');
     await page.locator('#lang').click();
     await expect(view.locator('h2')).toHaveText(strings.zh.title);
     await expect(view.locator('tr[data-encoding="none"] th')).toHaveText(strings.zh.enc.none);

@@ -6,9 +6,10 @@ import {
   openPage, shownCells, test,
 } from './fixtures.mjs';
 import { format, messages } from '../../web/i18n.mjs';
+import { LESSON as PAIR, DECODER_PROMPT } from '../../web/lib/lesson.mjs';
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
-const PROMPT = "the animal didn't cross the street because it was too tired . it =";
+const LESSON = PAIR.tired;
+const PROMPT = DECODER_PROMPT.tired;
 const UNK_TITLE = '[UNK] — not in this model’s vocabulary';
 
 const readJson = (path) => JSON.parse(fs.readFileSync(path, 'utf8'));

@@ -2,22 +2,13 @@
 // (tracedAttentionBytes), the packed analysis (TrainedModel.analyzePacked) and the in-wasm
 // timings (ModelBench). Timings are not asserted; what they report about the work done is.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { before, test } from 'node:test';
 
-import { loadNodeEngine, root } from './helpers.mjs';
+import { loadNodeEngine, shippedModel } from './helpers.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 
-function files(name) {
-  const dir = path.join(root, 'web/models', name);
-  return {
-    config: readFileSync(path.join(dir, 'config.json'), 'utf8'),
-    weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
-    vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
-  };
-}
 
 let engine;
 before(async () => {
@@ -37,9 +28,9 @@ test('tracedAttentionBytes is the size of the trace the traced kernel returns', 
 });
 
 test('analyzePacked gives exactly what analyze gives, as views of one array', () => {
-  const model = engine.loadTrainedModel(files('coref-encoder'));
+  const model = engine.loadTrainedModel(shippedModel('coref-encoder'));
   try {
-    for (const text of [LESSON, LESSON.replace('tired', 'wide'), 'The zebra saw it.']) {
+    for (const text of [LESSON, PAIR.wide, 'The zebra saw it.']) {
       const a = model.analyze(text, { ablate: [[0, 1]] });
       const p = model.analyzePacked(text, { ablate: [[0, 1]] });
       assert.deepEqual(p.tokens, a.tokens);
@@ -69,7 +60,7 @@ test('analyzePacked gives exactly what analyze gives, as views of one array', ()
 });
 
 test('ModelBench times analyze inside wasm and runs the recipe trainer deterministically', () => {
-  const bench = engine.createModelBench(files('coref-encoder'));
+  const bench = engine.createModelBench(shippedModel('coref-encoder'));
   try {
     const t = bench.analyzeTiming(LESSON, 3);
     assert.equal(t.reps, 3);

@@ -8,6 +8,7 @@ import { before, test } from 'node:test';
 import { EngineError } from '../../web/lib/contract.mjs';
 import { KernelWorkspace, ModelBench, RandomModel, TrainedModel, Engine } from '../../web/lib/engine.mjs';
 import { loadNodeEngine, shippedConfig, shippedModel } from './helpers.mjs';
+import { DECODER_PROMPT, LESSON } from '../../web/lib/lesson.mjs';
 
 // The shipped models' shapes, for the rows that sit just past a limit.
 const ENCODER = shippedConfig('coref-encoder');
@@ -38,7 +39,7 @@ const NOT_HEAD_PAIRS = [[[0]], [['0', 0]], [[0, NaN]], [0, 0], 'x', [[0.5, 0]], 
 const NOT_OPTIONS = ['causal', 5, true, [1], new Float32Array(1)];
 
 const identity2 = { q: [1, 0, 0, 1], k: [1, 0, 0, 1], v: [1, 2, 3, 4], n: 2, m: 2, dk: 2 };
-const SENTENCE = "The animal didn't cross the street because it was too tired.";
+const SENTENCE = LESSON.tired;
 
 const rows = [];
 // Rows expecting an EngineError with `code` whose message names `option`.
@@ -135,8 +136,33 @@ for (const call of ['analyze', 'analyzePacked']) {
   accepted('coerced', call, '"\\uDC00 tired" keeps "tired" a word', () => run('\uDC00 it was tired').tokens, same(['\uFFFD', 'it', 'was', 'tired']));
 }
 
+// --- TrainedModel: probabilities, wordId ---------------------------------------------------------------
+const probabilities = (text, o) => coref.probabilities(text, o);
+refused('probabilities', 'text', NOT_TEXT, (x) => probabilities(x));
+for (const name of ['causal', 'scale']) refused('probabilities', name, NOT_BOOLEAN, (x) => probabilities(SENTENCE, { [name]: x }));
+refused('probabilities', 'window', NOT_NATURAL, (x) => probabilities(SENTENCE, { window: x }));
+refused('probabilities', 'scoreMultiplier', NOT_FINITE, (x) => probabilities(SENTENCE, { scoreMultiplier: x }));
+refused('probabilities', 'knockout', NOT_POSITIONS, (x) => probabilities(SENTENCE, { knockout: x }));
+refused('probabilities', 'ablate', NOT_HEAD_PAIRS, (x) => probabilities(SENTENCE, { ablate: x }));
+refused('probabilities', 'topK', [3], (x) => probabilities(SENTENCE, { topK: x }), 'unknown-option');
+refused('probabilities', 'options', NOT_OPTIONS, (x) => probabilities(SENTENCE, x));
+refused('probabilities', 'is empty', ['', '  '], (x) => probabilities(x), 'empty-input');
+refused('probabilities', 'has no "it"', ['the cat sat'], (x) => probabilities(x), 'no-pronoun');
+refused('probabilities', `this model reads at most ${ENCODER.max_len}`, ['it '.repeat(ENCODER.max_len + 1)], (x) => probabilities(x), 'too-long');
+refused('probabilities', 'is outside the sentence', [[20], [-1]], (x) => probabilities('it was', { knockout: x }), 'bad-input');
+refused('probabilities', `is not a head of this model (${ENCODER.n_layers} layers × ${ENCODER.n_heads} heads)`,
+  [[[ENCODER.n_layers, 0]]], (x) => probabilities(SENTENCE, { ablate: x }), 'bad-input');
+accepted('valid', 'probabilities', 'the best word is "animal"', () => probabilities(SENTENCE).best, same('animal'));
+accepted('valid', 'probabilities', 'one per vocabulary word', () => probabilities(SENTENCE).probabilities.length, same(ENCODER.vocab_size));
+accepted('valid', 'probabilities', 'read at "it"', () => probabilities(SENTENCE).position, (p) => assert.equal(p, coref.analyze(SENTENCE).prediction.position));
+refused('wordId', 'word', NOT_TEXT, (x) => coref.wordId(x));
+refused('wordId', 'limit is 1000', ['x'.repeat(1001)], (x) => coref.wordId(x), 'too-long');
+accepted('valid', 'wordId', 'a word the vocabulary lacks is -1', () => coref.wordId('qqqq'), same(-1));
+accepted('valid', 'wordId', 'indexes probabilities()', () => probabilities(SENTENCE).probabilities[coref.wordId('animal')],
+  (p) => assert.equal(p, coref.analyze(SENTENCE, { topK: 1 }).prediction.probability));
+
 // --- TrainedModel: generate, generateSteps, generateCached --------------------------------------------
-const PROMPT = "the animal didn't cross the street because it was too wide . it =";
+const PROMPT = DECODER_PROMPT.wide;
 for (const call of ['generate', 'generateSteps', 'generateCached']) {
   refused(call, 'maxNewWords', [-1, NaN, 'abc', 1.5, Infinity, 2 ** 31, true, [2]], (x) => decoder[call](PROMPT, x));
   refused(call, 'prompt', NOT_TEXT, (x) => decoder[call](x, 2));

@@ -3,27 +3,18 @@
 // work counts that follow the closed form of src/model/kv_cache.h, and readable errors.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { loadNodeEngine, root, shippedConfig } from './helpers.mjs';
+import { loadNodeEngine, root, shippedConfig, shippedModel } from './helpers.mjs';
+import { DECODER_PROMPT, DECODER_SENTENCE } from '../../web/lib/lesson.mjs';
 
-const PROMPTS = ["the animal didn't cross the street because it was too tired .",
-  "the animal didn't cross the street because it was too wide . it =",
+const PROMPTS = [DECODER_SENTENCE.tired, DECODER_PROMPT.wide,
   'the trophy did not fit in the suitcase because it was too big .'];
 // Same rounding budget as trained.test.mjs: differently vectorised sums through 3 layers.
 const ATTENTION_TOLERANCE = 2e-5;
 const LOGIT_TOLERANCE = 1e-4;
 
-function files(name) {
-  const dir = path.join(root, 'web/models', name);
-  return {
-    config: readFileSync(path.join(dir, 'config.json'), 'utf8'),
-    weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
-    vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
-  };
-}
 
 function nativeInspect(args) {
   const out = execFileSync(path.join(root, 'build/native/inspect'),
@@ -40,7 +31,7 @@ let engine;
 let decoder;
 before(async () => {
   engine = await loadNodeEngine();
-  decoder = engine.loadTrainedModel(files('coref-decoder'));
+  decoder = engine.loadTrainedModel(shippedModel('coref-decoder'));
 });
 after(() => decoder?.delete());
 
@@ -126,7 +117,7 @@ test('errors: too long a prompt, an encoder, a negative count; the module keeps 
     new RegExp(`the prompt has ${maxLen + 8} tokens; this model reads at most ${maxLen}`));
   assert.throws(() => decoder.generateSteps('', 3, false), /empty/);
   assert.throws(() => decoder.generateSteps('the animal', -1, true), /maxNewWords must be a whole number from 0 to 2147483647, got -1/);
-  const encoder = engine.loadTrainedModel(files('coref-encoder'));
+  const encoder = engine.loadTrainedModel(shippedModel('coref-encoder'));
   try {
     assert.throws(() => encoder.generateSteps(PROMPTS[0], 3, true), /next-word/);
     assert.throws(() => encoder.generateCached(PROMPTS[0], 3), /next-word/);

@@ -3,24 +3,15 @@
 // stages compose (float32 sums are exact to re-add: Math.fround of a double sum is the float
 // sum), each layer's input is the previous output, and the norms are the vectors' lengths.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { before, test } from 'node:test';
 
-import { loadNodeEngine, root } from './helpers.mjs';
+import { loadNodeEngine, shippedModel } from './helpers.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 const KEYS = ['input', 'norm1', 'attention', 'residual1', 'norm2', 'ffnHidden', 'ffn', 'residual2', 'output'];
 let engine;
 
-const files = (name) => {
-  const dir = path.join(root, 'web/models', name);
-  return {
-    config: readFileSync(path.join(dir, 'config.json'), 'utf8'),
-    weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
-    vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
-  };
-};
 
 before(async () => {
   engine = await loadNodeEngine();
@@ -59,7 +50,7 @@ function checkStages(r, norm) {
 }
 
 test('analyze and analyzePacked carry the same layer stages, which compose', () => {
-  const model = engine.loadTrainedModel(files('coref-encoder'));
+  const model = engine.loadTrainedModel(shippedModel('coref-encoder'));
   try {
     const a = model.analyze(LESSON);
     const p = model.analyzePacked(LESSON);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
 import { loadNodeEngine, shippedConfig, shippedModel } from './helpers.mjs';
+import { LESSON } from '../../web/lib/lesson.mjs';
 
 let engine, coref, decoder;
 before(async () => {
@@ -16,7 +17,7 @@ before(async () => {
 });
 
 const identity2 = { q: [1, 0, 0, 1], k: [1, 0, 0, 1], v: [1, 2, 3, 4], n: 2, m: 2, dk: 2 };
-const SENTENCE = "The animal didn't cross the street because it was too tired.";
+const SENTENCE = LESSON.tired;
 // 8 tokens more than either coreference model reads (config.json max_len).
 const LONGEST = Math.max(...['coref-encoder', 'coref-decoder'].map((m) => shippedConfig(m).max_len));
 const TOO_LONG = Array.from({ length: LONGEST + 8 }, () => 'it').join(' ');

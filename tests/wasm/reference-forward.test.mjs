@@ -12,6 +12,7 @@ import { before, describe, test } from 'node:test';
 
 import { loadNodeEngine, modelFiles, root } from './helpers.mjs';
 import { loadReferenceModel, referenceForward, splitWords } from './reference-forward.mjs';
+import { DECODER_PROMPT, LESSON } from '../../web/lib/lesson.mjs';
 
 const TOLERANCE = 1e-5;
 const modelsDir = path.join(root, 'web/models');
@@ -19,13 +20,11 @@ const index = JSON.parse(readFileSync(path.join(modelsDir, 'index.json'), 'utf8'
 
 // Per task, a few sentences; unknown words, a clause-first sentence and a second "it" included.
 const SENTENCES = {
-  coreference: ["The animal didn't cross the street because it was too tired.",
-    "The animal didn't cross the street because it was too wide.",
+  coreference: [LESSON.tired, LESSON.wide,
     'Because it was too big, the trophy did not fit in the suitcase.',
     "It's late: the zebra didn't cross the bridge because it was too tired."],
   'word-order': ['猫追狗', '狗追猫', '今天鸟在看鱼', '猫，狗！'],
-  'next-word': ["the animal didn't cross the street because it was too tired . it =",
-    "the animal didn't cross the street because it was too wide . it =",
+  'next-word': [DECODER_PROMPT.tired, DECODER_PROMPT.wide,
     'the zebra overtook the car because it was so fast . it ='],
 };
 

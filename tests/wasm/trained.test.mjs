@@ -2,11 +2,12 @@
 // native build (tools/inspect), and the loader's errors reach JS as Errors.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 
-import { compareArrays, loadNodeEngine, root, shippedConfig } from './helpers.mjs';
+import { compareArrays, loadNodeEngine, root, shippedConfig, shippedModel } from './helpers.mjs';
+import { DECODER_PROMPT, DECODER_SENTENCE, LESSON, WORD_ORDER_PAIR } from '../../web/lib/lesson.mjs';
 
 const modelsDir = path.join(root, 'web/models');
 const modelNames = readdirSync(modelsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
@@ -15,22 +16,13 @@ const modelNames = readdirSync(modelsDir, { withFileTypes: true }).filter((d) =>
 const SENTENCES_ZH = ['那只动物没有穿过马路，因为它太累了。', '因为它太宽了，那只动物没有穿过马路。',
   '那只斑马没有穿过桥，因为它太累了。'];
 const SENTENCES = {
-  coreference: ["The animal didn't cross the street because it was too tired.",
-    "The animal didn't cross the street because it was too wide.", 'The zebra saw it.'],
-  'word-order': ['猫追狗', '狗追猫', '今天鸟在看鱼'],
-  'next-word': ["the animal didn't cross the street because it was too wide . it ="],
+  coreference: [LESSON.tired, LESSON.wide, 'The zebra saw it.'],
+  'word-order': [WORD_ORDER_PAIR.a, WORD_ORDER_PAIR.b, '今天鸟在看鱼'],
+  'next-word': [DECODER_PROMPT.wide],
 };
 // Weights agree to float32 rounding of differently vectorised sums, through 2–3 layers.
 const TOLERANCE = { atol: 2e-5, rtol: 1e-4 };
 
-function files(name) {
-  const dir = path.join(modelsDir, name);
-  return {
-    config: readFileSync(path.join(dir, 'config.json'), 'utf8'),
-    weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
-    vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
-  };
-}
 
 function nativeInspect(name, text) {
   const out = execFileSync(path.join(root, 'build/native/inspect'), ['--model', path.join(modelsDir, name), '--text', text]);
@@ -51,7 +43,7 @@ test('models are shipped', () => {
 describe('wasm and native agree on every shipped model', () => {
   for (const name of modelNames) {
     test(name, () => {
-      const model = engine.loadTrainedModel(files(name));
+      const model = engine.loadTrainedModel(shippedModel(name));
       try {
         const zh = shippedConfig(name).language === 'zh';
         for (const text of zh ? SENTENCES_ZH : SENTENCES[model.config.task]) {
@@ -73,8 +65,30 @@ describe('wasm and native agree on every shipped model', () => {
   }
 });
 
+// The explanation panel's knock-outs and ablations read probabilities() in place of
+// analyze(topK = vocabulary size): every word's probability must be analyze()'s, to the bit.
+test('probabilities() gives analyze()\'s probabilities exactly, with knock-outs and ablations', () => {
+  const model = engine.loadTrainedModel(shippedModel('coref-encoder'));
+  try {
+    const { vocabSize, nLayers, nHeads } = model.config;
+    const runs = [{}, { knockout: [1] }, { knockout: [9] }, { ablate: [[nLayers - 1, nHeads - 1]] }, { ablate: [[0, 0], [1, 2]] }];
+    for (const text of [LESSON.tired, LESSON.wide]) {
+      for (const options of runs) {
+        const a = model.analyze(text, { ...options, topK: vocabSize }).prediction;
+        const p = model.probabilities(text, options);
+        const label = `${text} ${JSON.stringify(options)}`;
+        assert.equal(p.position, a.position, label);
+        assert.equal(p.best, a.token, label);
+        for (const { token, probability } of a.top) assert.equal(p.probabilities[model.wordId(token)], probability, `${label}: ${token}`);
+      }
+    }
+  } finally {
+    model.delete();
+  }
+});
+
 test('unknown words are reported, not dropped', () => {
-  const model = engine.loadTrainedModel(files('coref-encoder'));
+  const model = engine.loadTrainedModel(shippedModel('coref-encoder'));
   const run = model.analyze('The zebra saw it.');
   assert.deepEqual(run.tokens, ['the', 'zebra', 'saw', 'it', '.']);
   assert.deepEqual(run.unknown, [1, 2]);
@@ -82,15 +96,15 @@ test('unknown words are reported, not dropped', () => {
 });
 
 test('the decoder completes the lesson sentence with its referent', () => {
-  const model = engine.loadTrainedModel(files('coref-decoder'));
-  assert.deepEqual(model.generate("the animal didn't cross the street because it was too wide .", 4), ['it', '=', 'street']);
-  assert.deepEqual(model.generate("the animal didn't cross the street because it was too tired .", 4), ['it', '=', 'animal']);
+  const model = engine.loadTrainedModel(shippedModel('coref-decoder'));
+  assert.deepEqual(model.generate(DECODER_SENTENCE.wide, 4), ['it', '=', 'street']);
+  assert.deepEqual(model.generate(DECODER_SENTENCE.tired, 4), ['it', '=', 'animal']);
   model.delete();
 });
 
 test('ablating every head and knocking out tokens change the analysis, bad options are Errors', () => {
-  const model = engine.loadTrainedModel(files('coref-encoder'));
-  const text = "The animal didn't cross the street because it was too wide.";
+  const model = engine.loadTrainedModel(shippedModel('coref-encoder'));
+  const text = LESSON.wide;
   const base = model.analyze(text);
   const { nLayers, nHeads } = model.config;
   const all = [];
@@ -107,7 +121,7 @@ test('ablating every head and knocking out tokens change the analysis, bad optio
 });
 
 test('malformed checkpoints are rejected with the stage in the message', () => {
-  const good = files('word-order-none');
+  const good = shippedModel('word-order-none');
   const truncated = good.weights.slice(0, 100);
   assert.throws(() => engine.loadTrainedModel({ ...good, weights: truncated }), /safetensors: /);
   assert.throws(() => engine.loadTrainedModel({ ...good, config: '{"format": 1}' }), /config/);

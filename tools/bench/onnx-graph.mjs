@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 // --- protobuf wire format -------------------------------------------------------------------
 // A message is a list of fields; each field is (number, wire type, payload).
-const VARINT = 0, FIXED32 = 5, LEN = 2;
+const VARINT = 0, LEN = 2;
 
 function varint(value) {
   const out = [];
@@ -35,11 +35,6 @@ const int = (field, value) => [...key(field, VARINT), ...varint(value)];
 const bytes = (field, payload) => [...key(field, LEN), ...varint(payload.length), ...payload];
 const str = (field, s) => bytes(field, [...new TextEncoder().encode(s)]);
 const msg = (field, ...parts) => bytes(field, parts.flat());
-function float(field, x) {
-  const b = new Uint8Array(4);
-  new DataView(b.buffer).setFloat32(0, x, true);
-  return [...key(field, FIXED32), ...b];
-}
 
 // --- ONNX messages (field numbers from onnx/onnx.proto) -------------------------------------
 const FLOAT = 1;  // TensorProto.DataType

@@ -24,6 +24,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { PAGE_END, PAGE_START, describeMachine, machineLine, pageSection } from './machine.mjs';
 import { fmt, median, table } from './stats.mjs';
 import { root } from './runtimes.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -34,7 +35,7 @@ const log = (...m) => console.error(`[${((performance.now() - started) / 1000).t
 const machine = describeMachine();
 
 const TARGETS = { firstRenderMs: 1000, transferKB: 500, interactionMs: 16 };
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 
 const { server, url } = await startServer({ root: path.join(root, 'web'), port: 0 });
 const browser = await chromium.launch({
@@ -204,16 +205,7 @@ await kernelPage.waitForFunction(() => document.getElementById('app').dataset.st
 const kernels = await kernelPage.evaluate(async ({ quick, lesson }) => {
   const { loadEngine } = await import('/lib/engine.mjs');
   const engine = await loadEngine();  // a separate instance from the page's
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b), h = s.length >> 1;
-    return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-  };
-  const timeCall = (run, minMs) => {
-    let reps = 0, elapsed = 0;
-    const t0 = performance.now();
-    do { run(); reps++; elapsed = performance.now() - t0; } while (elapsed < minMs);
-    return elapsed / reps;
-  };
+  const { median, msPerCall: timeCall } = await import('/lib/stats.mjs');
   const pause = () => new Promise((r) => setTimeout(r, 0));
   // V8 in Chromium starts wasm in its baseline tier and tiers hot functions up: warm every
   // kernel for ≥ 300 ms before timing so the optimised code is what gets measured.

@@ -213,7 +213,7 @@ export function buildRelaxedGemm({ mr = MR_DEFAULT, outDir = path.join(root, 'bu
       execFileSync(WAT2WASM, ['--enable-relaxed-simd', wat, '-o', wasm], { stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
       const why = e.code === 'ENOENT' ? `${WAT2WASM} not found (apt package wabt; scripts/ensure-deps.sh installs it)` : String(e.stderr || e.message);
-      throw new Error(`relaxed-gemm: wat2wasm failed for ${variant} ${mr}×8: ${why}`);
+      throw new Error(`relaxed-gemm: wat2wasm failed for ${variant} ${mr}×8: ${why}`, { cause: e });
     }
     built[variant] = { wat, wasm, bytes: readFileSync(wasm) };
   }

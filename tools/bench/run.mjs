@@ -20,6 +20,7 @@ import {
 } from './runtimes.mjs';
 import { describeMachine, machineLine, pageSection } from './machine.mjs';
 import { buildRelaxedGemm, instantiateGemm, relaxedSimdSupported } from './relaxed-gemm.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 import { fmt, fmtRatio, mb, median, ratio, relDiff, table, timeCall, timeRound } from './stats.mjs';
 
 const args = process.argv.slice(2);
@@ -135,7 +136,6 @@ function qkv(n) {
 }
 
 const attention = {};  // attention[`${n} ${causal}`][impl] = {times, check, error, note}
-const skipNotes = [];
 log(`attention: d = ${d}, n = ${attentionSizes.join(', ')}, causal and not`);
 for (const n of attentionSizes) {
   for (const causal of [false, true]) {
@@ -189,7 +189,7 @@ for (const n of attentionSizes) {
 // --- the tiny models: lesson-sentence forward with the full trace, training steps/s ------------
 // In wasm, timed inside the module (ModelBench: std::chrono::steady_clock) to separate the core
 // from the building of JS objects, and from JS as the page calls it; natively by bench_model.
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 const modelRounds = quick ? 2 : 7;
 log('tiny models: forward with trace and training, wasm and native');
 const modelFiles = (() => {

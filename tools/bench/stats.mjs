@@ -1,19 +1,16 @@
-// Timing and statistics helpers for run.mjs.
+// Timing and statistics helpers for run.mjs; median and msPerCall are the page's (web/lib/stats.mjs).
+import { median, msPerCall } from '../../web/lib/stats.mjs';
 
-export function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-}
+export { median, msPerCall };
 
 // Milliseconds per call, timing enough back-to-back calls to last ≥ minMs.
 export async function timeCall(impl, minMs) {
+  if (!impl.async) return msPerCall(impl.run, minMs);
   let reps = 0;
   const t0 = performance.now();
-  let elapsed = 0;
+  let elapsed;
   do {
-    if (impl.async) await impl.run();
-    else impl.run();
+    await impl.run();
     reps++;
     elapsed = performance.now() - t0;
   } while (elapsed < minMs);

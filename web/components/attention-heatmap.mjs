@@ -7,6 +7,7 @@
 // As in bertviz, new tokens rebuild the grid (#render); new values only recolour it (#update).
 // CSP-safe: colours are SVG presentation attributes, sizes are set through CSSOM.
 import { format, messages } from '../i18n.mjs';
+import { el, svgNode } from '../lib/dom.mjs';
 
 const FONT = 13; // label size in viewBox units (= px at natural size)
 const VALUES_MAX_N = 16; // print values inside cells only while they fit
@@ -53,16 +54,6 @@ const rampIndex = (value) => Math.round(clamp(value, 1) * 255) || 0;
 // --- DOM helpers ---
 
 // An element (SVG unless an HTML tag) with attributes, optional parent and text.
-function make(tag, attributes = {}, parent = null, text = null) {
-  const node = ['div', 'p', 'span'].includes(tag)
-    ? document.createElement(tag)
-    : document.createElementNS('http://www.w3.org/2000/svg', tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  if (text !== null) node.textContent = text;
-  parent?.append(node);
-  return node;
-}
-
 const shorten = (s) => (s.length > 12 ? s.slice(0, 11) + '…' : s);
 // Label width without layout (the element may be hidden): CJK glyphs are full width.
 const textWidth = (s) => [...s].reduce((w, ch) => w + (/[\u2e80-\uffff]/.test(ch) ? 1 : 0.62), 0) * FONT;
@@ -76,7 +67,7 @@ export class AttentionHeatmap extends HTMLElement {
   #tokens = [];
   #layout = ''; // layoutKey of the rendered grid
   #cells = []; // [{rect, title, text}], row-major; title is null on large grids
-  #hoverTitle = make('title'); // the shared <title> of large grids
+  #hoverTitle = svgNode('title'); // the shared <title> of large grids
   #strings = messages.en.heatmap;
   #ramp = buildRamp(DEFAULT_STOPS);
   #active = null; // {row, col} of the keyboard cursor
@@ -162,17 +153,17 @@ export class AttentionHeatmap extends HTMLElement {
   // announcing the cell under the keyboard cursor.
   #build() {
     const s = this.#strings;
-    const root = make('div', { class: 'ae-hm' });
-    const caption = make('p', { class: 'ae-hm-caption' }, root);
-    const plot = make('div', { class: 'ae-hm-plot', tabindex: 0, role: 'img' }, root);
-    const svg = make('svg', { 'aria-hidden': 'true' }, plot);
-    const foot = make('div', { class: 'ae-hm-foot' }, root);
-    const legend = make('div', { class: 'ae-hm-legend', 'aria-hidden': 'true' }, foot);
-    make('span', { class: 'ae-hm-legend-title' }, legend, s.legend);
-    make('span', {}, legend, '0');
-    const bar = make('svg', { viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: 'ae-hm-bar' }, legend);
-    make('span', {}, legend, '1');
-    const readout = make('p', { class: 'ae-hm-readout', 'aria-live': 'polite' }, foot, s.hint);
+    const root = el('div', 'ae-hm');
+    const caption = el('p', 'ae-hm-caption', root);
+    const plot = el('div', 'ae-hm-plot', root, { tabindex: 0, role: 'img' });
+    const svg = svgNode('svg', { 'aria-hidden': 'true' }, plot);
+    const foot = el('div', 'ae-hm-foot', root);
+    const legend = el('div', 'ae-hm-legend', foot, { 'aria-hidden': 'true' });
+    el('span', 'ae-hm-legend-title', legend, {}, s.legend);
+    el('span', '', legend, {}, '0');
+    const bar = svgNode('svg', { viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: 'ae-hm-bar' }, legend);
+    el('span', '', legend, {}, '1');
+    const readout = el('p', 'ae-hm-readout', foot, { 'aria-live': 'polite' }, s.hint);
 
     plot.addEventListener('keydown', (e) => this.#onKey(e));
     plot.addEventListener('focus', () => this.#moveTo(this.#active?.row ?? 0, this.#active?.col ?? 0));
@@ -233,37 +224,37 @@ export class AttentionHeatmap extends HTMLElement {
     this.dataset.layout = small ? 'values' : 'plain';
 
     const axis = { x: left - 8, class: 'axis', 'text-anchor': 'end' };
-    make('text', { ...axis, y: top - 26 }, svg, this.#strings.queries);
-    make('text', { ...axis, y: top - 8 }, svg, this.#strings.keys);
-    const rowLabels = labels.map((label, i) => make('text', {
+    svgNode('text', { ...axis, y: top - 26 }, svg, this.#strings.queries);
+    svgNode('text', { ...axis, y: top - 8 }, svg, this.#strings.keys);
+    const rowLabels = labels.map((label, i) => svgNode('text', {
       x: left - 8, y: top + (i + 0.5) * cell, class: 'label', 'text-anchor': 'end', 'dominant-baseline': 'central',
     }, svg, label));
     const colLabels = labels.map((label, j) => {
       const x = left + (j + 0.5) * cell, y = top - 8;
-      return make('text', { x, y, class: 'label', transform: `rotate(-45 ${x} ${y})` }, svg, label);
+      return svgNode('text', { x, y, class: 'label', transform: `rotate(-45 ${x} ${y})` }, svg, label);
     });
     for (const i of unknown) {
       for (const text of i < n ? [rowLabels[i], colLabels[i]] : []) {
         text.classList.add('unknown');
-        make('title', {}, text, this.#strings.unknown);
+        svgNode('title', {}, text, this.#strings.unknown);
       }
     }
 
-    const cells = make('g', {}, svg);
-    const values = small ? make('g', { class: 'values', 'text-anchor': 'middle' }, svg) : null;
+    const cells = svgNode('g', {}, svg);
+    const values = small ? svgNode('g', { class: 'values', 'text-anchor': 'middle' }, svg) : null;
     this.#cells = [];
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
         const x = left + j * cell, y = top + i * cell;
-        const rect = make('rect', { class: 'cell', x, y, width: cell - 1, height: cell - 1, 'data-row': i, 'data-col': j }, cells);
-        const title = n <= TITLES_MAX_N ? make('title', {}, rect) : null;
-        const text = values && make('text', { x: x + cell / 2, y: y + cell / 2, 'dominant-baseline': 'central' }, values);
+        const rect = svgNode('rect', { class: 'cell', x, y, width: cell - 1, height: cell - 1, 'data-row': i, 'data-col': j }, cells);
+        const title = n <= TITLES_MAX_N ? svgNode('title', {}, rect) : null;
+        const text = values && svgNode('text', { x: x + cell / 2, y: y + cell / 2, 'dominant-baseline': 'central' }, values);
         this.#cells.push({ rect, title, text });
       }
     }
-    make('rect', { class: 'frame', x: left - 0.5, y: top - 0.5, width: n * cell, height: n * cell }, svg);
-    const marker = make('rect', { class: 'marker', width: cell + 1, height: cell + 1 }, svg);
-    const highlight = make('rect', { class: 'highlight', width: cell + 1, height: cell + 1 }, svg);
+    svgNode('rect', { class: 'frame', x: left - 0.5, y: top - 0.5, width: n * cell, height: n * cell }, svg);
+    const marker = svgNode('rect', { class: 'marker', width: cell + 1, height: cell + 1 }, svg);
+    const highlight = svgNode('rect', { class: 'highlight', width: cell + 1, height: cell + 1 }, svg);
 
     this.#tokens = tokens;
     this.#layout = layoutKey(this.#data);
@@ -313,9 +304,9 @@ export class AttentionHeatmap extends HTMLElement {
     if (!bar) return;
     const id = `ae-hm-gradient-${nextId++}`;
     bar.replaceChildren();
-    const gradient = make('linearGradient', { id }, make('defs', {}, bar));
-    for (let i = 0; i <= 10; i++) make('stop', { offset: i / 10, 'stop-color': this.#ramp[rampIndex(i / 10)].fill }, gradient);
-    make('rect', { width: 100, height: 10, fill: `url(#${id})` }, bar);
+    const gradient = svgNode('linearGradient', { id }, svgNode('defs', {}, bar));
+    for (let i = 0; i <= 10; i++) svgNode('stop', { offset: i / 10, 'stop-color': this.#ramp[rampIndex(i / 10)].fill }, gradient);
+    svgNode('rect', { width: 100, height: 10, fill: `url(#${id})` }, bar);
   }
 
   #onKey(e) {

@@ -1,4 +1,4 @@
-// <ae-causal-mask>: panel 7, the causal mask, on the coref-decoder (a causal next-word model).
+// <ae-causal-mask>: panel 9, the causal mask, on the coref-decoder (a causal next-word model).
 //  - the panel's sentence (editable; tired ↔ wide switch) with the mask on or off
 //    (TrainedModel.analyze(text, {causal})): the masked scores (trace maskedScores, −∞ above
 //    the diagonal) and the weights (exactly 0 there) of one layer/head;
@@ -27,34 +27,30 @@
 // they are the default head's), and of the
 // sliding-window part causal.adjective (tired|wide) and causal.window (w); defaults are left out.
 import { getTrainedModel } from '../lib/context.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { percent2, text } from '../lib/panel-strings.mjs';
+import { percent2 } from '../lib/panel-strings.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
-import { el } from '../lib/dom.mjs';
+import { el, field as labelled } from '../lib/dom.mjs';
+import { DECODER_PROMPT, LESSON, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-decoder';
 const WINDOW_MODEL = 'coref-encoder';
-export const WINDOW_SENTENCES = {
-  tired: "The animal didn't cross the street because it was too tired.",
-  wide: "The animal didn't cross the street because it was too wide.",
-};
+const WINDOW_SENTENCES = LESSON;
 const DEFAULT_WINDOW = 4;
 const FALLBACK_VIEW = { layer: 0, head: 0 }; // for a model whose config.json names no coreference head
-export const DEFAULT_SENTENCE = "the animal didn't cross the street because it was too tired . it =";
-const TIRED_OR_WIDE = /\btoo (tired|wide)\b/; // the lesson's minimal pair
+export const DEFAULT_SENTENCE = DECODER_PROMPT.tired;
 const TYPING_DELAY_MS = 120;
 const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
 const WINDOW_MAX = 13; // the window slider's range before a sentence sets it to n
 const IT = 'it';
 
 // The sentence with tired and wide exchanged, or null when it has neither.
-export function partnerOf(sentence) {
-  const m = TIRED_OR_WIDE.exec(sentence);
-  if (!m) return null;
-  return { adjective: m[1], partner: sentence.replace(TIRED_OR_WIDE, `too ${m[1] === 'tired' ? 'wide' : 'tired'}`) };
+function pairOf(sentence) {
+  const adjective = adjectiveOf(sentence);
+  return adjective && { adjective, partner: partnerOf(sentence) };
 }
 
 const row = (weights, n, i) => weights.subarray(i * n, (i + 1) * n);
@@ -72,10 +68,9 @@ function compareRows(a, b) {
 
 const argmax = (values) => values.reduce((best, v, j) => (v > values[best] ? j : best), 0);
 
-let nextId = 0;
-
-export class CausalMask extends StoreElement {
+export class CausalMask extends LessonPanel {
   static watched = ['lang'];
+  static strings = strings;
 
   #parts = null;
   #model = null;
@@ -88,7 +83,6 @@ export class CausalMask extends StoreElement {
   #win = { model: null, loading: null, full: {}, error: null }; // the sliding-window part
 
   connectedCallback() {
-    if (!this.#parts) this.#build();
     super.connectedCallback();
     if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
     if (!this.#win.model) this.loadWhenNear(() => this.#ensureWindowModel(), this.#parts.winSection, '200px 0px');
@@ -99,19 +93,12 @@ export class CausalMask extends StoreElement {
     this.#render();
   }
 
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
-  }
-
   #percent(p) {
     return percent2(p, this.store.get().lang);
   }
 
-  #build() {
-    const id = `ae-cm-${nextId++}`;
-    const root = el('div', 'ae-cm');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+  build() {
+    const { id, root, title, intro } = this.frame('ae-cm');
     const form = el('div', 'ae-cm-controls', root);
     const field = el('div', 'field', form);
     const label = el('label', '', field, { for: `${id}-sentence` });
@@ -123,10 +110,7 @@ export class CausalMask extends StoreElement {
     const mask = el('input', '', check, { id: `${id}-mask`, type: 'checkbox' });
     mask.checked = true;
     const maskLabel = el('label', '', check, { for: `${id}-mask` });
-    const select = (key) => {
-      const f = el('div', 'field inline', view);
-      return { label: el('label', '', f, { for: `${id}-${key}` }), node: el('select', '', f, { id: `${id}-${key}` }) };
-    };
+    const select = (key) => labelled(view, 'select', `${id}-${key}`, {}, 'field inline');
     const layer = select('layer');
     const head = select('head');
     const status = el('p', 'ae-cm-status', root, { role: 'status' });
@@ -177,7 +161,6 @@ export class CausalMask extends StoreElement {
 
     this.#restoreControls({ sentence, mask, winSentence, winInput });
 
-    this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = {
       title, intro, label, sentence, swap, mask, maskLabel, layer, head, status, error, answer, scores, weights, maskText,
@@ -196,7 +179,7 @@ export class CausalMask extends StoreElement {
       this.#timer = setTimeout(rerun, TYPING_DELAY_MS);
     });
     swap.addEventListener('click', () => {
-      const pair = partnerOf(sentence.value);
+      const pair = pairOf(sentence.value);
       if (pair) sentence.value = pair.partner;
       saveSentence();
       rerun();
@@ -298,7 +281,7 @@ export class CausalMask extends StoreElement {
     this.dataset.sentence = text; // the sentence the shown results are for
     try {
       const own = this.#model.analyzePacked(text, { causal, topK: 3 });
-      const pair = partnerOf(text);
+      const pair = pairOf(text);
       const partner = pair ? this.#model.analyzePacked(pair.partner, { causal, topK: 3 }) : null;
       this.#runs = { own, partner, adjective: pair?.adjective ?? null, causal };
       if (own.unknown.length)
@@ -312,32 +295,32 @@ export class CausalMask extends StoreElement {
 
   #label() {
     const p = this.#parts;
-    p.title.textContent = this.#t('title');
-    p.intro.textContent = this.#t('intro');
-    p.label.textContent = this.#t('sentence');
-    p.swap.textContent = this.#t('swap');
-    p.maskLabel.textContent = this.#t('mask');
-    p.layer.label.textContent = this.#t('layer');
-    p.head.label.textContent = this.#t('head');
-    p.itTitle.textContent = this.#t('itTitle');
-    p.decisionTitle.textContent = this.#t('decisionTitle');
-    p.encTitle.textContent = this.#t('encoderTitle');
-    p.encoder.textContent = this.#t('encoder');
-    p.decoder.textContent = this.#t('decoder');
-    p.winTitle.textContent = this.#t('windowTitle');
-    p.winHow.textContent = this.#t('windowHowTo');
-    p.winSentenceLabel.textContent = this.#t('windowSentence');
+    p.title.textContent = this.t('title');
+    p.intro.textContent = this.t('intro');
+    p.label.textContent = this.t('sentence');
+    p.swap.textContent = this.t('swap');
+    p.maskLabel.textContent = this.t('mask');
+    p.layer.label.textContent = this.t('layer');
+    p.head.label.textContent = this.t('head');
+    p.itTitle.textContent = this.t('itTitle');
+    p.decisionTitle.textContent = this.t('decisionTitle');
+    p.encTitle.textContent = this.t('encoderTitle');
+    p.encoder.textContent = this.t('encoder');
+    p.decoder.textContent = this.t('decoder');
+    p.winTitle.textContent = this.t('windowTitle');
+    p.winHow.textContent = this.t('windowHowTo');
+    p.winSentenceLabel.textContent = this.t('windowSentence');
     for (const option of p.winSentence.options) option.textContent = WINDOW_SENTENCES[option.value];
-    p.winLabel.textContent = this.#t('windowLabel');
+    p.winLabel.textContent = this.t('windowLabel');
   }
 
   #render() {
     const p = this.#parts;
     if (!p) return;
-    p.status.textContent = !this.#model && this.#loading ? this.#t('loading') : '';
-    p.error.textContent = this.#error ? this.#t(this.#error.key, this.#error.params) : '';
+    p.status.textContent = !this.#model && this.#loading ? this.t('loading') : '';
+    p.error.textContent = this.#error ? this.t(this.#error.key, this.#error.params) : '';
     const hard = this.#error && this.#error.key !== 'unknownWords';
-    this.dataset.state = !this.#model ? (this.#error ? 'error' : 'loading') : hard ? 'error' : 'ready';
+    this.setState(!this.#model ? (this.#error ? 'error' : 'loading') : hard ? 'error' : 'ready');
     this.#renderWindow();
     const runs = this.#model && !hard ? this.#runs : null;
     this.toggleAttribute('data-empty', !runs);
@@ -356,11 +339,11 @@ export class CausalMask extends StoreElement {
     const names = { layer: layer + 1, head: head + 1 };
     const last = own.tokens[own.n - 1];
     if (own.prediction)
-      p.answer.textContent = this.#t('answer', { last, word: own.prediction.token, p: this.#percent(own.prediction.probability) });
+      p.answer.textContent = this.t('answer', { last, word: own.prediction.token, p: this.#percent(own.prediction.probability) });
     p.answer.dataset.prediction = own.prediction?.token ?? '';
     p.answer.dataset.probability = own.prediction ? String(own.prediction.probability) : '';
-    drawMatrix(p.scores, { rows: own.tokens, cols: own.tokens, values: h.maskedScores, kind: 'scores', caption: this.#t('scoresCaption', names) });
-    drawMatrix(p.weights, { rows: own.tokens, cols: own.tokens, values: h.weights, kind: 'weights', caption: this.#t('weightsCaption', names) });
+    drawMatrix(p.scores, { rows: own.tokens, cols: own.tokens, values: h.maskedScores, kind: 'scores', caption: this.t('scoresCaption', names) });
+    drawMatrix(p.weights, { rows: own.tokens, cols: own.tokens, values: h.weights, kind: 'weights', caption: this.t('weightsCaption', names) });
     let upperZero = true, upperMinusInf = true;
     for (let i = 0; i < own.n; i++)
       for (let j = i + 1; j < own.n; j++) {
@@ -368,7 +351,7 @@ export class CausalMask extends StoreElement {
         upperMinusInf &&= h.maskedScores[i * own.n + j] === -Infinity;
       }
     Object.assign(this.dataset, { causal: String(causal), upperZero: String(upperZero), upperMinusInf: String(upperMinusInf), layer, head });
-    p.maskText.textContent = this.#t(causal ? 'maskOn' : 'maskOff');
+    p.maskText.textContent = this.t(causal ? 'maskOn' : 'maskOff');
   }
 
   #renderItRows({ own, partner, adjective }) {
@@ -376,22 +359,22 @@ export class CausalMask extends StoreElement {
     delete this.dataset.identical;
     delete this.dataset.identicalAll;
     const pos = own.tokens.indexOf(IT);
-    if (pos < 0) return void (p.itText.textContent = this.#t('itMissing'));
-    if (!partner) return void (p.itText.textContent = this.#t('noPair'));
+    if (pos < 0) return void (p.itText.textContent = this.t('itMissing'));
+    if (!partner) return void (p.itText.textContent = this.t('noPair'));
     const { layer, head } = this.#view;
     const other = adjective === 'tired' ? 'wide' : 'tired';
     const rowOf = (run, l, h) => row(run.layers[l].selfAttention.heads[h].weights, run.n, pos);
-    p.itHow.textContent = this.#t('itHowTo', { pos: pos + 1 });
+    p.itHow.textContent = this.t('itHowTo', { pos: pos + 1 });
     for (const [host, run, which] of [[p.itOwn, own, adjective], [p.itPartner, partner, other]])
-      drawMatrix(host, { rows: [IT], cols: run.tokens, values: rowOf(run, layer, head), rowOffset: pos, caption: this.#t('itCaption', { which: this.#t(which) }) });
+      drawMatrix(host, { rows: [IT], cols: run.tokens, values: rowOf(run, layer, head), rowOffset: pos, caption: this.t('itCaption', { which: this.t(which) }) });
     const here = compareRows(rowOf(own, layer, head), rowOf(partner, layer, head));
     let all = true;
     own.layers.forEach((l, li) => l.selfAttention.heads.forEach((_, hi) => { all &&= compareRows(rowOf(own, li, hi), rowOf(partner, li, hi)).same; }));
     this.dataset.identical = String(here.same);
     this.dataset.identicalAll = String(all);
     this.dataset.itPosition = pos;
-    p.itText.textContent = here.same && all ? this.#t('itSame', { prefix: own.tokens.slice(0, pos + 1).join(' ') })
-      : here.same ? this.#t('itSameHead') : this.#t('itDiffer', { diff: here.diff.toExponential(2) });
+    p.itText.textContent = here.same && all ? this.t('itSame', { prefix: own.tokens.slice(0, pos + 1).join(' ') })
+      : here.same ? this.t('itSameHead') : this.t('itDiffer', { diff: here.diff.toExponential(2) });
   }
 
   #renderDecision({ own, partner, adjective }) {
@@ -401,11 +384,11 @@ export class CausalMask extends StoreElement {
     const last = own.tokens[pos];
     const { layer, head } = this.#view;
     const other = adjective === 'tired' ? 'wide' : 'tired';
-    p.decisionHow.textContent = this.#t('decisionHowTo', { last, pos: pos + 1 });
+    p.decisionHow.textContent = this.t('decisionHowTo', { last, pos: pos + 1 });
     const tops = [];
     for (const [host, run, which] of [[p.decisionOwn, own, adjective], [p.decisionPartner, partner, other]]) {
       const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, run.prediction.position);
-      const caption = this.#t('decisionCaption', { which: this.#t(which), last, word: run.prediction.token, p: this.#percent(run.prediction.probability) });
+      const caption = this.t('decisionCaption', { which: this.t(which), last, word: run.prediction.token, p: this.#percent(run.prediction.probability) });
       const table = drawMatrix(host, { rows: [last], cols: run.tokens, values, rowOffset: run.prediction.position, caption });
       const top = argmax(values);
       for (const th of table.querySelectorAll('thead th')) th.classList.toggle('ae-nm-top', th.dataset.col === String(top));
@@ -415,8 +398,8 @@ export class CausalMask extends StoreElement {
     }
     const differs = !compareRows(tops[0].values, tops[1].values).same;
     this.dataset.answerRowsDiffer = String(differs);
-    p.decisionText.textContent = this.#t('decisionText', {
-      a: this.#t(adjective), b: this.#t(other), topA: tops[0].token, wA: tops[0].weight, topB: tops[1].token,
+    p.decisionText.textContent = this.t('decisionText', {
+      a: this.t(adjective), b: this.t(other), topA: tops[0].token, wA: tops[0].weight, topB: tops[1].token,
       wB: tops[1].weight, ansA: tops[0].answer, ansB: tops[1].answer,
     });
   }
@@ -427,12 +410,12 @@ export class CausalMask extends StoreElement {
     const p = this.#parts;
     const w = this.#win;
     const wanted = Number(p.winInput.value);
-    p.winStatus.textContent = !w.model && w.loading ? this.#t('loadingEncoder') : '';
+    p.winStatus.textContent = !w.model && w.loading ? this.t('loadingEncoder') : '';
     p.winText.textContent = p.winNote.textContent = '';
-    p.winOutput.textContent = this.#t('windowValue', { w: wanted, seen: 2 * wanted - 1 });
+    p.winOutput.textContent = this.t('windowValue', { w: wanted, seen: 2 * wanted - 1 });
     p.winInput.setAttribute('aria-valuetext', p.winOutput.textContent);
     const fail = (error) => {
-      p.winError.textContent = error ? this.#t(error.key, error.params) : '';
+      p.winError.textContent = error ? this.t(error.key, error.params) : '';
       p.winRow.replaceChildren();
       p.winSection.dataset.state = error ? 'error' : 'loading';
     };
@@ -449,7 +432,7 @@ export class CausalMask extends StoreElement {
     }
     fail(null);
     const size = Number(p.winInput.value);
-    p.winOutput.textContent = this.#t(size >= full.n ? 'windowFull' : 'windowValue', { w: size, seen: 2 * size - 1 });
+    p.winOutput.textContent = this.t(size >= full.n ? 'windowFull' : 'windowValue', { w: size, seen: 2 * size - 1 });
     p.winInput.setAttribute('aria-valuetext', p.winOutput.textContent);
     const { layer, head } = coreferenceHead(w.model.config, FALLBACK_VIEW);
     const it = full.prediction.position;
@@ -457,7 +440,7 @@ export class CausalMask extends StoreElement {
     const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, it);
     const table = drawMatrix(p.winRow, {
       rows: [run.tokens[it]], cols: run.tokens, values, rowOffset: it,
-      caption: this.#t('windowCaption', { layer: layer + 1, head: head + 1, w: size }),
+      caption: this.t('windowCaption', { layer: layer + 1, head: head + 1, w: size }),
     });
     for (const th of table.querySelectorAll('thead th')) th.classList.toggle('ae-nm-top', th.dataset.col === String(referent));
     const distance = referent >= 0 ? Math.abs(it - referent) : -1;
@@ -474,11 +457,11 @@ export class CausalMask extends StoreElement {
       fullWord: full.prediction.token, fullP: this.#percent(full.prediction.probability),
       relay: run.layers.length * (size - 1), layers: run.layers.length,
     };
-    if (referent < 0) p.winText.textContent = this.#t('windowNoReferent', params);
-    else if (reaches) p.winText.textContent = this.#t('windowReaches', params);
-    else p.winText.textContent = this.#t(run.prediction.token === full.prediction.token ? 'windowCutSame' : 'windowCut', params);
+    if (referent < 0) p.winText.textContent = this.t('windowNoReferent', params);
+    else if (reaches) p.winText.textContent = this.t('windowReaches', params);
+    else p.winText.textContent = this.t(run.prediction.token === full.prediction.token ? 'windowCutSame' : 'windowCut', params);
     // Through the layers a word can still pass information on, at most layers × (w − 1) positions.
-    if (referent >= 0 && !reaches) p.winNote.textContent = this.#t(params.relay < distance ? 'windowNoRelay'
+    if (referent >= 0 && !reaches) p.winNote.textContent = this.t(params.relay < distance ? 'windowNoRelay'
       : run.prediction.token === full.prediction.token ? 'windowRelaySame' : 'windowRelay', params);
   }
 }

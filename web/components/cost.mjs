@@ -1,4 +1,4 @@
-// <ae-cost>: panel 9, "the n² cost". Times the wasm attention kernels live in the page, for
+// <ae-cost>: panel 11, "the n² cost". Times the wasm attention kernels live in the page, for
 // one head of width d = 64 at n = 64, 128, … up to the chosen length (≤ 8192):
 //   fused   KernelWorkspace.attentionFused: tiled, online softmax, never holds n×n
 //   traced  KernelWorkspace.attentionTraced: the page's path, keeps four n×n matrices; not run
@@ -13,10 +13,11 @@
 //   element.tracedLimit = bytes   (default 80 MiB)
 // Reads the shared store: lang.
 import { getEngine } from '../lib/context.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
-import { text } from '../lib/panel-strings.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import strings from '../strings/cost.mjs';
-import { el } from '../lib/dom.mjs';
+import { el, svgNode } from '../lib/dom.mjs';
+import { median, msPerCall } from '../lib/stats.mjs';
+import { logLogAxes, logTicks } from '../lib/chart.mjs';
 
 const D = 64;
 const MIN_EXP = 6; // n = 64
@@ -37,10 +38,10 @@ const PAD = { left: 64, right: 12, top: 12, bottom: 46 };
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 const sizesUpTo = (exp) => Array.from({ length: exp - MIN_EXP + 1 }, (_, i) => 2 ** (MIN_EXP + i));
 
-let nextId = 0;
-
-export class Cost extends StoreElement {
+export class Cost extends LessonPanel {
   static watched = ['lang'];
+  static strings = strings;
+  static stateAttribute = 'status';
 
   tracedLimit = TRACED_LIMIT;
 
@@ -53,7 +54,6 @@ export class Cost extends StoreElement {
   #run = null; // {maxN, window, limit} of the measurement shown
 
   connectedCallback() {
-    if (!this.#parts) this.#build();
     super.connectedCallback();
     // The memory plot needs no timing, only the core's byte counts: draw it when the panel
     // first comes near the viewport (the engine is loaded by then, or loads now).
@@ -65,21 +65,10 @@ export class Cost extends StoreElement {
     this.#cancel = true;
   }
 
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
-  }
-
-  #locale() {
-    return this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
-  }
-
   // --- structure ---
 
-  #build() {
-    const id = `ae-cost-${nextId++}`;
-    const root = el('div', 'ae-cost');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+  build() {
+    const { id, root, title, intro } = this.frame('ae-cost');
     const controls = el('div', 'ae-cost-controls', root);
     const lengthField = el('div', 'field', controls);
     const lengthLabel = el('label', '', lengthField, { for: `${id}-length` });
@@ -102,10 +91,10 @@ export class Cost extends StoreElement {
     const charts = el('div', 'ae-cost-charts', root);
     const timeFigure = el('figure', 'ae-cost-figure', charts);
     const timeCaption = el('figcaption', '', timeFigure);
-    const timeSvg = svgEl('svg', timeFigure, { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'time' });
+    const timeSvg = svgNode('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'time' }, timeFigure);
     const memoryFigure = el('figure', 'ae-cost-figure', charts);
     const memoryCaption = el('figcaption', '', memoryFigure);
-    const memorySvg = svgEl('svg', memoryFigure, { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'memory' });
+    const memorySvg = svgNode('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'memory' }, memoryFigure);
     const cap = el('p', 'ae-cost-cap', root, { hidden: '' });
     const tableWrap = el('div', 'ae-cost-table-wrap', root, { tabindex: '0', role: 'region', 'aria-labelledby': `${id}-table-caption` });
     const table = el('table', 'ae-cost-table', tableWrap);
@@ -115,7 +104,6 @@ export class Cost extends StoreElement {
     const memoryNote = el('p', 'ae-cost-note', root);
     const caption = el('p', 'ae-cost-caption', root);
 
-    this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = {
       title, intro, lengthLabel, length, lengthOut, windowLabel, windowSelect, measure, cancel, progress, status, error,
@@ -126,24 +114,24 @@ export class Cost extends StoreElement {
     windowSelect.addEventListener('change', () => this.#draw());
     measure.addEventListener('click', () => this.measure());
     cancel.addEventListener('click', () => this.cancel());
-    this.dataset.status = 'idle';
+    this.setState('idle');
   }
 
   storeChanged() {
     const p = this.#parts;
-    p.title.textContent = this.#t('title');
-    p.intro.textContent = this.#t('intro');
-    p.lengthLabel.textContent = this.#t('lengthLabel');
-    p.windowLabel.textContent = this.#t('windowLabel');
-    p.measure.textContent = this.#t('measure');
-    p.cancel.textContent = this.#t('cancel');
-    p.timeCaption.textContent = this.#t('timeTitle');
-    p.memoryCaption.textContent = this.#t('memoryTitle');
-    p.timeSvg.setAttribute('aria-label', this.#t('timeLabel'));
-    p.memorySvg.setAttribute('aria-label', this.#t('memoryLabel'));
-    p.tableCaption.textContent = this.#t('tableCaption');
-    p.memoryNote.textContent = this.#t('memoryNote');
-    p.caption.textContent = this.#t('caption');
+    p.title.textContent = this.t('title');
+    p.intro.textContent = this.t('intro');
+    p.lengthLabel.textContent = this.t('lengthLabel');
+    p.windowLabel.textContent = this.t('windowLabel');
+    p.measure.textContent = this.t('measure');
+    p.cancel.textContent = this.t('cancel');
+    p.timeCaption.textContent = this.t('timeTitle');
+    p.memoryCaption.textContent = this.t('memoryTitle');
+    p.timeSvg.setAttribute('aria-label', this.t('timeLabel'));
+    p.memorySvg.setAttribute('aria-label', this.t('memoryLabel'));
+    p.tableCaption.textContent = this.t('tableCaption');
+    p.memoryNote.textContent = this.t('memoryNote');
+    p.caption.textContent = this.t('caption');
     this.#showLength();
     this.#showStatus();
     this.#draw();
@@ -152,7 +140,7 @@ export class Cost extends StoreElement {
   #showLength() {
     const { length, lengthOut } = this.#parts;
     const n = 2 ** Number(length.value);
-    const label = this.#t('lengthValue', { n: n.toLocaleString(this.#locale()) });
+    const label = this.t('lengthValue', { n: n.toLocaleString(this.locale()) });
     lengthOut.textContent = label;
     length.setAttribute('aria-valuetext', label);
     this.dataset.maxN = n;
@@ -163,7 +151,7 @@ export class Cost extends StoreElement {
   }
 
   #kernelName(kernel, w = this.#run?.window ?? this.#window) {
-    return this.#t(`kernels.${kernel}`, { w });
+    return this.t(`kernels.${kernel}`, { w });
   }
 
   // --- measuring ---
@@ -196,7 +184,7 @@ export class Cost extends StoreElement {
     p.cancel.disabled = false;
     this.#setError(null);
     this.#setStatus('loading');
-    this.dataset.status = 'running';
+    this.setState('running');
     const maxN = 2 ** Number(p.length.value);
     const window = this.#window;
     const sizes = sizesUpTo(Number(p.length.value));
@@ -217,7 +205,7 @@ export class Cost extends StoreElement {
       for (const n of sizes) {
         for (const kernel of KERNELS) {
           if (this.#cancel) break;
-          this.#setStatus('progress', { kernel: this.#t(`short.${kernel}`), n: n.toLocaleString(this.#locale()), done: done + 1, total });
+          this.#setStatus('progress', { kernel: this.t(`short.${kernel}`), n: n.toLocaleString(this.locale()), done: done + 1, total });
           p.progress.value = done / total;
           await nextFrame();
           if (this.#cancel || !this.isConnected) break;
@@ -229,12 +217,12 @@ export class Cost extends StoreElement {
       }
       p.progress.value = done / total;
       if (done < total) this.#setStatus('cancelled', { done, total });
-      else this.#setStatus('done', { count: total, n: maxN.toLocaleString(this.#locale()) });
-      this.dataset.status = done < total ? 'cancelled' : 'done';
+      else this.#setStatus('done', { count: total, n: maxN.toLocaleString(this.locale()) });
+      this.setState(done < total ? 'cancelled' : 'done');
     } catch (e) {
       this.#setError(e.message ?? String(e));
       this.#setStatus(null);
-      this.dataset.status = 'error';
+      this.setState('error');
     } finally {
       workspace?.delete();
       this.#running = false;
@@ -253,19 +241,11 @@ export class Cost extends StoreElement {
     const times = [];
     for (let b = 0; b < BATCHES; b++) {
       if (b > 0) await nextFrame(); // a batch at a time: the page stays responsive
-      let reps = 0, elapsed = 0;
-      const t0 = performance.now();
-      do {
-        call();
-        reps++;
-        elapsed = performance.now() - t0;
-      } while (elapsed < BATCH_MS);
-      times.push(elapsed / reps);
-      if (elapsed / reps > SLOW_CALL_MS || this.#cancel) break;
+      times.push(msPerCall(call, BATCH_MS));
+      if (times.at(-1) > SLOW_CALL_MS || this.#cancel) break;
     }
     const heap = engine.memoryStats().brk - brk0;
-    times.sort((a, b) => a - b);
-    return { kernel, n, bytes, heap, ms: times[times.length >> 1] };
+    return { kernel, n, bytes, heap, ms: median(times) };
   }
 
   // --- output ---
@@ -277,23 +257,23 @@ export class Cost extends StoreElement {
 
   #showStatus() {
     const { status } = this.#parts;
-    status.textContent = this.#status ? this.#t(this.#status.key, this.#status.params) : '';
+    status.textContent = this.#status ? this.t(this.#status.key, this.#status.params) : '';
   }
 
   #setError(message) {
-    this.#parts.error.textContent = message ? this.#t('error', { message }) : '';
+    this.#parts.error.textContent = message ? this.t('error', { message }) : '';
   }
 
   #fmtMs(ms) {
     const digits = ms < 0.1 ? 3 : ms < 10 ? 2 : ms < 100 ? 1 : 0;
-    return ms.toLocaleString(this.#locale(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    return ms.toLocaleString(this.locale(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
   }
 
   #fmtBytes(bytes) {
     const units = ['B', 'KiB', 'MiB', 'GiB'];
     let i = 0, x = bytes;
     while (x >= 1024 && i < units.length - 1) x /= 1024, i++;
-    return `${x.toLocaleString(this.#locale(), { maximumFractionDigits: x < 10 && i > 0 ? 1 : 0 })} ${units[i]}`;
+    return `${x.toLocaleString(this.locale(), { maximumFractionDigits: x < 10 && i > 0 ? 1 : 0 })} ${units[i]}`;
   }
 
   #draw() {
@@ -314,7 +294,7 @@ export class Cost extends StoreElement {
       swatch.setAttribute('viewBox', '0 0 28 10');
       swatch.setAttribute('aria-hidden', 'true');
       swatch.classList.add('ae-cost-swatch');
-      svgEl('line', swatch, { x1: 1, y1: 5, x2: 27, y2: 5, class: `ae-cost-line k-${kernel}` });
+      svgNode('line', { x1: 1, y1: 5, x2: 27, y2: 5, class: `ae-cost-line k-${kernel}` }, swatch);
       li.append(swatch, label);
       return li;
     }));
@@ -328,7 +308,7 @@ export class Cost extends StoreElement {
 
   #referenceLabel() {
     const ref = this.#referencePoint();
-    return ref && this.#t('reference', { kernel: this.#t('short.fused'), n: ref.n.toLocaleString(this.#locale()) });
+    return ref && this.t('reference', { kernel: this.t('short.fused'), n: ref.n.toLocaleString(this.locale()) });
   }
 
   #drawTime() {
@@ -338,18 +318,18 @@ export class Cost extends StoreElement {
     const values = measured.map((q) => q.ms);
     if (ref) values.push(ref.ms * (2 ** MIN_EXP / ref.n) ** 2, ref.ms * (2 ** MAX_EXP / ref.n) ** 2);
     const ticks = logTicks(values.length ? values : [0.01, 1000], 10);
-    const plot = axes(svg, ticks, (v) => v.toLocaleString(this.#locale(), { maximumSignificantDigits: 1 }), this.#t('axisN'), this.#locale());
+    const plot = axes(svg, ticks, (v) => v.toLocaleString(this.locale(), { maximumSignificantDigits: 1 }), this.t('axisN'), this.locale());
     if (ref) {
       const path = sizesUpTo(MAX_EXP).map((n, i) => `${i ? 'L' : 'M'}${plot.x(n)},${plot.y(ref.ms * (n / ref.n) ** 2)}`).join('');
-      svgEl('path', plot.g, { d: path, class: 'ae-cost-line k-reference', 'data-reference-n': ref.n, 'data-reference-ms': ref.ms });
+      svgNode('path', { d: path, class: 'ae-cost-line k-reference', 'data-reference-n': ref.n, 'data-reference-ms': ref.ms }, plot.g);
     }
     for (const kernel of KERNELS) {
       const pts = measured.filter((q) => q.kernel === kernel);
-      if (pts.length > 1) svgEl('path', plot.g, { d: pts.map((q, i) => `${i ? 'L' : 'M'}${plot.x(q.n)},${plot.y(q.ms)}`).join(''), class: `ae-cost-line k-${kernel}` });
+      if (pts.length > 1) svgNode('path', { d: pts.map((q, i) => `${i ? 'L' : 'M'}${plot.x(q.n)},${plot.y(q.ms)}`).join(''), class: `ae-cost-line k-${kernel}` }, plot.g);
       for (const q of pts) {
         const dot = marker(plot.g, kernel, plot.x(q.n), plot.y(q.ms));
         Object.assign(dot.dataset, { kernel, n: q.n, ms: q.ms, bytes: q.bytes });
-        svgEl('title', dot).textContent = `${this.#kernelName(kernel)}, n = ${q.n}: ${this.#fmtMs(q.ms)} ms`;
+        svgNode('title', {}, dot).textContent = `${this.#kernelName(kernel)}, n = ${q.n}: ${this.#fmtMs(q.ms)} ms`;
       }
     }
   }
@@ -359,24 +339,24 @@ export class Cost extends StoreElement {
   #drawMemory() {
     const svg = this.#parts.memorySvg;
     if (!this.#engine) {
-      axes(svg, logTicks([2 ** 15, 2 ** 30], 32), (v) => this.#fmtBytes(v), this.#t('axisN'), this.#locale());
+      axes(svg, logTicks([2 ** 15, 2 ** 30], 32), (v) => this.#fmtBytes(v), this.t('axisN'), this.locale());
       return;
     }
     const limit = this.#run?.limit ?? this.tracedLimit;
     const sizes = sizesUpTo(MAX_EXP);
     const series = KERNELS.map((kernel) => ({ kernel, pts: sizes.map((n) => ({ n, bytes: this.#bytes(kernel, n) })) }));
     const ticks = logTicks(series.flatMap((s) => s.pts.map((q) => q.bytes)), 32);
-    const plot = axes(svg, ticks, (v) => this.#fmtBytes(v), this.#t('axisN'), this.#locale());
+    const plot = axes(svg, ticks, (v) => this.#fmtBytes(v), this.t('axisN'), this.locale());
     for (const { kernel, pts } of series) {
       const over = pts.findIndex((q) => q.bytes > limit); // dashed from the last point it runs at
       const runs = over < 0 ? [pts, []] : [pts.slice(0, over), pts.slice(Math.max(0, over - 1))];
       runs.forEach((run, i) => {
-        if (run.length > 1) svgEl('path', plot.g, { d: run.map((q, j) => `${j ? 'L' : 'M'}${plot.x(q.n)},${plot.y(q.bytes)}`).join(''), class: `ae-cost-line k-${kernel}${i ? ' would-need' : ''}` });
+        if (run.length > 1) svgNode('path', { d: run.map((q, j) => `${j ? 'L' : 'M'}${plot.x(q.n)},${plot.y(q.bytes)}`).join(''), class: `ae-cost-line k-${kernel}${i ? ' would-need' : ''}` }, plot.g);
       });
       for (const q of pts) {
         const dot = marker(plot.g, kernel, plot.x(q.n), plot.y(q.bytes), kernel === 'traced' && q.bytes > limit);
         Object.assign(dot.dataset, { kernel, n: q.n, bytes: q.bytes });
-        svgEl('title', dot).textContent = `${this.#kernelName(kernel)}, n = ${q.n}: ${this.#fmtBytes(q.bytes)}`;
+        svgNode('title', {}, dot).textContent = `${this.#kernelName(kernel)}, n = ${q.n}: ${this.#fmtBytes(q.bytes)}`;
       }
     }
   }
@@ -387,9 +367,9 @@ export class Cost extends StoreElement {
     cap.hidden = !capped;
     if (!capped) return cap.removeAttribute('data-n');
     const ran = this.#points.filter((q) => q.kernel === 'traced' && !q.capped).map((q) => q.n);
-    cap.textContent = this.#t('tracedCap', {
-      n: (ran.length ? Math.max(...ran) : capped.n / 2).toLocaleString(this.#locale()),
-      next: capped.n.toLocaleString(this.#locale()), bytes: this.#fmtBytes(capped.bytes), limit: this.#fmtBytes(this.#run.limit),
+    cap.textContent = this.t('tracedCap', {
+      n: (ran.length ? Math.max(...ran) : capped.n / 2).toLocaleString(this.locale()),
+      next: capped.n.toLocaleString(this.locale()), bytes: this.#fmtBytes(capped.bytes), limit: this.#fmtBytes(this.#run.limit),
     });
     Object.assign(cap.dataset, { n: capped.n, bytes: capped.bytes, limit: this.#run.limit });
   }
@@ -397,12 +377,12 @@ export class Cost extends StoreElement {
   #drawTable() {
     const { headRow, body } = this.#parts;
     const th = (textContent) => Object.assign(document.createElement('th'), { scope: 'col', textContent });
-    headRow.replaceChildren(th(this.#t('colN')), ...KERNELS.flatMap((k) => [
-      th(this.#t('colTime', { kernel: this.#t(`short.${k}`) })), th(this.#t('colMemory', { kernel: this.#t(`short.${k}`) }))]));
+    headRow.replaceChildren(th(this.t('colN')), ...KERNELS.flatMap((k) => [
+      th(this.t('colTime', { kernel: this.t(`short.${k}`) })), th(this.t('colMemory', { kernel: this.t(`short.${k}`) }))]));
     const sizes = [...new Set(this.#points.map((q) => q.n))];
     body.replaceChildren(...sizes.map((n) => {
       const tr = document.createElement('tr');
-      const rowHead = Object.assign(document.createElement('th'), { scope: 'row', textContent: n.toLocaleString(this.#locale()) });
+      const rowHead = Object.assign(document.createElement('th'), { scope: 'row', textContent: n.toLocaleString(this.locale()) });
       tr.append(rowHead);
       for (const kernel of KERNELS) {
         const q = this.#points.find((x) => x.n === n && x.kernel === kernel);
@@ -414,12 +394,12 @@ export class Cost extends StoreElement {
           memory.className = 'ae-cost-memory';
           if (q.capped) {
             time.textContent = '—';
-            memory.textContent = this.#t('notRun', { bytes: this.#fmtBytes(q.bytes) });
+            memory.textContent = this.t('notRun', { bytes: this.#fmtBytes(q.bytes) });
           } else {
             time.textContent = `${this.#fmtMs(q.ms)} ms`;
             memory.textContent = this.#fmtBytes(q.bytes);
             if (q.heap > 0) {
-              const heap = Object.assign(document.createElement('span'), { className: 'ae-cost-heap', textContent: this.#t('heapGrowth', { bytes: this.#fmtBytes(q.heap) }) });
+              const heap = Object.assign(document.createElement('span'), { className: 'ae-cost-heap', textContent: this.t('heapGrowth', { bytes: this.#fmtBytes(q.heap) }) });
               memory.append(' ', heap);
             }
           }
@@ -433,55 +413,19 @@ export class Cost extends StoreElement {
 
 // --- drawing helpers ---
 
-function svgEl(tag, parent, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  parent?.append(node);
-  return node;
-}
-
-// Ticks (powers of `base`) that enclose every value: decades for times, ×32 steps for bytes
-// (1 KiB, 32 KiB, 1 MiB, …).
-function logTicks(values, base) {
-  const positive = values.filter((v) => v > 0 && Number.isFinite(v));
-  const lo = Math.floor(Math.log(Math.min(...positive)) / Math.log(base));
-  let hi = Math.ceil(Math.log(Math.max(...positive)) / Math.log(base));
-  if (hi === lo) hi++;
-  return Array.from({ length: hi - lo + 1 }, (_, i) => base ** (lo + i));
-}
-
-// Clears svg and draws log-log axes: x over n = 64…8192 (powers of two), y from the first
-// to the last tick. Returns {g, x(n), y(v)}.
+// Log–log axes of both charts (web/lib/chart.mjs): x over n = 64…8192.
 function axes(svg, ticks, formatY, xTitle, locale) {
-  svg.replaceChildren();
-  const x0 = PAD.left, x1 = W - PAD.right, y0 = H - PAD.bottom, y1 = PAD.top;
-  const [lo, hi] = [Math.log(ticks[0]), Math.log(ticks[ticks.length - 1])];
-  const x = (n) => x0 + ((Math.log2(n) - MIN_EXP) / (MAX_EXP - MIN_EXP)) * (x1 - x0);
-  const y = (v) => y0 - ((Math.log(v) - lo) / (hi - lo)) * (y0 - y1);
-  const grid = svgEl('g', svg, { class: 'ae-cost-axes', 'aria-hidden': 'true' });
-  const step = Math.max(1, Math.ceil((ticks.length - 1) / 6));
-  ticks.forEach((v, i) => {
-    if (i % step) return;
-    svgEl('line', grid, { x1: x0, x2: x1, y1: y(v), y2: y(v), class: 'grid' });
-    svgEl('text', grid, { x: x0 - 6, y: y(v) + 4, 'text-anchor': 'end' }).textContent = formatY(v);
+  return logLogAxes(svg, {
+    width: W, height: H, pad: PAD, minExp: MIN_EXP, maxExp: MAX_EXP, ticks, formatY, xTitle, locale, className: 'ae-cost-axes',
   });
-  for (let e = MIN_EXP; e <= MAX_EXP; e++) {
-    svgEl('line', grid, { x1: x(2 ** e), x2: x(2 ** e), y1: y0, y2: y1, class: 'grid' });
-    if ((e % 2 === 0 && e < MAX_EXP - 1) || e === MAX_EXP) // 64, 256, 1024, 8192: room for the digits at 375 px
-      svgEl('text', grid, { x: x(2 ** e), y: y0 + 17, 'text-anchor': e === MAX_EXP ? 'end' : 'middle' }).textContent = (2 ** e).toLocaleString(locale);
-  }
-  svgEl('rect', grid, { x: x0, y: y1, width: x1 - x0, height: y0 - y1, class: 'frame' });
-  svgEl('text', grid, { x: (x0 + x1) / 2, y: H - 6, 'text-anchor': 'middle', class: 'title' }).textContent = xTitle;
-  const g = svgEl('g', svg);
-  return { g, x, y };
 }
 
 // A point: circle (fused), triangle (window), square (traced); hollow where it is not run.
 function marker(parent, kernel, cx, cy, hollow = false) {
   const cls = `ae-cost-point k-${kernel}${hollow ? ' would-need' : ''}`;
-  if (kernel === 'fused') return svgEl('circle', parent, { cx, cy, r: 4.5, class: cls });
-  if (kernel === 'window') return svgEl('path', parent, { d: `M${cx},${cy - 5.5}L${cx + 5},${cy + 4}L${cx - 5},${cy + 4}Z`, class: cls });
-  return svgEl('rect', parent, { x: cx - 4, y: cy - 4, width: 8, height: 8, class: cls });
+  if (kernel === 'fused') return svgNode('circle', { cx, cy, r: 4.5, class: cls }, parent);
+  if (kernel === 'window') return svgNode('path', { d: `M${cx},${cy - 5.5}L${cx + 5},${cy + 4}L${cx - 5},${cy + 4}Z`, class: cls }, parent);
+  return svgNode('rect', { x: cx - 4, y: cy - 4, width: 8, height: 8, class: cls }, parent);
 }
 
 customElements.define('ae-cost', Cost);

@@ -1,4 +1,4 @@
-// <ae-cross-attention>: panel 11, self- vs cross-attention with the same machinery. The
+// <ae-cross-attention>: panel 13, self- vs cross-attention with the same machinery. The
 // coreference encoder reads two sentences A and B (TrainedModel.analyze); for the chosen
 // layer/head, the core's attention (engine.attention) is called twice:
 //   self:  Q, K, V all from A's trace             → n×n weights
@@ -8,23 +8,22 @@
 // number. No math in JS. The model is fetched when the panel first comes near the viewport
 // or is first used. Reads the shared store: lang.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/cross-attention.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { drawMatrix } from './number-matrix.mjs';
-import { el } from '../lib/dom.mjs';
+import { el, field as labelled } from '../lib/dom.mjs';
+import { LESSON } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-encoder';
-export const DEFAULT_A = "The animal didn't cross the street because it was too tired.";
+export const DEFAULT_A = LESSON.tired;
 export const DEFAULT_B = 'The street was too wide so it was hard to cross.';
 const TYPING_DELAY_MS = 120;
 
-let nextId = 0;
-
-export class CrossAttention extends StoreElement {
+export class CrossAttention extends LessonPanel {
   static watched = ['lang'];
+  static strings = strings;
 
   #parts = null;
   #engine = null;
@@ -37,7 +36,6 @@ export class CrossAttention extends StoreElement {
   #view = null; // {layer, head}
 
   connectedCallback() {
-    if (!this.#parts) this.#build();
     super.connectedCallback();
     if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
   }
@@ -47,15 +45,8 @@ export class CrossAttention extends StoreElement {
     this.#render();
   }
 
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
-  }
-
-  #build() {
-    const id = `ae-ca-${nextId++}`;
-    const root = el('div', 'ae-ca');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+  build() {
+    const { id, root, title, intro } = this.frame('ae-ca');
     const form = el('div', 'ae-ca-controls', root);
     const field = (key, value) => {
       const f = el('div', 'field', form);
@@ -69,10 +60,7 @@ export class CrossAttention extends StoreElement {
     const b = field('b', readControl(this.store, 'cross', 'b') ?? DEFAULT_B);
     const swap = el('button', 'chip', form, { type: 'button' });
     const view = el('div', 'ae-ca-view', root);
-    const select = (key) => {
-      const f = el('div', 'field inline', view);
-      return { label: el('label', '', f, { for: `${id}-${key}` }), node: el('select', '', f, { id: `${id}-${key}` }) };
-    };
+    const select = (key) => labelled(view, 'select', `${id}-${key}`, {}, 'field inline');
     const layer = select('layer');
     const head = select('head');
     const status = el('p', 'ae-ca-status', root, { role: 'status' });
@@ -84,7 +72,6 @@ export class CrossAttention extends StoreElement {
     const usage = el('p', 'howto', root);
     const note = el('p', 'howto', root);
 
-    this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = { title, intro, a, b, swap, layer, head, status, error, self, cross, shapes, usage, note };
 
@@ -125,7 +112,7 @@ export class CrossAttention extends StoreElement {
           this.#engine = engine;
           this.#model = model;
           // Start at the head the model documents as its coreference head (config.json).
-          const chosen = JSON.parse(model.config.configJson).coreference_head ?? {};
+          const chosen = model.config.metadata.coreference_head ?? {};
           this.#view = { layer: chosen.layer ?? 0, head: chosen.head ?? 0 };
           for (const [key, count] of [['layer', model.config.nLayers], ['head', model.config.nHeads]]) {
             const linked = Number(readControl(this.store, 'cross', key)) - 1;
@@ -177,21 +164,21 @@ export class CrossAttention extends StoreElement {
 
   #label() {
     const p = this.#parts;
-    p.title.textContent = this.#t('title');
-    p.intro.textContent = this.#t('intro');
-    p.a.label.textContent = this.#t('sentenceA');
-    p.b.label.textContent = this.#t('sentenceB');
-    p.swap.textContent = this.#t('swap');
-    p.layer.label.textContent = this.#t('layer');
-    p.head.label.textContent = this.#t('head');
-    p.usage.textContent = this.#t('usage');
-    p.note.textContent = this.#t('note');
+    p.title.textContent = this.t('title');
+    p.intro.textContent = this.t('intro');
+    p.a.label.textContent = this.t('sentenceA');
+    p.b.label.textContent = this.t('sentenceB');
+    p.swap.textContent = this.t('swap');
+    p.layer.label.textContent = this.t('layer');
+    p.head.label.textContent = this.t('head');
+    p.usage.textContent = this.t('usage');
+    p.note.textContent = this.t('note');
   }
 
   #render() {
     const p = this.#parts;
     if (!p) return;
-    p.status.textContent = !this.#model && this.#loading ? this.#t('loading') : '';
+    p.status.textContent = !this.#model && this.#loading ? this.t('loading') : '';
     let errors = this.#errors;
     let drawn = false;
     if (this.#model && this.#runs) {
@@ -209,7 +196,7 @@ export class CrossAttention extends StoreElement {
     }
     p.error.textContent = errors.map((e) => failureText(e, strings, this.store.get().lang)).join(' ');
     p.error.title = rawMessages(errors);
-    this.dataset.state = !this.#model ? (errors.length ? 'error' : 'loading') : drawn ? 'ready' : 'error';
+    this.setState(!this.#model ? (errors.length ? 'error' : 'loading') : drawn ? 'ready' : 'error');
   }
 
   #draw() {
@@ -221,9 +208,9 @@ export class CrossAttention extends StoreElement {
     const n = a.n, m = b.n, d = this.#model.config.headDim;
     const self = this.#engine.attention({ q: ha.q, k: ha.k, v: ha.v, n, m: n, dk: d });
     const cross = this.#engine.attention({ q: ha.q, k: hb.k, v: hb.v, n, m, dk: d });
-    drawMatrix(p.self, { rows: a.tokens, cols: a.tokens, values: self.weights, caption: this.#t('selfCaption', { n }) });
-    drawMatrix(p.cross, { rows: a.tokens, cols: b.tokens, values: cross.weights, caption: this.#t('crossCaption', { n, m }) });
-    p.shapes.textContent = this.#t('shapes', { n, m, d });
+    drawMatrix(p.self, { rows: a.tokens, cols: a.tokens, values: self.weights, caption: this.t('selfCaption', { n }) });
+    drawMatrix(p.cross, { rows: a.tokens, cols: b.tokens, values: cross.weights, caption: this.t('crossCaption', { n, m }) });
+    p.shapes.textContent = this.t('shapes', { n, m, d });
     Object.assign(this.dataset, { layer, head, n, m, d });
   }
 }

@@ -1,48 +1,49 @@
-// <ae-explanation>: panel 10, "attention is not explanation". On the coreference encoder, for
+// <ae-explanation>: panel 12, "attention is not explanation". On the coreference encoder, for
 // the panel's own sentence (editable, tired ↔ wide switch), it sets two readings side by side:
 //  1. per word: the weight "it" puts on it in the coreference head (config.json's
 //     coreference_head) next to the measured effect of knocking that word out
-//     (TrainedModel.analyze(text, {knockout: [p]})): the change in the probability of the
+//     (TrainedModel.probabilities(text, {knockout: [p]})): the change in the probability of the
 //     word the model predicted for the intact sentence;
 //  2. per head: a toggle grid of every layer × head; the heads switched off are ablated
-//     (analyze(text, {ablate: [[l, h], …]})), and each button shows that head's attention on
+//     (probabilities(text, {ablate: [[l, h], …]})), and each button shows that head's attention on
 //     the referent and the effect of switching off that head alone.
-// Every number comes from analyze(); JS only subtracts two returned probabilities for display.
+// Every number comes from the engine (probabilities() gives analyze()'s numbers without the
+// trace); JS only subtracts two returned probabilities for display.
 // Shown numbers are mirrored in data-* attributes (rows, buttons, the element) for the tests.
 // The model is fetched when the panel first comes near the viewport or is first used.
 // Reads the shared store: lang.
 // The link keeps the sentence (explanation.s, ≤ 200 characters) and the heads switched off
 // (explanation.ablate=2.3,3.1: layer.head, 1-based); see panel-controls.mjs.
 import { getTrainedModel } from '../lib/context.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { percent, text } from '../lib/panel-strings.mjs';
+import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
 import { el } from '../lib/dom.mjs';
+import { LESSON as LESSON_PAIR, TIRED_OR_WIDE_AT_END, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-encoder';
-const LESSON = "The animal didn't cross the street because it was too tired.";
-const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/; // the lesson's minimal pair
+const LESSON = LESSON_PAIR.tired;
 const TYPING_DELAY_MS = 120;
 const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
 const ABLATE_LINK = /^\d{1,2}\.\d{1,2}(,\d{1,2}\.\d{1,2}){0,63}$/; // e.g. 2.3,3.1
-const CALLS_PER_SLICE = 4; // analyze() calls between yields, so typing stays responsive
+const CALLS_PER_SLICE = 4; // probabilities() calls between yields, so typing stays responsive
 // A single-head effect smaller than this (|Δp| < 0.0005, i.e. 0.05 percentage points; it prints as
 // 0.000 or ±0.000x) is "no effect": then no head is named or marked as the largest effect.
-export const NO_EFFECT = 0.0005;
+const NO_EFFECT = 0.0005;
 
 const MINUS = '\u2212';
 // A signed change with three decimals; a change that rounds to zero prints as 0.000.
-export function signed(x) {
+function signed(x) {
   const s = Math.abs(x).toFixed(3);
   if (Number(s) === 0) return '0.000';
   return `${x < 0 ? MINUS : '+'}${s}`;
 }
 
-let nextId = 0;
-
-export class Explanation extends StoreElement {
+export class Explanation extends LessonPanel {
   static watched = ['lang'];
+  static strings = strings;
+  static stateAttribute = 'status';
 
   #parts = null;
   #model = null;
@@ -54,7 +55,6 @@ export class Explanation extends StoreElement {
   #error = null; // {key, params}
 
   connectedCallback() {
-    if (!this.#parts) this.#build();
     super.connectedCallback();
     if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
   }
@@ -63,18 +63,11 @@ export class Explanation extends StoreElement {
     return percent(p, this.store.get().lang);
   }
 
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
-  }
-
 
   // --- structure ---
 
-  #build() {
-    const id = `ae-ex-${nextId++}`;
-    const root = el('div', 'ae-ex');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+  build() {
+    const { id, root, title, intro } = this.frame('ae-ex');
     const form = el('div', 'ae-ex-controls', root);
     const label = el('label', '', form, { for: `${id}-sentence` });
     const sentence = el('textarea', 'ae-ex-sentence', form, { id: `${id}-sentence`, rows: 2, autocomplete: 'off', spellcheck: 'false' });
@@ -91,7 +84,7 @@ export class Explanation extends StoreElement {
     const table = el('table', 'ae-ex-table', root);
     const tableCaption = el('caption', 'visually-hidden', table);
     const head = el('tr', '', el('thead', '', table));
-    const cols = ['colWord', 'colAttention', 'colEffect'].map((key) => el('th', '', head, { scope: 'col' }));
+    const cols = ['colWord', 'colAttention', 'colEffect'].map(() => el('th', '', head, { scope: 'col' }));
     const body = el('tbody', '', table);
     const knockSummary = el('p', 'ae-ex-summary', root);
 
@@ -103,7 +96,6 @@ export class Explanation extends StoreElement {
     const headsSummary = el('p', 'ae-ex-summary', root);
     const caption = el('p', 'ae-ex-caption', root);
 
-    this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = {
       title, intro, label, sentence, swap, status, error, answer, knockTitle, knockHow, table, tableCaption, cols,
@@ -119,7 +111,7 @@ export class Explanation extends StoreElement {
       this.#timer = setTimeout(() => this.#measure(), TYPING_DELAY_MS);
     });
     swap.addEventListener('click', () => {
-      sentence.value = sentence.value.replace(TIRED_OR_WIDE, (_, word, end) => `too ${word === 'tired' ? 'wide' : 'tired'}${end}`);
+      sentence.value = partnerOf(sentence.value, TIRED_OR_WIDE_AT_END) ?? sentence.value;
       saveSentence();
       this.#ensureModel().then(() => this.#measure());
     });
@@ -137,22 +129,22 @@ export class Explanation extends StoreElement {
       this.#saveAblated();
       this.#showAblation();
     });
-    this.dataset.status = 'idle';
+    this.setState('idle');
   }
 
   storeChanged() {
     const p = this.#parts;
-    p.title.textContent = this.#t('title');
-    p.intro.textContent = this.#t('intro');
-    p.label.textContent = this.#t('sentence');
-    p.swap.textContent = this.#t('swap');
-    p.tableCaption.textContent = this.#t('tableCaption');
-    ['colWord', 'colAttention', 'colEffect'].forEach((key, i) => { p.cols[i].textContent = this.#t(key); });
-    p.knockTitle.textContent = this.#t('knockoutTitle');
-    p.headsTitle.textContent = this.#t('headsTitle');
-    p.heads.setAttribute('aria-label', this.#t('headsLabel'));
-    p.reset.textContent = this.#t('reset');
-    p.caption.textContent = this.#t('caption');
+    p.title.textContent = this.t('title');
+    p.intro.textContent = this.t('intro');
+    p.label.textContent = this.t('sentence');
+    p.swap.textContent = this.t('swap');
+    p.tableCaption.textContent = this.t('tableCaption');
+    ['colWord', 'colAttention', 'colEffect'].forEach((key, i) => { p.cols[i].textContent = this.t(key); });
+    p.knockTitle.textContent = this.t('knockoutTitle');
+    p.headsTitle.textContent = this.t('headsTitle');
+    p.heads.setAttribute('aria-label', this.t('headsLabel'));
+    p.reset.textContent = this.t('reset');
+    p.caption.textContent = this.t('caption');
     this.#showStatus();
     if (this.#data) this.#render();
   }
@@ -191,25 +183,17 @@ export class Explanation extends StoreElement {
         this.#loading = null; // a later interaction retries
         this.#fail('loadError', { message: e.message });
       });
-      this.dataset.status = 'loading';
+      this.setState('loading');
       this.#showStatus();
     }
     return this.#loading;
   }
 
   #corefHead() {
-    const head = JSON.parse(this.#model.config.configJson).coreference_head ?? { layer: 0, head: 0 };
+    const head = this.#model.config.metadata.coreference_head ?? { layer: 0, head: 0 };
     return { layer: head.layer, head: head.head };
   }
 
-  // Probability the run gives `word` (topK covers the whole vocabulary, so it is always listed).
-  static #probabilityOf(result, word) {
-    return result.prediction.top.find((t) => t.token === word)?.probability ?? 0;
-  }
-
-  #analyze(sentence, options) {
-    return this.#model.analyze(sentence, { ...options, topK: this.#model.config.vocabSize });
-  }
 
   // Runs the intact sentence, every single-word knockout and every single-head ablation, a
   // few calls per task so that input stays responsive; a newer call abandons this one.
@@ -218,12 +202,12 @@ export class Explanation extends StoreElement {
     clearTimeout(this.#timer);
     const generation = ++this.#generation;
     const sentence = this.#parts.sentence.value;
-    this.#parts.swap.hidden = !TIRED_OR_WIDE.test(sentence);
-    this.dataset.status = 'working';
+    this.#parts.swap.hidden = !adjectiveOf(sentence, TIRED_OR_WIDE_AT_END);
+    this.setState('working');
     this.#showStatus();
     let base;
     try {
-      base = this.#analyze(sentence, {});
+      base = this.#model.analyzePacked(sentence, { topK: 1 }); // the trace, for the attention shown
     } catch (e) {
       return this.#fail('runError', { message: e.message });
     }
@@ -235,6 +219,8 @@ export class Explanation extends StoreElement {
     const referent = tokens.findIndex((t, i) => t === word && i !== it);
     const nLayers = base.layers.length;
     const nHeads = base.layers[0].selfAttention.heads.length;
+    const id = this.#model.wordId(word);
+    const rerun = (options) => this.#rerun(sentence, options, id);
 
     let calls = 0;
     const pause = async () => {
@@ -244,9 +230,8 @@ export class Explanation extends StoreElement {
     const knockouts = [];
     for (let p = 0; p < n; p++) {
       try {
-        const r = this.#analyze(sentence, { knockout: [p] });
-        const after = Explanation.#probabilityOf(r, word);
-        knockouts.push({ after, delta: after - probability, prediction: r.prediction.token });
+        const { after, prediction } = rerun({ knockout: [p] });
+        knockouts.push({ after, delta: after - probability, prediction });
       } catch (e) {
         knockouts.push({ error: e.message });
       }
@@ -255,11 +240,10 @@ export class Explanation extends StoreElement {
     const singles = [];
     for (let l = 0; l < nLayers; l++) {
       for (let h = 0; h < nHeads; h++) {
-        const r = this.#analyze(sentence, { ablate: [[l, h]] });
-        const after = Explanation.#probabilityOf(r, word);
+        const { after, prediction } = rerun({ ablate: [[l, h]] });
         const row = base.layers[l].selfAttention.heads[h].weights;
         singles.push({
-          layer: l, head: h, after, delta: after - probability, prediction: r.prediction.token,
+          layer: l, head: h, after, delta: after - probability, prediction,
           attention: referent >= 0 ? row[it * n + referent] : null,
         });
         if (await pause()) return;
@@ -267,18 +251,27 @@ export class Explanation extends StoreElement {
     }
     this.#error = null;
     this.#data = {
-      sentence, tokens, n, it, word, probability, referent, layer, head, nLayers, nHeads, unknown: [...(base.unknown ?? [])],
+      sentence, tokens, n, it, word, id, probability, referent, layer, head, nLayers, nHeads, unknown: [...(base.unknown ?? [])],
       attention: Array.from({ length: n }, (_, j) => weights[it * n + j]), knockouts, singles,
     };
-    this.dataset.status = 'ready';
+    this.setState('ready');
     this.#showStatus();
     this.#render();
+  }
+
+  // A knock-out or ablation reads only the probability of the intact sentence's answer (vocabulary
+  // id `id`) and the new answer: probabilities() gives analyze()'s numbers without building the
+  // trace and a prediction list in JS. → {after, prediction, predictionProbability}
+  #rerun(sentence, options, id) {
+    const r = this.#model.probabilities(sentence, options);
+    const predictionProbability = r.probabilities[this.#model.wordId(r.best)];
+    return { after: r.probabilities[id], prediction: r.best, predictionProbability };
   }
 
   #fail(key, params) {
     this.#error = { key, params };
     this.#data = null;
-    this.dataset.status = 'error';
+    this.setState('error');
     this.#showStatus();
     const p = this.#parts;
     for (const node of [p.answer, p.body, p.knockSummary, p.heads, p.ablation, p.headsSummary]) node.replaceChildren();
@@ -288,11 +281,11 @@ export class Explanation extends StoreElement {
 
   #showStatus() {
     const { status, error } = this.#parts;
-    const state = this.dataset.status;
+    const state = this.state;
     const key = state === 'loading' ? 'loading' : state === 'working' ? 'working' : null;
-    status.textContent = key ? this.#t(key) : '';
+    status.textContent = key ? this.t(key) : '';
     status.hidden = !key;
-    error.textContent = this.#error ? this.#t(this.#error.key, this.#error.params) : '';
+    error.textContent = this.#error ? this.t(this.#error.key, this.#error.params) : '';
   }
 
   // --- output ---
@@ -305,8 +298,8 @@ export class Explanation extends StoreElement {
       sentence: d.sentence, prediction: d.word, probability: String(d.probability),
       corefLayer: d.layer, corefHead: d.head, referent: d.referent,
     });
-    p.answer.textContent = this.#t('answer', { word: d.word, p: this.#percent(d.probability) });
-    p.knockHow.textContent = this.#t('knockoutHowTo', { layer: d.layer + 1, head: d.head + 1, word: d.word });
+    p.answer.textContent = this.t('answer', { word: d.word, p: this.#percent(d.probability) });
+    p.knockHow.textContent = this.t('knockoutHowTo', { layer: d.layer + 1, head: d.head + 1, word: d.word });
     this.#renderTable(d);
     this.#renderHeads(d);
     this.#showAblation();
@@ -350,9 +343,9 @@ export class Explanation extends StoreElement {
         Object.assign(row.dataset, { delta: String(k.delta), knockoutPrediction: k.prediction });
         effect.append(pair(bar(k.delta < 0 ? 'effect down' : 'effect up', Math.abs(k.delta)), num(signed(k.delta))));
         if (k.prediction !== d.word) {
-          const flip = num(this.#t('newAnswer', { word: k.prediction }));
+          const flip = num(this.t('newAnswer', { word: k.prediction }));
           flip.classList.add('ae-ex-flip');
-          flip.title = this.#t('flipsTo', { word: k.prediction });
+          flip.title = this.t('flipsTo', { word: k.prediction });
           effect.append(flip);
         }
       }
@@ -370,7 +363,7 @@ export class Explanation extends StoreElement {
     p.rows[top]?.classList.add('ae-ex-top-attention');
     p.rows[cause]?.classList.add('ae-ex-top-effect');
     const delta = d.knockouts[cause]?.delta ?? 0;
-    p.knockSummary.textContent = this.#t(top === cause ? 'knockoutSame' : 'knockoutSummary', {
+    p.knockSummary.textContent = this.t(top === cause ? 'knockoutSame' : 'knockoutSummary', {
       top: d.tokens[top], weight: d.attention[top].toFixed(3), cause: d.tokens[cause],
       delta: signed(delta), causeWeight: d.attention[cause].toFixed(3),
     });
@@ -386,7 +379,7 @@ export class Explanation extends StoreElement {
       const label = document.createElement('span');
       label.className = 'ae-ex-layer-label';
       label.setAttribute('aria-hidden', 'true');
-      label.textContent = this.#t('layerN', { i: l + 1 });
+      label.textContent = this.t('layerN', { i: l + 1 });
       row.append(label);
       for (let h = 0; h < d.nHeads; h++) {
         const s = d.singles[l * d.nHeads + h];
@@ -398,16 +391,16 @@ export class Explanation extends StoreElement {
         if (coref) button.classList.add('coref');
         const name = document.createElement('span');
         name.className = 'ae-ex-head-name';
-        name.textContent = this.#t('headN', { i: h + 1 }) + (coref ? ` · ${this.#t('corefBadge')}` : '');
+        name.textContent = this.t('headN', { i: h + 1 }) + (coref ? ` · ${this.t('corefBadge')}` : '');
         const attention = document.createElement('span');
         attention.className = 'ae-ex-head-attention';
-        attention.textContent = s.attention === null ? this.#t('noReferent') : s.attention.toFixed(3);
+        attention.textContent = s.attention === null ? this.t('noReferent') : s.attention.toFixed(3);
         const effect = document.createElement('span');
         effect.className = 'ae-ex-head-effect';
         effect.textContent = signed(s.delta);
         button.append(name, attention, effect);
-        button.setAttribute('aria-label', this.#t('headButton', {
-          layer: l + 1, head: h + 1, coref: coref ? this.#t('corefSuffix') : '', word: d.word,
+        button.setAttribute('aria-label', this.t('headButton', {
+          layer: l + 1, head: h + 1, coref: coref ? this.t('corefSuffix') : '', word: d.word,
           attention: attention.textContent, delta: signed(s.delta),
         }));
         row.append(button);
@@ -416,7 +409,7 @@ export class Explanation extends StoreElement {
       rows.push(row);
     }
     p.heads.replaceChildren(...rows);
-    p.headsHow.textContent = `${this.#t('headsHowTo', { word: d.word })} ${this.#t('headsMarks')}`;
+    p.headsHow.textContent = `${this.t('headsHowTo', { word: d.word })} ${this.t('headsMarks')}`;
 
     const withReferent = d.singles.filter((s) => s.attention !== null);
     const strongest = withReferent.reduce((a, b) => (b.attention > a.attention ? b : a), withReferent[0] ?? null);
@@ -435,10 +428,10 @@ export class Explanation extends StoreElement {
       : { word: d.word };
     const a = strongest ? { aLayer: strongest.layer + 1, aHead: strongest.head + 1, attention: strongest.attention.toFixed(3) } : {};
     const key = largest ? (strongest ? 'headsSummary' : 'headsSummaryNoReferent') : strongest ? 'headsSummaryNoEffect' : 'headsNoEffectNoReferent';
-    p.headsSummary.textContent = this.#t(key, { ...a, ...e });
+    p.headsSummary.textContent = this.t(key, { ...a, ...e });
   }
 
-  // The prediction with the heads switched off now (one analyze call).
+  // The prediction with the heads switched off now (one probabilities() call).
   #showAblation() {
     const d = this.#data;
     const p = this.#parts;
@@ -448,20 +441,19 @@ export class Explanation extends StoreElement {
     if (!d || !this.#model) return;
     if (!ablate.length) {
       Object.assign(this.dataset, { ablatedPrediction: d.word, ablatedProbability: String(d.probability), ablatedDelta: '0' });
-      p.ablation.textContent = this.#t('allOn', { word: d.word, p: this.#percent(d.probability) });
+      p.ablation.textContent = this.t('allOn', { word: d.word, p: this.#percent(d.probability) });
       return;
     }
     let r;
     try {
-      r = this.#analyze(d.sentence, { ablate });
+      r = this.#rerun(d.sentence, { ablate }, d.id);
     } catch (e) {
       return this.#fail('runError', { message: e.message });
     }
-    const after = Explanation.#probabilityOf(r, d.word);
-    const delta = after - d.probability;
-    Object.assign(this.dataset, { ablatedPrediction: r.prediction.token, ablatedProbability: String(after), ablatedDelta: String(delta) });
-    p.ablation.textContent = this.#t('ablated', {
-      count: ablate.length, word: r.prediction.token, p: this.#percent(r.prediction.probability), referent: d.word, delta: signed(delta),
+    const delta = r.after - d.probability;
+    Object.assign(this.dataset, { ablatedPrediction: r.prediction, ablatedProbability: String(r.after), ablatedDelta: String(delta) });
+    p.ablation.textContent = this.t('ablated', {
+      count: ablate.length, word: r.prediction, p: this.#percent(r.predictionProbability), referent: d.word, delta: signed(delta),
     });
   }
 }

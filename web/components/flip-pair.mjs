@@ -11,14 +11,14 @@
 import { getTrainedModel } from '../lib/context.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { createStore } from '../lib/store.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { svgNode, pageColours } from '../lib/export.mjs';
-import { percent, text } from '../lib/panel-strings.mjs';
+import { percent } from '../lib/panel-strings.mjs';
 import { HeadView } from './head-view.mjs';
 import './export-buttons.mjs';
 import strings from '../strings/flip-pair.mjs';
+import { TIRED_OR_WIDE_AT_END, adjectiveOf, withAdjective } from '../lib/lesson.mjs';
 
-const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/;
 const UNTRAINED = 'untrained';
 const SIDES = ['tired', 'wide'];
 const TOP_K = 4;
@@ -28,8 +28,10 @@ const TOP_K = 4;
 class FlipView extends HeadView {}
 customElements.define('ae-flip-view', FlipView);
 
-export class FlipPair extends StoreElement {
+export class FlipPair extends LessonPanel {
   static watched = ['model', 'sentence', 'layer', 'head', 'token', 'causal', 'scale', 'lang'];
+  static strings = strings;
+  static stateAttribute = 'status';
 
   #parts = null;
   #open = false;
@@ -37,16 +39,7 @@ export class FlipPair extends StoreElement {
   #key = ''; // what the panes show: model, sentences and switches
   #panes = null; // {tired: {view, store, title, answer, result}, wide: …}
 
-  connectedCallback() {
-    if (!this.#parts) this.#build();
-    super.connectedCallback();
-  }
-
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
-  }
-
-  #build() {
+  build() {
     const toggle = document.createElement('button');
     Object.assign(toggle, { type: 'button', className: 'chip ae-fp-toggle' });
     const body = document.createElement('div');
@@ -80,8 +73,8 @@ export class FlipPair extends StoreElement {
 
   // The pair of sentences for the page's sentence, or null when it is not of the pattern.
   static pair(sentence) {
-    if (!TIRED_OR_WIDE.test(sentence ?? '')) return null;
-    const as = (word) => sentence.replace(TIRED_OR_WIDE, (_, __, end) => `too ${word}${end}`);
+    if (!adjectiveOf(sentence, TIRED_OR_WIDE_AT_END)) return null;
+    const as = (word) => withAdjective(sentence, word, TIRED_OR_WIDE_AT_END);
     return { tired: as('tired'), wide: as('wide') };
   }
 
@@ -91,10 +84,10 @@ export class FlipPair extends StoreElement {
     const pair = FlipPair.pair(s.sentence);
     const usable = Boolean(pair && s.model && s.model !== UNTRAINED && s.result);
     this.hidden = !usable;
-    this.dataset.status = usable ? (this.#open ? this.dataset.status ?? 'loading' : 'closed') : 'hidden';
+    this.setState(usable ? (this.#open ? this.state ?? 'loading' : 'closed') : 'hidden');
     if (relabel) {
-      toggle.textContent = this.#t('toggle');
-      howTo.textContent = this.#t('howTo');
+      toggle.textContent = this.t('toggle');
+      howTo.textContent = this.t('howTo');
     }
     toggle.setAttribute('aria-expanded', String(this.#open));
     body.hidden = !this.#open;
@@ -107,7 +100,7 @@ export class FlipPair extends StoreElement {
     const key = JSON.stringify([s.model, pair, s.causal, s.scale]);
     if (key !== this.#key) {
       const generation = ++this.#generation;
-      this.dataset.status = 'loading';
+      this.setState('loading');
       let results;
       try {
         const model = await getTrainedModel(s.model);
@@ -116,8 +109,8 @@ export class FlipPair extends StoreElement {
       } catch (e) {
         if (generation !== this.#generation) return;
         this.#key = '';
-        this.dataset.status = 'error';
-        this.#parts.error.textContent = this.#t('error', { message: e.message });
+        this.setState('error');
+        this.#parts.error.textContent = this.t('error', { message: e.message });
         return;
       }
       this.#key = key;
@@ -133,13 +126,13 @@ export class FlipPair extends StoreElement {
       const pane = this.#panes[side];
       const { prediction } = pane.result;
       pane.store.set({ result: pane.result, layer, head, token: current.token, lang: current.lang });
-      pane.title.textContent = this.#t(side);
-      pane.root.setAttribute('aria-label', this.#t('sideLabel', { word: side }));
-      pane.answer.textContent = prediction ? this.#t('answer', { word: prediction.token, p: percent(prediction.probability, current.lang) }) : '';
+      pane.title.textContent = this.t(side);
+      pane.root.setAttribute('aria-label', this.t('sideLabel', { word: side }));
+      pane.answer.textContent = prediction ? this.t('answer', { word: prediction.token, p: percent(prediction.probability, current.lang) }) : '';
       this.dataset[`${side}Prediction`] = prediction?.token ?? '';
     }
-    this.dataset.status = 'ready';
-    if (relabel) this.#parts.howTo.textContent = this.#t('howTo');
+    this.setState('ready');
+    if (relabel) this.#parts.howTo.textContent = this.t('howTo');
   }
 
   #makePanes() {
@@ -168,7 +161,7 @@ export class FlipPair extends StoreElement {
 
   // Both panes in one standalone SVG, side by side, each under its sentence's ending.
   exportSvg() {
-    if (!this.#panes || this.dataset.status !== 'ready') throw new Error('open the side-by-side view first');
+    if (!this.#panes || this.state !== 'ready') throw new Error('open the side-by-side view first');
     const parts = SIDES.map((side) => this.#panes[side].view.exportSvg());
     const c = pageColours(this);
     const gap = 24, top = 28;

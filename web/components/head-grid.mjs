@@ -7,11 +7,11 @@
 //   reveal="id": after a choice, scroll the element with that id (the view the choice changes)
 //     into sight if it is not fully visible — instantly under prefers-reduced-motion
 import { format, messages } from '../i18n.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 
 const THUMB_PX = 64; // canvas size in device-independent pixels; CSS scales the element
 
-export class HeadGrid extends StoreElement {
+export class HeadGrid extends LessonPanel {
   static watched = ['result', 'layer', 'head', 'lang'];
 
   #shape = ''; // "layers×heads" of the rendered buttons
@@ -22,7 +22,6 @@ export class HeadGrid extends StoreElement {
   #onScheme = () => this.#draw(true);
 
   connectedCallback() {
-    if (!this.#parts) this.#build();
     super.connectedCallback();
     this.#scheme.addEventListener('change', this.#onScheme);
   }
@@ -36,7 +35,7 @@ export class HeadGrid extends StoreElement {
     this.#draw(full);
   }
 
-  #build() {
+  build() {
     const grid = document.createElement('div');
     grid.className = 'ae-hg-grid';
     grid.setAttribute('role', 'group');

@@ -13,7 +13,7 @@
 //   attribute link-name="view": the overlay switch is kept in the link (?view.overlay=1)
 import { format, messages } from '../i18n.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import { pageColours, svgNode } from '../lib/export.mjs';
 
@@ -22,7 +22,7 @@ const MAX_STROKE = 8; // px at weight 1
 const COLOURS = 8; // distinct overlay colours (style.css: --ae-hv-c0…7); more heads reuse them
 const SPREAD = 0.5; // overlay: the heads' line ends share this fraction of a row, side by side
 
-export class HeadView extends StoreElement {
+export class HeadView extends LessonPanel {
   static watched = ['result', 'layer', 'head', 'token', 'lang'];
 
   #parts = null;
@@ -33,14 +33,6 @@ export class HeadView extends StoreElement {
   #overlay = false;
   #overlayLines = []; // [head][key], only while the overlay is on
   #overlayShape = ''; // tokens and head count of the overlay lines
-
-  connectedCallback() {
-    const first = !this.#parts;
-    if (first) this.#build();
-    const link = this.#linkName();
-    if (first && link) this.#overlay = readControl(this.store, link, 'overlay') === '1';
-    super.connectedCallback();
-  }
 
   storeChanged(full) {
     this.#draw(full);
@@ -61,7 +53,7 @@ export class HeadView extends StoreElement {
     return this.hasAttribute('no-overlay') ? null : this.getAttribute('link-name');
   }
 
-  #build() {
+  build() {
     const root = document.createElement('div');
     root.className = 'ae-hv';
     const caption = document.createElement('p');
@@ -112,6 +104,8 @@ export class HeadView extends StoreElement {
     queries.addEventListener('click', pick);
     queries.addEventListener('keydown', (e) => this.#onKey(e));
     this.#parts = { caption, board, queries, svg, keys, readout, toggle, legend };
+    const link = this.#linkName(); // a link may open the view with every head drawn
+    if (link) this.#overlay = readControl(this.store, link, 'overlay') === '1';
   }
 
   get #strings() {

@@ -1,4 +1,4 @@
-// <ae-kv-cache>: panel 8, "KV cache and generation". The decoder (coref-decoder) completes an
+// <ae-kv-cache>: panel 10, "KV cache and generation". The decoder (coref-decoder) completes an
 // editable prompt one word at a time; Step / Play / Reset reveal the greedy steps that
 // TrainedModel.generateSteps computed, with the cache (each step computes only its new rows)
 // and without (each step re-runs the whole forward pass). For the chosen layer and head the
@@ -15,36 +15,33 @@
 // (kvcache.layer, kvcache.head, 1-based; left out while it is the default head), not the
 // generation's progress; see panel-controls.mjs.
 import { getTrainedModel } from '../lib/context.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { percent, text } from '../lib/panel-strings.mjs';
+import { percent } from '../lib/panel-strings.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/kv-cache.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
+import { median } from '../lib/stats.mjs';
+import { DECODER_SENTENCE, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-decoder';
 const MAX_NEW = 8; // the lesson completion "it = animal [SEP]" needs 4 steps
-const DEFAULT_PROMPT = "the animal didn't cross the street because it was too tired .";
+const DEFAULT_PROMPT = DECODER_SENTENCE.tired;
 // The head shown first: the decoder's coreference head from its config.json (its row at "="
 // points at the referent, so the step that writes the answer shows where it was read). A
 // decoder trained before that key existed gets layer 2, head 3, which at "=" looked at the
 // deciding word (tired / wide) in that model.
 const FALLBACK_VIEW = { layer: 1, head: 2 };
-const TIRED_OR_WIDE = /\btoo (tired|wide)\b/;
 const TYPING_DELAY_MS = 150;
 const LINK_PROMPT_MAX = 200; // longer prompts are not put in the link
 const PLAY_MS = 900;
 const BATCH_MS = 20; // a timed batch of the faster way lasts at least this long
 const BATCHES = 5; // per way; the median is shown
 
-const SVG = 'http://www.w3.org/2000/svg';
 const GRID = { label: 80, pos: 22, cell: 10, gap: 10, bar: 80, value: 40, row: 16, head: 18 };
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-let nextId = 0;
 
 // A horizontal bar of `fraction` of its box, drawn in SVG (no inline styles under the CSP).
 function bar(fraction, className, label) {
@@ -54,8 +51,10 @@ function bar(fraction, className, label) {
   return s;
 }
 
-export class KvCache extends StoreElement {
+export class KvCache extends LessonPanel {
   static watched = ['lang'];
+  static strings = strings;
+  static stateAttribute = 'status';
 
   playMs = PLAY_MS; // time between two steps while playing
 
@@ -77,7 +76,6 @@ export class KvCache extends StoreElement {
   #withoutCache = false; // the grid shows the run without a cache (every row recomputed)
 
   connectedCallback() {
-    if (!this.#parts) this.#build();
     super.connectedCallback();
     if (!this.#model) this.loadWhenNear(() => this.#ensureModel(), this, '200px 0px');
   }
@@ -96,26 +94,15 @@ export class KvCache extends StoreElement {
     return percent(p, this.store.get().lang);
   }
 
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
-  }
-
-  #locale() {
-    return this.store.get().lang === 'zh' ? 'zh-CN' : 'en';
-  }
-
   #number(x) {
-    return new Intl.NumberFormat(this.#locale()).format(x);
+    return new Intl.NumberFormat(this.locale()).format(x);
   }
 
 
   // --- structure ---
 
-  #build() {
-    const id = `ae-kv-${nextId++}`;
-    const root = el('div', 'ae-kv');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+  build() {
+    const { id, root, title, intro } = this.frame('ae-kv');
 
     const controls = el('div', 'ae-kv-controls', root);
     const promptField = el('div', 'field ae-kv-prompt', controls);
@@ -183,7 +170,7 @@ export class KvCache extends StoreElement {
     });
     prompt.addEventListener('focus', () => this.#ensureModel());
     swap.addEventListener('click', () => {
-      prompt.value = prompt.value.replace(TIRED_OR_WIDE, (_, w) => `too ${w === 'tired' ? 'wide' : 'tired'}`);
+      prompt.value = partnerOf(prompt.value) ?? prompt.value;
       this.#setPrompt(prompt.value);
     });
     for (const [key, select] of [['layer', layer], ['head', head]])
@@ -215,38 +202,37 @@ export class KvCache extends StoreElement {
     });
 
     this.replaceChildren(root);
-    this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, promptLabel, prompt, swap, layerLabel, layer, headLabel, head, stepButton, playButton,
       resetButton, error, status, unknown, textLabel, words, cacheTitle, cacheCaption, legendReused, legendNew,
       grid, cacheRows, compareText, workTitle, workCaption, columns, tbody, tfoot, saving, timeTitle, measure, timeResult,
       timeBars, causalTitle, causalText,
     };
-    this.dataset.status = 'waiting';
+    this.setState('waiting');
   }
 
   #relabel() {
     const p = this.#parts;
-    p.title.textContent = this.#t('title');
-    p.intro.textContent = this.#t('intro');
-    p.promptLabel.textContent = this.#t('promptLabel');
-    p.swap.textContent = this.#t('swap');
-    p.layerLabel.textContent = this.#t('layerLabel');
-    p.headLabel.textContent = this.#t('headLabel');
-    p.stepButton.textContent = this.#t('step');
-    p.resetButton.textContent = this.#t('reset');
-    p.textLabel.textContent = `${this.#t('generatedLabel')}: `;
-    p.legendReused.textContent = this.#t('legendReused');
-    p.legendNew.textContent = this.#t('legendNew');
-    p.compareText.textContent = this.#t('compareLabel');
+    p.title.textContent = this.t('title');
+    p.intro.textContent = this.t('intro');
+    p.promptLabel.textContent = this.t('promptLabel');
+    p.swap.textContent = this.t('swap');
+    p.layerLabel.textContent = this.t('layerLabel');
+    p.headLabel.textContent = this.t('headLabel');
+    p.stepButton.textContent = this.t('step');
+    p.resetButton.textContent = this.t('reset');
+    p.textLabel.textContent = `${this.t('generatedLabel')}: `;
+    p.legendReused.textContent = this.t('legendReused');
+    p.legendNew.textContent = this.t('legendNew');
+    p.compareText.textContent = this.t('compareLabel');
     // The picture needs a name before its first draw too (an empty cache).
-    if (!p.grid.childElementCount) p.grid.setAttribute('aria-label', this.#t('cacheLabel', { rows: 0, fresh: 0 }));
-    p.workTitle.textContent = this.#t('workTitle');
-    p.workCaption.textContent = this.#t('workCaption');
-    for (const [key, th] of p.columns) th.textContent = this.#t(key);
-    p.timeTitle.textContent = this.#t('timeTitle');
-    p.causalTitle.textContent = this.#t('causalTitle');
-    p.causalText.textContent = this.#t('causal');
+    if (!p.grid.childElementCount) p.grid.setAttribute('aria-label', this.t('cacheLabel', { rows: 0, fresh: 0 }));
+    p.workTitle.textContent = this.t('workTitle');
+    p.workCaption.textContent = this.t('workCaption');
+    for (const [key, th] of p.columns) th.textContent = this.t(key);
+    p.timeTitle.textContent = this.t('timeTitle');
+    p.causalTitle.textContent = this.t('causalTitle');
+    p.causalText.textContent = this.t('causal');
     this.#fillSelects();
   }
 
@@ -255,8 +241,8 @@ export class KvCache extends StoreElement {
     const nLayers = config?.nLayers ?? this.#view.layer + 1;
     const nHeads = config?.nHeads ?? this.#view.head + 1;
     const { layer, head } = this.#parts;
-    layer.replaceChildren(...Array.from({ length: nLayers }, (_, i) => new Option(this.#t('layerN', { i: i + 1 }), i)));
-    head.replaceChildren(...Array.from({ length: nHeads }, (_, i) => new Option(this.#t('headN', { i: i + 1 }), i)));
+    layer.replaceChildren(...Array.from({ length: nLayers }, (_, i) => new Option(this.t('layerN', { i: i + 1 }), i)));
+    head.replaceChildren(...Array.from({ length: nHeads }, (_, i) => new Option(this.t('headN', { i: i + 1 }), i)));
     this.#view.layer = Math.min(this.#view.layer, nLayers - 1);
     this.#view.head = Math.min(this.#view.head, nHeads - 1);
     layer.value = this.#view.layer;
@@ -270,7 +256,7 @@ export class KvCache extends StoreElement {
     if (this.#model) return true;
     if (!this.#loading) {
       this.#status = { key: 'loading' };
-      this.dataset.status = 'loading';
+      this.setState('loading');
       this.#render();
       this.#loading = getTrainedModel(MODEL);
     }
@@ -294,7 +280,7 @@ export class KvCache extends StoreElement {
       this.#loading = null; // the next interaction retries
       this.#status = null;
       this.#error = failure('modelError', error);
-      this.dataset.status = 'error';
+      this.setState('error');
       this.#render();
       return false;
     }
@@ -316,11 +302,11 @@ export class KvCache extends StoreElement {
     try {
       this.#cached = this.#model.generateSteps(this.#prompt, MAX_NEW, true);
       this.#full = this.#model.generateSteps(this.#prompt, MAX_NEW, false);
-      this.dataset.status = 'ready';
+      this.setState('ready');
     } catch (error) {
       this.#cached = this.#full = null;
       this.#error = failure('error', error);
-      this.dataset.status = 'error';
+      this.setState('error');
     }
     this.#render();
   }
@@ -338,7 +324,7 @@ export class KvCache extends StoreElement {
 
   #play() {
     this.#parts.playButton.setAttribute('aria-pressed', 'true');
-    this.#parts.playButton.textContent = this.#t('pause');
+    this.#parts.playButton.textContent = this.t('pause');
     const tick = () => {
       if (!this.#step()) this.#stop();
     };
@@ -351,7 +337,7 @@ export class KvCache extends StoreElement {
     this.#timer = 0;
     if (this.#parts) {
       this.#parts.playButton.setAttribute('aria-pressed', 'false');
-      this.#parts.playButton.textContent = this.#t('play');
+      this.#parts.playButton.textContent = this.t('play');
     }
   }
 
@@ -360,8 +346,8 @@ export class KvCache extends StoreElement {
   #render() {
     const p = this.#parts;
     if (!p) return;
-    p.playButton.textContent = this.#t(this.#timer ? 'pause' : 'play');
-    p.measure.textContent = this.#t(this.#measuring ? 'measuring' : 'measure');
+    p.playButton.textContent = this.t(this.#timer ? 'pause' : 'play');
+    p.measure.textContent = this.t(this.#measuring ? 'measuring' : 'measure');
     p.error.textContent = this.#error ? failureText(this.#error, strings, this.store.get().lang) : '';
     p.error.title = rawMessages([this.#error]);
     const g = this.#cached;
@@ -372,7 +358,7 @@ export class KvCache extends StoreElement {
     p.playButton.disabled = !usable || (ready && g.steps.length === 0);
     p.resetButton.disabled = !usable;
     p.measure.disabled = !ready || this.#measuring;
-    p.swap.hidden = !TIRED_OR_WIDE.test(p.prompt.value);
+    p.swap.hidden = !adjectiveOf(p.prompt.value);
 
     const step = ready && this.#shown > 0 ? g.steps[this.#shown - 1] : null;
     this.#renderStatus(g, step, ready);
@@ -396,20 +382,20 @@ export class KvCache extends StoreElement {
   #renderStatus(g, step, ready) {
     const p = this.#parts;
     let message = '';
-    if (this.#status) message = this.#t(this.#status.key);
-    else if (ready && g.steps.length === 0) message = this.#t('noSteps', { max: this.#model.config.maxLen });
-    else if (ready && !step) message = this.#t('ready', { n: g.promptLength });
+    if (this.#status) message = this.t(this.#status.key);
+    else if (ready && g.steps.length === 0) message = this.t('noSteps', { max: this.#model.config.maxLen });
+    else if (ready && !step) message = this.t('ready', { n: g.promptLength });
     else if (step) {
-      message = this.#t(step.end ? 'endStatus' : 'stepStatus', {
+      message = this.t(step.end ? 'endStatus' : 'stepStatus', {
         k: this.#shown, total: g.steps.length, p: step.position + 1, token: step.inputToken, next: step.token,
         prob: this.#percent(step.probability),
       });
-      if (this.#shown === g.steps.length) message += this.#t('doneStatus');
+      if (this.#shown === g.steps.length) message += this.t('doneStatus');
     }
     p.status.textContent = message;
     const unknown = ready ? g.unknown.map((i) => g.tokens[i]) : [];
     p.unknown.hidden = unknown.length === 0;
-    p.unknown.textContent = unknown.length ? this.#t('unknown', { words: unknown.join(', ') }) : '';
+    p.unknown.textContent = unknown.length ? this.t('unknown', { words: unknown.join(', ') }) : '';
   }
 
   // The prompt's tokens, then the words generated so far (marked).
@@ -436,15 +422,15 @@ export class KvCache extends StoreElement {
     const p = this.#parts;
     const { layer, head } = this.#view;
     const lang = this.store.get().lang;
-    p.cacheTitle.textContent = this.#t('cacheTitle', { layer: layer + 1, head: head + 1 });
+    p.cacheTitle.textContent = this.t('cacheTitle', { layer: layer + 1, head: head + 1 });
     const dh = g?.headDim ?? 8;
-    p.cacheCaption.textContent = this.#t('cacheCaption', { dh });
+    p.cacheCaption.textContent = this.t('cacheCaption', { dh });
     const grid = p.grid;
     grid.replaceChildren();
     if (!step) {
       grid.setAttribute('viewBox', '0 0 10 10');
       grid.setAttribute('hidden', ''); // an attribute: SVG elements have no .hidden property
-      p.cacheRows.textContent = g && !this.#error ? this.#t('emptyCache') : '';
+      p.cacheRows.textContent = g && !this.#error ? this.t('emptyCache') : '';
       return;
     }
     grid.removeAttribute('hidden');
@@ -459,11 +445,11 @@ export class KvCache extends StoreElement {
     grid.setAttribute('viewBox', `0 0 ${width} ${height}`);
     grid.setAttribute('width', width);
     grid.setAttribute('height', height);
-    grid.setAttribute('aria-label', this.#t('cacheLabel', { rows, fresh }));
+    grid.setAttribute('aria-label', this.t('cacheLabel', { rows, fresh }));
     grid.setAttribute('lang', lang === 'zh' ? 'zh-Hans' : 'en');
     const header = svg('g', { class: 'ae-kv-head', 'aria-hidden': 'true' }, grid);
     for (const [key, at, anchor] of [['colToken', GRID.label - 4, 'end'], ['colK', x.k, 'start'], ['colV', x.v, 'start'], ['colAttention', x.bar, 'start']])
-      svg('text', { x: at, y: GRID.head - 6, 'text-anchor': anchor }, header).textContent = this.#t(key);
+      svg('text', { x: at, y: GRID.head - 6, 'text-anchor': anchor }, header).textContent = this.t(key);
 
     const keys = g.keys[layer][head];
     const values = g.values[layer][head];
@@ -480,8 +466,8 @@ export class KvCache extends StoreElement {
         class: `ae-kv-row ${isNew ? 'new' : 'reused'}`, 'data-position': j, 'data-state': isNew ? 'new' : 'reused',
         'data-token': g.tokens[j], 'data-weight': String(weights[j]),
       }, grid);
-      svg('title', {}, row).textContent = this.#t('rowLabel', {
-        p: j + 1, token: g.tokens[j], state: this.#t(isNew ? 'fresh' : 'reused'), w: weights[j].toFixed(3),
+      svg('title', {}, row).textContent = this.t('rowLabel', {
+        p: j + 1, token: g.tokens[j], state: this.t(isNew ? 'fresh' : 'reused'), w: weights[j].toFixed(3),
       });
       svg('rect', { class: 'band', x: 0, y, width, height: GRID.row }, row);
       svg('text', { class: 'token', x: GRID.label - 4, y: y + GRID.row - 4, 'text-anchor': 'end' }, row).textContent = g.tokens[j];
@@ -500,8 +486,8 @@ export class KvCache extends StoreElement {
       svg('text', { class: 'value', x: x.value, y: y + GRID.row - 4 }, row).textContent = weights[j].toFixed(3);
     }
     p.cacheRows.textContent = g.cached
-      ? this.#t('cacheRows', { rows, last: rows, reused: step.rowsReused, fresh })
-      : this.#t('noCacheRows', { rows, last: rows });
+      ? this.t('cacheRows', { rows, last: rows, reused: step.rowsReused, fresh })
+      : this.t('noCacheRows', { rows, last: rows });
   }
 
   // Multiply-adds per revealed step, both ways, as numbers and bars on one scale.
@@ -530,27 +516,27 @@ export class KvCache extends StoreElement {
         rowsWithout: String(b.rowsNew),
       });
       if (k === this.#shown - 1) tr.className = 'current';
-      const th = Object.assign(document.createElement('th'), { scope: 'row', textContent: this.#t('stepN', { k: k + 1, token: a.inputToken }) });
+      const th = Object.assign(document.createElement('th'), { scope: 'row', textContent: this.t('stepN', { k: k + 1, token: a.inputToken }) });
       const rows = Object.assign(document.createElement('span'), {
-        className: 'ae-kv-rowcount', textContent: this.#t('rowsShort', { with: a.rowsNew, without: b.rowsNew }),
-        title: this.#t('rowsWith', { with: a.rowsNew, without: b.rowsNew }),
+        className: 'ae-kv-rowcount', textContent: this.t('rowsShort', { with: a.rowsNew, without: b.rowsNew }),
+        title: this.t('rowsWith', { with: a.rowsNew, without: b.rowsNew }),
       });
       th.append(document.createElement('br'), rows);
       tr.append(th);
-      cell(tr, a.work.total, 'with', this.#t('barWith', { ops: this.#number(a.work.total) }));
-      cell(tr, b.work.total, 'without', this.#t('barWithout', { ops: this.#number(b.work.total) }));
+      cell(tr, a.work.total, 'with', this.t('barWith', { ops: this.#number(a.work.total) }));
+      cell(tr, b.work.total, 'without', this.t('barWithout', { ops: this.#number(b.work.total) }));
       p.tbody.append(tr);
     }
     const tr = document.createElement('tr');
     Object.assign(tr.dataset, { with: String(sumWith), without: String(sumWithout) });
-    tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: this.#t('total') }));
+    tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: this.t('total') }));
     for (const [ops, className] of [[sumWith, 'with'], [sumWithout, 'without']]) {
       const td = Object.assign(document.createElement('td'), { className: `sum ${className}`, textContent: this.#number(ops) });
       tr.append(td);
     }
     p.tfoot.append(tr);
-    const x = new Intl.NumberFormat(this.#locale(), { maximumFractionDigits: 1 }).format(sumWithout / sumWith);
-    p.saving.textContent = this.#t('saving', { x });
+    const x = new Intl.NumberFormat(this.locale(), { maximumFractionDigits: 1 }).format(sumWithout / sumWith);
+    p.saving.textContent = this.t('saving', { x });
   }
 
   #renderTime(ready) {
@@ -564,20 +550,20 @@ export class KvCache extends StoreElement {
       return;
     }
     if (!t) {
-      p.timeResult.textContent = this.#measuring ? this.#t('measuring') : this.#t('timeIdle');
+      p.timeResult.textContent = this.#measuring ? this.t('measuring') : this.t('timeIdle');
       return;
     }
-    const ms = (x) => new Intl.NumberFormat(this.#locale(), { maximumFractionDigits: 3, minimumFractionDigits: 3 }).format(x);
-    p.timeResult.textContent = this.#t('timeResult', {
+    const ms = (x) => new Intl.NumberFormat(this.locale(), { maximumFractionDigits: 3, minimumFractionDigits: 3 }).format(x);
+    p.timeResult.textContent = this.t('timeResult', {
       batches: t.batches, calls: t.calls, with: ms(t.with), without: ms(t.without), words: t.words,
     });
     const scale = Math.max(t.with, t.without);
     for (const [key, value] of [['colWith', t.with], ['colWithout', t.without]]) {
       const row = document.createElement('div');
       row.className = `ae-kv-time-row ${key === 'colWith' ? 'with' : 'without'}`;
-      const label = Object.assign(document.createElement('span'), { className: 'name', textContent: this.#t(key) });
-      const figure = Object.assign(document.createElement('span'), { className: 'ms', textContent: this.#t('msValue', { ms: ms(value) }) });
-      row.append(label, bar(value / scale, key === 'colWith' ? 'with' : 'without', `${this.#t(key)}: ${figure.textContent}`), figure);
+      const label = Object.assign(document.createElement('span'), { className: 'name', textContent: this.t(key) });
+      const figure = Object.assign(document.createElement('span'), { className: 'ms', textContent: this.t('msValue', { ms: ms(value) }) });
+      row.append(label, bar(value / scale, key === 'colWith' ? 'with' : 'without', `${this.t(key)}: ${figure.textContent}`), figure);
       p.timeBars.append(row);
     }
     Object.assign(this.dataset, { msWith: String(t.with), msWithout: String(t.without) });

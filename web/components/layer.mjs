@@ -1,4 +1,4 @@
-// <ae-layer>: "The Transformer layer". One layer = multi-head attention (words exchange
+// <ae-layer>: panel 7, "The Transformer layer". One layer = multi-head attention (words exchange
 // information) + a feed-forward network (each word transformed on its own: d_model → 4·d_model,
 // GELU, → d_model) + residual connections and LayerNorm, stacked N times. For the selected word
 // of the main panel's run (store.result) and the chosen layer, the word's vector at every stage
@@ -11,8 +11,7 @@
 // No model math here: every value and norm is read from the trace and only formatted.
 // Reads the shared store: result, layer, token, model, lang; writes token and layer.
 // Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
-import { StoreElement } from '../lib/store-element.mjs';
-import { text } from '../lib/panel-strings.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import strings from '../strings/layer.mjs';
@@ -29,11 +28,10 @@ const ORDER = {
 // Which sub-layer a stage belongs to (a coloured tag): attention, FFN, or residual/norm.
 const KIND = { input: 'io', norm1: 'norm', attention: 'attn', residual1: 'res', norm2: 'norm', ffnHidden: 'ffn', ffn: 'ffn', residual2: 'res', output: 'io' };
 
-let nextId = 0;
-
-export class LayerPanel extends StoreElement {
+export class LayerPanel extends LessonPanel {
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'token', 'model', 'lang'];
+  static strings = strings;
 
   #parts = null;
   #rows = [];
@@ -42,25 +40,13 @@ export class LayerPanel extends StoreElement {
   #normModel = null;
   #active = null; // stage key of the pointed/focused row
 
-  connectedCallback() {
-    if (!this.#parts) this.#build();
-    super.connectedCallback();
-  }
-
   storeChanged(full) {
     if (full) this.#relabel();
     this.#draw();
   }
 
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
-  }
-
-  #build() {
-    const id = `ae-layer-${nextId++}`;
-    const root = el('div', 'ae-layer');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+  build() {
+    const { id, root, title, intro } = this.frame('ae-layer');
     const parts3 = el('ul', 'ae-layer-parts', root);
     const partItems = ['attn', 'ffn', 'res'].map((key) => [key, el('li', `ae-layer-part-${key}`, parts3)]);
     const waiting = el('p', 'ae-layer-waiting', root, { role: 'status' });
@@ -97,7 +83,6 @@ export class LayerPanel extends StoreElement {
     list.addEventListener('keydown', (e) => this.#onKey(e));
 
     this.replaceChildren(root);
-    this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, partItems, waiting, error, body, wordLabel, word, layerLabel, layerSelect, shape, placement,
       stagesTitle, list, hint, readout, stack, parallelTitle, parallel,
@@ -106,15 +91,15 @@ export class LayerPanel extends StoreElement {
 
   #relabel() {
     const p = this.#parts;
-    p.title.textContent = this.#t('title');
-    p.intro.textContent = this.#t('intro');
-    for (const [key, node] of p.partItems) node.textContent = this.#t(`parts.${key}`);
-    p.waiting.textContent = this.#t('waiting');
-    p.wordLabel.textContent = this.#t('word');
-    p.layerLabel.textContent = this.#t('layer');
-    p.stagesTitle.textContent = this.#t('stagesTitle');
-    p.hint.textContent = this.#t('hint');
-    p.parallelTitle.textContent = this.#t('parallelTitle');
+    p.title.textContent = this.t('title');
+    p.intro.textContent = this.t('intro');
+    for (const [key, node] of p.partItems) node.textContent = this.t(`parts.${key}`);
+    p.waiting.textContent = this.t('waiting');
+    p.wordLabel.textContent = this.t('word');
+    p.layerLabel.textContent = this.t('layer');
+    p.stagesTitle.textContent = this.t('stagesTitle');
+    p.hint.textContent = this.t('hint');
+    p.parallelTitle.textContent = this.t('parallelTitle');
     this.#shown = '';
   }
 
@@ -151,7 +136,7 @@ export class LayerPanel extends StoreElement {
     if (key === this.#shown && this.#parts.list.dataset.result === String(resultId(result))) return;
     const trace = result.layers[layer];
     if (!trace.stages || !trace.stageNorms) {
-      p.error.textContent = this.#t('noStages');
+      p.error.textContent = this.t('noStages');
       p.body.hidden = true;
       return;
     }
@@ -160,21 +145,21 @@ export class LayerPanel extends StoreElement {
     p.list.dataset.result = String(resultId(result));
 
     if (p.word.dataset.tokens !== JSON.stringify([tokens, lang])) {
-      p.word.replaceChildren(...tokens.map((t, j) => new Option(this.#t('tokenOption', { token: t, i: j + 1 }), j)));
+      p.word.replaceChildren(...tokens.map((t, j) => new Option(this.t('tokenOption', { token: t, i: j + 1 }), j)));
       p.word.dataset.tokens = JSON.stringify([tokens, lang]);
     }
     p.word.value = String(i);
     if (p.layerSelect.dataset.count !== `${nLayers}|${lang}`) {
-      p.layerSelect.replaceChildren(...Array.from({ length: nLayers }, (_, l) => new Option(this.#t('layerOption', { l: l + 1, n: nLayers }), l)));
+      p.layerSelect.replaceChildren(...Array.from({ length: nLayers }, (_, l) => new Option(this.t('layerOption', { l: l + 1, n: nLayers }), l)));
       p.layerSelect.dataset.count = `${nLayers}|${lang}`;
     }
     p.layerSelect.value = String(layer);
 
     const dModel = trace.stages.input.length / n;
     const hidden = trace.stages.ffnHidden.length / n;
-    p.shape.textContent = this.#t('shape', { dModel, hidden, ratio: hidden / dModel, n });
-    p.placement.textContent = this.#t(this.#norm === 'post' ? 'post' : 'pre');
-    p.stack.textContent = this.#t(layer + 1 < nLayers ? 'stack' : 'stackLast', { n: nLayers, l: layer + 1, next: layer + 2 });
+    p.shape.textContent = this.t('shape', { dModel, hidden, ratio: hidden / dModel, n });
+    p.placement.textContent = this.t(this.#norm === 'post' ? 'post' : 'pre');
+    p.stack.textContent = this.t(layer + 1 < nLayers ? 'stack' : 'stackLast', { n: nLayers, l: layer + 1, next: layer + 2 });
 
     // One colour scale for the d_model-wide stages (so their sizes compare), one for the FFN hidden.
     const order = ORDER[this.#norm === 'post' ? 'post' : 'pre'];
@@ -194,9 +179,9 @@ export class LayerPanel extends StoreElement {
       li.tabIndex = step === (active >= 0 ? active : 0) ? 0 : -1;
       li.className = `ae-layer-stage ae-layer-kind-${KIND[name]}`;
       Object.assign(li.dataset, { stage: name, norm: String(norm), size: String(values.length) });
-      const label = this.#t(`stage.${name}`);
-      const formula = this.#t(`formula.${this.#norm === 'post' ? 'post' : 'pre'}.${name}`);
-      li.setAttribute('aria-label', this.#t('rowLabel', { step: step + 1, label, formula, count: values.length, norm: fixed(norm) }));
+      const label = this.t(`stage.${name}`);
+      const formula = this.t(`formula.${this.#norm === 'post' ? 'post' : 'pre'}.${name}`);
+      li.setAttribute('aria-label', this.t('rowLabel', { step: step + 1, label, formula, count: values.length, norm: fixed(norm) }));
       const head = document.createElement('span');
       head.className = 'ae-layer-stage-name';
       head.textContent = `${step + 1}. ${label}`;
@@ -207,7 +192,7 @@ export class LayerPanel extends StoreElement {
       box.className = 'ae-layer-stripbox';
       const strip = vectorStrip(values, {
         name: label, maxAbs: name === 'ffnHidden' ? hiddenScale : wideScale, maxWidth: STRIP_WIDTH,
-        label: this.#t('vectorLabel', { name: label, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)) }),
+        label: this.t('vectorLabel', { name: label, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)) }),
       });
       // At 2 px a cell, a wide model's FFN hidden layer (4·64 = 256 values) is wider than a phone:
       // the strip shrinks to its box (style.css) instead of scrolling, which would need a tab stop.
@@ -215,7 +200,7 @@ export class LayerPanel extends StoreElement {
       box.append(strip);
       const normText = document.createElement('span');
       normText.className = 'ae-layer-norm';
-      normText.textContent = this.#t('norm', { norm: fixed(norm) });
+      normText.textContent = this.t('norm', { norm: fixed(norm) });
       li.append(head, math, box, normText);
       return li;
     });
@@ -224,7 +209,7 @@ export class LayerPanel extends StoreElement {
     this.#vectors = vectors;
 
     const n2 = n * n;
-    p.parallel.textContent = this.#t('parallel', { n, n2 });
+    p.parallel.textContent = this.t('parallel', { n, n2 });
     Object.assign(p.parallel.dataset, { n: String(n), scores: String(n2), rnnSteps: String(n), attentionSteps: '1' });
     Object.assign(this.dataset, { token: String(i), layer: String(layer), norm: this.#norm, dModel: String(dModel), hidden: String(hidden) });
     this.#activate(this.#active && order.includes(this.#active) ? this.#active : null);
@@ -239,7 +224,7 @@ export class LayerPanel extends StoreElement {
     const readout = this.#parts.readout;
     const values = name ? this.#vectors[name] : null;
     const message = values
-      ? this.#t('values', { name: this.#t(`stage.${name}`), values: Array.from(values, (v) => fixed(v, 4)).join(', ') })
+      ? this.t('values', { name: this.t(`stage.${name}`), values: Array.from(values, (v) => fixed(v, 4)).join(', ') })
       : '';
     if (readout.textContent !== message) readout.textContent = message;
     if (values) readout.dataset.values = JSON.stringify(Array.from(values, String));

@@ -1,4 +1,4 @@
-// <ae-multi-head>: panel 5, "multi-head attention", for the main panel's run (store.result):
+// <ae-multi-head>: panel 6, "multi-head attention", for the main panel's run (store.result):
 //  1. how d_model splits into h heads of d_model / h (the shapes of the run's trace);
 //  2. the weights of the selected word in every head of a layer, side by side;
 //  3. each head's output for that word, their concatenation (selfAttention.concat) and the
@@ -10,10 +10,9 @@
 // Reads the shared store: result, layer, token, model, lang; writes token and layer.
 // Shown numbers are mirrored in data-* attributes for the tests.
 import { getEngine } from '../lib/context.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/multi-head.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
 import { el } from '../lib/dom.mjs';
@@ -23,18 +22,16 @@ const HEAD_COLOURS = 8; // style.css: --ae-mh-0 … --ae-mh-7, reused cyclically
 const CALC_MAX = 1 << 20; // the core's kHeadSplitMaxWidth
 const CALC_DEFAULT = { d: 4096, dh: 128 };
 
-let nextId = 0;
-
-export class MultiHead extends StoreElement {
+export class MultiHead extends LessonPanel {
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'token', 'model', 'lang'];
+  static strings = strings;
 
   #parts = null;
   #engine = null;
   #shown = ''; // key of what #draw last showed
 
   connectedCallback() {
-    if (!this.#parts) this.#build();
     super.connectedCallback();
     getEngine().then((engine) => {
       this.#engine = engine;
@@ -53,21 +50,14 @@ export class MultiHead extends StoreElement {
     this.#draw();
   }
 
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
-  }
-
   #number(x) {
-    return Number(x).toLocaleString(this.store.get().lang === 'zh' ? 'zh-CN' : 'en');
+    return Number(x).toLocaleString(this.locale());
   }
 
   // --- structure ---
 
-  #build() {
-    const id = `ae-mh-${nextId++}`;
-    const root = el('div', 'ae-mh');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+  build() {
+    const { id, root, title, intro } = this.frame('ae-mh');
     const waiting = el('p', 'ae-mh-waiting', root, { role: 'status' });
     const body = el('div', 'ae-mh-body', root);
 
@@ -137,7 +127,6 @@ export class MultiHead extends StoreElement {
     flow.addEventListener('focusin', showValues);
 
     this.replaceChildren(root);
-    this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, waiting, body, splitTitle, split, splitStrip, ranges, patternsTitle, patternsHowTo, queryLabel,
       query, layerLabel, layer, caption, headRow, tbody, concatTitle, concatHowTo, flow, values, paramsTitle, params,
@@ -147,19 +136,19 @@ export class MultiHead extends StoreElement {
 
   #relabel() {
     const p = this.#parts;
-    p.title.textContent = this.#t('title');
-    p.intro.textContent = this.#t('intro');
-    p.waiting.textContent = this.#t('waiting');
-    p.splitTitle.textContent = this.#t('splitTitle');
-    p.patternsTitle.textContent = this.#t('patternsTitle');
-    p.queryLabel.textContent = this.#t('query');
-    p.layerLabel.textContent = this.#t('layer');
-    p.concatTitle.textContent = this.#t('concatTitle');
-    p.paramsTitle.textContent = this.#t('paramsTitle');
-    p.calcTitle.textContent = this.#t('calcTitle');
-    p.calcHowTo.textContent = this.#t('calcHowTo');
-    p.dLabel.textContent = this.#t('calcD');
-    p.hLabel.textContent = this.#t('calcHead');
+    p.title.textContent = this.t('title');
+    p.intro.textContent = this.t('intro');
+    p.waiting.textContent = this.t('waiting');
+    p.splitTitle.textContent = this.t('splitTitle');
+    p.patternsTitle.textContent = this.t('patternsTitle');
+    p.queryLabel.textContent = this.t('query');
+    p.layerLabel.textContent = this.t('layer');
+    p.concatTitle.textContent = this.t('concatTitle');
+    p.paramsTitle.textContent = this.t('paramsTitle');
+    p.calcTitle.textContent = this.t('calcTitle');
+    p.calcHowTo.textContent = this.t('calcHowTo');
+    p.dLabel.textContent = this.t('calcD');
+    p.hLabel.textContent = this.t('calcHead');
   }
 
   // The selected query: the store's token, else the shared default (../lib/default-token.mjs).
@@ -192,28 +181,28 @@ export class MultiHead extends StoreElement {
     Object.assign(this.dataset, { dModel: d, heads: h, headDim: dh, layer: layerIndex, query: i });
 
     // 1. the split
-    p.split.textContent = this.#t('split', { d, h, dh });
+    p.split.textContent = this.t('split', { d, h, dh });
     p.splitStrip.replaceChildren(this.#splitStrip(d, h, dh));
     p.ranges.replaceChildren(...attention.heads.map((_, k) => {
       const li = document.createElement('li');
       li.className = `ae-mh-c${k % HEAD_COLOURS}`;
-      li.textContent = this.#t('headRange', { i: k + 1, from: k * dh + 1, to: (k + 1) * dh });
+      li.textContent = this.t('headRange', { i: k + 1, from: k * dh + 1, to: (k + 1) * dh });
       return li;
     }));
 
     // 2. per-head patterns for the selected word
     if (p.query.dataset.tokens !== JSON.stringify([tokens, lang])) {
-      p.query.replaceChildren(...tokens.map((t, j) => new Option(this.#t('tokenOption', { token: t, i: j + 1 }), j)));
+      p.query.replaceChildren(...tokens.map((t, j) => new Option(this.t('tokenOption', { token: t, i: j + 1 }), j)));
       p.query.dataset.tokens = JSON.stringify([tokens, lang]);
     }
     p.query.value = String(i);
     if (p.layer.options.length !== result.layers.length || p.layer.dataset.lang !== lang) {
-      p.layer.replaceChildren(...result.layers.map((_, l) => new Option(this.#t('layerN', { i: l + 1 }), l)));
+      p.layer.replaceChildren(...result.layers.map((_, l) => new Option(this.t('layerN', { i: l + 1 }), l)));
       p.layer.dataset.lang = lang;
     }
     p.layer.value = String(layerIndex);
-    p.patternsHowTo.textContent = this.#t('patternsHowTo', { layer: layerIndex + 1 });
-    p.caption.textContent = this.#t('tableCaption', { token: tokens[i], layer: layerIndex + 1 });
+    p.patternsHowTo.textContent = this.t('patternsHowTo', { layer: layerIndex + 1 });
+    p.caption.textContent = this.t('tableCaption', { token: tokens[i], layer: layerIndex + 1 });
     const th = (content, scope, cls = '') => {
       const cell = document.createElement('th');
       cell.scope = scope;
@@ -221,8 +210,8 @@ export class MultiHead extends StoreElement {
       cell.textContent = content;
       return cell;
     };
-    p.headRow.replaceChildren(th(this.#t('colWord'), 'col'),
-      ...attention.heads.map((_, k) => th(this.#t('colHead', { i: k + 1 }), 'col', `ae-mh-c${k % HEAD_COLOURS}`)));
+    p.headRow.replaceChildren(th(this.t('colWord'), 'col'),
+      ...attention.heads.map((_, k) => th(this.t('colHead', { i: k + 1 }), 'col', `ae-mh-c${k % HEAD_COLOURS}`)));
     const rows = attention.heads.map((head) => head.weights.subarray(i * n, i * n + n));
     const strongest = rows.map((row) => row.reduce((best, w, j) => (w > row[best] ? j : best), 0));
     p.tbody.replaceChildren(...tokens.map((token, j) => {
@@ -244,7 +233,7 @@ export class MultiHead extends StoreElement {
     }));
 
     // 3. head outputs → concatenation → W_O
-    p.concatHowTo.textContent = this.#t('concatHowTo', { dh, d, token: tokens[i] });
+    p.concatHowTo.textContent = this.t('concatHowTo', { dh, d, token: tokens[i] });
     const headOuts = attention.heads.map((head) => head.output.subarray(i * dh, (i + 1) * dh));
     const concat = attention.concat.subarray(i * d, (i + 1) * d);
     const output = attention.output.subarray(i * d, (i + 1) * d);
@@ -264,11 +253,11 @@ export class MultiHead extends StoreElement {
     };
     const heads = document.createElement('div');
     heads.className = 'ae-mh-heads';
-    heads.append(...headOuts.map((v, k) => labelled(this.#t('headOut', { i: k + 1 }), v, `ae-mh-c${k % HEAD_COLOURS}`, `head${k}`, scale)));
+    heads.append(...headOuts.map((v, k) => labelled(this.t('headOut', { i: k + 1 }), v, `ae-mh-c${k % HEAD_COLOURS}`, `head${k}`, scale)));
     const arrow = (s) => Object.assign(document.createElement('div'), { className: 'ae-mh-arrow', textContent: s });
     p.flow.replaceChildren(heads, arrow('↓ concat'),
-      labelled(this.#t('concat', { d }), concat, 'ae-mh-concat', 'concat', scale, dh), arrow('↓ × W_O + b'),
-      labelled(this.#t('output', { d }), output, 'ae-mh-output', 'output', maxAbsOf(output)));
+      labelled(this.t('concat', { d }), concat, 'ae-mh-concat', 'concat', scale, dh), arrow('↓ × W_O + b'),
+      labelled(this.t('output', { d }), output, 'ae-mh-output', 'output', maxAbsOf(output)));
     p.values.textContent = '';
 
     // 4. parameters: the same for every h
@@ -286,7 +275,7 @@ export class MultiHead extends StoreElement {
     svg.setAttribute('height', 18);
     svg.setAttribute('class', 'ae-mh-splitsvg');
     svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', this.#t('splitLabel', { d }));
+    svg.setAttribute('aria-label', this.t('splitLabel', { d }));
     for (let k = 0; k < h; k++) {
       const rect = document.createElementNS(SVG, 'rect');
       rect.setAttribute('x', k * dh * cell);
@@ -304,12 +293,12 @@ export class MultiHead extends StoreElement {
   }
 
   #vectorLabel(name, values) {
-    return this.#t('vectorLabel', { name, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)) });
+    return this.t('vectorLabel', { name, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)) });
   }
 
   #showValues(strip) {
     const values = JSON.parse(strip.dataset.values);
-    this.#parts.values.textContent = this.#t('vector', { name: strip.dataset.name, values: values.map((v) => fixed(v)).join(', ') });
+    this.#parts.values.textContent = this.t('vector', { name: strip.dataset.name, values: values.map((v) => fixed(v)).join(', ') });
     this.#parts.values.dataset.strip = strip.dataset.strip;
   }
 
@@ -319,19 +308,19 @@ export class MultiHead extends StoreElement {
     if (!engine) return;
     const split = engine.headSplit(d, dh);
     const oneHead = engine.attentionParameterCount(d, 1);
-    p.params.textContent = this.#t('params', {
+    p.params.textContent = this.t('params', {
       d, dh, h, perHead: this.#number(split.perHead), allHeads: this.#number(split.allHeads),
       wo: this.#number(split.outputProjection), total: this.#number(split.total), oneHead: this.#number(oneHead),
     });
     Object.assign(p.params.dataset, { total: String(split.total), oneHead: String(oneHead), perHead: String(split.perHead) });
-    p.paramsCaption.textContent = this.#t('paramsTableCaption', { d });
+    p.paramsCaption.textContent = this.t('paramsTableCaption', { d });
     const cell = (tag, content, scope) => {
       const c = document.createElement(tag);
       if (scope) c.scope = scope;
       c.textContent = content;
       return c;
     };
-    p.paramsHead.replaceChildren(cell('th', this.#t('colHeads'), 'col'), cell('th', this.#t('colHeadDim'), 'col'), cell('th', this.#t('colParams'), 'col'));
+    p.paramsHead.replaceChildren(cell('th', this.t('colHeads'), 'col'), cell('th', this.t('colHeadDim'), 'col'), cell('th', this.t('colParams'), 'col'));
     // Every head width that divides d (asked of the core), widest heads first.
     const rows = [];
     for (let width = d; width >= 1; width--) {
@@ -355,7 +344,7 @@ export class MultiHead extends StoreElement {
     const d = read(p.dInput), dh = read(p.hInput);
     const fail = (key, params) => {
       p.calcResult.textContent = '';
-      p.calcError.textContent = this.#t(key, params);
+      p.calcError.textContent = this.t(key, params);
       delete p.calcResult.dataset.heads;
       delete p.calcResult.dataset.total;
     };
@@ -369,7 +358,7 @@ export class MultiHead extends StoreElement {
     }
     if (!s.divides) return fail('calcIndivisible', { d, dh });
     p.calcError.textContent = '';
-    p.calcResult.textContent = this.#t('calcResult', { d, dh, h: s.nHeads, total: this.#number(s.total) });
+    p.calcResult.textContent = this.t('calcResult', { d, dh, h: s.nHeads, total: this.#number(s.total) });
     Object.assign(p.calcResult.dataset, { heads: s.nHeads, total: String(s.total) });
   }
 }

@@ -11,7 +11,7 @@
 // --ae-nm-t (allowed by the page's CSP), mixed in style.css. No model math here.
 const MINUS = '\u2212';
 
-export function formatCell(value, kind) {
+function formatCell(value, kind) {
   if (value === -Infinity) return `${MINUS}∞`;
   if (kind === 'weights' && value === 0) return '0'; // an exact zero (a masked key)
   const s = value.toFixed(2);

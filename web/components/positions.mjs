@@ -1,4 +1,4 @@
-// <ae-positions>: panel 6, positional encoding. Four word-order models (none, sinusoidal,
+// <ae-positions>: panel 8, positional encoding. Four word-order models (none, sinusoidal,
 // learned, RoPE; task "word-order": the agent, read at [CLS]) answer for a sentence pair,
 // default 猫追狗 / 狗追猫. Without positional encoding both sentences get the same answer:
 // the panel shows why by drawing the attention scores (or weights) of both sentences for
@@ -15,32 +15,31 @@
 // (≤ 200 characters), positions.enc (none|sinusoidal|learned|rope), positions.layer and
 // positions.head (1-based), positions.show (scores|weights); a control at its default is left out.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { percent2, text } from '../lib/panel-strings.mjs';
+import { percent2 } from '../lib/panel-strings.mjs';
 import strings from '../strings/positions.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 
 const SAME_WITHIN = 1e-6; // probabilities this close are the same answer, told apart only by rounding
 import { drawMatrix } from './number-matrix.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
+import { WORD_ORDER_PAIR } from '../lib/lesson.mjs';
 
 export const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
 const modelName = (encoding) => `word-order-${encoding}`;
-const DEFAULT_A = '猫追狗';
-const DEFAULT_B = '狗追猫';
+const { a: DEFAULT_A, b: DEFAULT_B } = WORD_ORDER_PAIR;
 const TYPING_DELAY_MS = 120;
 const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
 const KINDS = ['scores', 'weights'];
 const SIN_DIMS = 32; // d_model of the word-order models
 const SIN_POSITIONS = 16; // what they read (max_len)
 const ROPE_POSITIONS = 16;
-const SVG = 'http://www.w3.org/2000/svg';
 
 // σ with b[σ(i)] = a[i] (each token of a matched to an unused equal token of b), or null
 // when b is not a rearrangement of a. Repeated tokens have identical embeddings without
 // positions, so any matching of them is as good as another.
-export function rearrangement(a, b) {
+function rearrangement(a, b) {
   if (a.length !== b.length) return null;
   const used = new Array(b.length).fill(false);
   const sigma = [];
@@ -55,7 +54,7 @@ export function rearrangement(a, b) {
 
 // Is matrix b (n×n) matrix a with rows and columns moved by σ? 'exact' (bit for bit),
 // 'rounding' (≤ 1e-4 apart), 'no', with the largest difference.
-export function comparePermuted(a, b, sigma) {
+function comparePermuted(a, b, sigma) {
   const n = sigma.length;
   let exact = true, diff = 0;
   for (let i = 0; i < n; i++)
@@ -68,10 +67,9 @@ export function comparePermuted(a, b, sigma) {
   return { verdict: exact ? 'exact' : diff <= 1e-4 ? 'rounding' : 'no', diff };
 }
 
-let nextId = 0;
-
-export class Positions extends StoreElement {
+export class Positions extends LessonPanel {
   static watched = ['lang'];
+  static strings = strings;
 
   #parts = null;
   #engine = null;
@@ -84,7 +82,6 @@ export class Positions extends StoreElement {
   #view = { encoding: 'none', layer: 0, head: 0, kind: 'scores', pair: 0, positions: SIN_POSITIONS };
 
   connectedCallback() {
-    if (!this.#parts) this.#build();
     super.connectedCallback();
     if (!this.#models) this.loadWhenNear(() => this.#ensureModels());
   }
@@ -94,21 +91,14 @@ export class Positions extends StoreElement {
     this.#render();
   }
 
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
-  }
-
   #percent(p) {
     return percent2(p, this.store.get().lang);
   }
 
   // --- structure ---
 
-  #build() {
-    const id = `ae-pos-${nextId++}`;
-    const root = el('div', 'ae-pos');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+  build() {
+    const { id, root, title, intro } = this.frame('ae-pos');
 
     const form = el('div', 'ae-pos-controls', root);
     const fieldA = el('div', 'field', form);
@@ -185,7 +175,6 @@ export class Positions extends StoreElement {
     const ropeSvg = svg('svg', { class: 'ae-pos-rope', role: 'img', viewBox: '-120 -120 240 240' }, ropeFigure);
     const ropeCaption = el('figcaption', '', ropeFigure);
 
-    this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
     this.#parts = {
       title, intro, labelA, inputA, labelB, inputB, swap, status, error, table, caption, cols, rows, summary, grammar,
@@ -270,7 +259,7 @@ export class Positions extends StoreElement {
       if (linked >= 0 && linked < count) this.#view[key] = linked;
       this.#parts[key].node.value = this.#view[key];
     }
-    fill(this.#parts.pair.node, config.headDim / 2, (i) => this.#t('pairOption', { a: 2 * i, b: 2 * i + 1 }));
+    fill(this.#parts.pair.node, config.headDim / 2, (i) => this.t('pairOption', { a: 2 * i, b: 2 * i + 1 }));
   }
 
   #run() {
@@ -307,42 +296,42 @@ export class Positions extends StoreElement {
 
   #label() {
     const p = this.#parts;
-    p.title.textContent = this.#t('title');
-    p.intro.textContent = this.#t('intro');
-    p.labelA.textContent = this.#t('sentenceA');
-    p.labelB.textContent = this.#t('sentenceB');
-    p.swap.textContent = this.#t('swap');
-    p.caption.textContent = this.#t('tableCaption');
-    p.cols[0].textContent = this.#t('colEncoding');
-    for (const encoding of ENCODINGS) p.rows[encoding].name.textContent = this.#t(`enc.${encoding}`);
-    p.whyTitle.textContent = this.#t('whyTitle');
-    p.encoding.label.textContent = this.#t('encoding');
-    for (const option of p.encoding.node.options) option.textContent = this.#t(`enc.${option.value}`);
-    p.layer.label.textContent = this.#t('layer');
-    p.head.label.textContent = this.#t('head');
-    p.kind.label.textContent = this.#t('show');
-    for (const option of p.kind.node.options) option.textContent = this.#t(option.value);
-    p.sinTitle.textContent = this.#t('sinTitle');
-    p.sinHow.textContent = this.#t('sinHowTo');
-    p.sinLabel.textContent = this.#t('positions');
-    p.ropeTitle.textContent = this.#t('ropeTitle');
-    p.ropeHow.textContent = this.#t('ropeHowTo');
-    p.pair.label.textContent = this.#t('pair');
+    p.title.textContent = this.t('title');
+    p.intro.textContent = this.t('intro');
+    p.labelA.textContent = this.t('sentenceA');
+    p.labelB.textContent = this.t('sentenceB');
+    p.swap.textContent = this.t('swap');
+    p.caption.textContent = this.t('tableCaption');
+    p.cols[0].textContent = this.t('colEncoding');
+    for (const encoding of ENCODINGS) p.rows[encoding].name.textContent = this.t(`enc.${encoding}`);
+    p.whyTitle.textContent = this.t('whyTitle');
+    p.encoding.label.textContent = this.t('encoding');
+    for (const option of p.encoding.node.options) option.textContent = this.t(`enc.${option.value}`);
+    p.layer.label.textContent = this.t('layer');
+    p.head.label.textContent = this.t('head');
+    p.kind.label.textContent = this.t('show');
+    for (const option of p.kind.node.options) option.textContent = this.t(option.value);
+    p.sinTitle.textContent = this.t('sinTitle');
+    p.sinHow.textContent = this.t('sinHowTo');
+    p.sinLabel.textContent = this.t('positions');
+    p.ropeTitle.textContent = this.t('ropeTitle');
+    p.ropeHow.textContent = this.t('ropeHowTo');
+    p.pair.label.textContent = this.t('pair');
     if (!this.#pictures) { // until the engine has drawn them, the pictures are named by their headings
-      p.sinSvg.setAttribute('aria-label', this.#t('sinTitle'));
-      p.ropeSvg.setAttribute('aria-label', this.#t('ropeTitle'));
+      p.sinSvg.setAttribute('aria-label', this.t('sinTitle'));
+      p.ropeSvg.setAttribute('aria-label', this.t('ropeTitle'));
     }
-    for (const option of p.pair.node.options) option.textContent = this.#t('pairOption', { a: 2 * option.value, b: 2 * option.value + 1 });
+    for (const option of p.pair.node.options) option.textContent = this.t('pairOption', { a: 2 * option.value, b: 2 * option.value + 1 });
   }
 
   #render() {
     const p = this.#parts;
     if (!p) return;
-    p.status.textContent = this.#loadError || this.#models ? '' : this.#loading ? this.#t('loading') : '';
+    p.status.textContent = this.#loadError || this.#models ? '' : this.#loading ? this.t('loading') : '';
     const messages = this.#loadError ? [this.#loadError] : this.#errors;
     p.error.textContent = messages.map((m) => failureText(m, strings, this.store.get().lang)).join(' ');
     p.error.title = rawMessages(messages);
-    this.dataset.state = this.#loadError ? 'error' : this.#models ? 'ready' : 'loading';
+    this.setState(this.#loadError ? 'error' : this.#models ? 'ready' : 'loading');
     if (!this.#models || !this.#runs) return;
     this.#renderAnswers();
     this.#renderComparison();
@@ -353,8 +342,8 @@ export class Positions extends StoreElement {
 
   #renderAnswers() {
     const p = this.#parts;
-    p.cols[1].textContent = this.#t('colA', { text: this.#texts.a });
-    p.cols[2].textContent = this.#t('colB', { text: this.#texts.b });
+    p.cols[1].textContent = this.t('colA', { text: this.#texts.a });
+    p.cols[2].textContent = this.t('colB', { text: this.#texts.b });
     for (const encoding of ENCODINGS) {
       const row = p.rows[encoding];
       for (const side of ['a', 'b']) {
@@ -369,10 +358,10 @@ export class Positions extends StoreElement {
         cell.replaceChildren();
         if (!prediction) { cell.textContent = '–'; continue; }
         const answer = document.createElement('span');
-        answer.textContent = this.#t('answer', { word: prediction.token, p: this.#percent(prediction.probability) });
+        answer.textContent = this.t('answer', { word: prediction.token, p: this.#percent(prediction.probability) });
         const mark = document.createElement('span');
         mark.className = `ae-pos-mark ae-pos-${right}`;
-        mark.textContent = right === 'unknown' ? this.#t('unknownTruth') : `${right === 'true' ? '✓' : '✗'} ${this.#t(right === 'true' ? 'right' : 'wrong')}`;
+        mark.textContent = right === 'unknown' ? this.t('unknownTruth') : `${right === 'true' ? '✓' : '✗'} ${this.t(right === 'true' ? 'right' : 'wrong')}`;
         cell.append(answer, ' ', mark);
       }
     }
@@ -383,10 +372,10 @@ export class Positions extends StoreElement {
     const conclusion = !pa || !pb ? '' : same ? this.#sameConclusion() : 'differentNone';
     Object.assign(p.summary.dataset, { same: String(same), conclusion });
     p.summary.textContent = !conclusion ? ''
-      : same ? this.#t(conclusion, { word: pa.token, p: this.#percent(pa.probability), which: this.#withoutTruth().join(', ') })
-        : this.#t('differentNone', { a: `${pa.token} (${this.#percent(pa.probability)})`, b: `${pb.token} (${this.#percent(pb.probability)})` });
+      : same ? this.t(conclusion, { word: pa.token, p: this.#percent(pa.probability), which: this.#withoutTruth().join(', ') })
+        : this.t('differentNone', { a: `${pa.token} (${this.#percent(pa.probability)})`, b: `${pb.token} (${this.#percent(pb.probability)})` });
     const outside = ['a', 'b'].filter((s) => this.#runs.none[s] && !this.#roles[s]).map((s) => s.toUpperCase());
-    p.grammar.textContent = outside.map((which) => this.#t('outsideGrammar', { which })).join(' ');
+    p.grammar.textContent = outside.map((which) => this.t('outsideGrammar', { which })).join(' ');
   }
 
   // The sentences whose right agent the grammar does not give ('A', 'B').
@@ -404,7 +393,7 @@ export class Positions extends StoreElement {
   #renderComparison() {
     const p = this.#parts;
     const { encoding, layer, head, kind } = this.#view;
-    p.whyHow.textContent = this.#t('whyHowTo', { encoding: this.#t(`enc.${encoding}`) });
+    p.whyHow.textContent = this.t('whyHowTo', { encoding: this.t(`enc.${encoding}`) });
     const { a, b } = this.#runs[encoding];
     if (!a || !b) {
       p.matrixA.replaceChildren();
@@ -416,13 +405,13 @@ export class Positions extends StoreElement {
     const field = kind === 'scores' ? 'scaledScores' : 'weights';
     const valuesA = a.layers[layer].selfAttention.heads[head][field];
     const valuesB = b.layers[layer].selfAttention.heads[head][field];
-    drawMatrix(p.matrixA, { rows: a.tokens, cols: a.tokens, values: valuesA, kind, caption: this.#t('matrixA', { text: this.#texts.a }) });
-    drawMatrix(p.matrixB, { rows: b.tokens, cols: b.tokens, values: valuesB, kind, caption: this.#t('matrixB', { text: this.#texts.b }) });
+    drawMatrix(p.matrixA, { rows: a.tokens, cols: a.tokens, values: valuesA, kind, caption: this.t('matrixA', { text: this.#texts.a }) });
+    drawMatrix(p.matrixB, { rows: b.tokens, cols: b.tokens, values: valuesB, kind, caption: this.t('matrixB', { text: this.#texts.b }) });
     this.#sigma = rearrangement(a.tokens, b.tokens);
     const c = this.#sigma ? comparePermuted(valuesA, valuesB, this.#sigma) : { verdict: 'n/a', diff: NaN };
     Object.assign(p.compare.dataset, { permutation: c.verdict, maxDiff: String(c.diff), encoding, layer, head, kind });
     const diff = c.diff.toExponential(1);
-    p.verdict.textContent = this.#t({ exact: 'permExact', rounding: 'permRounding', no: 'permNo', 'n/a': 'permNotApplicable' }[c.verdict], { diff });
+    p.verdict.textContent = this.t({ exact: 'permExact', rounding: 'permRounding', no: 'permNo', 'n/a': 'permNotApplicable' }[c.verdict], { diff });
   }
 
   #sigma = null;
@@ -456,10 +445,10 @@ export class Positions extends StoreElement {
     s.replaceChildren();
     for (const [k, v] of Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height, 'data-n': n, 'data-d': d }))
       s.setAttribute(k, v);
-    const caption = this.#t('sinCaption', { n, d });
+    const caption = this.t('sinCaption', { n, d });
     s.setAttribute('aria-label', caption);
     p.sinCaption.textContent = caption;
-    svg('text', { x: left, y: 11, class: 'ae-pos-axis' }, s).textContent = this.#t('dims');
+    svg('text', { x: left, y: 11, class: 'ae-pos-axis' }, s).textContent = this.t('dims');
     for (let pos = 0; pos < n; pos++) {
       if (pos % 4 === 0) svg('text', { x: left - 4, y: top + pos * cell + cell - 1, class: 'ae-pos-axis', 'text-anchor': 'end' }, s).textContent = String(pos);
       for (let j = 0; j < d; j++) {
@@ -477,7 +466,7 @@ export class Positions extends StoreElement {
     const p = this.#parts;
     const model = this.#models.rope;
     const dh = model.config.headDim;
-    const base = JSON.parse(model.config.configJson).rope_base ?? 10000;
+    const base = model.config.metadata.rope_base ?? 10000;
     const i = Math.min(this.#view.pair, dh / 2 - 1);
     const unit = new Float32Array(dh);
     unit[2 * i] = 1;
@@ -503,7 +492,7 @@ export class Positions extends StoreElement {
         label.textContent = String(pos);
       }
     }
-    const caption = this.#t('ropeCaption', { a: 2 * i, b: 2 * i + 1, last: ROPE_POSITIONS - 1, deg: step.toFixed(step < 1 ? 2 : 1) });
+    const caption = this.t('ropeCaption', { a: 2 * i, b: 2 * i + 1, last: ROPE_POSITIONS - 1, deg: step.toFixed(step < 1 ? 2 : 1) });
     s.setAttribute('aria-label', caption);
     s.dataset.pair = i;
     p.ropeCaption.textContent = caption;

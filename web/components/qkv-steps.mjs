@@ -1,4 +1,4 @@
-// <ae-qkv-steps>: panel 2, "Q, K, V step by step". For the selected query word of the main
+// <ae-qkv-steps>: panel 4, "Q, K, V step by step". For the selected query word of the main
 // panel's run, one head's four steps with the trace's own numbers
 // (store.result.layers[layer].selfAttention.heads[head]):
 //   q (n×d, row i) · every k row → rawScores row i → ÷√d → scaledScores row i → softmax →
@@ -14,7 +14,7 @@
 // Reads the shared store: result, layer, head, token, scale, model, lang; writes token.
 // Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
 //   element.heatmap = the heatmap to mark (default: #heatmap of the page)
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/qkv-steps.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
@@ -32,8 +32,6 @@ export const fixed = (x, digits = 3) => {
   const s = Number(x).toFixed(digits);
   return s.startsWith('-') ? MINUS + s.slice(1) : s;
 };
-
-let nextId = 0;
 
 // A vector as a strip of coloured cells: blue for positive, orange for negative, stronger for
 // larger |value| relative to `maxAbs` (the largest |value| of its group, so strips compare).
@@ -70,10 +68,12 @@ export function vectorStrip(values, { name, maxAbs, label, group = 0, maxWidth =
     rect.setAttribute('fill-opacity', maxAbs > 0 ? Math.min(1, Math.abs(v) / maxAbs).toFixed(3) : '0');
     svg.append(rect);
   });
-  for (let x = group; group > 0 && x < count; x += group) {
-    const line = document.createElementNS(SVG, 'line');
-    for (const [k, v] of Object.entries({ x1: x * cellWidth, x2: x * cellWidth, y1: -2, y2: STRIP_HEIGHT + 2, class: 'ae-strip-sep' })) line.setAttribute(k, v);
-    svg.append(line);
+  if (group > 0) {
+    for (let x = group; x < count; x += group) {
+      const line = document.createElementNS(SVG, 'line');
+      for (const [k, v] of Object.entries({ x1: x * cellWidth, x2: x * cellWidth, y1: -2, y2: STRIP_HEIGHT + 2, class: 'ae-strip-sep' })) line.setAttribute(k, v);
+      svg.append(line);
+    }
   }
   return svg;
 }
@@ -85,9 +85,10 @@ export function maxAbsOf(...arrays) {
   return m;
 }
 
-export class QkvSteps extends StoreElement {
+export class QkvSteps extends LessonPanel {
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'head', 'token', 'scale', 'model', 'lang'];
+  static strings = strings;
 
   #parts = null;
   #heatmap = null;
@@ -106,11 +107,6 @@ export class QkvSteps extends StoreElement {
     this.#heatmap = element;
   }
 
-  connectedCallback() {
-    if (!this.#parts) this.#build();
-    super.connectedCallback();
-  }
-
   disconnectedCallback() {
     super.disconnectedCallback();
     this.#mark(null);
@@ -121,17 +117,10 @@ export class QkvSteps extends StoreElement {
     this.#draw();
   }
 
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
-  }
-
   // --- structure (built once; #relabel fills the words, #draw the numbers) ---
 
-  #build() {
-    const id = `ae-qkv-${nextId++}`;
-    const root = el('div', 'ae-qkv');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+  build() {
+    const { id, root, title, intro } = this.frame('ae-qkv');
     const waiting = el('p', 'ae-qkv-waiting', root, { role: 'status' });
     const body = el('div', 'ae-qkv-body', root);
     const top = el('div', 'ae-qkv-top', body);
@@ -199,7 +188,6 @@ export class QkvSteps extends StoreElement {
     tbody.addEventListener('keydown', (e) => this.#onKey(e));
 
     this.replaceChildren(root);
-    this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, waiting, body, queryLabel, select, where, formulaNote, zeroText, zeroRows, steps, analogyTitle, analogyItems, queryName,
       queryStrip, queryValues, caption, heads, tbody, hint, readout, rowValues, outputName, outputStrip, outputValues,
@@ -208,14 +196,14 @@ export class QkvSteps extends StoreElement {
 
   #relabel() {
     const p = this.#parts;
-    p.title.textContent = this.#t('title');
-    p.intro.textContent = this.#t('intro');
-    p.waiting.textContent = this.#t('waiting');
-    p.queryLabel.textContent = this.#t('query');
-    p.analogyTitle.textContent = this.#t('analogyTitle');
-    for (const [key, node] of p.analogyItems) node.textContent = this.#t(`analogy.${key}`);
-    p.hint.textContent = this.#t('rowsHint');
-    p.formulaNote.textContent = this.#t('formulaNote');
+    p.title.textContent = this.t('title');
+    p.intro.textContent = this.t('intro');
+    p.waiting.textContent = this.t('waiting');
+    p.queryLabel.textContent = this.t('query');
+    p.analogyTitle.textContent = this.t('analogyTitle');
+    for (const [key, node] of p.analogyItems) node.textContent = this.t(`analogy.${key}`);
+    p.hint.textContent = this.t('rowsHint');
+    p.formulaNote.textContent = this.t('formulaNote');
     this.#view = null; // numbers and their labels are redrawn in the new language
   }
 
@@ -279,7 +267,7 @@ export class QkvSteps extends StoreElement {
 
     // The query picker follows the store; rebuilt only when the words change.
     if (p.select.dataset.tokens !== view.tokens || p.select.dataset.lang !== this.store.get().lang) {
-      p.select.replaceChildren(...tokens.map((t, j) => new Option(this.#t('tokenOption', { token: t, i: j + 1 }), j)));
+      p.select.replaceChildren(...tokens.map((t, j) => new Option(this.t('tokenOption', { token: t, i: j + 1 }), j)));
       p.select.dataset.tokens = view.tokens;
       p.select.dataset.lang = this.store.get().lang;
     }
@@ -294,19 +282,19 @@ export class QkvSteps extends StoreElement {
     const qkScale = maxAbsOf(head.q, head.k);
     const vScale = maxAbsOf(head.v, output);
 
-    p.where.textContent = this.#t('where', { layer: layer + 1, head: headIndex + 1, d, root });
+    p.where.textContent = this.t('where', { layer: layer + 1, head: headIndex + 1, d, root });
     this.#drawStepZero(result.layers[layer], head, i, tokens, d, headIndex, vectorLabelOf(this));
-    for (const [key, node] of p.steps) node.textContent = this.#t(`steps.${key === 'two' && scale === false ? 'twoOff' : key}`, { root });
-    p.caption.textContent = this.#t('tableCaption', { token: tokens[i] });
-    for (const [key, node] of p.heads) node.textContent = this.#t(key === 'colScaled' && scale === false ? 'colUnscaled' : key, { d });
+    for (const [key, node] of p.steps) node.textContent = this.t(`steps.${key === 'two' && scale === false ? 'twoOff' : key}`, { root });
+    p.caption.textContent = this.t('tableCaption', { token: tokens[i] });
+    for (const [key, node] of p.heads) node.textContent = this.t(key === 'colScaled' && scale === false ? 'colUnscaled' : key, { d });
 
-    const vectorLabel = (name, values) => this.#t('vectorLabel', {
+    const vectorLabel = (name, values) => this.t('vectorLabel', {
       name, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)),
     });
-    const qName = this.#t('queryVector', { token: tokens[i] });
+    const qName = this.t('queryVector', { token: tokens[i] });
     p.queryName.textContent = qName;
     p.queryStrip.replaceChildren(vectorStrip(q, { name: 'q', maxAbs: qkScale, label: vectorLabel(qName, q) }));
-    p.queryValues.textContent = this.#t('vector', { name: 'q', values: Array.from(q, (v) => fixed(v)).join(', ') });
+    p.queryValues.textContent = this.t('vector', { name: 'q', values: Array.from(q, (v) => fixed(v)).join(', ') });
     p.queryValues.dataset.values = JSON.stringify(Array.from(q, String));
 
     const active = this.#rows.findIndex((r) => r === document.activeElement);
@@ -332,7 +320,7 @@ export class QkvSteps extends StoreElement {
       const scaledCell = cell('scaled', fixed(scaled[j]));
       if (head.maskedScores[i * n + j] === -Infinity) { // the mask hides this key: its weight is exactly 0
         tr.dataset.masked = 'true';
-        scaledCell.append(Object.assign(document.createElement('span'), { className: 'ae-qkv-masked', textContent: this.#t('masked') }));
+        scaledCell.append(Object.assign(document.createElement('span'), { className: 'ae-qkv-masked', textContent: this.t('masked') }));
       }
       const bar = document.createElement('span');
       bar.className = 'ae-qkv-bar';
@@ -345,10 +333,10 @@ export class QkvSteps extends StoreElement {
     p.tbody.replaceChildren(...this.#rows);
     if (active >= 0) this.#rows[Math.min(active, n - 1)].focus();
 
-    const outName = this.#t('output', { token: tokens[i] });
+    const outName = this.t('output', { token: tokens[i] });
     p.outputName.textContent = outName;
     p.outputStrip.replaceChildren(vectorStrip(output, { name: 'output', maxAbs: vScale, label: vectorLabel(outName, output) }));
-    p.outputValues.textContent = this.#t('vector', { name: 'output', values: Array.from(output, (v) => fixed(v)).join(', ') });
+    p.outputValues.textContent = this.t('vector', { name: 'output', values: Array.from(output, (v) => fixed(v)).join(', ') });
     p.outputValues.dataset.values = JSON.stringify(Array.from(output, String));
 
     Object.assign(this.dataset, { query: i, layer, head: headIndex, d });
@@ -362,8 +350,8 @@ export class QkvSteps extends StoreElement {
     const pre = this.#norm !== 'post';
     const xAll = stages ? (pre ? stages.norm1 : stages.input) : null;
     const rope = this.#view?.positional === 'rope';
-    p.zeroText.textContent = this.#t(pre ? 'zero.pre' : 'zero.post', { dModel: xAll ? xAll.length / tokens.length : '?', d, head: headIndex + 1 })
-      + (rope ? this.#t('zero.rope') : '');
+    p.zeroText.textContent = this.t(pre ? 'zero.pre' : 'zero.post', { dModel: xAll ? xAll.length / tokens.length : '?', d, head: headIndex + 1 })
+      + (rope ? this.t('zero.rope') : '');
     this.dataset.rope = String(rope);
     const dModel = xAll ? xAll.length / tokens.length : 0;
     const x = xAll ? xAll.subarray(i * dModel, (i + 1) * dModel) : new Float32Array(0);
@@ -372,12 +360,12 @@ export class QkvSteps extends StoreElement {
     const qkvScale = maxAbsOf(vectors.q, vectors.k, vectors.v);
     for (const [key, part] of p.zeroRows) {
       const values = vectors[key];
-      const name = this.#t(`zero.${key}`, { token: tokens[i], dModel, d });
+      const name = this.t(`zero.${key}`, { token: tokens[i], dModel, d });
       part.name.textContent = name;
       part.strip.replaceChildren(vectorStrip(values, {
         name: key, maxAbs: key === 'x' ? maxAbsOf(x) : qkvScale, label: vectorLabel(name, values), maxWidth: key === 'x' ? 256 : Infinity,
       }));
-      part.values.textContent = this.#t('vector', { name: key, values: Array.from(values, (v) => fixed(v)).join(', ') });
+      part.values.textContent = this.t('vector', { name: key, values: Array.from(values, (v) => fixed(v)).join(', ') });
       part.values.dataset.values = JSON.stringify(Array.from(values, String));
       part.values.dataset.vector = key;
     }
@@ -397,11 +385,11 @@ export class QkvSteps extends StoreElement {
       return;
     }
     const tr = this.#rows[j];
-    const list = (name, flat) => this.#t('vector', { name, values: Array.from(flat.subarray(j * view.d, (j + 1) * view.d), (v) => fixed(v)).join(', ') });
+    const list = (name, flat) => this.t('vector', { name, values: Array.from(flat.subarray(j * view.d, (j + 1) * view.d), (v) => fixed(v)).join(', ') });
     this.#parts.rowValues.textContent = `${list(`k(${view.tokenList[j]})`, view.head.k)}\n${list(`v(${view.tokenList[j]})`, view.head.v)}`;
     this.#mark({ row: view.i, col: j });
     this.dataset.cell = `${view.i},${j}`;
-    this.#say(this.#t('cell', {
+    this.#say(this.t('cell', {
       q: view.tokenList[view.i], row: view.i + 1, k: view.tokenList[j], col: j + 1, root: view.scale === false ? '1' : view.root,
       raw: fixed(tr.dataset.raw), scaled: fixed(tr.dataset.scaled), weight: fixed(tr.dataset.weight, 4),
     }));

@@ -1,4 +1,4 @@
-// <ae-scaling>: panel 4, "why ÷√d".
+// <ae-scaling>: panel 5, "why ÷√d".
 //  1. Random vectors: a slider for the width d (2 … 1024, powers of two) and a switch for the
 //     ÷√d, on random unit-variance queries and keys scored by the core's attention
 //     (Engine.scalingDemo): the spread of the scores, the first query's weights as bars, their
@@ -11,26 +11,23 @@
 // Shown numbers are mirrored in data-* attributes for the tests. The model is fetched when the
 // panel first comes near the viewport or is first used. Reads the shared store: lang.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
-import { percent, text } from '../lib/panel-strings.mjs';
+import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/scaling.mjs';
 import { fixed } from './qkv-steps.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
+import { LESSON } from '../lib/lesson.mjs';
 
 const MODEL = 'coref-encoder';
-const SENTENCES = {
-  tired: "The animal didn't cross the street because it was too tired.",
-  wide: "The animal didn't cross the street because it was too wide.",
-};
-export const DEMO = { keys: 8, queries: 200, dMinExp: 1, dMaxExp: 10, dStartExp: 6 };
-export const MULTIPLIERS = [0.25, 0.5, 1, 2, 4];
+const SENTENCES = LESSON;
+const DEMO = { keys: 8, queries: 200, dMinExp: 1, dMaxExp: 10, dStartExp: 6 };
+const MULTIPLIERS = [0.25, 0.5, 1, 2, 4];
 const COLLAPSE_AT = 0.9; // a largest weight above this is shown as "collapsed"
 
-let nextId = 0;
-
-export class Scaling extends StoreElement {
+export class Scaling extends LessonPanel {
   static watched = ['lang'];
+  static strings = strings;
 
   #parts = null;
   #engine = null;
@@ -42,7 +39,6 @@ export class Scaling extends StoreElement {
   #modelError = null; // {key, params}
 
   connectedCallback() {
-    if (!this.#parts) this.#build();
     super.connectedCallback();
     getEngine().then((engine) => {
       this.#engine = engine;
@@ -61,10 +57,6 @@ export class Scaling extends StoreElement {
 
   #percent(p) {
     return percent(p, this.store.get().lang);
-  }
-
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
   }
 
 
@@ -95,11 +87,8 @@ export class Scaling extends StoreElement {
 
   // --- structure ---
 
-  #build() {
-    const id = `ae-sc-${nextId++}`;
-    const root = el('div', 'ae-sc');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+  build() {
+    const { id, root, title, intro } = this.frame('ae-sc');
 
     // 1. random vectors
     const randomTitle = el('h3', '', root);
@@ -199,7 +188,6 @@ export class Scaling extends StoreElement {
     }
 
     this.replaceChildren(root);
-    this.setAttribute('aria-labelledby', `${id}-title`);
     this.#parts = {
       title, intro, randomTitle, randomHowTo, dLabel, dInput, dOutput, scaleInput, scaleLabel, reseed, seedNote,
       demoOut, spread, entropy, maxWeight, verdict, bars, chartTitle, chart, demoError, modelTitle, modelHowTo,
@@ -211,29 +199,29 @@ export class Scaling extends StoreElement {
 
   #relabel() {
     const p = this.#parts;
-    p.title.textContent = this.#t('title');
-    p.intro.textContent = this.#t('intro');
-    p.randomTitle.textContent = this.#t('randomTitle');
-    p.randomHowTo.textContent = this.#t('randomHowTo', { queries: DEMO.queries, keys: DEMO.keys });
-    p.dLabel.textContent = this.#t('d');
-    p.scaleLabel.textContent = this.#t('scale');
-    p.reseed.textContent = this.#t('reseed');
-    p.spread.dt.textContent = this.#t('spread');
-    p.entropy.dt.textContent = this.#t('entropy');
-    p.maxWeight.dt.textContent = this.#t('maxWeight');
-    p.chartTitle.textContent = this.#t('chartTitle');
-    p.modelTitle.textContent = this.#t('modelTitle');
-    p.sentenceLabel.textContent = this.#t('sentence');
-    p.sentence.options[0].textContent = this.#t('tired');
-    p.sentence.options[1].textContent = this.#t('wide');
-    p.multLabel.textContent = this.#t('multiplier');
-    p.noScaleLabel.textContent = this.#t('noScale');
-    p.colWord.textContent = this.#t('colWord');
-    p.colNormal.textContent = this.#t('colNormal');
-    p.colNow.textContent = this.#t('colNow');
-    p.entropyLabel.textContent = this.#t('rowEntropy');
-    p.answerNormal.dt.textContent = `${this.#t('answer')} · ${this.#t('colNormal')}`;
-    p.answerNow.dt.textContent = `${this.#t('answer')} · ${this.#t('colNow')}`;
+    p.title.textContent = this.t('title');
+    p.intro.textContent = this.t('intro');
+    p.randomTitle.textContent = this.t('randomTitle');
+    p.randomHowTo.textContent = this.t('randomHowTo', { queries: DEMO.queries, keys: DEMO.keys });
+    p.dLabel.textContent = this.t('d');
+    p.scaleLabel.textContent = this.t('scale');
+    p.reseed.textContent = this.t('reseed');
+    p.spread.dt.textContent = this.t('spread');
+    p.entropy.dt.textContent = this.t('entropy');
+    p.maxWeight.dt.textContent = this.t('maxWeight');
+    p.chartTitle.textContent = this.t('chartTitle');
+    p.modelTitle.textContent = this.t('modelTitle');
+    p.sentenceLabel.textContent = this.t('sentence');
+    p.sentence.options[0].textContent = this.t('tired');
+    p.sentence.options[1].textContent = this.t('wide');
+    p.multLabel.textContent = this.t('multiplier');
+    p.noScaleLabel.textContent = this.t('noScale');
+    p.colWord.textContent = this.t('colWord');
+    p.colNormal.textContent = this.t('colNormal');
+    p.colNow.textContent = this.t('colNow');
+    p.entropyLabel.textContent = this.t('rowEntropy');
+    p.answerNormal.dt.textContent = `${this.t('answer')} · ${this.t('colNormal')}`;
+    p.answerNow.dt.textContent = `${this.t('answer')} · ${this.t('colNow')}`;
   }
 
   // --- 1. random vectors ---
@@ -246,9 +234,9 @@ export class Scaling extends StoreElement {
     const p = this.#parts;
     const d = this.#dValue();
     const scale = p.scaleInput.checked;
-    p.dOutput.textContent = this.#t('dValue', { d });
-    p.dInput.setAttribute('aria-valuetext', this.#t('dValue', { d }));
-    p.seedNote.textContent = this.#t('seed', { seed: this.#seed });
+    p.dOutput.textContent = this.t('dValue', { d });
+    p.dInput.setAttribute('aria-valuetext', this.t('dValue', { d }));
+    p.seedNote.textContent = this.t('seed', { seed: this.#seed });
     if (!this.#engine) return;
     let demo;
     try {
@@ -266,13 +254,13 @@ export class Scaling extends StoreElement {
     const max = demo.maxWeight[0];
 
     p.spread.value.textContent = fixed(demo.scoreStd, 2);
-    p.spread.note.textContent = this.#t('spreadNote', { root: fixed(Math.sqrt(d), 2) });
+    p.spread.note.textContent = this.t('spreadNote', { root: fixed(Math.sqrt(d), 2) });
     p.entropy.value.textContent = fixed(entropy, 3);
-    p.entropy.note.textContent = this.#t('entropyNote', { keys, max: fixed(demo.uniformEntropy, 3), mean: fixed(demo.meanEntropy, 3) });
+    p.entropy.note.textContent = this.t('entropyNote', { keys, max: fixed(demo.uniformEntropy, 3), mean: fixed(demo.meanEntropy, 3) });
     p.maxWeight.value.textContent = fixed(max, 3);
-    p.maxWeight.note.textContent = this.#t('maxWeightNote', { mean: fixed(demo.meanMaxWeight, 3) });
+    p.maxWeight.note.textContent = this.t('maxWeightNote', { mean: fixed(demo.meanMaxWeight, 3) });
     const collapsed = max > COLLAPSE_AT;
-    p.verdict.textContent = this.#t(collapsed ? 'collapsed' : 'notCollapsed', { p: this.#percent(max) });
+    p.verdict.textContent = this.t(collapsed ? 'collapsed' : 'notCollapsed', { p: this.#percent(max) });
     p.verdict.classList.toggle('collapsed', collapsed);
     p.demoOut.classList.toggle('collapsed', collapsed);
 
@@ -293,7 +281,7 @@ export class Scaling extends StoreElement {
     const bw = (W - gap * (n + 1)) / n;
     bars.replaceChildren();
     bars.setAttribute('viewBox', `0 0 ${W} ${H}`);
-    bars.setAttribute('aria-label', this.#t('barsLabel', { keys: n }));
+    bars.setAttribute('aria-label', this.t('barsLabel', { keys: n }));
     let strongest = 0;
     weights.forEach((w, j) => { if (w > weights[strongest]) strongest = j; });
     svgNode('line', { x1: 0, x2: W, y1: H - bottom + 0.5, y2: H - bottom + 0.5, class: 'ae-sc-axis' }, bars);
@@ -303,10 +291,10 @@ export class Scaling extends StoreElement {
       const g = svgNode('g', { class: j === strongest ? 'ae-sc-bar strongest' : 'ae-sc-bar' }, bars);
       g.dataset.weight = String(w);
       g.dataset.score = String(scores[j]);
-      svgNode('title', {}, g, this.#t('barTitle', { i: j + 1, score: fixed(scores[j]), weight: fixed(w, 4) }));
+      svgNode('title', {}, g, this.t('barTitle', { i: j + 1, score: fixed(scores[j]), weight: fixed(w, 4) }));
       svgNode('rect', { x, y: H - bottom - h, width: bw, height: h }, g);
       svgNode('text', { x: x + bw / 2, y: H - bottom - h - 4, 'text-anchor': 'middle', class: 'ae-sc-barvalue' }, g, fixed(w, 2));
-      svgNode('text', { x: x + bw / 2, y: H - 6, 'text-anchor': 'middle', class: 'ae-sc-barlabel' }, g, this.#t('keyN', { i: j + 1 }));
+      svgNode('text', { x: x + bw / 2, y: H - 6, 'text-anchor': 'middle', class: 'ae-sc-barlabel' }, g, this.t('keyN', { i: j + 1 }));
     });
   }
 
@@ -328,7 +316,7 @@ export class Scaling extends StoreElement {
     const y = (h) => top + (1 - h / uniform) * (H - top - bottom);
     chart.replaceChildren();
     chart.setAttribute('viewBox', `0 0 ${W} ${H}`);
-    chart.setAttribute('aria-label', this.#t('chartLabel', {
+    chart.setAttribute('aria-label', this.t('chartLabel', {
       flat: fixed(scaled.at(-1), 2), low: fixed(raw.at(-1), 2), dmax: 2 ** exps.at(-1),
     }));
     for (const h of [0, uniform]) {
@@ -346,7 +334,7 @@ export class Scaling extends StoreElement {
       values.forEach((h, i) => svgNode('circle', { cx: x(exps[i]), cy: y(h), r: 2.5, class: `ae-sc-dot ${series}` }, chart));
       const last = values.at(-1);
       svgNode('text', { x: W - right - 4, y: y(last) + (series === 'raw' ? -6 : 14), 'text-anchor': 'end', class: `ae-sc-legend ${series}` }, chart,
-        this.#t(series === 'raw' ? 'chartRaw' : 'chartScaled'));
+        this.t(series === 'raw' ? 'chartRaw' : 'chartScaled'));
     }
   }
 
@@ -354,7 +342,7 @@ export class Scaling extends StoreElement {
 
   #ensureModel() {
     if (this.#loading) return this.#loading;
-    this.#parts.modelStatus.textContent = this.#t('loading');
+    this.#parts.modelStatus.textContent = this.t('loading');
     this.#loading = getTrainedModel(MODEL).then((model) => {
       this.#model = model;
       this.#modelError = null;
@@ -380,13 +368,13 @@ export class Scaling extends StoreElement {
     const p = this.#parts;
     const { sentence, multiplier, scale } = this.#settings();
     const m = String(multiplier);
-    p.multOutput.textContent = this.#t('multiplierValue', { m });
-    p.mult.setAttribute('aria-valuetext', this.#t('multiplierValue', { m }));
+    p.multOutput.textContent = this.t('multiplierValue', { m });
+    p.mult.setAttribute('aria-valuetext', this.t('multiplierValue', { m }));
     const model = this.#model;
-    const coref = model && JSON.parse(model.config.configJson).coreference_head;
+    const coref = model && model.config.metadata.coreference_head;
     const layer = coref?.layer ?? 0, head = coref?.head ?? 0;
-    p.modelHowTo.textContent = this.#t('modelHowTo', { layer: layer + 1, head: head + 1 });
-    p.modelError.textContent = this.#modelError ? this.#t(this.#modelError.key, this.#modelError.params) : '';
+    p.modelHowTo.textContent = this.t('modelHowTo', { layer: layer + 1, head: head + 1 });
+    p.modelError.textContent = this.#modelError ? this.t(this.#modelError.key, this.#modelError.params) : '';
     p.modelStatus.hidden = Boolean(model) || Boolean(this.#modelError);
     p.modelOut.hidden = !model || !this.#engine;
     if (!model || !this.#engine) return;
@@ -398,22 +386,22 @@ export class Scaling extends StoreElement {
       normal = this.#baseline.get(sentence);
       now = model.analyze(text, { scale, scoreMultiplier: multiplier });
     } catch (error) {
-      p.modelError.textContent = this.#t('runError', { message: error.message });
+      p.modelError.textContent = this.t('runError', { message: error.message });
       p.modelOut.hidden = true;
       return;
     }
     const engine = this.#engine;
     const d = model.config.headDim;
     const total = engine.attentionScoreScale(d, { scale, scoreMultiplier: multiplier });
-    p.factor.textContent = this.#t('factor', {
-      factor: fixed(total, 4), how: this.#t(scale ? 'factorScaled' : 'factorRaw', { m, d }),
+    p.factor.textContent = this.t('factor', {
+      factor: fixed(total, 4), how: this.t(scale ? 'factorScaled' : 'factorRaw', { m, d }),
     });
 
     const it = normal.prediction.position; // the coreference answer is read from "it"
     const n = normal.n;
     const rowOf = (r) => r.layers[layer].selfAttention.heads[head].weights.subarray(it * n, it * n + n);
     const rowNormal = rowOf(normal), rowNow = rowOf(now);
-    p.caption.textContent = this.#t('tableCaption', { layer: layer + 1, head: head + 1 });
+    p.caption.textContent = this.t('tableCaption', { layer: layer + 1, head: head + 1 });
     const cell = (tr, w, cls) => {
       const td = document.createElement('td');
       td.className = cls;
@@ -437,7 +425,7 @@ export class Scaling extends StoreElement {
     const hNormal = engine.rowEntropy(rowNormal), hNow = engine.rowEntropy(rowNow);
     p.entropyNormal.textContent = fixed(hNormal, 3);
     p.entropyNow.textContent = fixed(hNow, 3);
-    const answer = (r) => this.#t('answerValue', { word: r.prediction.token, p: this.#percent(r.prediction.probability) });
+    const answer = (r) => this.t('answerValue', { word: r.prediction.token, p: this.#percent(r.prediction.probability) });
     p.answerNormal.dd.textContent = answer(normal);
     p.answerNow.dd.textContent = answer(now);
     p.answerNow.dd.classList.toggle('changed', now.prediction.token !== normal.prediction.token);

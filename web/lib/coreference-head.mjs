@@ -5,12 +5,7 @@
 
 // {layer, head} when the config names a head the model has, else `fallback`.
 export function coreferenceHead(config, fallback = null) {
-  let named;
-  try {
-    named = JSON.parse(config?.configJson ?? '{}').coreference_head;
-  } catch {
-    return fallback;
-  }
+  const named = config?.metadata?.coreference_head; // a random model has no config.json
   const within = (value, count) => Number.isInteger(value) && value >= 0 && value < count;
   if (!named || !within(named.layer, config.nLayers) || !within(named.head, config.nHeads)) return fallback;
   return { layer: named.layer, head: named.head };

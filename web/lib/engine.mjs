@@ -146,11 +146,17 @@ export class TrainedModel {
     const files = modelFiles('loadTrainedModel', { config, weights, vocab });
     this.#handle = guarded(module, 'loadTrainedModel', () => new module.TrainedModel(files.config, files.weights, files.vocab), 'bad-model');
     this.config = guarded(module, 'config', () => this.#handle.config());
+    // config.json parsed once, for the keys only the page reads (coreference_head, splits,
+    // seeds_passing, rope_base, …): panels read config.metadata, never configJson again.
+    this.config.metadata = deepFreeze(JSON.parse(this.config.configJson));
     this.parameterCount = this.config.parameterCount;
     this.#analysisOptions = analysisOptions(this.config);
+    const { topK, ...withoutTopK } = this.#analysisOptions;
+    this.#probabilityOptions = withoutTopK;
   }
 
   #analysisOptions;
+  #probabilityOptions;
 
   // The handle, or a 'deleted' error for a model that was deleted.
   #live(call) {
@@ -175,6 +181,24 @@ export class TrainedModel {
     const handle = this.#live('analyze');
     const [t, o] = this.#analysisArgs('analyze', sentence, analysis);
     return guarded(this.#module, 'analyze', () => handle.analyze(t, o));
+  }
+
+  // probabilities(text, {causal, window, scale, scoreMultiplier, knockout, ablate}) →
+  // {position, probabilities: Float32Array over the vocabulary (index: wordId), best: the most
+  // probable word}: analyze()'s answer, bit for bit, without the trace or a prediction list —
+  // for reading a few words' probabilities over many runs (the explanation panel's knock-outs).
+  probabilities(sentence, analysis = {}) {
+    const handle = this.#live('probabilities');
+    const t = args('probabilities', [sentence], { text: text() })[0];
+    const o = options('probabilities', analysis, this.#probabilityOptions);
+    return guarded(this.#module, 'probabilities', () => handle.probabilities(t, o));
+  }
+
+  // The index of `word` in probabilities(), or -1 for a word the vocabulary lacks.
+  wordId(word) {
+    const handle = this.#live('wordId');
+    const [w] = args('wordId', [word], { word: text(MAX_WORD_LENGTH) });
+    return guarded(this.#module, 'wordId', () => handle.wordId(w));
   }
 
   // The vocabulary, for helping a user type words the model knows (bindings.cpp):
@@ -241,6 +265,11 @@ export class TrainedModel {
     this.#handle?.delete();
     this.#handle = null;
   }
+}
+
+function deepFreeze(value) {
+  if (value && typeof value === 'object') for (const v of Object.values(Object.freeze(value))) deepFreeze(v);
+  return value;
 }
 
 // {data, offsets, n, nLayers, nHeads, …} from analyzePacked → analyze's nested shape, every

@@ -14,7 +14,7 @@ export { svgNode }; // the builder of the SVGs below, also used by the panels
 
 const SVG = 'http://www.w3.org/2000/svg';
 const PNG_SCALE = 2; // device pixels per SVG unit: sharp on projectors and phones
-export const JSON_FORMAT = 'attention-explorer/attention-1';
+const JSON_FORMAT = 'attention-explorer/attention-1';
 
 // Computed properties that decide how an SVG element looks; copied onto the export so that
 // it needs none of the page's CSS.
@@ -25,7 +25,7 @@ const LOOK = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity'
 // A copy of a live <svg> with every element's computed look written as attributes, the
 // page's colours resolved (CSS variables, dark mode), a background of the panel colour, and
 // width/height set. Hidden parts (display: none) are dropped.
-export function standaloneSvg(live, { background } = {}) {
+function standaloneSvg(live, { background } = {}) {
   const copy = copyTree(live);
   const box = live.viewBox?.baseVal;
   const width = Number(live.getAttribute('width')) || box?.width || live.getBoundingClientRect().width;
@@ -88,7 +88,7 @@ function addBackground(svg, colour) {
 
 // The model overview as one SVG: a small n×n grid per layer × head, drawn as the head grid
 // draws its thumbnails (panel colour, then the high end of the ramp at opacity = weight).
-export function headGridSvg(result, colours, { layerLabel = (l) => `L${l + 1}`, headLabel = (h) => `H${h + 1}` } = {}) {
+function headGridSvg(result, colours, { layerLabel = (l) => `L${l + 1}`, headLabel = (h) => `H${h + 1}` } = {}) {
   const n = result.n;
   const nLayers = result.layers.length;
   const nHeads = result.layers[0].selfAttention.heads.length;
@@ -139,7 +139,7 @@ export function svgOf(element) {
   return standaloneSvg(live);
 }
 
-export function svgText(svg) {
+function svgText(svg) {
   if (!svg.getAttribute('xmlns')) svg.setAttribute('xmlns', SVG);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}\n`;
 }
@@ -161,7 +161,7 @@ export function downloadSvg(svg, name) {
 }
 
 // Rasterises the SVG: it is loaded as an image from a blob: URL and drawn on a canvas.
-export async function pngBlob(svg, scale = PNG_SCALE) {
+async function pngBlob(svg, scale = PNG_SCALE) {
   const width = Number(svg.getAttribute('width'));
   const height = Number(svg.getAttribute('height'));
   const url = URL.createObjectURL(new Blob([svgText(svg)], { type: 'image/svg+xml' }));

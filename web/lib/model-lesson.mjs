@@ -5,24 +5,15 @@
 // it — so a model in another language brings its own pair without code here knowing its words.
 
 export function lessonPair(config) {
-  let pair;
-  try {
-    pair = JSON.parse(config?.configJson ?? '{}').lesson;
-  } catch {
-    return null;
-  }
+  const pair = config?.metadata?.lesson; // a random model has no config.json
   const valid = Array.isArray(pair) && pair.length === 2 && pair.every((s) => typeof s === 'string' && s) && pair[0] !== pair[1];
   return valid ? pair : null;
 }
 
 // The word a coreference model resolves (config.json `pronoun`): "it", or 它 for the Chinese model.
 export function pronounOf(config) {
-  try {
-    const { pronoun } = JSON.parse(config?.configJson ?? '{}');
-    return typeof pronoun === 'string' && pronoun ? pronoun : 'it';
-  } catch {
-    return 'it';
-  }
+  const pronoun = config?.metadata?.pronoun;
+  return typeof pronoun === 'string' && pronoun ? pronoun : 'it';
 }
 
 const isCjk = (ch) => /\p{Script=Han}/u.test(ch);

@@ -1,4 +1,4 @@
-// Strings of <ae-causal-mask> (panel 7: the causal mask).
+// Strings of <ae-causal-mask> (panel 9: the causal mask).
 export default {
   en: {
     title: 'The causal mask: no peeking ahead',

@@ -1,4 +1,4 @@
-// Strings of <ae-cost> (panel 9: the n² cost of attention).
+// Strings of <ae-cost> (panel 11: the n² cost of attention).
 export default {
   en: {
     title: 'The n² cost',

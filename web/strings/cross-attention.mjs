@@ -1,4 +1,4 @@
-// Strings of <ae-cross-attention> (panel 11: self- vs cross-attention).
+// Strings of <ae-cross-attention> (panel 13: self- vs cross-attention).
 export default {
   en: {
     title: 'Self-attention and cross-attention',

@@ -1,4 +1,4 @@
-// Strings of <ae-explanation> (panel 10: attention is not explanation).
+// Strings of <ae-explanation> (panel 12: attention is not explanation).
 export default {
   en: {
     title: 'Attention is not explanation',

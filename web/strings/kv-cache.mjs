@@ -1,4 +1,4 @@
-// Strings of <ae-kv-cache> (panel 8: KV cache and generation).
+// Strings of <ae-kv-cache> (panel 10: KV cache and generation).
 export default {
   en: {
     title: 'KV cache and generation',

@@ -1,4 +1,4 @@
-// Strings of <ae-layer> (the Transformer layer).
+// Strings of <ae-layer> (panel 7: the Transformer layer).
 export default {
   en: {
     title: 'The Transformer layer',

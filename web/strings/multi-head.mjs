@@ -1,4 +1,4 @@
-// Strings of <ae-multi-head> (panel 5: multi-head attention).
+// Strings of <ae-multi-head> (panel 6: multi-head attention).
 export default {
   en: {
     title: 'Multi-head attention',

@@ -1,4 +1,4 @@
-// Strings of <ae-positions> (panel 6: positional encoding).
+// Strings of <ae-positions> (panel 8: positional encoding).
 export default {
   en: {
     title: 'Word order needs positions',

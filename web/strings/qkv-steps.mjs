@@ -1,4 +1,4 @@
-// Strings of <ae-qkv-steps> (panel 2: Q, K, V step by step).
+// Strings of <ae-qkv-steps> (panel 4: Q, K, V step by step).
 export default {
   en: {
     title: 'Q, K, V step by step',

@@ -1,4 +1,4 @@
-// Strings of <ae-scaling> (panel 4: why ÷√d).
+// Strings of <ae-scaling> (panel 5: why ÷√d).
 export default {
   en: {
     title: 'Why divide by √d',

@@ -1,0 +1,31 @@
+// ESLint (npm run lint): rules that catch bugs — undefined names, unused variables and imports,
+// unreachable code, duplicate keys, … (@eslint/js recommended) — and none about style, which
+// is prettier's (.prettierrc.json).
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  { ignores: ['web/dist/**', 'build/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2024, sourceType: 'module' },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      'no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      'no-shadow-restricted-names': 'error',
+      'no-self-compare': 'error',
+      'no-template-curly-in-string': 'error',
+      'no-unmodified-loop-condition': 'error',
+      'no-unreachable-loop': 'error',
+      'no-use-before-define': ['error', { functions: false, classes: false, variables: false }],
+      'require-atomic-updates': 'off',
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  // The page runs in the browser; some of web/lib (engine, contract, lesson, stores) also in Node.
+  { files: ['web/**/*.mjs'], languageOptions: { globals: { ...globals.browser } } },
+  { files: ['web/lib/engine.mjs', 'web/lib/context.mjs'], languageOptions: { globals: { ...globals.node } } },
+  // Tools, scripts and tests run in Node; end-to-end tests also pass functions to the page.
+  { files: ['tools/**/*.mjs', 'scripts/**/*.mjs', 'tests/**/*.mjs', '*.mjs'], languageOptions: { globals: { ...globals.node } } },
+  { files: ['tests/e2e/**/*.mjs', 'tools/bench/page.mjs'], languageOptions: { globals: { ...globals.browser } } },
+];
