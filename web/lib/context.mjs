@@ -14,7 +14,9 @@ export function setModelsBase(url) {
   modelsBase = new URL(url, globalThis.location?.href);
 }
 
-const baseOfModels = () => modelsBase ?? new URL('models/', globalThis.location?.href);
+// By default web/models/ beside this module: the page's models/, and the shipped models of
+// the npm package wherever a host serves it.
+const baseOfModels = () => modelsBase ?? new URL('../models/', import.meta.url);
 
 export function getEngine() {
   if (!engine) {
