@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 
-import { loadNodeEngine, root } from './helpers.mjs';
+import { loadNodeBenchEngine, loadNodeEngine, root } from './helpers.mjs';
 
 const LESSON = "The animal didn't cross the street because it was too tired.";
 
@@ -19,9 +19,10 @@ function files(name) {
   };
 }
 
-let engine;
+let engine, benchEngine; // the page's module, the benchmarks' (attention_bench)
 before(async () => {
   engine = await loadNodeEngine();
+  benchEngine = await loadNodeBenchEngine();
 });
 
 test('tracedAttentionBytes is the size of the trace the traced kernel returns', () => {
@@ -68,8 +69,13 @@ test('analyzePacked gives exactly what analyze gives, as views of one array', ()
   }
 });
 
+test('the page\'s module has no ModelBench: createModelBench says which module has it', () => {
+  assert.throws(() => engine.createModelBench(files('coref-encoder')),
+    (e) => e.code === 'bad-input' && /page's module has no benchmarks.*attention_bench/.test(e.message));
+});
+
 test('ModelBench times analyze inside wasm and runs the recipe trainer deterministically', () => {
-  const bench = engine.createModelBench(files('coref-encoder'));
+  const bench = benchEngine.createModelBench(files('coref-encoder'));
   try {
     const t = bench.analyzeTiming(LESSON, 3);
     assert.equal(t.reps, 3);

@@ -203,7 +203,8 @@ await kernelPage.goto(url);
 await kernelPage.waitForFunction(() => document.getElementById('app').dataset.status === 'ready');
 const kernels = await kernelPage.evaluate(async ({ quick, lesson }) => {
   const { loadEngine } = await import('/lib/engine.mjs');
-  const engine = await loadEngine();  // a separate instance from the page's
+  const { default: createBenchModule } = await import('/dist/attention_bench.mjs');
+  const engine = await loadEngine({}, createBenchModule);  // the benchmarks' module, beside the page's
   const median = (xs) => {
     const s = [...xs].sort((a, b) => a - b), h = s.length >> 1;
     return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
