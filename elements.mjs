@@ -1,5 +1,7 @@
-// `import 'attention-explorer/elements'` defines every custom element of the package: the
-// page's panels (each also importable alone, `attention-explorer/head-view`, …).
+// `import 'attention-explorer/elements'` defines every custom element of the package:
+// <attention-explorer> and the page's panels (each also importable alone,
+// `attention-explorer/attention-explorer`, `attention-explorer/head-view`, …).
+import './web/components/attention-explorer.mjs';
 import './web/components/attention-heatmap.mjs';
 import './web/components/head-view.mjs';
 import './web/components/flip-pair.mjs';

@@ -27,3 +27,14 @@ if (view) {
   view.overlay = true;
 }
 store.subscribe((state, changed) => console.log(state.layer, changed.has('head')));
+
+const explorer = document.createElement('attention-explorer');
+explorer.model = 'coref-decoder';
+explorer.layer = 3;
+explorer.head = 4;
+explorer.causal = true;
+explorer.addEventListener('change', (e) => {
+  const { layer, head, prediction } = e.detail;
+  console.log(layer + head, prediction?.token.toUpperCase());
+});
+document.body.append(explorer);

@@ -13,3 +13,7 @@ const heads: number = model.run('the cat').layers[0].selfAttention.heads; // err
 createStore({ layer: 'x' }); // error: TS2322
 const view = document.querySelector('ae-head-view');
 if (view) view.overlay = 'yes'; // error: TS2322
+const explorer = document.createElement('attention-explorer');
+explorer.layer = 'x'; // error: TS2322
+explorer.causal = 'true'; // error: TS2322
+explorer.addEventListener('change', (e) => e.detail.prediction?.probability.toFixed(2).foo()); // error: TS2339
