@@ -16,6 +16,13 @@ export function setModelsBase(url) {
 
 // By default web/models/ beside this module: the page's models/, and the shipped models of
 // the npm package wherever a host serves it.
+// Models a page carries with it instead of fetching (the single-file build, scripts/single.mjs):
+// {name: {config, weights, vocab}}; getModelIndex lists them.
+let bundled = null;
+export function setBundledModels(files) {
+  bundled = new Map(Object.entries(files));
+}
+
 const baseOfModels = () => modelsBase ?? new URL('../models/', import.meta.url);
 
 export function getEngine() {
@@ -28,7 +35,8 @@ export function getEngine() {
 
 export function getTrainedModel(name) {
   if (!models.has(name)) {
-    const loading = getEngine().then((e) => e.fetchTrainedModel(new URL(`${name}/`, baseOfModels())));
+    const loading = getEngine().then((e) => (bundled?.has(name) ? e.loadTrainedModel(bundled.get(name))
+      : e.fetchTrainedModel(new URL(`${name}/`, baseOfModels()))));
     loading.catch(() => models.delete(name));
     models.set(name, loading);
   }
@@ -37,6 +45,7 @@ export function getTrainedModel(name) {
 
 // The entries of models/index.json ([] when there is none: the page still runs random models).
 export async function getModelIndex() {
+  if (bundled) return [...bundled].map(([name, files]) => indexEntry(name, files));
   try {
     const response = await fetch(new URL('index.json', baseOfModels()));
     if (!response.ok) return [];
@@ -44,4 +53,10 @@ export async function getModelIndex() {
   } catch {
     return [];
   }
+}
+
+// models/index.json's entry for a bundled model, from its config.json (as training writes it).
+function indexEntry(name, { config, weights }) {
+  const c = JSON.parse(config);
+  return { name, bytes: weights.length, causal: Boolean(c.causal), positional: c.positional, task: c.task };
 }
