@@ -130,8 +130,17 @@ export class AttentionExplorer extends HTMLElement {
   get model() { return this.getAttribute('model') ?? 'coref-encoder'; }
   set model(name) { this.setAttribute('model', String(name)); }
 
-  get sentence() { return this.getAttribute('sentence') ?? this.#ui?.sentence.value ?? DEFAULT_SENTENCES.coreference; }
-  set sentence(text) { this.setAttribute('sentence', String(text)); }
+  // What the text box holds (the reader may have typed since the attribute was set).
+  get sentence() { return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? DEFAULT_SENTENCES.coreference; }
+  set sentence(text) {
+    const value = String(text);
+    if (this.#ui && this.getAttribute('sentence') === value) { // no attribute change to hear
+      this.#ui.sentence.value = value;
+      this.#run();
+    } else {
+      this.setAttribute('sentence', value);
+    }
+  }
 
   // 1-based; null until a model says which head it opens on.
   get layer() { return this.#model ? this.store.get().layer + 1 : this.#wholeAttribute('layer'); }
@@ -230,11 +239,18 @@ export class AttentionExplorer extends HTMLElement {
     ui.slot.addEventListener('slotchange', () => this.#shareStore());
   }
 
-  // Lesson panels inside share this element's store (StoreElements have a `store` property).
+  // Lesson panels inside share this element's store (StoreElements have a `store` property);
+  // one whose module loads later gets it once its tag is defined.
   #shareStore() {
+    const share = (panel) => {
+      if ('store' in panel && panel.store !== this.store && this.contains(panel)) panel.store = this.store;
+    };
     for (const node of this.#ui.slot.assignedElements({ flatten: true }))
-      for (const panel of [node, ...node.querySelectorAll('*')])
-        if (panel.localName.startsWith('ae-') && 'store' in panel && panel.store !== this.store) panel.store = this.store;
+      for (const panel of [node, ...node.querySelectorAll('*')]) {
+        if (!panel.localName.startsWith('ae-')) continue;
+        if (customElements.get(panel.localName)) share(panel);
+        else customElements.whenDefined(panel.localName).then(() => share(panel));
+      }
   }
 
   // lang="" on the element, else the nearest one around it (watched, so the host can switch).
