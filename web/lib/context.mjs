@@ -14,8 +14,6 @@ export function setModelsBase(url) {
   modelsBase = new URL(url, globalThis.location?.href);
 }
 
-// By default web/models/ beside this module: the page's models/, and the shipped models of
-// the npm package wherever a host serves it.
 // Models a page carries with it instead of fetching (the single-file build, scripts/single.mjs):
 // {name: {config, weights, vocab}}; getModelIndex lists them.
 let bundled = null;
@@ -23,6 +21,8 @@ export function setBundledModels(files) {
   bundled = new Map(Object.entries(files));
 }
 
+// By default web/models/ beside this module: the page's models/, and the shipped models of
+// the npm package wherever a host serves it.
 const baseOfModels = () => modelsBase ?? new URL('../models/', import.meta.url);
 
 export function getEngine() {
