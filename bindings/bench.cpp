@@ -1,8 +1,8 @@
-// Embind layer for the benchmarks and the n² cost panel: memory figures of the attention
-// kernels, and timings of the tiny models taken inside wasm (std::chrono::steady_clock), so
-// that the core's time can be told apart from the JS boundary and the building of JS objects.
+// Embind layer for the benchmarks: timings of the tiny models taken inside wasm
+// (std::chrono::steady_clock), so that the core's time can be told apart from the JS boundary
+// and the building of JS objects. Only in the benchmarks' module (attention_bench, see
+// CMakeLists.txt): ModelBench links the trainer, which the page does not need.
 //
-//   tracedAttentionBytes(n, d)       bytes of the trace attention_traced keeps (ops/attention_memory.h)
 //   new ModelBench(config, weights, vocab)   a second copy of a trained model, for timing only
 //     .analyzeTiming(text, reps)     µs per call of: the core's analyze (forward + full trace +
 //                                    prediction), analyze + the nested JS objects the page gets
@@ -18,7 +18,6 @@
 #include "inference/latency.h"
 #include "inference/trained_model.h"
 #include "io/checkpoint.h"
-#include "ops/attention_memory.h"
 #include "train/throughput.h"
 
 #include <emscripten/bind.h>
@@ -32,16 +31,6 @@
 using emscripten::val;
 
 namespace {
-
-// ae::attention_trace_bytes returns size_t, 32 bits in wasm: from n ≈ 16,384 it wraps
-// (tracedAttentionBytes(16384, 64) gave 4,194,304 instead of 4,299,161,600). So the count is
-// taken here in double — exact below 2^53 — from the same formula (4·n·m + n·dv floats, see
-// ops/attention_memory.h); negative sizes get the core's message.
-double traced_attention_bytes(int n, int d) {
-  if (n < 0 || d < 0) ae::attention_trace_bytes(n, n, d);  // throws its message for negative sizes
-  const double nn = static_cast<double>(n) * n, nd = static_cast<double>(n) * d;
-  return (4.0 * nn + nd) * static_cast<double>(sizeof(float));
-}
 
 class ModelBench {
  public:
@@ -120,7 +109,6 @@ class ModelBench {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bench) {
-  emscripten::function("tracedAttentionBytes", &traced_attention_bytes);
   emscripten::class_<ModelBench>("ModelBench")
       .constructor<const val&, const val&, const val&>()
       .function("analyzeTiming", &ModelBench::analyze_timing)

@@ -12,10 +12,14 @@
 // grows; gemm and attentionFused never make it grow, attentionTraced may (it allocates its
 // n×n trace). web/lib/engine.mjs re-takes detached views for its callers.
 //
+// Also the memory figures the n² cost panel shows: tracedAttentionBytes(n, d), the bytes of the
+// trace attention_traced keeps (ops/attention_memory.h), and fusedAttentionScratchBytes.
+//
 // Errors are std::invalid_argument, converted to Error by web/lib/engine.mjs (see bindings.cpp).
 #include "js_values.h"
 #include "ops/attention.h"
 #include "ops/attention_fused.h"
+#include "ops/attention_memory.h"
 #include "ops/gemm.h"
 #include "util/rng.h"
 
@@ -146,6 +150,16 @@ class KernelWorkspace {
 
 }  // namespace
 
+// ae::attention_trace_bytes returns size_t, 32 bits in wasm: from n ≈ 16,384 it wraps
+// (tracedAttentionBytes(16384, 64) gave 4,194,304 instead of 4,299,161,600). So the count is
+// taken here in double — exact below 2^53 — from the same formula (4·n·m + n·dv floats, see
+// ops/attention_memory.h); negative sizes get the core's message.
+double traced_attention_bytes(int n, int d) {
+  if (n < 0 || d < 0) ae::attention_trace_bytes(n, n, d);  // throws its message for negative sizes
+  const double nn = static_cast<double>(n) * n, nd = static_cast<double>(n) * d;
+  return (4.0 * nn + nd) * static_cast<double>(sizeof(float));
+}
+
 // Heap scratch of one fused attention call over m keys (d = dk = dv), from the kernel's code.
 double fused_attention_scratch_bytes(int m, int d, bool masked) {
   return static_cast<double>(ae::attention_fused_scratch_bytes(m, d, d, masked));
@@ -155,6 +169,7 @@ EMSCRIPTEN_BINDINGS(kernels) {
   emscripten::function("gemmKernelNames", &gemm_kernel_names);
   emscripten::function("fusedAttentionScratchBytes", &fused_attention_scratch_bytes);
   emscripten::function("memoryStats", &memory_stats);
+  emscripten::function("tracedAttentionBytes", &traced_attention_bytes);
   emscripten::class_<KernelWorkspace>("KernelWorkspace")
       .constructor<int>()
       .function("capacity", &KernelWorkspace::capacity)

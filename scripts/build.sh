@@ -36,6 +36,6 @@ fi
 cmake --build build/wasm -j"$jobs"
 
 mkdir -p web/dist
-for f in attention.mjs attention.wasm; do
+for f in attention.mjs attention.wasm attention_bench.mjs attention_bench.wasm; do
   cmp -s "build/wasm/$f" "web/dist/$f" || cp "build/wasm/$f" "web/dist/$f"
 done

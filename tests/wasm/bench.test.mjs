@@ -4,15 +4,16 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
-import { loadNodeEngine, shippedModel } from './helpers.mjs';
+import { loadNodeBenchEngine, loadNodeEngine, shippedModel } from './helpers.mjs';
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
 const LESSON = PAIR.tired;
 
 
-let engine;
+let engine, benchEngine; // the page's module, the benchmarks' (attention_bench)
 before(async () => {
   engine = await loadNodeEngine();
+  benchEngine = await loadNodeBenchEngine();
 });
 
 test('tracedAttentionBytes is the size of the trace the traced kernel returns', () => {
@@ -59,8 +60,13 @@ test('analyzePacked gives exactly what analyze gives, as views of one array', ()
   }
 });
 
+test('the page\'s module has no ModelBench: createModelBench says which module has it', () => {
+  assert.throws(() => engine.createModelBench(shippedModel('coref-encoder')),
+    (e) => e.code === 'bad-input' && /page's module has no benchmarks.*attention_bench/.test(e.message));
+});
+
 test('ModelBench times analyze inside wasm and runs the recipe trainer deterministically', () => {
-  const bench = engine.createModelBench(shippedModel('coref-encoder'));
+  const bench = benchEngine.createModelBench(shippedModel('coref-encoder'));
   try {
     const t = bench.analyzeTiming(LESSON, 3);
     assert.equal(t.reps, 3);

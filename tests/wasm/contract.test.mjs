@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 
 import { EngineError } from '../../web/lib/contract.mjs';
 import { KernelWorkspace, ModelBench, RandomModel, TrainedModel, Engine } from '../../web/lib/engine.mjs';
-import { loadNodeEngine, shippedConfig, shippedModel } from './helpers.mjs';
+import { loadNodeBenchEngine, loadNodeEngine, shippedConfig, shippedModel } from './helpers.mjs';
 import { DECODER_PROMPT, LESSON } from '../../web/lib/lesson.mjs';
 
 // The shipped models' shapes, for the rows that sit just past a limit.
@@ -15,14 +15,15 @@ const ENCODER = shippedConfig('coref-encoder');
 const DECODER = shippedConfig('coref-decoder');
 const ENCODER_HEADS = ENCODER.n_layers * ENCODER.n_heads;
 
-let engine, coref, decoder, random, workspace, bench;
+let engine, benchEngine, coref, decoder, random, workspace, bench;
 before(async () => {
   engine = await loadNodeEngine();
   coref = engine.loadTrainedModel(shippedModel('coref-encoder'));
   decoder = engine.loadTrainedModel(shippedModel('coref-decoder'));
   random = engine.createRandomModel({ seed: 3 });
   workspace = engine.createKernelWorkspace(64);
-  bench = engine.createModelBench(shippedModel('coref-encoder'));
+  benchEngine = await loadNodeBenchEngine();  // createModelBench is only in the benchmarks' module
+  bench = benchEngine.createModelBench(shippedModel('coref-encoder'));
 });
 
 // --- wrong values by kind ---------------------------------------------------------------------
@@ -194,7 +195,7 @@ accepted('valid', 'encodeWords', 'a sentence analyze refuses (no "it")', () => c
 // --- loadTrainedModel, createModelBench ---------------------------------------------------------------
 const files = () => shippedModel('coref-encoder');
 for (const call of ['loadTrainedModel', 'createModelBench']) {
-  const load = (patch) => engine[call]({ ...files(), ...patch });
+  const load = (patch) => (call === 'createModelBench' ? benchEngine : engine)[call]({ ...files(), ...patch });
   refused(call, 'config', [42, null, {}], (x) => load({ config: x }));
   refused(call, 'vocab', [42, ['a']], (x) => load({ vocab: x }));
   refused(call, 'weights', [[1, 2], 'abc', new Float32Array(4), new ArrayBuffer(8)], (x) => load({ weights: x }));

@@ -15,6 +15,12 @@ export function loadNodeEngine() {
   return loadEngine({ wasmBinary: readFileSync(wasmPath) });
 }
 
+// The benchmarks' module (attention_bench): the page's API plus createModelBench.
+export async function loadNodeBenchEngine() {
+  const { default: createBenchModule } = await import('../../web/dist/attention_bench.mjs');
+  return loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention_bench.wasm')) }, createBenchModule);
+}
+
 // The three files of a model directory as loadTrainedModel takes them.
 export function modelFiles(dir) {
   return {

@@ -12,11 +12,12 @@ import { attentionModel, matmulModel } from './onnx-graph.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-// --- this project: web/dist/attention.{mjs,wasm} through web/lib/engine.mjs -----------------
+// --- this project: web/dist/attention_bench.{mjs,wasm} (the page's module plus ModelBench) ----
 export async function loadOurs() {
   const { loadEngine } = await import('../../web/lib/engine.mjs');
-  const engine = await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention.wasm')) });
-  return engine;
+  const { default: createBenchModule } = await import('../../web/dist/attention_bench.mjs');
+  const wasmBinary = readFileSync(path.join(root, 'web/dist/attention_bench.wasm'));
+  return loadEngine({ wasmBinary }, createBenchModule);
 }
 
 // A workspace holding A, B (GEMM) or Q, K, V (attention) for the largest size, seeded.

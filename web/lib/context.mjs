@@ -14,7 +14,16 @@ export function setModelsBase(url) {
   modelsBase = new URL(url, globalThis.location?.href);
 }
 
-const baseOfModels = () => modelsBase ?? new URL('models/', globalThis.location?.href);
+// Models a page carries with it instead of fetching (the single-file build, scripts/single.mjs):
+// {name: {config, weights, vocab}}; getModelIndex lists them.
+let bundled = null;
+export function setBundledModels(files) {
+  bundled = new Map(Object.entries(files));
+}
+
+// By default web/models/ beside this module: the page's models/, and the shipped models of
+// the npm package wherever a host serves it.
+const baseOfModels = () => modelsBase ?? new URL('../models/', import.meta.url);
 
 export function getEngine() {
   if (!engine) {
@@ -29,8 +38,8 @@ export function getTrainedModel(name, onProgress = null) {
   if (onProgress) listenersOf(name).add(onProgress);
   if (!models.has(name)) {
     const report = (progress) => listenersOf(name).forEach((listener) => listener(progress));
-    const loading = getEngine().then((e) =>
-      e.fetchTrainedModel(new URL(`${name}/`, baseOfModels()), fetch, { onProgress: report }));
+    const loading = getEngine().then((e) => (bundled?.has(name) ? e.loadTrainedModel(bundled.get(name))
+      : e.fetchTrainedModel(new URL(`${name}/`, baseOfModels()), fetch, { onProgress: report })));
     loading.catch(() => models.delete(name)).finally(() => progressListeners.delete(name));
     models.set(name, loading);
   }
@@ -45,6 +54,7 @@ function listenersOf(name) {
 
 // The entries of models/index.json ([] when there is none: the page still runs random models).
 export async function getModelIndex() {
+  if (bundled) return [...bundled].map(([name, files]) => indexEntry(name, files));
   try {
     const response = await fetch(new URL('index.json', baseOfModels()));
     if (!response.ok) return [];
@@ -52,4 +62,10 @@ export async function getModelIndex() {
   } catch {
     return [];
   }
+}
+
+// models/index.json's entry for a bundled model, from its config.json (as training writes it).
+function indexEntry(name, { config, weights }) {
+  const c = JSON.parse(config);
+  return { name, bytes: weights.length, causal: Boolean(c.causal), positional: c.positional, task: c.task };
 }

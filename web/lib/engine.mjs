@@ -299,7 +299,8 @@ export function unpackAnalysis(p) {
   return { tokens, ids, n, embeddings, layers, output, unknown, prediction };
 }
 
-// A separate copy of a trained model for timing inside wasm (bindings/bench.cpp); benchmarks only.
+// A separate copy of a trained model for timing inside wasm (bindings/bench.cpp); benchmarks
+// only, in the engine of the benchmarks' module (see loadEngine).
 //   analyzeTiming(text, reps) → {coreMicroseconds, geluMicroseconds, withObjectsMicroseconds, withPackedMicroseconds, reps}
 //   trainingThroughput({steps, batchSize, examples, seed}) → {stepsPerSecond, seconds, steps, …}
 export class ModelBench {
@@ -309,6 +310,9 @@ export class ModelBench {
   constructor(module, { config, weights, vocab }) {
     this.#module = module;
     const files = modelFiles('createModelBench', { config, weights, vocab });
+    if (!module.ModelBench)
+      throw new EngineError('createModelBench: the page\'s module has no benchmarks; load the engine with ' +
+        'loadEngine(options, createBenchModule) from dist/attention_bench.mjs', 'bad-input', { call: 'createModelBench' });
     this.#handle = guarded(module, 'createModelBench', () => new module.ModelBench(files.config, files.weights, files.vocab), 'bad-model');
   }
 
@@ -495,7 +499,8 @@ export class Engine {
     return this.#call('tracedAttentionBytes', [n, d], { n: integer(), d: integer() });
   }
 
-  // files: as loadTrainedModel; a copy of the model for timing inside wasm (benchmarks).
+  // files: as loadTrainedModel; a copy of the model for timing inside wasm (benchmarks; only
+  // an engine on dist/attention_bench.mjs has it, see loadEngine).
   createModelBench(files) {
     return new ModelBench(this.#module, files ?? {});
   }
@@ -573,6 +578,8 @@ function modelFiles(call, files) {
 }
 
 // moduleOptions go to Emscripten's factory; in Node pass {wasmBinary} (see tests/wasm).
-export async function loadEngine(moduleOptions = {}) {
-  return new Engine(await createAttentionModule(moduleOptions));
+// createModule: the page's module by default; the benchmarks pass dist/attention_bench.mjs's
+// factory, the same API plus createModelBench (CMakeLists.txt's attention_bench).
+export async function loadEngine(moduleOptions = {}, createModule = createAttentionModule) {
+  return new Engine(await createModule(moduleOptions));
 }

@@ -1,0 +1,222 @@
+// Types of the package's main entry (index.mjs): the engine over the wasm module
+// (web/lib/engine.mjs), the shared engine and model cache (web/lib/context.mjs) and the store.
+// Checked by tests/wasm/types.test.mjs (tsc on tests/types/). Matrices are row-major
+// Float32Arrays owned by JS (README, "Lifetime rule").
+
+/** The `code` of an EngineError (README, "Errors"). */
+export type EngineErrorCode =
+  | 'bad-option' | 'unknown-option' | 'too-long' | 'empty-input' | 'no-pronoun' | 'wrong-task'
+  | 'bad-config' | 'bad-model' | 'unknown-model' | 'timeout' | 'out-of-memory' | 'deleted'
+  | 'bad-input' | 'internal';
+
+/** What every failed call throws; the module keeps working afterwards. */
+export class EngineError extends Error {
+  constructor(message: string, code: EngineErrorCode, details?: Record<string, unknown>);
+  readonly name: 'EngineError';
+  code: EngineErrorCode;
+  details: { call?: string; option?: string; expected?: string; got?: string; url?: string; status?: number; timeoutMs?: number };
+}
+
+export type Positional = 'none' | 'sinusoidal' | 'learned' | 'rope';
+
+export interface RunOptions {
+  causal?: boolean;
+  /** sliding window: query p sees keys with |p − j| < window; 0 = off */
+  window?: number;
+  /** divide scores by √d_k */
+  scale?: boolean;
+  /** extra factor on the scores, in [−1000, 1000] */
+  scoreMultiplier?: number;
+}
+
+export interface AnalysisOptions extends RunOptions {
+  /** positions hidden from every query */
+  knockout?: number[];
+  /** heads switched off, [layer, head] 0-based */
+  ablate?: Array<[number, number]>;
+  topK?: number;
+}
+
+export interface AttentionArgs extends RunOptions {
+  q: ArrayLike<number>; k: ArrayLike<number>; v: ArrayLike<number>;
+  n: number; m: number; dk: number; dv?: number;
+  queryOffset?: number;
+  keyPadding?: ArrayLike<number | boolean>;
+}
+
+/** Every step of one attention call: scores and weights n×m, output n×dv. */
+export interface AttentionTrace {
+  rawScores: Float32Array;
+  scaledScores: Float32Array;
+  maskedScores: Float32Array;
+  weights: Float32Array;
+  output: Float32Array;
+}
+
+export interface HeadTrace extends AttentionTrace { q: Float32Array; k: Float32Array; v: Float32Array }
+
+export interface LayerTrace {
+  selfAttention: { heads: HeadTrace[]; concat: Float32Array; output: Float32Array };
+  output: Float32Array;
+}
+
+export interface Run {
+  tokens: string[];
+  ids: number[];
+  n: number;
+  embeddings: Float32Array;
+  layers: LayerTrace[];
+  output: Float32Array;
+}
+
+export interface Prediction {
+  position: number;
+  token: string;
+  probability: number;
+  top: Array<{ token: string; probability: number }>;
+}
+
+export interface Analysis extends Run {
+  /** positions that became [UNK] */
+  unknown: number[];
+  prediction: Prediction | null;
+}
+
+export interface ModelConfig {
+  dModel: number; nHeads: number; nLayers: number; dFF: number; maxLen: number; vocabSize: number;
+  positional: Positional; norm: 'pre' | 'post'; causal: boolean;
+  parameterCount?: number;
+  [key: string]: unknown;
+}
+
+export interface RandomModelConfig {
+  dModel?: number; nHeads?: number; nLayers?: number; dFF?: number; maxLen?: number; vocabSize?: number;
+  positional?: Positional; norm?: 'pre' | 'post'; causal?: boolean; seed?: number;
+}
+
+/** The three files of a model directory (web/models/<name>/). */
+export interface ModelFiles {
+  /** config.json's text */
+  config: string;
+  /** model.safetensors */
+  weights: Uint8Array;
+  /** vocab.txt's text */
+  vocab: string;
+}
+
+export class RandomModel {
+  readonly config: ModelConfig;
+  readonly parameterCount: number;
+  run(sentence: string, options?: RunOptions): Run;
+  delete(): void;
+}
+
+export class TrainedModel {
+  readonly config: ModelConfig;
+  readonly parameterCount: number;
+  analyze(sentence: string, options?: AnalysisOptions): Analysis;
+  /** analyze() with every matrix a view into one Float32Array */
+  analyzePacked(sentence: string, options?: AnalysisOptions): Analysis;
+  generate(prompt: string, maxNewWords?: number): { tokens: string[]; [key: string]: unknown };
+  generateSteps(prompt: string, maxNewWords?: number, useCache?: boolean): Record<string, unknown>;
+  generateCached(prompt: string, maxNewWords?: number): { tokens: string[]; [key: string]: unknown };
+  vocabularyWords(): string[];
+  nearestWords(word: string, k?: number, maxDistance?: number): Array<{ word: string; distance: number }>;
+  encodeWords(sentence: string): { tokens: string[]; unknown: number[] };
+  delete(): void;
+}
+
+/** Operand buffers in wasm memory for timing the kernels (re-read a, b, c after every call). */
+export class KernelWorkspace {
+  readonly capacity: number;
+  readonly a: Float32Array;
+  readonly b: Float32Array;
+  readonly c: Float32Array;
+  fillRandom(seed?: number): void;
+  reserveGemm(m: number, n: number, k: number): void;
+  gemm(variant: string, m: number, n: number, k: number, transposeB?: boolean): void;
+  attentionFused(n: number, d: number, causal?: boolean, window?: number): void;
+  attentionTraced(n: number, d: number, causal?: boolean, window?: number): void;
+  delete(): void;
+}
+
+/** Only from an engine on dist/attention_bench.mjs (the benchmarks' module). */
+export class ModelBench {
+  analyzeTiming(sentence: string, reps?: number): Record<string, number>;
+  trainingThroughput(options?: { steps?: number; batchSize?: number; examples?: number; seed?: number }): Record<string, number>;
+  delete(): void;
+}
+
+export class Engine {
+  /** whether the module was built with SIMD128 */
+  readonly simd: boolean;
+  tokenize(sentence: string): string[];
+  attention(args: AttentionArgs): AttentionTrace;
+  createRandomModel(config?: RandomModelConfig): RandomModel;
+  loadTrainedModel(files: ModelFiles): TrainedModel;
+  fetchTrainedModel(baseUrl: string | URL, fetchImpl?: typeof fetch, options?: { timeoutMs?: number }): Promise<TrainedModel>;
+  sinusoidalTable(n: number, d: number): Float32Array;
+  ropeRotate(vec: ArrayLike<number>, position: number, base?: number | null): Float32Array;
+  wordOrderRoles(sentence: string): { agent: string; verb: string; patient: string } | null;
+  gemmKernelNames(): string[];
+  memoryStats(): { heapBytes: number; brk: number; allocatedBytes: number; stackPointer: number; emvalHandles: number };
+  fusedAttentionScratchBytes(m: number, d: number, masked?: boolean): number;
+  scalingDemo(demo: { d: number; keys: number; queries: number; seed: number; scale: boolean }): Record<string, unknown>;
+  rowEntropy(weights: ArrayLike<number>): number;
+  headSplit(dModel: number, headDim: number): {
+    dModel: number; headDim: number; divides: boolean; nHeads: number; perHead: number; allHeads: number; outputProjection: number; total: number;
+  };
+  attentionParameterCount(dModel: number, nHeads: number): number;
+  attentionScoreScale(dk: number, options?: { scale?: boolean; scoreMultiplier?: number }): number;
+  createKernelWorkspace(capacity: number): KernelWorkspace;
+  tracedAttentionBytes(n: number, d: number): number;
+  createModelBench(files: ModelFiles): ModelBench;
+}
+
+/** Options for Emscripten's module factory; in Node pass {wasmBinary}. */
+export interface ModuleOptions {
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  locateFile?: (path: string, prefix: string) => string;
+  [key: string]: unknown;
+}
+
+/** Loads a new engine (its own wasm instance). */
+export function loadEngine(moduleOptions?: ModuleOptions, createModule?: (options: ModuleOptions) => Promise<unknown>): Promise<Engine>;
+/** analyzePacked's packed form → analyze's shape. */
+export function unpackAnalysis(packed: unknown): Analysis;
+
+/** The one engine the elements share (loaded on first call). */
+export function getEngine(): Promise<Engine>;
+/** One shared copy of a shipped model, fetched from the models base on first use. */
+export function getTrainedModel(name: string): Promise<TrainedModel>;
+/** models/index.json's entries ([] when there is none). */
+export function getModelIndex(): Promise<Array<{ name: string; [key: string]: unknown }>>;
+/** Where the elements fetch models from (default: the package's web/models/); call before the first load. */
+export function setModelsBase(url: string | URL): void;
+/** A trained model from its files, on the shared engine. */
+export function loadTrainedModel(files: ModelFiles): Promise<TrainedModel>;
+/** A trained model fetched from a directory URL ending in '/', on the shared engine. */
+export function fetchTrainedModel(baseUrl: string | URL, fetchImpl?: typeof fetch, options?: { timeoutMs?: number }): Promise<TrainedModel>;
+
+/** The state the panels share (web/lib/store.mjs). */
+export interface StoreState {
+  model: string;
+  sentence: string;
+  layer: number;
+  head: number;
+  token: number | null;
+  causal: boolean;
+  scale: boolean;
+  lang: 'en' | 'zh';
+  panel: string | null;
+  result: Analysis | Run | null;
+  [key: string]: unknown;
+}
+
+export interface Store {
+  get(): StoreState;
+  set(patch: Partial<StoreState>): void;
+  subscribe(listener: (state: StoreState, changed: Set<string>) => void): () => void;
+}
+
+export function createStore(initial?: Partial<StoreState>): Store;

@@ -1,0 +1,40 @@
+// A site author's TypeScript against the package's types, through its own name (package.json
+// "exports"): must compile (tests/wasm/types.test.mjs).
+import { EngineError, createStore, loadEngine, setModelsBase, type Analysis, type ModelFiles } from 'attention-explorer';
+import 'attention-explorer/elements';
+
+export async function lessonAnswer(files: ModelFiles): Promise<string | undefined> {
+  const engine = await loadEngine();
+  const model = engine.loadTrainedModel(files);
+  try {
+    const a: Analysis = model.analyze("The animal didn't cross the street because it was too tired.", { causal: false, ablate: [[2, 3]] });
+    const weights: Float32Array = a.layers[2].selfAttention.heads[3].weights;
+    console.log(weights.length, a.unknown.length, engine.simd);
+    return a.prediction?.token;
+  } catch (e) {
+    if (e instanceof EngineError && e.code === 'no-pronoun') return undefined;
+    throw e;
+  } finally {
+    model.delete();
+  }
+}
+
+setModelsBase(new URL('/models/', 'https://example.org/'));
+const store = createStore({ model: 'coref-encoder', layer: 2, head: 3 });
+const view = document.querySelector('ae-head-view');
+if (view) {
+  view.store = store;
+  view.overlay = true;
+}
+store.subscribe((state, changed) => console.log(state.layer, changed.has('head')));
+
+const explorer = document.createElement('attention-explorer');
+explorer.model = 'coref-decoder';
+explorer.layer = 3;
+explorer.head = 4;
+explorer.causal = true;
+explorer.addEventListener('change', (e) => {
+  const { layer, head, prediction } = e.detail;
+  console.log(layer + head, prediction?.token.toUpperCase());
+});
+document.body.append(explorer);
