@@ -226,7 +226,8 @@ struct LayerDropout {
   AttentionOptions self_attention;  // the attention weights, seed stream 0
   Matrix self_mask, hidden_mask, ffn_mask;  // streams 1, 2, 3: n×d, n×d_ff, n×d
 
-  LayerDropout(const LayerOptions& o, Eigen::Index n, Eigen::Index d, Eigen::Index d_ff) : self_attention(o.self_attention) {
+  LayerDropout(const LayerOptions& o, Eigen::Index n, Eigen::Index d, Eigen::Index d_ff)
+      : self_attention(o.self_attention) {
     if (!(o.dropout > 0.0f)) return;
     if (!(o.dropout < 1.0f)) throw std::invalid_argument("dropout must lie in [0, 1)");
     self_attention.dropout = o.dropout;
@@ -249,7 +250,7 @@ Matrix TransformerLayer::forward(const Matrix& x, const Matrix* memory, const La
                                  LayerTrace* trace) const {
   if (cross_attention && !memory)
     throw std::invalid_argument("decoder layer with cross-attention needs the encoder output (memory)");
-  const LayerDropout drop(o, x.rows(), x.cols(), ffn.expand.weight.cols());
+  LayerDropout drop(o, x.rows(), x.cols(), ffn.expand.weight.cols());
   if (drop.on() && cross_attention)
     throw std::invalid_argument("dropout is supported for layers without cross-attention only");
   if (trace) *trace = LayerTrace{};
@@ -280,9 +281,9 @@ Matrix TransformerLayer::forward(const Matrix& x, const Matrix* memory, const La
   }, ffn_saved);
   if (trace) {
     trace->output = y;
-    trace->self_dropout_mask = drop.self_mask;
-    trace->ffn_dropout_mask = drop.ffn_mask;
-    trace->ffn_hidden_dropout_mask = drop.hidden_mask;
+    trace->self_dropout_mask = std::move(drop.self_mask);
+    trace->ffn_dropout_mask = std::move(drop.ffn_mask);
+    trace->ffn_hidden_dropout_mask = std::move(drop.hidden_mask);
   }
   return y;
 }
