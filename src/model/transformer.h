@@ -24,7 +24,7 @@ struct RunOptions {
   std::vector<std::vector<uint8_t>> head_active;    // per layer, per head; empty = all heads on
   const Matrix* memory = nullptr;                   // encoder output, for cross-attention
   // Training only: inverted dropout with probability `dropout` on the attention weights, each
-  // sublayer output before its residual add, and the FFN activation after GELU (pre-LN models
+  // sublayer output before its residual add, and the FFN activation after GELU (models
   // without cross-attention). Masks are drawn from streams derived from dropout_seed (per layer,
   // then per site and head), so a seed always gives the same masks. 0 = off: inference.
   float dropout = 0.0f;
