@@ -9,16 +9,17 @@
 //                                    from TrainedModel.analyze, analyze + the packed form
 //                                    (bindings/packed.h), and the GELU part of the core's time
 //     .trainingThroughput(steps, batch, examples, seed)   the coreference recipe's trainer
-//                                    (train/throughput.h) on a fresh model of this config
+//                                    (bench/training_throughput.h) on a fresh model of this config
 //
 // Errors are std::invalid_argument, converted to Error by web/lib/engine.mjs.
 #include "js_values.h"
 #include "packed.h"
 
-#include "inference/latency.h"
+#include "bench/model_latency.h"
 #include "inference/trained_model.h"
 #include "io/checkpoint.h"
-#include "train/throughput.h"
+#include "ops/attention_memory.h"
+#include "bench/training_throughput.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>

@@ -167,14 +167,15 @@ val forward_to_js(const std::vector<std::string>& tokens, const std::vector<int>
   val layers = val::array();
   val embeddings = to_js(trace.embeddings);
   val previous_output = embeddings;
-  for (const auto& layer : trace.layers) {
+  for (size_t i = 0; i < trace.layers.size(); ++i) {
+    const ae::LayerTrace& layer = trace.layers[i];
     val l = val::object();
     val attention = multi_head_to_js(layer.self_attention);
     val output = to_js(layer.output);
     l.set("selfAttention", attention);
     l.set("output", output);
     val stages = val::object(), norms = val::object();
-    for (const ae::LayerStage& s : ae::layer_stages(layer)) {
+    for (const ae::LayerStage& s : ae::layer_stages(layer, trace.layer_input(i))) {
       const std::string name = s.name;
       if (name == "input") stages.set(name, previous_output);
       else if (name == "attention") stages.set(name, attention["output"]);

@@ -1,13 +1,13 @@
 // Embind layer for the lesson panels' own numbers (web/components/scaling.mjs, multi-head.mjs):
 // the "why ÷√d" experiment on random vectors, the entropy of a weight row, and how multi-head
-// attention splits d_model. Maps the core (ops/scaling_demo.h, ops/softmax.h,
+// attention splits d_model. Maps the core (lesson/scaling_demo.h, ops/softmax.h,
 // model/head_split.h) to JS and nothing more; errors are std::invalid_argument, turned into
 // Error by web/lib/engine.mjs.
 #include "js_values.h"
 
 #include "model/head_split.h"
 #include "ops/attention.h"
-#include "ops/scaling_demo.h"
+#include "lesson/scaling_demo.h"
 #include "ops/softmax.h"
 
 #include <emscripten/bind.h>

@@ -27,9 +27,20 @@ val prediction_to_js(const std::optional<ae::Prediction>& prediction) {
   return p;
 }
 
+namespace {
+
+// One matrix of the packed layout: copied as it is, or (norms) replaced by its row lengths.
+struct Segment {
+  const ae::Matrix* matrix;
+  bool norms;
+  size_t size() const { return static_cast<size_t>(norms ? matrix->rows() : matrix->size()); }
+};
+
+}  // namespace
+
 val packed_analysis_to_js(const ae::Analysis& a) {
   const ae::ForwardTrace& t = a.trace;
-  std::vector<const ae::Matrix*> order{&t.embeddings};
+  std::vector<Segment> order{{&t.embeddings, false}};
   int n_heads = 0, head_dim = 0;
   for (const auto& layer : t.layers) {
     n_heads = static_cast<int>(layer.self_attention.heads.size());
@@ -37,35 +48,35 @@ val packed_analysis_to_js(const ae::Analysis& a) {
       head_dim = static_cast<int>(h.q.cols());
       for (const ae::Matrix* m : {&h.q, &h.k, &h.v, &h.attention.raw_scores, &h.attention.scaled_scores,
                                   &h.attention.masked_scores, &h.attention.weights, &h.attention.output})
-        order.push_back(m);
+        order.push_back({m, false});
     }
-    order.push_back(&layer.self_attention.concat);
-    order.push_back(&layer.self_attention.output);
-    order.push_back(&layer.output);
+    order.push_back({&layer.self_attention.concat, false});
+    order.push_back({&layer.self_attention.output, false});
+    order.push_back({&layer.output, false});
   }
-  order.push_back(&t.output);
-  std::vector<ae::Matrix> norms;  // kept alive until copied
-  norms.reserve(t.layers.size() * ae::kLayerStageCount);
-  for (const auto& layer : t.layers) {
-    const std::vector<ae::LayerStage> stages = ae::layer_stages(layer);
+  order.push_back({&t.output, false});
+  for (size_t l = 0; l < t.layers.size(); ++l) {
+    const std::vector<ae::LayerStage> stages = ae::layer_stages(t.layers[l], t.layer_input(l));
     for (const ae::LayerStage& s : stages) {
       const std::string name = s.name;
-      if (name != "input" && name != "attention" && name != "output") order.push_back(s.value);
+      if (name != "input" && name != "attention" && name != "output") order.push_back({s.value, false});
     }
-    for (const ae::LayerStage& s : stages) {
-      norms.push_back(ae::row_norms(*s.value));  // reserved above: no reallocation moves them
-      order.push_back(&norms.back());
-    }
+    for (const ae::LayerStage& s : stages) order.push_back({s.value, true});
   }
 
   std::vector<int> offsets;
   offsets.reserve(order.size() + 1);
   size_t total = 0;
-  for (const ae::Matrix* m : order) offsets.push_back(static_cast<int>(total)), total += static_cast<size_t>(m->size());
+  for (const Segment& s : order) offsets.push_back(static_cast<int>(total)), total += s.size();
   offsets.push_back(static_cast<int>(total));
+  // Each matrix is copied once into data, each norm written there directly (ae::row_norms).
   std::vector<float> data(total);
-  for (size_t i = 0; i < order.size(); ++i)
-    std::memcpy(data.data() + offsets[i], order[i]->data(), static_cast<size_t>(order[i]->size()) * sizeof(float));
+  for (size_t i = 0; i < order.size(); ++i) {
+    float* to = data.data() + offsets[i];
+    const ae::Matrix& m = *order[i].matrix;
+    if (order[i].norms) Eigen::Map<Eigen::VectorXf>(to, m.rows()) = m.rowwise().norm();  // ae::row_norms
+    else std::memcpy(to, m.data(), static_cast<size_t>(m.size()) * sizeof(float));
+  }
 
   val out = val::object();
   out.set("tokens", to_js(a.tokens));

@@ -1,5 +1,5 @@
 // Embind layer for the positional-encoding panel (model/positional.h) and for judging the
-// word-order models' answers (train/word_order_grammar.h). Results leave as Float32Array
+// word-order models' answers (lesson/word_order_roles.h). Results leave as Float32Array
 // copies, like everything in bindings/ (see bindings.cpp for the error convention).
 //   sinusoidalTable(n, d)            → Float32Array n×d, row p = the encoding of position p
 //   ropeRotate(vec, position, base?) → Float32Array: vec (one row, even length) rotated as RoPE
@@ -8,7 +8,7 @@
 #include "js_values.h"
 
 #include "model/positional.h"
-#include "train/word_order_grammar.h"
+#include "lesson/word_order_roles.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>

@@ -19,6 +19,8 @@ deps=(
   # The sanitize and fuzz stages: clang 14 with its ASan/UBSan/libFuzzer runtimes.
   "clang-14|clang++-14"
   "libclang-rt-14-dev|/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
+  # scripts/format.sh: the C++ formatter (.clang-format).
+  "clang-format-14|clang-format-14"
 )
 
 missing_pkgs() {

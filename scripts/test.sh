@@ -2,7 +2,7 @@
 # Usage: scripts/test.sh [lint|native|wasm|e2e|server|sanitize|fuzz|all]   (default: all)
 # Runs every selected stage even if an earlier one fails, then prints a summary
 # and exits non-zero if any stage failed.
-#   lint      eslint (bugs, eslint.config.mjs) and prettier --check (format, .prettierrc.json): runs
+#   lint      eslint (bugs, eslint.config.mjs), prettier and clang-format-14 --check (format.sh): runs
 #             first, before the build, which it does not need
 #   sanitize  the native suite and the fuzz regression inputs under ASan + UBSan (build/sanitize)
 #   fuzz      each libFuzzer target of tests/fuzz for AE_FUZZ_SECONDS (default 15) seconds

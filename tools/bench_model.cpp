@@ -1,16 +1,16 @@
 // Native timings of the tiny models, as JSON on stdout, for the model table of `npm run bench`
 // (tools/bench/run.mjs), which puts them next to the same core functions run in wasm:
-//   forward with full trace (inference/latency.h) for the lesson sentence, the GELU part of it, its
+//   forward with full trace (bench/model_latency.h) for the lesson sentence, the GELU part of it, its
 //   matrix products alone (a floor under the forward), and
-//   training steps per second of the coreference recipe (train/throughput.h).
+//   training steps per second of the coreference recipe (bench/training_throughput.h).
 //
 //   bench_model [--model DIR] [--reps N] [--rounds R] [--steps K] [--batch B]
 //
 // Each figure is the median over R rounds (the machine is shared).
 #include "command_line.h"
-#include "inference/latency.h"
+#include "bench/model_latency.h"
 #include "io/checkpoint.h"
-#include "train/throughput.h"
+#include "bench/training_throughput.h"
 
 #include <nlohmann/json.hpp>
 

@@ -23,7 +23,7 @@ Matrix linear(const Linear& layer, const Matrix& x, int64_t& work) {
   return layer.forward(x);
 }
 
-// Self-attention of the r new rows x (r×d, already normalised for pre-LN) at positions
+// Self-attention of the r new rows x (r×d, the sublayer's input: normalised for pre-LN) at positions
 // first … first + r − 1: their keys and values go into the cache rows of that layer, and
 // each new query attends over cache rows 0 … first + r − 1 (causal mask, query_offset = first).
 Matrix attend_cached(const MultiHeadAttention& mha, const Matrix& x, int first, const std::optional<RopeSettings>& rope,
@@ -141,16 +141,13 @@ Matrix Transformer::forward_cached(const std::vector<int>& ids, KvCache& cache, 
       value_rows[static_cast<size_t>(h)] = &cache.value_store(static_cast<int>(l), h);
     }
     std::vector<Matrix>* weights = trace ? &trace->weights[l] : nullptr;
-    // The same sublayers as TransformerLayer::forward, with attention over the cache.
-    if (layer.norm == NormPlacement::Pre) {
-      x += attend_cached(layer.self_attention, layer.ln_self.forward(x), first, rope, key_rows.data(),
-                         value_rows.data(), work, weights);
-      x += feed_forward(layer.ffn, layer.ln_ffn.forward(x), work.ffn);
-    } else {
-      x = layer.ln_self.forward(
-          x + attend_cached(layer.self_attention, x, first, rope, key_rows.data(), value_rows.data(), work, weights));
-      x = layer.ln_ffn.forward(x + feed_forward(layer.ffn, x, work.ffn));
-    }
+    // The same sublayer steps as TransformerLayer::forward, with attention over the cache.
+    x = sublayer_forward(layer.norm, layer.ln_self, x, nullptr, [&](const Matrix& h) {
+      return attend_cached(layer.self_attention, h, first, rope, key_rows.data(), value_rows.data(), work, weights);
+    }, nullptr);
+    x = sublayer_forward(layer.norm, layer.ln_ffn, x, nullptr, [&](const Matrix& h) {
+      return feed_forward(layer.ffn, h, work.ffn);
+    }, nullptr);
   }
   if (final_norm_) x = final_norm_->forward(x);
   cache.rows_ = first + r;  // only now: a throw above leaves the cache's visible rows as they were

@@ -32,6 +32,13 @@ Matrix Linear::forward(const Matrix& x) const {
   return gemm_product(x, weight, false, &bias);
 }
 
+Matrix Linear::backward(const Matrix& x, const Matrix& dy, Linear& grad) const {
+  // y = x·W + b
+  grad.weight.noalias() += x.transpose() * dy;
+  grad.bias += dy.colwise().sum();
+  return dy * weight.transpose();
+}
+
 void Linear::init_random(Rng& rng) {
   fill_normal(weight, rng, 1.0 / std::sqrt(static_cast<double>(weight.rows())));
   bias.setZero();
@@ -48,6 +55,10 @@ LayerNorm::LayerNorm(int d, float eps_) : gamma(Matrix::Ones(1, d)), beta(Matrix
 
 Matrix LayerNorm::forward(const Matrix& x) const { return layer_norm(x, gamma, beta, eps); }
 
+Matrix LayerNorm::backward(const Matrix& x, const Matrix& dy, LayerNorm& grad) const {
+  return layer_norm_backward(x, gamma, eps, dy, grad.gamma, grad.beta);
+}
+
 void LayerNorm::visit(const std::string& prefix, const ParameterVisitor& f) {
   f(prefix + ".gamma", gamma);
   f(prefix + ".beta", beta);
@@ -57,25 +68,37 @@ void LayerNorm::visit(const std::string& prefix, const ParameterVisitor& f) {
 
 FeedForward::FeedForward(int d, int d_ff) : expand(d, d_ff), project(d_ff, d) {}
 
-Matrix FeedForward::forward(const Matrix& x, Matrix* hidden) const {
+Matrix FeedForward::forward(const Matrix& x, Matrix* hidden, const Matrix* activation_mask, Matrix* activation) const {
   Matrix pre_activation = expand.forward(x);
-  Matrix y = project.forward(gelu(pre_activation));
+  Matrix activated = gelu(pre_activation);
+  Matrix y = activation_mask ? project.forward((activated.array() * activation_mask->array()).matrix())
+                             : project.forward(activated);
   if (hidden) *hidden = std::move(pre_activation);
+  if (activation) *activation = std::move(activated);
   return y;
 }
 
-Matrix FeedForward::forward_traced(const Matrix& x, Matrix& hidden, Matrix& activation) const {
-  hidden = expand.forward(x);
-  activation = gelu(hidden);
-  return project.forward(activation);
+namespace {
+
+// gelu(h) and its derivative from one pass of the GELU kernel (ops/activation.h): the same bits
+// the forward pass computed, and one exp per element instead of a std::tanh for each.
+void gelu_and_derivative(const Matrix& h, Matrix& activated, Matrix& derivative) {
+  activated.resize(h.rows(), h.cols());
+  derivative.resize(h.rows(), h.cols());
+  gelu_values_and_derivative(h.data(), activated.data(), derivative.data(), static_cast<size_t>(h.size()));
 }
 
-Matrix FeedForward::forward(const Matrix& x, Matrix* hidden, const Matrix* activation_mask) const {
-  if (!activation_mask) return forward(x, hidden);
-  Matrix pre_activation = expand.forward(x);
-  Matrix y = project.forward((gelu(pre_activation).array() * activation_mask->array()).matrix());
-  if (hidden) *hidden = std::move(pre_activation);
-  return y;
+}  // namespace
+
+Matrix FeedForward::backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad,
+                             const Matrix* activation_mask) const {
+  // y = project(gelu(hidden) ⊙ M), hidden = expand(x); M = 1 without dropout
+  Matrix activated, derivative;
+  gelu_and_derivative(hidden, activated, derivative);
+  if (activation_mask) activated.array() *= activation_mask->array();
+  Matrix d_activated = project.backward(activated, dy, grad.project);
+  if (activation_mask) d_activated.array() *= activation_mask->array();
+  return expand.backward(x, (derivative.array() * d_activated.array()).matrix(), grad.expand);
 }
 
 void FeedForward::init_random(Rng& rng) {
@@ -122,16 +145,51 @@ Matrix MultiHeadAttention::forward(const Matrix& queries_from, const Matrix& key
       apply_rope(k, 0, rope->base);
     }
     if (dropout) head_options.dropout_seed = derive_seed(options.dropout_seed, static_cast<uint64_t>(h));
-    AttentionTrace step = attention_traced(q, k, v, dropout ? head_options : options);
-    if (!head_active || (*head_active)[static_cast<size_t>(h)] != 0)
-      concat.middleCols(col, head_dim) = step.output;
-    if (trace) trace->heads.push_back(HeadTrace{std::move(q), std::move(k), std::move(v), std::move(step)});
+    const AttentionOptions& o = dropout ? head_options : options;
+    const bool active = !head_active || (*head_active)[static_cast<size_t>(h)] != 0;
+    if (!trace) {  // no trace asked for: the untraced attention, without the four n×m matrices
+      const Matrix head_output = attention(q, k, v, o);
+      if (active) concat.middleCols(col, head_dim) = head_output;
+      continue;
+    }
+    AttentionTrace step = attention_traced(q, k, v, o);
+    if (active) concat.middleCols(col, head_dim) = step.output;
+    trace->heads.push_back(HeadTrace{std::move(q), std::move(k), std::move(v), std::move(step)});
   }
   Matrix out = wo.forward(concat);
   if (trace) {
-    trace->concat = concat;
+    trace->concat = std::move(concat);
     trace->output = out;
   }
+  return out;
+}
+
+MultiHeadAttention::InputGradients MultiHeadAttention::backward(
+    const Matrix& queries_from, const Matrix& keys_from, const AttentionOptions& options,
+    const std::optional<RopeSettings>& rope, const std::vector<uint8_t>* head_active, const MultiHeadTrace& trace,
+    const Matrix& d_output, MultiHeadAttention& grad) const {
+  // out = concat·W_O + b_O, concat = [head_0 | … | head_h−1], head_j = attention(q_j, k_j, v_j)
+  const Matrix d_concat = wo.backward(trace.concat, d_output, grad.wo);
+  Matrix dq_all = Matrix::Zero(queries_from.rows(), wq.weight.cols());
+  Matrix dk_all = Matrix::Zero(keys_from.rows(), wk.weight.cols());
+  Matrix dv_all = Matrix::Zero(keys_from.rows(), wv.weight.cols());
+  for (int h = 0; h < n_heads; ++h) {
+    if (head_active && (*head_active)[static_cast<size_t>(h)] == 0) continue;  // ablated: no output, no gradient
+    const int col = h * head_dim;
+    const HeadTrace& t = trace.heads[static_cast<size_t>(h)];
+    AttentionGradients g = attention_backward(t.q, t.k, t.v, t.attention, options, d_concat.middleCols(col, head_dim));
+    if (rope) {  // q, k were rotated after projection: rotate their gradients back
+      apply_rope(g.q, options.mask.query_offset, rope->base, /*inverse=*/true);
+      apply_rope(g.k, 0, rope->base, /*inverse=*/true);
+    }
+    dq_all.middleCols(col, head_dim) = g.q;
+    dk_all.middleCols(col, head_dim) = g.k;
+    dv_all.middleCols(col, head_dim) = g.v;
+  }
+  // q_all = queries_from·W_Q + b_Q, k_all = keys_from·W_K + b_K, v_all = keys_from·W_V + b_V
+  InputGradients out;
+  out.queries_from = wq.backward(queries_from, dq_all, grad.wq);
+  out.keys_from = wk.backward(keys_from, dk_all, grad.wk) + wv.backward(keys_from, dv_all, grad.wv);
   return out;
 }
 
@@ -160,108 +218,111 @@ TransformerLayer::TransformerLayer(const ModelConfig& c)
   }
 }
 
-Matrix TransformerLayer::forward(const Matrix& x_in, const Matrix* memory, const LayerOptions& o,
+namespace {
+
+// The dropout of one layer's forward (training), from streams derived from options.dropout_seed;
+// all empty and `self_attention` unchanged when dropout is off.
+struct LayerDropout {
+  AttentionOptions self_attention;  // the attention weights, seed stream 0
+  Matrix self_mask, hidden_mask, ffn_mask;  // streams 1, 2, 3: n×d, n×d_ff, n×d
+
+  LayerDropout(const LayerOptions& o, Eigen::Index n, Eigen::Index d, Eigen::Index d_ff)
+      : self_attention(o.self_attention) {
+    if (!(o.dropout > 0.0f)) return;
+    if (!(o.dropout < 1.0f)) throw std::invalid_argument("dropout must lie in [0, 1)");
+    self_attention.dropout = o.dropout;
+    self_attention.dropout_seed = derive_seed(o.dropout_seed, 0);
+    self_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 1));
+    hidden_mask = dropout_mask(n, d_ff, o.dropout, derive_seed(o.dropout_seed, 2));
+    ffn_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 3));
+  }
+  bool on() const { return self_mask.size() > 0; }
+  static const Matrix* mask(const Matrix& m) { return m.size() > 0 ? &m : nullptr; }
+};
+
+}  // namespace
+
+// Each sublayer is sublayer_forward (layers.h); with dropout (training):
+//   x1 = x + D1 ⊙ SelfAttn(LN1 x),   y = x1 + D2 ⊙ FFN(LN2 x1)          (pre-LN)
+//   x1 = LN1(x + D1 ⊙ SelfAttn x),   y = LN2(x1 + D2 ⊙ FFN x1)           (post-LN)
+// with the attention weights dropped inside each head and the FFN activation by D3 after GELU.
+Matrix TransformerLayer::forward(const Matrix& x, const Matrix* memory, const LayerOptions& o,
                                  LayerTrace* trace) const {
   if (cross_attention && !memory)
     throw std::invalid_argument("decoder layer with cross-attention needs the encoder output (memory)");
-  MultiHeadTrace* self_trace = trace ? &trace->self_attention : nullptr;
-  MultiHeadTrace* cross_trace = nullptr;
-  if (trace && cross_attention) cross_trace = &trace->cross_attention.emplace();
+  LayerDropout drop(o, x.rows(), x.cols(), ffn.expand.weight.cols());
+  if (drop.on() && cross_attention)
+    throw std::invalid_argument("dropout is supported for layers without cross-attention only");
+  if (trace) *trace = LayerTrace{};
+  const bool pre = norm == NormPlacement::Pre;
+  // What each sublayer saves (sublayer_forward's `saved`) and where its result goes.
+  Matrix* self_saved = trace ? (pre ? &trace->self_norm : &trace->after_self) : nullptr;
+  Matrix* self_result = trace ? (pre ? &trace->after_self : &trace->self_norm) : nullptr;
+  Matrix* ffn_saved = trace ? (pre ? &trace->ffn_norm : &trace->after_ffn) : nullptr;
 
-  if (o.dropout > 0.0f) return forward_dropout(x_in, o, trace);
-  Matrix x = x_in;
-  if (norm == NormPlacement::Pre) {
-    Matrix h = ln_self.forward(x);
-    x += self_attention.forward(h, h, o.self_attention, o.rope, o.head_active, self_trace);
-    if (trace) {
-      trace->input = x_in;
-      trace->self_norm = std::move(h);
-      trace->after_self = x;
-    }
-    if (cross_attention) x += cross_attention->forward(ln_cross->forward(x), *memory, o.cross_attention,
-                                                       std::nullopt, nullptr, cross_trace);
-    Matrix h_ffn = ln_ffn.forward(x);
-    if (trace) {
-      trace->ffn_output = ffn.forward_traced(h_ffn, trace->ffn_hidden, trace->ffn_activation);
-      x += trace->ffn_output;
-      trace->ffn_norm = std::move(h_ffn);
-      trace->after_ffn.resize(0, 0);
-    } else {
-      x += ffn.forward(h_ffn);
-    }
-  } else {
-    x = x_in + self_attention.forward(x_in, x_in, o.self_attention, o.rope, o.head_active, self_trace);
-    if (trace) {
-      trace->input = x_in;
-      trace->after_self = x;
-    }
-    x = ln_self.forward(x);
-    if (trace) trace->self_norm = x;
-    if (cross_attention)
-      x = ln_cross->forward(x + cross_attention->forward(x, *memory, o.cross_attention, std::nullopt, nullptr,
-                                                         cross_trace));
-    if (trace) {
-      trace->ffn_output = ffn.forward_traced(x, trace->ffn_hidden, trace->ffn_activation);
-      trace->after_ffn = x + trace->ffn_output;
-      x = ln_ffn.forward(trace->after_ffn);
-      trace->ffn_norm = x;
-    } else {
-      x = ln_ffn.forward(x + ffn.forward(x));
-    }
+  Matrix x1 = sublayer_forward(norm, ln_self, x, LayerDropout::mask(drop.self_mask), [&](const Matrix& h) {
+    return self_attention.forward(h, h, drop.self_attention, o.rope, o.head_active,
+                                  trace ? &trace->self_attention : nullptr);
+  }, self_saved);
+  if (self_result) *self_result = x1;
+  if (cross_attention) {
+    if (trace) trace->cross_attention.emplace();
+    x1 = sublayer_forward(norm, *ln_cross, x1, nullptr, [&](const Matrix& h) {
+      return cross_attention->forward(h, *memory, o.cross_attention, std::nullopt, nullptr,
+                                      trace ? &*trace->cross_attention : nullptr);
+    }, nullptr);
   }
-  if (trace) trace->output = x;
-  return x;
-}
-
-// The pre-LN forward with dropout (training):
-//   x1 = x + D1 ⊙ SelfAttn(LN1 x)   (attention weights dropped inside each head)
-//   x2 = x1 + D2 ⊙ FFN(LN2 x1)      (FFN activation dropped by D3 after GELU)
-Matrix TransformerLayer::forward_dropout(const Matrix& x_in, const LayerOptions& o, LayerTrace* trace) const {
-  if (norm != NormPlacement::Pre || cross_attention)
-    throw std::invalid_argument("dropout is supported for pre-LN layers without cross-attention only");
-  if (!(o.dropout > 0.0f && o.dropout < 1.0f)) throw std::invalid_argument("dropout must lie in [0, 1)");
-  const Eigen::Index n = x_in.rows(), d = x_in.cols();
-  AttentionOptions attention_options = o.self_attention;
-  attention_options.dropout = o.dropout;
-  attention_options.dropout_seed = derive_seed(o.dropout_seed, 0);
-  const Matrix self_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 1));
-  const Matrix hidden_mask = dropout_mask(n, ffn.expand.weight.cols(), o.dropout, derive_seed(o.dropout_seed, 2));
-  const Matrix ffn_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 3));
-
-  Matrix h = ln_self.forward(x_in);
-  Matrix x = x_in;
-  x.array() += self_attention.forward(h, h, attention_options, o.rope, o.head_active,
-                                      trace ? &trace->self_attention : nullptr).array() * self_mask.array();
-  Matrix h_ffn = ln_ffn.forward(x);
-  Matrix hidden;
-  Matrix after_self = x;
-  x.array() += ffn.forward(h_ffn, &hidden, &hidden_mask).array() * ffn_mask.array();
+  const bool stages = trace && !drop.on();  // the lesson's stages: inference traces only
+  Matrix y = sublayer_forward(norm, ln_ffn, x1, LayerDropout::mask(drop.ffn_mask), [&](const Matrix& h) {
+    Matrix out = ffn.forward(h, trace ? &trace->ffn_hidden : nullptr, LayerDropout::mask(drop.hidden_mask),
+                             stages ? &trace->ffn_activation : nullptr);
+    if (stages) trace->ffn_output = out;
+    return out;
+  }, ffn_saved);
   if (trace) {
-    trace->input = x_in;
-    trace->self_norm = std::move(h);
-    trace->after_self = std::move(after_self);
-    trace->ffn_norm = std::move(h_ffn);
-    trace->ffn_hidden = std::move(hidden);
-    trace->self_dropout_mask = self_mask;
-    trace->ffn_dropout_mask = ffn_mask;
-    trace->ffn_hidden_dropout_mask = hidden_mask;
-    trace->output = x;
+    trace->output = y;
+    trace->self_dropout_mask = std::move(drop.self_mask);
+    trace->ffn_dropout_mask = std::move(drop.ffn_mask);
+    trace->ffn_hidden_dropout_mask = std::move(drop.hidden_mask);
   }
-  return x;
+  return y;
 }
 
-std::vector<LayerStage> layer_stages(const LayerTrace& t) {
+Matrix TransformerLayer::backward(const Matrix& x, const LayerTrace& t, const LayerOptions& o, const Matrix& d_output,
+                                  TransformerLayer& grad) const {
+  if (cross_attention) throw std::logic_error("training supports layers without cross-attention only");
+  const bool pre = norm == NormPlacement::Pre;
+  const Matrix* hidden_mask = LayerDropout::mask(t.ffn_hidden_dropout_mask);
+  // y = sublayer(x1, FFN): pre-LN x1 + D2 ⊙ FFN(LN2 x1), post-LN LN2(x1 + D2 ⊙ FFN x1)
+  const Matrix& x1 = pre ? t.after_self : t.self_norm;
+  const Matrix d_x1 = sublayer_backward(
+      norm, ln_ffn, grad.ln_ffn, x1, pre ? t.ffn_norm : t.after_ffn, LayerDropout::mask(t.ffn_dropout_mask),
+      d_output, [&](const Matrix& h, const Matrix& d_out) {
+        return ffn.backward(h, t.ffn_hidden, d_out, grad.ffn, hidden_mask);
+      });
+  // x1 = sublayer(x, SelfAttn): pre-LN x + D1 ⊙ SelfAttn(LN1 x), post-LN LN1(x + D1 ⊙ SelfAttn x)
+  // (the attention-weight masks are in the heads' traces)
+  return sublayer_backward(norm, ln_self, grad.ln_self, x, pre ? t.self_norm : t.after_self,
+                           LayerDropout::mask(t.self_dropout_mask), d_x1, [&](const Matrix& h, const Matrix& d_out) {
+                             const auto d = self_attention.backward(h, h, o.self_attention, o.rope, o.head_active,
+                                                                    t.self_attention, d_out, grad.self_attention);
+                             return Matrix(d.queries_from + d.keys_from);
+                           });
+}
+
+std::vector<LayerStage> layer_stages(const LayerTrace& t, const Matrix& input) {
   const bool post = t.after_ffn.size() > 0;
   const Eigen::Index n = t.output.rows();
-  for (const Matrix* m : {&t.input, &t.self_norm, &t.self_attention.output, &t.after_self, &t.ffn_norm,
+  const Matrix& norm2 = post ? t.output : t.ffn_norm;  // post-LN: LN2's output is the layer's
+  for (const Matrix* m : {&input, &t.self_norm, &t.self_attention.output, &t.after_self, &norm2,
                           &t.ffn_activation, &t.ffn_output})
     if (m->rows() != n || n == 0)
       throw std::invalid_argument("layer stages: this trace lacks them (a forward without a trace, or with dropout)");
-  return {{"input", &t.input},
+  return {{"input", &input},
           {"norm1", &t.self_norm},
           {"attention", &t.self_attention.output},
           {"residual1", &t.after_self},
-          {"norm2", &t.ffn_norm},
+          {"norm2", &norm2},
           {"ffnHidden", &t.ffn_activation},
           {"ffn", &t.ffn_output},
           {"residual2", post ? &t.after_ffn : &t.output},

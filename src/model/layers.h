@@ -41,14 +41,12 @@ struct FeedForward {
   Linear expand, project;
 
   FeedForward(int d, int d_ff);
-  // hidden, when given, receives the expansion before GELU (what backward needs).
-  Matrix forward(const Matrix& x, Matrix* hidden = nullptr) const;
-  // Training: activation_mask (n×d_ff, 0 or 1/(1 − p), see dropout_mask) multiplies GELU's
-  // output before the projection (dropout inside the FFN); nullptr = none.
-  Matrix forward(const Matrix& x, Matrix* hidden, const Matrix* activation_mask) const;
-  // forward() keeping both the expansion before GELU (hidden) and after it (activation, n×d_ff).
-  Matrix forward_traced(const Matrix& x, Matrix& hidden, Matrix& activation) const;
-  Matrix backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad) const;
+  // y = (GELU(x·W1 + b1) ⊙ M)·W2 + b2. activation_mask M (n×d_ff, 0 or 1/(1 − p), see
+  // dropout_mask) is dropout inside the FFN in training; nullptr = none. hidden and activation,
+  // when given, receive x·W1 + b1 (what backward needs) and GELU of it (before M).
+  Matrix forward(const Matrix& x, Matrix* hidden = nullptr, const Matrix* activation_mask = nullptr,
+                 Matrix* activation = nullptr) const;
+  // Backward of forward(x, &hidden, activation_mask) given dL/dy.
   Matrix backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad,
                   const Matrix* activation_mask) const;
   void init_random(Rng& rng);
@@ -99,22 +97,25 @@ struct MultiHeadAttention {
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };
 
+// What a layer's forward saved. The layer's input is not kept: it is the previous layer's
+// output or the stack's embeddings (ForwardTrace::layer_input), so each tensor is stored once.
 struct LayerTrace {
   MultiHeadTrace self_attention;
   std::optional<MultiHeadTrace> cross_attention;
   Matrix output;  // n×d, this layer's output
-  // Saved for backward (pre-LN layers): the layer input, LN1(input), input + self-attention,
-  // LN2 of that, and the feed-forward expansion before GELU.
-  Matrix input, self_norm, after_self, ffn_norm, ffn_hidden;
+  // Saved for backward: LN1's output, the sum after self-attention, LN2's output (pre-LN only;
+  // post-LN's is `output`), the feed-forward expansion before GELU, and post-LN's sum before LN2
+  // (empty for pre-LN, where it is `output`). Pre-LN: self_norm = LN1(input), after_self =
+  // input + attention, ffn_norm = LN2(after_self). Post-LN: after_self = input + attention,
+  // self_norm = LN1(after_self), after_ffn = self_norm + ffn output, output = LN2(after_ffn).
+  Matrix self_norm, after_self, ffn_norm, ffn_hidden, after_ffn;
   // Dropout masks (training; empty when dropout is off): on the self-attention output and the
   // feed-forward output before their residual adds, and on the FFN activation after GELU.
   // The attention-weight masks live in each head's AttentionTrace.
   Matrix self_dropout_mask, ffn_dropout_mask, ffn_hidden_dropout_mask;
-  // Inference trace (forward without dropout) of the rest of the layer's stages, filled for both
-  // norm placements (post-LN also fills input, self_norm = LN1(x + attention), after_self,
-  // ffn_norm = LN2(…) = output and ffn_hidden above): the FFN activation after GELU (n×d_ff), the
-  // FFN output (n×d), and post-LN's sum before LN2 (empty for pre-LN, where it is the output).
-  Matrix ffn_activation, ffn_output, after_ffn;
+  // Inference trace only (forward without dropout): the FFN activation after GELU (n×d_ff) and
+  // the FFN output (n×d).
+  Matrix ffn_activation, ffn_output;
 };
 
 // One stage of a layer's computation for one sequence, in the names the lesson uses:
@@ -131,9 +132,10 @@ struct LayerStage {
   const Matrix* value;  // points into the LayerTrace; n×d, ffnHidden n×d_ff
 };
 inline constexpr int kLayerStageCount = 9;
-// The stages of an inference trace (forward without dropout), in the order above. Throws
-// std::invalid_argument when the trace lacks them (e.g. a training trace with dropout).
-std::vector<LayerStage> layer_stages(const LayerTrace& trace);
+// The stages of an inference trace (forward without dropout) of a layer that read `input`, in
+// the order above. Throws std::invalid_argument when the trace lacks them (e.g. a training
+// trace with dropout).
+std::vector<LayerStage> layer_stages(const LayerTrace& trace, const Matrix& input);
 // Euclidean length of every row of m: n×1.
 Matrix row_norms(const Matrix& m);
 
@@ -143,12 +145,50 @@ struct LayerOptions {
   AttentionOptions cross_attention;
   std::optional<RopeSettings> rope;
   const std::vector<uint8_t>* head_active = nullptr;  // self-attention head ablation
-  // Training only (pre-LN layers without cross-attention): inverted dropout with probability
+  // Training only (layers without cross-attention): inverted dropout with probability
   // `dropout` on the attention weights, each sublayer output before the residual add, and the
   // FFN activation; masks come from streams derived from dropout_seed. 0 = off.
   float dropout = 0.0f;
   uint64_t dropout_seed = 0;
 };
+
+// One sublayer f (attention or feed-forward) with its residual add and LayerNorm: the one place
+// that wires the norm placement, used by every pass (TransformerLayer::forward with or without
+// dropout, Transformer::forward_cached; sublayer_backward is its mirror).
+//   pre-LN:  y = x + D ⊙ f(LN(x))      *saved = LN(x), f's input
+//   post-LN: y = LN(x + D ⊙ f(x))      *saved = x + D ⊙ f(x), LN's input
+// D: the dropout mask on f's output (training), nullptr = none. saved: nullptr = not kept.
+template <class Sublayer>
+Matrix sublayer_forward(NormPlacement norm, const LayerNorm& ln, const Matrix& x, const Matrix* dropout,
+                        Sublayer&& f, Matrix* saved) {
+  const bool pre = norm == NormPlacement::Pre;
+  Matrix h = pre ? ln.forward(x) : Matrix();
+  Matrix out = f(pre ? h : x);
+  if (dropout) out.array() *= dropout->array();
+  Matrix sum = x + out;
+  if (pre) {
+    if (saved) *saved = std::move(h);
+    return sum;
+  }
+  Matrix y = ln.forward(sum);
+  if (saved) *saved = std::move(sum);
+  return y;
+}
+
+// Backward of sublayer_forward given dL/dy, x and what it saved. f_backward(f_input, dL/d(f
+// output)) adds f's parameter gradients and returns dL/d(f_input); ln_grad receives LN's.
+template <class SublayerBackward>
+Matrix sublayer_backward(NormPlacement norm, const LayerNorm& ln, LayerNorm& ln_grad, const Matrix& x,
+                         const Matrix& saved, const Matrix* dropout, const Matrix& dy, SublayerBackward&& f_backward) {
+  const auto dropped = [&](const Matrix& d) { return dropout ? Matrix(d.array() * dropout->array()) : d; };
+  if (norm == NormPlacement::Pre) {
+    // y = x + D ⊙ f(LN(x)), saved = LN(x)
+    return dy + ln.backward(x, f_backward(saved, dropped(dy)), ln_grad);
+  }
+  // y = LN(x + D ⊙ f(x)), saved = x + D ⊙ f(x)
+  const Matrix d_sum = ln.backward(saved, dy, ln_grad);
+  return d_sum + f_backward(x, dropped(d_sum));
+}
 
 // Transformer layer. Pre-LN: x += SelfAttn(LN1 x); x += CrossAttn(LNc x, memory); x += FFN(LN2 x).
 // Post-LN (the 2017 paper): x = LN1(x + SelfAttn x); x = LNc(x + CrossAttn(x, memory)); x = LN2(x + FFN x).
@@ -161,11 +201,11 @@ struct TransformerLayer {
   FeedForward ffn;
 
   explicit TransformerLayer(const ModelConfig& config);
+  // With options.dropout > 0 (training): layers without cross-attention only.
   Matrix forward(const Matrix& x, const Matrix* memory, const LayerOptions& options, LayerTrace* trace) const;
-  // forward() with options.dropout > 0 (training): pre-LN without cross-attention only.
-  Matrix forward_dropout(const Matrix& x, const LayerOptions& options, LayerTrace* trace) const;
-  // Pre-LN layers without cross-attention only (what the trainer uses); throws otherwise.
-  Matrix backward(const LayerTrace& trace, const LayerOptions& options, const Matrix& d_output,
+  // Backward of forward(x, nullptr, options, &trace) given dL/d(output): adds into grad and
+  // returns dL/dx. Layers without cross-attention only (what the trainer uses); throws otherwise.
+  Matrix backward(const Matrix& x, const LayerTrace& trace, const LayerOptions& options, const Matrix& d_output,
                   TransformerLayer& grad) const;
   void init_random(Rng& rng);
   void visit(const std::string& prefix, const ParameterVisitor& f);

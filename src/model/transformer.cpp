@@ -141,11 +141,14 @@ void Transformer::backward(const std::vector<int>& ids, const RunOptions& option
   if (trace.layers.size() != layers_.size()) throw std::logic_error("backward: the trace is from another model");
   LayerOptions lo = layer_options(options);
   Matrix dx = d_output;
+  // output = final_norm(x) (pre-LN)
   if (final_norm_) dx = final_norm_->backward(trace.layers.back().output, dx, *grads.final_norm_);
+  // x = layers_[l].forward(x, …) for every l
   for (size_t l = layers_.size(); l-- > 0;) {
     lo.head_active = options.head_active.empty() ? nullptr : &options.head_active[l];
-    dx = layers_[l].backward(trace.layers[l], lo, dx, grads.layers_[l]);
+    dx = layers_[l].backward(trace.layer_input(l), trace.layers[l], lo, dx, grads.layers_[l]);
   }
+  // x = embed(ids, position_offset)
   for (size_t i = 0; i < ids.size(); ++i) grads.token_embedding_.row(ids[i]) += dx.row(static_cast<Eigen::Index>(i));
   if (config_.positional == PositionalEncoding::Learned)
     grads.position_embedding_.middleRows(options.position_offset, dx.rows()) += dx;

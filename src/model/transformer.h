@@ -24,7 +24,7 @@ struct RunOptions {
   std::vector<std::vector<uint8_t>> head_active;    // per layer, per head; empty = all heads on
   const Matrix* memory = nullptr;                   // encoder output, for cross-attention
   // Training only: inverted dropout with probability `dropout` on the attention weights, each
-  // sublayer output before its residual add, and the FFN activation after GELU (pre-LN models
+  // sublayer output before its residual add, and the FFN activation after GELU (models
   // without cross-attention). Masks are drawn from streams derived from dropout_seed (per layer,
   // then per site and head), so a seed always gives the same masks. 0 = off: inference.
   float dropout = 0.0f;
@@ -38,6 +38,9 @@ struct ForwardTrace {
   Matrix embeddings;  // n×d: token embedding + additive positional encoding
   std::vector<LayerTrace> layers;
   Matrix output;      // n×d: after the final LayerNorm (pre-LN) or the last layer (post-LN)
+
+  // The input of layer l: the embeddings for layer 0, else layer l − 1's output.
+  const Matrix& layer_input(size_t l) const { return l == 0 ? embeddings : layers[l - 1].output; }
 };
 
 class Transformer {
@@ -78,7 +81,7 @@ class Transformer {
   // With config.tie_output = false it is a separate d×V matrix W instead: h·W + b.
   Matrix logits(const Matrix& hidden) const;
 
-  // --- training (src/train/) ---
+  // --- training (src/train/); the layers' backwards are beside their forwards in layers.cpp ---
   // Backward of logits(hidden): adds into grads' embedding and output bias, returns dL/dhidden.
   Matrix logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const;
   // Backward of forward(ids, options, &trace) given dL/d(output) (n×d); gradients are added

@@ -13,6 +13,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 
@@ -134,7 +135,11 @@ TEST_CASE("gradient: GELU") {
   Rng rng(3);
   Matrix x = random_matrix(rng, 4, 5, 2.0);
   const Matrix r = random_matrix(rng, 4, 5);
-  check_gradient("dx", x, gelu_backward(x, r), [&] { return weighted_sum(gelu(x), r); });
+  // The derivative FeedForward::backward uses: dL/dx = gelu'(x) ⊙ dL/dy.
+  Matrix y(4, 5), derivative(4, 5);
+  gelu_values_and_derivative(x.data(), y.data(), derivative.data(), static_cast<size_t>(x.size()));
+  CHECK(y == gelu(x));
+  check_gradient("dx", x, Matrix(derivative.array() * r.array()), [&] { return weighted_sum(gelu(x), r); });
 }
 
 TEST_CASE("gradient: feed-forward") {
@@ -146,7 +151,7 @@ TEST_CASE("gradient: feed-forward") {
   FeedForward grad(4, 16);
   Matrix hidden;
   ffn.forward(x, &hidden);
-  const Matrix dx = ffn.backward(x, hidden, r, grad);
+  const Matrix dx = ffn.backward(x, hidden, r, grad, nullptr);
   auto loss = [&] { return weighted_sum(ffn.forward(x), r); };
   check_gradient("dx", x, dx, loss);
   check_gradient("d expand.weight", ffn.expand.weight, grad.expand.weight, loss);
@@ -325,6 +330,28 @@ TEST_CASE("gradient: whole model with dropout (fixed seed), every positional enc
     off.dropout = 0.0f;
     CHECK(model.forward(ex.ids, off, nullptr) == plain);
     check_model_gradients(model, ex, o);
+  }
+}
+
+TEST_CASE("gradient: post-LN model (no final norm), with and without dropout, causal and not") {
+  for (float dropout : {0.0f, 0.2f}) {
+    for (bool causal : {false, true}) {
+      CAPTURE(dropout);
+      CAPTURE(causal);
+      ModelConfig c = tiny_model_config(PositionalEncoding::Rope);
+      c.norm = NormPlacement::Post;
+      c.causal = causal;
+      Transformer model(c);
+      model.init_random(8);
+      perturb_norms_and_biases(model);
+      RunOptions o;
+      o.dropout = dropout;
+      o.dropout_seed = 4321;
+      const std::vector<std::string> names = check_model_gradients(model, kTinyExample, o);
+      // Every layer's two LayerNorms are in the check, and there is no final norm.
+      CHECK(std::count(names.begin(), names.end(), "layers.1.ln_ffn.gamma") == 1);
+      CHECK(std::count(names.begin(), names.end(), "final_norm.gamma") == 0);
+    }
   }
 }
 

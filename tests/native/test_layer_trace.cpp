@@ -31,9 +31,9 @@ void randomize(ae::TransformerLayer& layer, uint64_t seed) {
   });
 }
 
-std::map<std::string, const ae::Matrix*> by_name(const ae::LayerTrace& trace) {
+std::map<std::string, const ae::Matrix*> by_name(const ae::LayerTrace& trace, const ae::Matrix& input) {
   std::map<std::string, const ae::Matrix*> out;
-  for (const auto& s : ae::layer_stages(trace)) out[s.name] = s.value;
+  for (const auto& s : ae::layer_stages(trace, input)) out[s.name] = s.value;
   return out;
 }
 
@@ -66,11 +66,11 @@ TEST_CASE("layer_stages: nine stages in the lesson's order, each recomputed from
       ae::LayerTrace trace;
       const ae::Matrix out = layer.forward(x, nullptr, o, &trace);
 
-      const std::vector<ae::LayerStage> stages = ae::layer_stages(trace);
+      const std::vector<ae::LayerStage> stages = ae::layer_stages(trace, x);
       REQUIRE(stages.size() == static_cast<size_t>(ae::kLayerStageCount));
       const char* order[] = {"input", "norm1", "attention", "residual1", "norm2", "ffnHidden", "ffn", "residual2", "output"};
       for (int i = 0; i < ae::kLayerStageCount; ++i) CHECK(std::string(stages[static_cast<size_t>(i)].name) == order[i]);
-      auto s = by_name(trace);
+      auto s = by_name(trace, x);
       for (const auto& [name, m] : s) {
         const auto& name_ = name;  // clang 14 cannot capture a structured binding
         CAPTURE(name_);
@@ -149,8 +149,11 @@ TEST_CASE("in a stack, layer l's input stage is layer l − 1's output, and laye
     REQUIRE(trace.layers.size() == 3);
     for (size_t l = 0; l < 3; ++l) {
       CAPTURE(l);
-      const auto stages = ae::layer_stages(trace.layers[l]);
+      const auto stages = ae::layer_stages(trace.layers[l], trace.layer_input(l));
       CHECK_MATRIX_EQUAL(*stages.front().value, l == 0 ? trace.embeddings : trace.layers[l - 1].output);
+      // The layer read that input: residual1 = input + attention, to the bit.
+      CHECK_MATRIX_EQUAL(trace.layers[l].after_self,
+                         ae::Matrix(*stages.front().value + trace.layers[l].self_attention.output));
       CHECK_MATRIX_EQUAL(*stages.back().value, trace.layers[l].output);
     }
     if (norm == ae::NormPlacement::Post) CHECK_MATRIX_EQUAL(out, trace.layers.back().output);
@@ -159,15 +162,16 @@ TEST_CASE("in a stack, layer l's input stage is layer l − 1's output, and laye
 
 TEST_CASE("layer_stages throws for a trace without stages") {
   ae::LayerTrace empty;
-  CHECK_THROWS_AS(ae::layer_stages(empty), std::invalid_argument);
+  CHECK_THROWS_AS(ae::layer_stages(empty, ae::Matrix()), std::invalid_argument);
   // A training trace with dropout keeps only what backward needs.
   ae::TransformerLayer layer(stage_config(ae::NormPlacement::Pre));
   randomize(layer, 920);
   ae::LayerOptions o;
   o.dropout = 0.1f, o.dropout_seed = 3;
   ae::LayerTrace trace;
-  layer.forward(ref::random_matrix(4, 16, 921), nullptr, o, &trace);
-  CHECK_THROWS_AS(ae::layer_stages(trace), std::invalid_argument);
+  const ae::Matrix x = ref::random_matrix(4, 16, 921);
+  layer.forward(x, nullptr, o, &trace);
+  CHECK_THROWS_AS(ae::layer_stages(trace, x), std::invalid_argument);
 }
 
 TEST_CASE("row_norms is the Euclidean length of each row") {

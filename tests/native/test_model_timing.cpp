@@ -1,9 +1,9 @@
 // The benchmark entry points of the core: analyze_seconds_per_call (forward with full trace)
 // and coref_encoder_training_throughput (the coreference recipe's trainer). Their timings are
 // not asserted (no timed tests); what is checked is that they do the work they report.
-#include "inference/latency.h"
+#include "bench/model_latency.h"
 #include "io/checkpoint.h"
-#include "train/throughput.h"
+#include "bench/training_throughput.h"
 
 #include <doctest/doctest.h>
 

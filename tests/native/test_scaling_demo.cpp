@@ -1,7 +1,7 @@
 // scaling_demo (the "why ÷√d" experiment) against plain loops over the same random vectors,
 // and the statistics the lesson claims: Var(q·k) ≈ d unscaled, ≈ 1 scaled; large unscaled d
 // collapses the weights onto one key.
-#include "ops/scaling_demo.h"
+#include "lesson/scaling_demo.h"
 #include "util/rng.h"
 
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // parse_word_order reads back every sentence the word-order corpus writes (agent, verb and
 // patient as the generator recorded them) and rejects text outside that grammar.
 #include "train/corpus.h"
-#include "train/word_order_grammar.h"
+#include "lesson/word_order_roles.h"
 
 #include <doctest/doctest.h>
 

@@ -407,7 +407,7 @@ say();
 say(`The coreference encoder (3 layers × 4 heads, d_model = 32) on the lesson sentence (${engine.tokenize(LESSON).length} tokens): the forward pass with the full trace the ` +
     'page shows (q, k, v and the four attention steps of every head, every layer output) and the prediction. µs per call, medians of ' +
     `${modelRounds} rounds. "In wasm" is timed inside the module with std::chrono::steady_clock (\`ModelBench.analyzeTiming\`, bindings/bench.cpp), ` +
-    '"from JS" is the call the page makes, native is `build/native/bench_model` (the same core function, inference/latency.h).');
+    '"from JS" is the call the page makes, native is `build/native/bench_model` (the same core function, bench/model_latency.h).');
 say();
 const fwd = Object.fromEntries(Object.entries(forward).map(([k, v]) => [k, median(v)]));
 say(table(['what', 'µs per call'], [
@@ -432,7 +432,7 @@ say(`Building the JS objects costs ${fmt(fwd.withObjects - fwd.core, 0)} µs on 
     `${fmt(fwd.withPacked - fwd.core, 0)} µs.`);
 say();
 const trainingWasm = median(training);
-say(`Training, the coreference recipe's trainer (train/throughput.h: batch ${trainingBatch}, dropout 0.1, AdamW with warm-up; ` +
+say(`Training, the coreference recipe's trainer (bench/training_throughput.h: batch ${trainingBatch}, dropout 0.1, AdamW with warm-up; ` +
     `${trainingSteps} steps on a fresh model, timed inside the core): **${fmt(trainingWasm, 1)} steps/s in wasm**, ` +
     `${fmt(nativeModel?.training_steps_per_second, 1)} steps/s native` +
     `${nativeModel ? ` (wasm at ${fmt((100 * trainingWasm) / nativeModel.training_steps_per_second, 0)} % of native)` : ''}.`);

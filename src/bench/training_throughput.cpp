@@ -1,4 +1,4 @@
-#include "train/throughput.h"
+#include "bench/training_throughput.h"
 
 #include "model/transformer.h"
 #include "train/corpus.h"

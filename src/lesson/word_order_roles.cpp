@@ -1,4 +1,4 @@
-#include "train/word_order_grammar.h"
+#include "lesson/word_order_roles.h"
 
 #include "text/tokenizer.h"
 #include "train/corpus.h"

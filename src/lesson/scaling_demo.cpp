@@ -1,4 +1,4 @@
-#include "ops/scaling_demo.h"
+#include "lesson/scaling_demo.h"
 
 #include "ops/attention.h"
 #include "ops/softmax.h"

@@ -1,4 +1,4 @@
-#include "inference/latency.h"
+#include "bench/model_latency.h"
 
 #include "ops/activation.h"
 #include "ops/gemm.h"
