@@ -36,6 +36,8 @@ fi
 cmake --build build/wasm -j"$jobs"
 
 mkdir -p web/dist
-for f in attention.mjs attention.wasm; do
+# attention-relaxed.*: the fused multiply-add build (CMakeLists.txt: needs clang-19).
+for f in attention.mjs attention.wasm attention-relaxed.mjs attention-relaxed.wasm; do
+  [ -f "build/wasm/$f" ] || continue
   cmp -s "build/wasm/$f" "web/dist/$f" || cp "build/wasm/$f" "web/dist/$f"
 done

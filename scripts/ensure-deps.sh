@@ -19,6 +19,9 @@ deps=(
   # The sanitize and fuzz stages: clang 14 with its ASan/UBSan/libFuzzer runtimes.
   "clang-14|clang++-14"
   "libclang-rt-14-dev|/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
+  # The relaxed-SIMD (fused multiply-add) module's kernel files: clang 14 cannot emit them.
+  "clang-19|clang++-19"
+  "lld-19|wasm-ld-19"
 )
 
 missing_pkgs() {
