@@ -2,7 +2,6 @@
 // It adds no model math: it checks every input against the contract (contract.mjs), loads the
 // module, turns C++ exceptions into EngineErrors, and frees C++ objects. Every array it returns
 // is a Float32Array copy owned by JS (see README).
-import createAttentionModule from '../dist/attention.mjs';
 import {
   EngineError, analysisOptions, args, boolean, coreError, finite, flags, integer, numbers, options, refuse, runOptions, text,
 } from './contract.mjs';
@@ -304,9 +303,15 @@ export class ModelBench {
 export class Engine {
   #module;
 
-  constructor(module) {
+  constructor(module, build = 'simd128') {
     this.#module = module;
     this.simd = module.simdEnabled();
+    // Which build runs and the kernels it runs by default (their names say the instruction set:
+    // …__wasmrelaxedsimd for fused multiply-add, …__wasmsimd for mul + add).
+    const gemm = module.gemmKernelNames()[0];
+    this.features = Object.freeze({
+      build, simd: this.simd, relaxedSimd: build === 'relaxed', fma: gemm.endsWith('__wasmrelaxedsimd'), gemm,
+    });
   }
 
   // Checks positional arguments against readers ({name: reader}), then calls the module's
@@ -396,7 +401,7 @@ export class Engine {
     return this.#call('wordOrderRoles', [sentence], { text: text() });
   }
 
-  // Names of the GEMM variants of this build, fastest first (f32_gemm__wasmsimd_5x8, …).
+  // Names of the GEMM variants of this build, fastest first (f32_gemm_ukernel_5x8__wasmsimd, …).
   gemmKernelNames() {
     return this.#module.gemmKernelNames();
   }
@@ -513,7 +518,33 @@ function modelFiles(call, files) {
   return { config, weights, vocab };
 }
 
-// moduleOptions go to Emscripten's factory; in Node pass {wasmBinary} (see tests/wasm).
-export async function loadEngine(moduleOptions = {}) {
-  return new Engine(await createAttentionModule(moduleOptions));
+// A 35-byte module whose one function is f32x4.relaxed_madd: WebAssembly.validate accepts it
+// where the engine runs relaxed SIMD (Chromium ≥ 114; Node 20 with --experimental-wasm-relaxed-simd).
+const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 123, 1, 123, 3, 2, 1, 0,
+  10, 13, 1, 11, 0, 32, 0, 32, 0, 32, 0, 253, 133, 2, 11]);
+
+export function relaxedSimdSupported() {
+  try {
+    return WebAssembly.validate(RELAXED_SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+// The two builds of the module, from the same sources: fused multiply-add kernels (relaxed SIMD)
+// or mul + add (SIMD128). Only the chosen one's files are fetched.
+export const MODULE_FILES = {
+  relaxed: { glue: 'attention-relaxed.mjs', wasm: 'attention-relaxed.wasm' },
+  simd128: { glue: 'attention.mjs', wasm: 'attention.wasm' },
+};
+
+// The build to load here: relaxed where the probe passes.
+export const chooseModule = () => (relaxedSimdSupported() ? 'relaxed' : 'simd128');
+
+// moduleOptions go to Emscripten's factory; in Node pass {wasmBinary} of the chosen build's
+// .wasm (tests/wasm/helpers.mjs). build: 'relaxed' | 'simd128' (default: chooseModule()).
+export async function loadEngine(moduleOptions = {}, build = chooseModule()) {
+  if (!Object.hasOwn(MODULE_FILES, build)) refuse('loadEngine', 'build', "'relaxed' or 'simd128'", build);
+  const { default: create } = await (build === 'relaxed' ? import('../dist/attention-relaxed.mjs') : import('../dist/attention.mjs'));
+  return new Engine(await create(moduleOptions), build);
 }
