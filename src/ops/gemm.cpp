@@ -27,9 +27,12 @@ namespace {
 #else
 #define AE_GEMM_EIGEN_FIRST 0
 #endif
-// Where fused multiply-add is fast (the relaxed-SIMD module), its tiles lead.
+// Where fused multiply-add is fast (the relaxed-SIMD module), its tiles lead, 6×8 first: without
+// the product temporary its 12 accumulators + 2 panel vectors + 1 broadcast fit V8's 15 xmm
+// registers, and in Chromium it beat the 5×8 FMA tile at n = 128–512 in both runs of
+// tools/bench/browser.mjs (docs/benchmarks.md).
 #define AE_GEMM_TILE(MR, ARITH, ISA) {"f32_gemm_ukernel_" #MR "x8__" ISA, &f32_gemm_ukernel_f32x4<MR, simd::ARITH>}
-#define AE_GEMM_FMA_TILES AE_GEMM_TILE(5, Fma, AE_F32X4_FMA_ISA), AE_GEMM_TILE(6, Fma, AE_F32X4_FMA_ISA), \
+#define AE_GEMM_FMA_TILES AE_GEMM_TILE(6, Fma, AE_F32X4_FMA_ISA), AE_GEMM_TILE(5, Fma, AE_F32X4_FMA_ISA), \
                           AE_GEMM_TILE(4, Fma, AE_F32X4_FMA_ISA),
 constexpr GemmKernel kKernels[] = {
 #if AE_GEMM_EIGEN_FIRST

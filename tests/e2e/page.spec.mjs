@@ -35,7 +35,7 @@ test('Chromium runs relaxed SIMD: the page loads the fused multiply-add build, a
   await expect(app(page)).toHaveAttribute('data-status', 'ready');
   await expect(page.locator('#fact-arithmetic')).toHaveText('fused, one rounding (relaxed SIMD)');
   expect(await page.evaluate(async () => (await (await import('/lib/context.mjs')).getEngine()).features)).toMatchObject(
-    { build: 'relaxed', relaxedSimd: true, fma: true, gemm: 'f32_gemm_ukernel_5x8__wasmrelaxedsimd' });
+    { build: 'relaxed', relaxedSimd: true, fma: true, gemm: 'f32_gemm_ukernel_6x8__wasmrelaxedsimd' });
   expect(fetched).toContain('/dist/attention-relaxed.wasm');
   expect(fetched.filter((p) => /\/dist\/attention\.(mjs|wasm)$/.test(p))).toEqual([]);
   await page.locator('#lang').click();

@@ -8,7 +8,7 @@ import { build, loadNodeEngine } from './helpers.mjs';
 
 const engine = await loadNodeEngine();
 // The default tile: fused multiply-add in the relaxed build, mul + add in the SIMD128 one.
-const FIRST = build === 'relaxed' ? 'f32_gemm_ukernel_5x8__wasmrelaxedsimd' : 'f32_gemm_ukernel_5x8__wasmsimd';
+const FIRST = build === 'relaxed' ? 'f32_gemm_ukernel_6x8__wasmrelaxedsimd' : 'f32_gemm_ukernel_5x8__wasmsimd';
 
 function gemmReference(a, b, m, n, k, transposeB) {
   const c = new Float64Array(m * n);
