@@ -29,8 +29,8 @@ namespace {
 #endif
 // Where fused multiply-add is fast (the relaxed-SIMD module), its tiles lead, 6×8 first: without
 // the product temporary its 12 accumulators + 2 panel vectors + 1 broadcast fit V8's 15 xmm
-// registers, and in Chromium it beat the 5×8 FMA tile at n = 128–512 in both runs of
-// tools/bench/browser.mjs (docs/benchmarks.md).
+// registers. In Chromium it beat the 5×8 FMA tile in 9 of 12 sizes over three runs of
+// tools/bench/browser.mjs on the loaded 2-core machine (docs/benchmarks.md): a small, noisy lead.
 #define AE_GEMM_TILE(MR, ARITH, ISA) {"f32_gemm_ukernel_" #MR "x8__" ISA, &f32_gemm_ukernel_f32x4<MR, simd::ARITH>}
 #define AE_GEMM_FMA_TILES AE_GEMM_TILE(6, Fma, AE_F32X4_FMA_ISA), AE_GEMM_TILE(5, Fma, AE_F32X4_FMA_ISA), \
                           AE_GEMM_TILE(4, Fma, AE_F32X4_FMA_ISA),

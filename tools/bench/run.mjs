@@ -269,8 +269,8 @@ say('- Every runtime gets the same seeded inputs, and its output is checked agai
 say('- Timing: all implementations run in every round, in a rotating order; a measurement is ≥ 25 ms of back-to-back calls. ' +
     'Tables give medians over rounds; ratios are taken within each round and summarised as median (min–max).');
 say();
-say('**SIMD128 peak.** Without fused multiply-add (relaxed SIMD is not available to this toolchain: clang 14 emits the ' +
-    'prototype opcodes, which V8 rejects — TOOLCHAIN.md §9), a multiply–add is two instructions. V8 maps f32x4.mul and f32x4.add ' +
+say('**SIMD128 peak.** Without fused multiply-add (the SIMD128 build, and the …__wasmsimd variants of the relaxed build; ' +
+    'the Chromium section below has the FMA peak), a multiply–add is two instructions. V8 maps f32x4.mul and f32x4.add ' +
     'to one 128-bit SSE/AVX instruction each, and this core (Golden Cove class) issues at most three 128-bit floating-point ' +
     'operations per cycle (ports 0, 1, 5). So at most 1.5 multiply–add pairs × 4 lanes × 2 flop = **12 flop/cycle**, i.e. ' +
     `12 × ${clock.toFixed(2)} GHz = **${peak.toFixed(1)} GFLOP/s** on one core.`);
