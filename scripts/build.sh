@@ -36,6 +36,10 @@ fi
 cmake --build build/wasm -j"$jobs"
 
 mkdir -p web/dist
-for f in attention.mjs attention.wasm attention_bench.mjs attention_bench.wasm; do
+# attention-relaxed.*: the fused multiply-add build (CMakeLists.txt: needs clang-19);
+# attention_bench*: the benchmarks' modules (the relaxed one only after npm run bench builds it).
+for f in attention.mjs attention.wasm attention-relaxed.mjs attention-relaxed.wasm attention_bench.mjs \
+         attention_bench.wasm attention_bench-relaxed.mjs attention_bench-relaxed.wasm; do
+  [ -f "build/wasm/$f" ] || continue
   cmp -s "build/wasm/$f" "web/dist/$f" || cp "build/wasm/$f" "web/dist/$f"
 done

@@ -21,6 +21,9 @@ deps=(
   "libclang-rt-14-dev|/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
   # scripts/format.sh: the C++ formatter (.clang-format).
   "clang-format-14|clang-format-14"
+  # The relaxed-SIMD (fused multiply-add) module's kernel files: clang 14 cannot emit them.
+  "clang-19|clang++-19"
+  "lld-19|wasm-ld-19"
 )
 
 missing_pkgs() {

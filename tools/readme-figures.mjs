@@ -19,7 +19,7 @@ const KV_PROMPT = DECODER_SENTENCE.tired;
 const CROSS_B = 'The street was too wide so it was hard to cross.'; // cross-attention.mjs DEFAULT_B
 const TIMING_BATCHES = 15;
 
-const engine = await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention.wasm')) });
+const engine = await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention.wasm')) }, 'simd128');
 
 function load(name) {
   const dir = path.join(root, 'web/models', name);

@@ -42,7 +42,7 @@ const ui = Object.fromEntries(
     'layers', 'positional', 'seed', 'causal', 'scale', 'layer', 'head', 'lang', 'banner-title', 'banner-text',
     'other-model', 'sentence-note', 'prediction', 'answer', 'alternatives', 'unknown', 'fact-params-row', 'fact-params', 'fact-dmodel',
     'fact-headdim', 'fact-heads', 'fact-layers', 'fact-positional', 'fact-task', 'fact-size-row', 'fact-size',
-    'fact-tokens', 'fact-splits-row', 'fact-splits', 'fact-simd', 'answer-note', 'suggestions', 'vocab', 'vocab-summary',
+    'fact-tokens', 'fact-splits-row', 'fact-splits', 'fact-simd', 'fact-arithmetic', 'answer-note', 'suggestions', 'vocab', 'vocab-summary',
     'vocab-filter', 'vocab-list', 'vocab-none'].map((id) => [id, $(id)]),
 );
 
@@ -502,6 +502,8 @@ function showFacts() {
   ui['fact-size'].textContent = bytes ? `${(bytes / 1024).toLocaleString(locale(), { maximumFractionDigits: 0 })} KB` : '–';
   ui['fact-tokens'].textContent = state.result && !state.error ? t('factTokensValue', { n: state.result.n, max: config.maxLen }) : '–';
   ui['fact-simd'].textContent = t(state.engine.simd ? 'on' : 'off');
+  // Which of the two builds runs (web/lib/engine.mjs picks it at load time).
+  ui['fact-arithmetic'].textContent = t(state.engine.features.fma ? 'arithmeticFused' : 'arithmeticSeparate');
   showSplitFacts(config);
 }
 

@@ -57,7 +57,31 @@ void gelu_kernel(const float* x, float* y, float* derivative, size_t n) {
   }
 }
 
+// y = e^x for x ≤ 0 with one multiply-add form; the tail as one padded group, as above.
+template <class Arith>
+void exp_nonpositive_values(const float* x, float* y, size_t n) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) store(y + i, exp_nonpositive<Arith>(load(x + i)));
+  if (i == n) return;
+  float in[4] = {0.0f, 0.0f, 0.0f, 0.0f}, out[4];
+  std::copy(x + i, x + n, in);
+  store(out, exp_nonpositive<Arith>(load(in)));
+  std::copy(out, out + (n - i), y + i);
+}
+
+constexpr VectorKernel kExpKernels[] = {
+#if AE_F32X4_FMA_FAST
+    {"f32_vexp_nonpositive__" AE_F32X4_FMA_ISA, &exp_nonpositive_values<Fma>},
+#endif
+    {"f32_vexp_nonpositive__" AE_F32X4_ISA, &exp_nonpositive_values<MulAdd>},
+#if AE_F32X4_HAS_FMA && !AE_F32X4_FMA_FAST
+    {"f32_vexp_nonpositive__" AE_F32X4_FMA_ISA, &exp_nonpositive_values<Fma>},
+#endif
+};
+
 }  // namespace
+
+std::span<const VectorKernel> exp_nonpositive_kernels() { return kExpKernels; }
 
 void gelu_values(const float* x, float* y, size_t n) { gelu_kernel<false>(x, y, nullptr, n); }
 

@@ -3,6 +3,7 @@
 #include "tensor.h"
 
 #include <cstddef>
+#include <span>
 
 namespace ae {
 
@@ -22,5 +23,15 @@ void gelu_values(const float* x, float* y, size_t n);
 void gelu_values_and_derivative(const float* x, float* y, float* derivative, size_t n);
 // dL/dx = gelu'(x) · dL/dy.
 Matrix gelu_backward(const Matrix& x, const Matrix& dy);
+
+// The vector exp that GELU and the softmaxes use (simd::exp_nonpositive: e^x for x ≤ 0, 0 below
+// −87.336 and at −∞), on n values, once per multiply-add form of this build, fastest first (the
+// one the kernels use): "f32_vexp_nonpositive__wasmsimd", "…__wasmrelaxedsimd" (natively "…__sse",
+// "…__fma3" or "…__fmaemu"). For the tests and benchmarks that compare the forms.
+struct VectorKernel {
+  const char* name;
+  void (*fn)(const float* x, float* y, size_t n);
+};
+std::span<const VectorKernel> exp_nonpositive_kernels();
 
 }  // namespace ae

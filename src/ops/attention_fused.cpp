@@ -10,6 +10,8 @@
 // broadcast per element), qt is the packed operand; a 4×8 register tile as in the GEMM.
 // Weighted sum: o[QB×dv] = α·o + stᵀ · V_block[KB×dv] — V's rows are read as they are
 // (two vectors per row for 8 channels), the probabilities broadcast from st.
+// Every inner product, and the exp of the online softmax, is written with Arith::madd
+// (ops/f32x4.h): the same source gives the mul + add and the fused multiply-add variants.
 #include "ops/attention_fused.h"
 
 #include "ops/f32x4.h"
@@ -90,7 +92,7 @@ void check_no_fully_masked_query(const AttentionMask& mask, int n, int m) {
 }
 
 // st[KR×QB] (rows r·QB) = K rows [KR×dk] · qt[dk×QB], one 8-query column group at a time.
-template <int KR>
+template <int KR, class Arith>
 inline void score_tile(int dk, const float* k, size_t ldk, const float* qt, float* st) {
   for (int g = 0; g < QB; g += 8) {
     f32x4 lo[KR], hi[KR];
@@ -101,26 +103,28 @@ inline void score_tile(int dk, const float* k, size_t ldk, const float* qt, floa
       const f32x4 q_lo = load(q), q_hi = load(q + 4);
       for (int r = 0; r < KR; ++r) {
         const f32x4 x = load_splat(row[r] + t);
-        lo[r] = add(lo[r], mul(x, q_lo));
-        hi[r] = add(hi[r], mul(x, q_hi));
+        lo[r] = Arith::madd(x, q_lo, lo[r]);
+        hi[r] = Arith::madd(x, q_hi, hi[r]);
       }
     }
     for (int r = 0; r < KR; ++r) store(st + r * QB + g, lo[r]), store(st + r * QB + g + 4, hi[r]);
   }
 }
 
+template <class Arith>
 void scores(int kb, int dk, const float* k, size_t ldk, const float* qt, float* st) {
   int j = 0;
-  for (; j + 4 <= kb; j += 4) score_tile<4>(dk, k + j * ldk, ldk, qt, st + j * QB);
+  for (; j + 4 <= kb; j += 4) score_tile<4, Arith>(dk, k + j * ldk, ldk, qt, st + j * QB);
   switch (kb - j) {
-    case 3: score_tile<3>(dk, k + j * ldk, ldk, qt, st + j * QB); break;
-    case 2: score_tile<2>(dk, k + j * ldk, ldk, qt, st + j * QB); break;
-    case 1: score_tile<1>(dk, k + j * ldk, ldk, qt, st + j * QB); break;
+    case 3: score_tile<3, Arith>(dk, k + j * ldk, ldk, qt, st + j * QB); break;
+    case 2: score_tile<2, Arith>(dk, k + j * ldk, ldk, qt, st + j * QB); break;
+    case 1: score_tile<1, Arith>(dk, k + j * ldk, ldk, qt, st + j * QB); break;
     default: break;
   }
 }
 
 // o[4 queries × 8 channels] = α·o + Σ_j st[j][query] · v[j][channels], for queries i..i+3.
+template <class Arith>
 inline void weighted_sum_tile(int kb, const float* st, const float* v, size_t ldv, float* o, size_t ldo,
                               const float* alpha) {
   f32x4 lo[4], hi[4];
@@ -133,18 +137,19 @@ inline void weighted_sum_tile(int kb, const float* st, const float* v, size_t ld
     const f32x4 v_lo = load(v), v_hi = load(v + 4);
     for (int r = 0; r < 4; ++r) {
       const f32x4 p = load_splat(st + r);
-      lo[r] = add(lo[r], mul(p, v_lo));
-      hi[r] = add(hi[r], mul(p, v_hi));
+      lo[r] = Arith::madd(p, v_lo, lo[r]);
+      hi[r] = Arith::madd(p, v_hi, hi[r]);
     }
   }
   for (int r = 0; r < 4; ++r) store(o + r * ldo, lo[r]), store(o + r * ldo + 4, hi[r]);
 }
 
+template <class Arith>
 void weighted_sum(int kb, int dv, const float* st, const float* v, float* o, const float* alpha) {
   const int vector_channels = dv / 8 * 8;
   for (int i = 0; i < QB; i += 4)
     for (int c = 0; c < vector_channels; c += 8)
-      weighted_sum_tile(kb, st + i, v + c, static_cast<size_t>(dv), o + i * dv + c, static_cast<size_t>(dv), alpha + i);
+      weighted_sum_tile<Arith>(kb, st + i, v + c, static_cast<size_t>(dv), o + i * dv + c, static_cast<size_t>(dv), alpha + i);
   for (int i = 0; i < QB; ++i)  // channels past the last multiple of 8 (dv = 64 has none)
     for (int c = vector_channels; c < dv; ++c) {
       float acc = o[i * dv + c] * alpha[i];
@@ -155,6 +160,7 @@ void weighted_sum(int kb, int dv, const float* st, const float* v, float* o, con
 
 // Online-softmax step for one block of scores: updates μ and ℓ, turns st into e^(score − μ)
 // and returns in alpha the factor e^(μ_old − μ_new) by which each query's o must shrink.
+template <class Arith>
 void online_softmax(int kb, float* st, float* mu, float* ell, float* alpha) {
   const f32x4 minus_inf = splat(kMasked);
   for (int g = 0; g < QB; g += 4) {
@@ -165,14 +171,14 @@ void online_softmax(int kb, float* st, float* mu, float* ell, float* alpha) {
     // A query whose scores so far are all masked keeps μ = −∞; subtracting 0 instead keeps
     // (−∞) − (−∞) = NaN out: its probabilities are e^(−∞) = 0 either way.
     const f32x4 shift = clear_where(equal(mu_new, minus_inf), mu_new);
-    const f32x4 a = exp_nonpositive(sub(mu_old, shift));
+    const f32x4 a = exp_nonpositive<Arith>(sub(mu_old, shift));
     f32x4 sum = zero();
     for (int j = 0; j < kb; ++j) {
-      const f32x4 e = exp_nonpositive(sub(load(st + j * QB + g), shift));
+      const f32x4 e = exp_nonpositive<Arith>(sub(load(st + j * QB + g), shift));
       store(st + j * QB + g, e);
       sum = add(sum, e);
     }
-    store(ell + g, add(mul(load(ell + g), a), sum));
+    store(ell + g, Arith::madd(load(ell + g), a, sum));
     store(mu + g, mu_new);
     store(alpha + g, a);
   }
@@ -189,10 +195,11 @@ struct QueryBlock {
 };
 
 // Keys [j0, j0 + kb) against one query block: scores, mask, online softmax, weighted sum.
+template <class Arith>
 void process_keys(QueryBlock& b, int64_t j0, int kb, const float* k, const float* v, int dk, int dv,
                   const AttentionMask& mask, float* st) {
   const int64_t j_last = j0 + kb - 1;
-  scores(kb, dk, k + j0 * dk, static_cast<size_t>(dk), b.qt, st);
+  scores<Arith>(kb, dk, k + j0 * dk, static_cast<size_t>(dk), b.qt, st);
   // Mask element by element only where the block is not entirely visible to every query.
   const bool all_visible = mask.key_padding.empty() && (!mask.causal || j_last <= b.p_first) &&
                            (mask.window <= 0 || (b.p_last - j0 < mask.window && j_last - b.p_first < mask.window));
@@ -201,10 +208,11 @@ void process_keys(QueryBlock& b, int64_t j0, int kb, const float* k, const float
       for (int i = 0; i < b.rows; ++i)
         if (!mask.allows(b.p_first + i, j0 + j)) st[static_cast<size_t>(j) * QB + i] = kMasked;
   alignas(16) float alpha[QB];
-  online_softmax(kb, st, b.mu, b.ell, alpha);
-  weighted_sum(kb, dv, st, v + j0 * dv, b.o, alpha);
+  online_softmax<Arith>(kb, st, b.mu, b.ell, alpha);
+  weighted_sum<Arith>(kb, dv, st, v + j0 * dv, b.o, alpha);
 }
 
+template <class Arith>
 void fused_kernel(const float* q, const float* k, const float* v, int n, int m, int dk, int dv,
                   const AttentionOptions& options, float* out, int key_block) {
   const AttentionMask& mask = options.mask;
@@ -242,7 +250,7 @@ void fused_kernel(const float* q, const float* k, const float* v, int n, int m, 
       for (int b = 0; b < count; ++b) {  // each block takes the part of [j0, j_last] it can see
         QueryBlock& qb = group[static_cast<size_t>(b)];
         const int64_t lo = std::max(j0, qb.keys.lo), hi = std::min(j_last, qb.keys.hi);
-        if (lo <= hi) process_keys(qb, lo, static_cast<int>(hi - lo + 1), k, v, dk, dv, mask, st.data());
+        if (lo <= hi) process_keys<Arith>(qb, lo, static_cast<int>(hi - lo + 1), k, v, dk, dv, mask, st.data());
       }
     }
     for (int b = 0; b < count; ++b) {
@@ -273,17 +281,10 @@ void check_output_finite(const float* q, const float* k, int n, int m, int dk, i
   }
 }
 
-}  // namespace
-
-size_t attention_fused_scratch_bytes(int m, int dk, int dv, bool masked, int key_block) {
-  // Per query block of a group: Qᵀ and O; shared: one block of scores. An upper bound: for
-  // n < kFusedQueryGroup·kFusedQueryBlock fewer query blocks are allocated.
-  const size_t floats = static_cast<size_t>(QB) * (static_cast<size_t>(kFusedQueryGroup) * (dk + dv) + key_block);
-  return floats * sizeof(float) + (masked ? (static_cast<size_t>(m) + 1) * sizeof(int) : 0);
-}
-
-void attention_fused(const float* q, const float* k, const float* v, int n, int m, int dk, int dv,
-                     const AttentionOptions& options, float* out, int key_block) {
+// attention_fused on raw buffers with the multiply-add form Arith: checks, kernel, check.
+template <class Arith>
+void attention_fused_with(const float* q, const float* k, const float* v, int n, int m, int dk, int dv,
+                          const AttentionOptions& options, float* out, int key_block) {
   if (n <= 0 || m <= 0) fail("empty sequence (Q has " + std::to_string(n) + " rows, K has " + std::to_string(m) + ")");
   if (dk <= 0) fail("key width dk is " + std::to_string(dk));
   if (dv < 0) fail("value width dv is " + std::to_string(dv));
@@ -294,8 +295,35 @@ void attention_fused(const float* q, const float* k, const float* v, int n, int 
     fail("Q, K or V contains NaN or infinity");
   check_options(n, m, options);
   check_no_fully_masked_query(options.mask, n, m);
-  fused_kernel(q, k, v, n, m, dk, dv, options, out, key_block);
+  fused_kernel<Arith>(q, k, v, n, m, dk, dv, options, out, key_block);
   check_output_finite(q, k, n, m, dk, dv, options, out);
+}
+
+// Fastest first (attention_fused runs the first), as gemm_kernels().
+constexpr FusedAttentionKernel kKernels[] = {
+#if AE_F32X4_FMA_FAST
+    {"f32_attention_fused__" AE_F32X4_FMA_ISA, &attention_fused_with<Fma>},
+#endif
+    {"f32_attention_fused__" AE_F32X4_ISA, &attention_fused_with<MulAdd>},
+#if AE_F32X4_HAS_FMA && !AE_F32X4_FMA_FAST
+    {"f32_attention_fused__" AE_F32X4_FMA_ISA, &attention_fused_with<Fma>},
+#endif
+};
+
+}  // namespace
+
+size_t attention_fused_scratch_bytes(int m, int dk, int dv, bool masked, int key_block) {
+  // Per query block of a group: Qᵀ and O; shared: one block of scores. An upper bound: for
+  // n < kFusedQueryGroup·kFusedQueryBlock fewer query blocks are allocated.
+  const size_t floats = static_cast<size_t>(QB) * (static_cast<size_t>(kFusedQueryGroup) * (dk + dv) + key_block);
+  return floats * sizeof(float) + (masked ? (static_cast<size_t>(m) + 1) * sizeof(int) : 0);
+}
+
+std::span<const FusedAttentionKernel> attention_fused_kernels() { return kKernels; }
+
+void attention_fused(const float* q, const float* k, const float* v, int n, int m, int dk, int dv,
+                     const AttentionOptions& options, float* out, int key_block) {
+  kKernels[0].fn(q, k, v, n, m, dk, dv, options, out, key_block);
 }
 
 Matrix attention_fused(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 
 #include "ops/attention.h"
 #include "tensor.h"
@@ -43,6 +44,18 @@ Matrix attention_fused(const Matrix& q, const Matrix& k, const Matrix& v, const 
 // key_block (≥ 1) only changes the work split, not the result beyond rounding; tests vary it.
 void attention_fused(const float* q, const float* k, const float* v, int n, int m, int dk, int dv,
                      const AttentionOptions& options, float* out, int key_block = kFusedKeyBlock);
+
+// The variants of the raw attention_fused above, one per multiply-add form of this build
+// (ops/f32x4.h), fastest first — attention_fused runs the first: "f32_attention_fused__wasmsimd"
+// (mul + add) and, in the relaxed module, "f32_attention_fused__wasmrelaxedsimd" (fused); natively
+// "…__sse" and "…__fma3" or "…__fmaemu". Each checks its arguments as attention_fused does.
+using FusedAttentionFn = void (*)(const float* q, const float* k, const float* v, int n, int m, int dk, int dv,
+                                  const AttentionOptions& options, float* out, int key_block);
+struct FusedAttentionKernel {
+  const char* name;
+  FusedAttentionFn fn;
+};
+std::span<const FusedAttentionKernel> attention_fused_kernels();
 
 // Bytes of scratch that attention_fused allocates for one call (for the memory report).
 size_t attention_fused_scratch_bytes(int m, int dk, int dv, bool masked, int key_block = kFusedKeyBlock);

@@ -4,6 +4,12 @@
 //   - x86-64 native:        SSE2 intrinsics    (ISA name "sse"; with -march=native the same
 //                                               instructions get the VEX encoding)
 //   - anything else:        four plain floats  (ISA name "scalar")
+// and a multiply-add a·b + c in two forms, chosen per kernel by a template parameter, so that
+// one kernel body gives both variants (see "Multiply-add" below):
+//   - MulAdd: mul then add, two roundings, on every target
+//   - Fma:    one fused rounding: wasm relaxed SIMD's f32x4.relaxed_madd (ISA name
+//             "wasmrelaxedsimd", when compiled with -mrelaxed-simd), FMA3 natively with -mfma
+//             ("fma3"), else per-lane std::fma ("fmaemu": slow, for the native tests only).
 // Only the operations the kernels need are here. Every one maps to one instruction on
 // wasmsimd and SSE, which is why max/min are the "pseudo" forms (a < b ? b : a): the IEEE
 // f32x4.max of wasm costs V8 several instructions to get NaN and −0 right, and the kernels
@@ -20,6 +26,29 @@
 #define AE_F32X4_ISA "scalar"
 #endif
 
+// AE_F32X4_HAS_FMA: this build has the Fma form; AE_F32X4_FMA_FAST: it is also the faster one,
+// so the kernels' default entry points use it (the relaxed wasm module, -mfma natively).
+#if defined(__wasm_simd128__)
+#if defined(__wasm_relaxed_simd__)
+#define AE_F32X4_HAS_FMA 1
+#define AE_F32X4_FMA_FAST 1
+#define AE_F32X4_FMA_ISA "wasmrelaxedsimd"
+#else
+#define AE_F32X4_HAS_FMA 0
+#define AE_F32X4_FMA_FAST 0
+#endif
+#elif defined(__FMA__)
+#include <immintrin.h>
+#define AE_F32X4_HAS_FMA 1
+#define AE_F32X4_FMA_FAST 1
+#define AE_F32X4_FMA_ISA "fma3"
+#else
+#define AE_F32X4_HAS_FMA 1
+#define AE_F32X4_FMA_FAST 0
+#define AE_F32X4_FMA_ISA "fmaemu"
+#endif
+
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -124,6 +153,42 @@ inline f32x4 shift_bits_left_23(f32x4 a) {
 
 #endif
 
+// --- Multiply-add ------------------------------------------------------------------------
+// The kernels take one of these as a template parameter (`template <class Arith>`) and write
+// every a·b + c as Arith::madd(a, b, c): the one source of truth for both variants. Fma rounds
+// once, so its results differ from MulAdd's in the last bits (tests bound both against the
+// same reference). wasm's relaxed_madd may also round twice where the CPU has no FMA; V8 on
+// x86-64 with FMA3 (and every ARM64) fuses it.
+struct MulAdd {
+  static constexpr const char* isa = AE_F32X4_ISA;
+  static f32x4 madd(f32x4 a, f32x4 b, f32x4 c) { return add(mul(a, b), c); }
+};
+
+#if AE_F32X4_HAS_FMA
+struct Fma {
+  static constexpr const char* isa = AE_F32X4_FMA_ISA;
+#if defined(__wasm_relaxed_simd__)
+  static f32x4 madd(f32x4 a, f32x4 b, f32x4 c) { return wasm_f32x4_relaxed_madd(a, b, c); }
+#elif defined(__FMA__)
+  static f32x4 madd(f32x4 a, f32x4 b, f32x4 c) { return _mm_fmadd_ps(a, b, c); }
+#else
+  static f32x4 madd(f32x4 a, f32x4 b, f32x4 c) {
+    float x[4], y[4], z[4];
+    store(x, a), store(y, b), store(z, c);
+    for (int i = 0; i < 4; ++i) z[i] = std::fma(x[i], y[i], z[i]);
+    return load(z);
+  }
+#endif
+};
+#endif
+
+// What the kernels' default entry points (gemm(), softmax, GELU, attention_fused) run.
+#if AE_F32X4_FMA_FAST
+using FastestArith = Fma;
+#else
+using FastestArith = MulAdd;
+#endif
+
 // e^x for x ≤ 0, the only range softmax needs (x = score − running max). Lanes with
 // x < −87.336 (where e^x is below the smallest normal float), and x = −∞ (masked), give
 // exactly 0. Error ≤ 3 ulp on the rest (2.2 measured, tests/native/test_attention_fused.cpp). Method (XNNPACK's "rr2_p5"):
@@ -131,6 +196,8 @@ inline f32x4 shift_bits_left_23(f32x4 a) {
 //   e^t ≈ 1 + t·(c1 + t·(c2 + t·(c3 + t·(c4 + t·c5)))) on |t| ≤ ln2/2,  e^x = 2ⁿ·e^t.
 // The rounding uses a "magic bias" whose low mantissa bits then hold n + 127, so 2ⁿ is built
 // by one shift into the exponent field, with no float→int conversion.
+// Arith: the multiply-add form of every step (MulAdd or Fma, see above).
+template <class Arith = FastestArith>
 inline f32x4 exp_nonpositive(f32x4 x) {
   const f32x4 magic_bias = splat(0x1.8000FEp23f);  // 1.5·2²³ + 127
   const f32x4 log2e = splat(0x1.715476p+0f);
@@ -140,17 +207,17 @@ inline f32x4 exp_nonpositive(f32x4 x) {
               c2 = splat(0x1.FFFDC6p-2f), c1 = splat(0x1.FFFFF6p-1f);
   const f32x4 cutoff = splat(-0x1.5D589Ep6f);  // −87.336: below it e^x is not a normal float
 
-  f32x4 n = add(mul(x, log2e), magic_bias);
+  f32x4 n = Arith::madd(x, log2e, magic_bias);
   const f32x4 two_n = shift_bits_left_23(n);
   n = sub(n, magic_bias);
-  f32x4 t = add(mul(n, minus_ln2_hi), x);
-  t = add(mul(n, minus_ln2_lo), t);
-  f32x4 p = add(mul(c5, t), c4);
-  p = add(mul(p, t), c3);
-  p = add(mul(p, t), c2);
-  p = add(mul(p, t), c1);
+  f32x4 t = Arith::madd(n, minus_ln2_hi, x);
+  t = Arith::madd(n, minus_ln2_lo, t);
+  f32x4 p = Arith::madd(c5, t, c4);
+  p = Arith::madd(p, t, c3);
+  p = Arith::madd(p, t, c2);
+  p = Arith::madd(p, t, c1);
   t = mul(t, two_n);
-  const f32x4 e = add(mul(t, p), two_n);
+  const f32x4 e = Arith::madd(t, p, two_n);
   // x = −∞ makes n and t NaN above; the mask clears those lanes along with the underflowing ones.
   return clear_where(less(x, cutoff), e);
 }

@@ -27,18 +27,33 @@ namespace {
 #else
 #define AE_GEMM_EIGEN_FIRST 0
 #endif
+// Where fused multiply-add is fast (the relaxed-SIMD module), its tiles lead, 6×8 first: without
+// the product temporary its 12 accumulators + 2 panel vectors + 1 broadcast fit V8's 15 xmm
+// registers. In Chromium it beat the 5×8 FMA tile in 9 of 12 sizes over three runs of
+// tools/bench/browser.mjs on the loaded 2-core machine (docs/benchmarks.md): a small, noisy lead.
+#define AE_GEMM_TILE(MR, ARITH, ISA) {"f32_gemm_ukernel_" #MR "x8__" ISA, &f32_gemm_ukernel_f32x4<MR, simd::ARITH>}
+#define AE_GEMM_FMA_TILES AE_GEMM_TILE(6, Fma, AE_F32X4_FMA_ISA), AE_GEMM_TILE(5, Fma, AE_F32X4_FMA_ISA), \
+                          AE_GEMM_TILE(4, Fma, AE_F32X4_FMA_ISA),
 constexpr GemmKernel kKernels[] = {
 #if AE_GEMM_EIGEN_FIRST
     {"f32_gemm__eigen", &f32_gemm__eigen},
 #endif
-    {"f32_gemm__" AE_F32X4_ISA "_5x8", &f32_gemm__f32x4_5x8},
-    {"f32_gemm__" AE_F32X4_ISA "_4x8", &f32_gemm__f32x4_4x8},
-    {"f32_gemm__" AE_F32X4_ISA "_6x8", &f32_gemm__f32x4_6x8},
+#if AE_F32X4_FMA_FAST
+    AE_GEMM_FMA_TILES
+#endif
+    AE_GEMM_TILE(5, MulAdd, AE_F32X4_ISA),
+    AE_GEMM_TILE(4, MulAdd, AE_F32X4_ISA),
+    AE_GEMM_TILE(6, MulAdd, AE_F32X4_ISA),
 #if !AE_GEMM_EIGEN_FIRST
     {"f32_gemm__eigen", &f32_gemm__eigen},
 #endif
     {"f32_gemm__scalar", &f32_gemm__scalar},
+#if AE_F32X4_HAS_FMA && !AE_F32X4_FMA_FAST
+    AE_GEMM_FMA_TILES  // emulated natively: for the tests, last
+#endif
 };
+#undef AE_GEMM_FMA_TILES
+#undef AE_GEMM_TILE
 
 }  // namespace
 

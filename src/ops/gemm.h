@@ -9,8 +9,11 @@
 // floats): lda ≥ K, ldb ≥ N (or ≥ K when transposed), ldc ≥ N. So a kernel can work on a
 // block of columns of a wider matrix (one head of a multi-head projection) without copies.
 //
-// Variants follow XNNPACK's naming: f32_gemm__<isa>[_<MR>x<NR>], MR×NR being the register
-// tile of C. They share one function type, so tests and benchmarks enumerate them through
+// Variants are named in XNNPACK's order, f32_gemm[_ukernel_<MR>x<NR>]__<isa>, MR×NR being the
+// register tile of C: f32_gemm_ukernel_5x8__wasmsimd (mul + add), f32_gemm_ukernel_5x8__wasmrelaxedsimd
+// (fused multiply-add), f32_gemm__eigen, f32_gemm__scalar. That string is each variant's one
+// name (gemm_kernels(), the bindings, tests and benchmarks); the C++ side has one template per
+// kind. They share one function type, so tests and benchmarks enumerate them through
 // gemm_kernels(). None of them keeps state between calls.
 #pragma once
 
@@ -21,6 +24,11 @@
 #include <string_view>
 
 namespace ae {
+
+namespace simd {
+struct MulAdd;  // the multiply-add forms of ops/f32x4.h
+struct Fma;
+}  // namespace simd
 
 struct GemmArgs {
   int m = 0, n = 0, k = 0;
@@ -80,10 +88,11 @@ void f32_gemm__scalar(const GemmArgs& args);
 // auto-vectorises).
 void f32_gemm__eigen(const GemmArgs& args);
 // Register-blocked 4-lane SIMD micro-kernels over packed panels of B (gemm_simd128.cpp):
-// MR rows × 8 columns of C live in 2·MR vector registers while K runs. The same source is
-// SIMD128 in wasm ("f32_gemm__wasmsimd_5x8") and SSE natively ("f32_gemm__sse_5x8").
-void f32_gemm__f32x4_4x8(const GemmArgs& args);
-void f32_gemm__f32x4_5x8(const GemmArgs& args);
-void f32_gemm__f32x4_6x8(const GemmArgs& args);
+// MR rows × 8 columns of C live in 2·MR vector registers while K runs; MR = 4, 5, 6. Arith is
+// simd::MulAdd ("f32_gemm_ukernel_<MR>x8__wasmsimd" in wasm, "…__sse" natively) or, where the
+// build has it, simd::Fma ("…__wasmrelaxedsimd" in the relaxed module, "…__fma3" or "…__fmaemu"
+// natively).
+template <int MR, class Arith>
+void f32_gemm_ukernel_f32x4(const GemmArgs& args);
 
 }  // namespace ae

@@ -9,11 +9,12 @@
 //           for each MR rows:  C[MR×8] (+)= A[MR×KC] · panel   (the micro-kernel)
 // The micro-kernel keeps its MR×8 tile of C in 2·MR registers. Per step of K it loads one
 // row of the panel (2 vectors), broadcasts MR values of A straight from A's rows (one
-// load32_splat each, which V8 turns into one vbroadcastss), and does 2·MR multiplies and
-// 2·MR adds. Without fused multiply-add that arithmetic is the bottleneck; loads are not.
+// load32_splat each, which V8 turns into one vbroadcastss), and does 2·MR multiply-adds:
+// Arith::madd (f32x4.h), 2·MR multiplies and 2·MR adds with MulAdd, 2·MR fused ones with Fma.
+// Without fused multiply-add that arithmetic is the bottleneck; loads are not.
 // MR is limited by the xmm registers V8 allocates on x64 (15; xmm15 is its scratch):
-// 2·MR accumulators + 2 panel vectors + 1 broadcast + 1 product temp must fit, so 5×8 is
-// the largest tile that does; 6×8 is kept to show the spill cost in the benchmarks.
+// 2·MR accumulators + 2 panel vectors + 1 broadcast (+ 1 product temp for MulAdd) must fit,
+// so 5×8 is the largest MulAdd tile that does (6×8 spills); with Fma 6×8 fits as well.
 #include "ops/f32x4.h"
 #include "ops/gemm.h"
 
@@ -66,7 +67,7 @@ void pack_b(const GemmArgs& g, int p0, int kc, int j0, int nc, float* out) {
 }
 
 // C[MR×nr] = (load_c ? C : 0) + A[MR×kc] · panel[kc×8] (+ bias), nr ≤ 8 valid columns.
-template <int MR>
+template <int MR, class Arith>
 inline void micro_kernel(int kc, const float* a, size_t lda, const float* panel, float* c, size_t ldc, int nr,
                          const float* bias, bool load_c) {
   f32x4 lo[MR], hi[MR];  // columns 0–3 and 4–7 of each row of the tile
@@ -90,8 +91,8 @@ inline void micro_kernel(int kc, const float* a, size_t lda, const float* panel,
     panel += kNR;
     for (int r = 0; r < MR; ++r) {
       const f32x4 x = load_splat(row[r] + p);
-      lo[r] = add(lo[r], mul(x, b_lo));
-      hi[r] = add(hi[r], mul(x, b_hi));
+      lo[r] = Arith::madd(x, b_lo, lo[r]);
+      hi[r] = Arith::madd(x, b_hi, hi[r]);
     }
   }
   if (bias) {
@@ -117,12 +118,12 @@ inline void micro_kernel(int kc, const float* a, size_t lda, const float* panel,
 }
 
 // The micro-kernel for the last `rows` < MR rows of a block.
-template <int MR>
+template <int MR, class Arith>
 void micro_kernel_rows(int rows, int kc, const float* a, size_t lda, const float* panel, float* c, size_t ldc, int nr,
                        const float* bias, bool load_c) {
   if constexpr (MR > 1) {
-    if (rows == MR - 1) return micro_kernel<MR - 1>(kc, a, lda, panel, c, ldc, nr, bias, load_c);
-    return micro_kernel_rows<MR - 1>(rows, kc, a, lda, panel, c, ldc, nr, bias, load_c);
+    if (rows == MR - 1) return micro_kernel<MR - 1, Arith>(kc, a, lda, panel, c, ldc, nr, bias, load_c);
+    return micro_kernel_rows<MR - 1, Arith>(rows, kc, a, lda, panel, c, ldc, nr, bias, load_c);
   }
 }
 
@@ -134,8 +135,10 @@ void gemm_without_k(const GemmArgs& g) {
   }
 }
 
-template <int MR>
-void gemm_f32x4(const GemmArgs& g) {
+}  // namespace
+
+template <int MR, class Arith>
+void f32_gemm_ukernel_f32x4(const GemmArgs& g) {
   if (g.m == 0 || g.n == 0) return;
   if (g.k == 0) return gemm_without_k(g);
 
@@ -165,8 +168,8 @@ void gemm_f32x4(const GemmArgs& g) {
             const float* a = g.a + (ic + ir) * lda + pc;
             float* c = g.c + (ic + ir) * ldc + jc + jr;
             const int rows = std::min(MR, mc - ir);
-            if (rows == MR) micro_kernel<MR>(kc, a, lda, panel, c, ldc, nr, bias, load_c);
-            else micro_kernel_rows<MR>(rows, kc, a, lda, panel, c, ldc, nr, bias, load_c);
+            if (rows == MR) micro_kernel<MR, Arith>(kc, a, lda, panel, c, ldc, nr, bias, load_c);
+            else micro_kernel_rows<MR, Arith>(rows, kc, a, lda, panel, c, ldc, nr, bias, load_c);
           }
         }
       }
@@ -174,15 +177,19 @@ void gemm_f32x4(const GemmArgs& g) {
   }
 }
 
-}  // namespace
-
 size_t gemm_workspace_floats(int m, int n, int k) {
   if (m <= 0 || n <= 0 || k <= 0) return 0;
   return static_cast<size_t>(std::min(k, kKC)) * static_cast<size_t>(round_up(std::min(n, kNC), kNR));
 }
 
-void f32_gemm__f32x4_4x8(const GemmArgs& args) { gemm_f32x4<4>(args); }
-void f32_gemm__f32x4_5x8(const GemmArgs& args) { gemm_f32x4<5>(args); }
-void f32_gemm__f32x4_6x8(const GemmArgs& args) { gemm_f32x4<6>(args); }
+// The variants gemm.cpp lists: 4, 5 and 6 rows, with each multiply-add form of this build.
+template void f32_gemm_ukernel_f32x4<4, MulAdd>(const GemmArgs&);
+template void f32_gemm_ukernel_f32x4<5, MulAdd>(const GemmArgs&);
+template void f32_gemm_ukernel_f32x4<6, MulAdd>(const GemmArgs&);
+#if AE_F32X4_HAS_FMA
+template void f32_gemm_ukernel_f32x4<4, Fma>(const GemmArgs&);
+template void f32_gemm_ukernel_f32x4<5, Fma>(const GemmArgs&);
+template void f32_gemm_ukernel_f32x4<6, Fma>(const GemmArgs&);
+#endif
 
 }  // namespace ae

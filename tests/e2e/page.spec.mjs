@@ -24,14 +24,29 @@ test('loads, shows the untrained-model banner and the default heatmap', async ({
   await expect(page.locator('#fact-params')).not.toHaveText('–');
   await expect(page.locator('#fact-headdim')).toHaveText('8');
   await expect(page.locator('#fact-simd')).toHaveText(/^(on|off)$/);
+  await expect(page.locator('#fact-arithmetic')).toHaveText(/^(fused, one rounding \(relaxed SIMD\)|multiply, then add \(SIMD128\))$/);
   await expect(page.locator('ae-attention-heatmap .values text')).toHaveCount(13 * 13);
   await expectCellsMatchApi(page);
+});
+
+test('Chromium runs relaxed SIMD: the page loads the fused multiply-add build, and only that one', async ({ page }) => {
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  await page.goto('/');
+  await expect(app(page)).toHaveAttribute('data-status', 'ready');
+  await expect(page.locator('#fact-arithmetic')).toHaveText('fused, one rounding (relaxed SIMD)');
+  expect(await page.evaluate(async () => (await (await import('/lib/context.mjs')).getEngine()).features)).toMatchObject(
+    { build: 'relaxed', relaxedSimd: true, fma: true, gemm: 'f32_gemm_ukernel_6x8__wasmrelaxedsimd' });
+  expect(fetched).toContain('/dist/attention-relaxed.wasm');
+  expect(fetched.filter((p) => /\/dist\/attention\.(mjs|wasm)$/.test(p))).toEqual([]);
+  await page.locator('#lang').click();
+  await expect(page.locator('#fact-arithmetic')).toHaveText('融合乘加，只舍入一次（relaxed SIMD）');
 });
 
 test('shows "Loading…" until the wasm module has arrived', async ({ page }) => {
   let release;
   const gate = new Promise((resolve) => (release = resolve));
-  await page.route('**/dist/attention.wasm', async (route) => {
+  await page.route(/\/dist\/attention(-relaxed)?\.wasm$/, async (route) => {
     await gate;
     await route.continue();
   });

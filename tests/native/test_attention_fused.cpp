@@ -4,7 +4,7 @@
 // softmax without max subtraction; the same errors as ae::attention; and the vector exp
 // it relies on. Also built to wasm (kernel_tests_wasm) and run by ctest.
 #include "ops/attention_fused.h"
-#include "ops/f32x4.h"
+#include "ops/activation.h"
 #include "reference.h"
 
 #include <cmath>
@@ -59,27 +59,33 @@ std::string message_of(const auto& call) {
 // the output sums up to 257 of them times |v| ≲ 4, in float.
 constexpr double kAbsTol = 2e-5, kRelTol = 1e-4;
 
-// Compares fused attention with the reference and with ae::attention, or, when the mask
-// hides every key of some query, checks that both throw the same message.
+// Compares every variant of fused attention (mul + add, fused multiply-add) with the reference
+// and with ae::attention, or, when the mask hides every key of some query, checks that they
+// throw the same message.
 void check_case(const ae::Matrix& q, const ae::Matrix& k, const ae::Matrix& v, const ae::AttentionOptions& o,
                 int key_block) {
   CAPTURE(key_block);
   const int n = static_cast<int>(q.rows()), m = static_cast<int>(k.rows());
-  if (ref::has_fully_masked_row(o.mask, n, m)) {
-    const std::string expected = message_of([&] { ae::attention(q, k, v, o); });
+  const bool refused = ref::has_fully_masked_row(o.mask, n, m);
+  const std::string expected_error = refused ? message_of([&] { ae::attention(q, k, v, o); }) : "";
+  const ref::AttentionSteps expected =
+      refused ? ref::AttentionSteps{} : ref::attention(ref::to_double(q), ref::to_double(k), ref::to_double(v), o);
+  const ae::Matrix traced = refused ? ae::Matrix() : ae::attention(q, k, v, o);
+  for (const ae::FusedAttentionKernel& kernel : ae::attention_fused_kernels()) {
+    CAPTURE(kernel.name);
     ae::Matrix out(n, v.cols());
-    CHECK(message_of([&] {
-            ae::attention_fused(q.data(), k.data(), v.data(), n, m, static_cast<int>(q.cols()),
-                                static_cast<int>(v.cols()), o, out.data(), key_block);
-          }) == expected);
-    return;
+    const auto run = [&] {
+      kernel.fn(q.data(), k.data(), v.data(), n, m, static_cast<int>(q.cols()), static_cast<int>(v.cols()), o,
+                out.data(), key_block);
+    };
+    if (refused) {
+      CHECK(message_of(run) == expected_error);
+      continue;
+    }
+    run();
+    CHECK_MATRIX_NEAR(out, expected.output, kAbsTol, kRelTol);
+    CHECK_MATRIX_NEAR(out, traced, kAbsTol, kRelTol);
   }
-  ae::Matrix out(n, v.cols());
-  ae::attention_fused(q.data(), k.data(), v.data(), n, m, static_cast<int>(q.cols()), static_cast<int>(v.cols()), o,
-                      out.data(), key_block);
-  const ref::AttentionSteps expected = ref::attention(ref::to_double(q), ref::to_double(k), ref::to_double(v), o);
-  CHECK_MATRIX_NEAR(out, expected.output, kAbsTol, kRelTol);
-  CHECK_MATRIX_NEAR(out, ae::attention(q, k, v, o), kAbsTol, kRelTol);
 }
 
 }  // namespace
@@ -252,28 +258,34 @@ TEST_CASE("errors: the same std::invalid_argument messages as ae::attention") {
   CHECK_THROWS_WITH_AS(ae::attention_fused(q, k, v, dropout), doctest::Contains("no dropout"), std::invalid_argument);
 }
 
-TEST_CASE("exp_nonpositive: within 3 ulp of std::exp on [−87.3, 0], exactly 0 below and at −∞") {
-  double worst_ulps = 0.0;
-  float worst_x = 0.0f;
-  alignas(16) float x[4], y[4];
-  for (int i = 0; i <= 400000; i += 4) {
-    for (int l = 0; l < 4; ++l) x[l] = -87.3f * static_cast<float>(i + l) / 400003.0f;
-    ae::simd::store(y, ae::simd::exp_nonpositive(ae::simd::load(x)));
-    for (int l = 0; l < 4; ++l) {
-      const double want = std::exp(static_cast<double>(x[l]));
+TEST_CASE("exp_nonpositive, every variant: within 3 ulp of std::exp on [−87.3, 0], exactly 0 below and at −∞") {
+  std::vector<float> x(400004), y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) x[i] = -87.3f * static_cast<float>(i) / 400003.0f;
+  const float special[5] = {-std::numeric_limits<float>::infinity(), -87.5f, -1000.0f, 0.0f, -0x1p-30f};
+  for (const ae::VectorKernel& kernel : ae::exp_nonpositive_kernels()) {
+    CAPTURE(kernel.name);
+    double worst_ulps = 0.0;
+    float worst_x = 0.0f;
+    // Every length 1…9 first, so that each tail of one to three values is covered.
+    for (size_t n = 1; n <= 9; ++n) kernel.fn(x.data() + 1000, y.data() + 1000, n);
+    kernel.fn(x.data(), y.data(), x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double want = std::exp(static_cast<double>(x[i]));
       const double ulp = std::nextafter(static_cast<float>(want), 1.0f) - static_cast<float>(want);
-      const double ulps = std::abs(y[l] - want) / ulp;
-      if (ulps > worst_ulps) worst_ulps = ulps, worst_x = x[l];
+      const double ulps = std::abs(y[i] - want) / ulp;
+      if (ulps > worst_ulps) worst_ulps = ulps, worst_x = x[i];
     }
+    CAPTURE(worst_x);
+    MESSAGE(kernel.name << ": worst error " << worst_ulps << " ulp");
+    CHECK(worst_ulps <= 3.0);
+    float e[5];
+    kernel.fn(special, e, 5);  // the fifth value goes through the padded tail
+    CHECK(e[0] == 0.0f);
+    CHECK(e[1] == 0.0f);
+    CHECK(e[2] == 0.0f);
+    CHECK(e[3] == 1.0f);
+    CHECK(e[4] == 1.0f);
   }
-  CAPTURE(worst_x);
-  CHECK(worst_ulps <= 3.0);
-  const float special[4] = {-std::numeric_limits<float>::infinity(), -87.5f, -1000.0f, 0.0f};
-  ae::simd::store(y, ae::simd::exp_nonpositive(ae::simd::load(special)));
-  CHECK(y[0] == 0.0f);
-  CHECK(y[1] == 0.0f);
-  CHECK(y[2] == 0.0f);
-  CHECK(y[3] == 1.0f);
 }
 
 TEST_CASE("fused: a score that overflows float is the same error as ae::attention's, and positions are 64-bit") {

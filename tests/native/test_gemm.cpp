@@ -2,6 +2,7 @@
 // below, at and above the register tile (4/5/6 × 8) and the cache blocks (KC = 512,
 // MC = 256, NC = 1024), both layouts of B, bias, accumulate, leading dimensions wider than
 // the matrices, and large magnitudes. Also built to wasm (kernel_tests_wasm) and run by ctest.
+#include "ops/f32x4.h"
 #include "ops/gemm.h"
 #include "reference.h"
 
@@ -129,9 +130,21 @@ TEST_CASE("the build has the portable, Eigen and SIMD variants, with distinct na
   MESSAGE("variants: " << [&] { std::string s; for (auto& n : names) s += n + " "; return s; }());
   CHECK(ae::find_gemm_kernel("f32_gemm__scalar") != nullptr);
   CHECK(ae::find_gemm_kernel("f32_gemm__eigen") != nullptr);
-#ifdef __wasm_simd128__
-  CHECK(ae::find_gemm_kernel("f32_gemm__wasmsimd_4x8") != nullptr);
-  CHECK(ae::find_gemm_kernel("f32_gemm__wasmsimd_6x8") != nullptr);
+  // Each register tile in both multiply-add forms (AE_RELAXED_SIMD: the relaxed-SIMD build).
+#if defined(AE_RELAXED_SIMD)
+  const std::string isas[] = {"wasmsimd", "wasmrelaxedsimd"};
+#elif defined(__wasm_simd128__)
+  const std::string isas[] = {"wasmsimd"};
+#else
+  const std::string isas[] = {AE_F32X4_ISA, AE_F32X4_FMA_ISA};
+#endif
+  for (const std::string& isa : isas)
+    for (const char* tile : {"4x8", "5x8", "6x8"})
+      CHECK_MESSAGE(ae::find_gemm_kernel("f32_gemm_ukernel_" + std::string(tile) + "__" + isa) != nullptr, tile, isa);
+#if defined(AE_RELAXED_SIMD)
+  CHECK(names[0] == "f32_gemm_ukernel_6x8__wasmrelaxedsimd");  // gemm() runs the fused tile
+#elif defined(__wasm_simd128__)
+  CHECK(names[0] == "f32_gemm_ukernel_5x8__wasmsimd");
 #endif
   CHECK(ae::find_gemm_kernel("f32_gemm__nonexistent") == nullptr);
   for (size_t i = 0; i < names.size(); ++i)

@@ -5,20 +5,23 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { loadEngine } from '../../web/lib/engine.mjs';
+import { MODULE_FILES, chooseModule, loadEngine } from '../../web/lib/engine.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const wasmPath = path.join(root, 'web/dist/attention.wasm');
+// The build this Node picks, as the page does: 'relaxed' under --experimental-wasm-relaxed-simd,
+// else 'simd128' (tests/wasm/modules.test.mjs runs the tests under both).
+export const build = chooseModule();
+export const modulePath = (b) => path.join(root, 'web/dist', MODULE_FILES[b].wasm);
+export const wasmPath = modulePath(build);
 
 // Node's fetch cannot read file: URLs, so the module gets its bytes directly (TOOLCHAIN §2).
-export function loadNodeEngine() {
-  return loadEngine({ wasmBinary: readFileSync(wasmPath) });
+export function loadNodeEngine(b = build) {
+  return loadEngine({ wasmBinary: readFileSync(modulePath(b)) }, b);
 }
 
 // The benchmarks' module (attention_bench): the page's API plus createModelBench.
-export async function loadNodeBenchEngine() {
-  const { default: createBenchModule } = await import('../../web/dist/attention_bench.mjs');
-  return loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention_bench.wasm')) }, createBenchModule);
+export function loadNodeBenchEngine() {
+  return loadEngine({ wasmBinary: readFileSync(modulePath('bench')) }, 'bench');
 }
 
 // The three files of a model directory as loadTrainedModel takes them.

@@ -4,9 +4,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { loadNodeEngine } from './helpers.mjs';
+import { build, loadNodeEngine } from './helpers.mjs';
 
 const engine = await loadNodeEngine();
+// The default tile: fused multiply-add in the relaxed build, mul + add in the SIMD128 one.
+const FIRST = build === 'relaxed' ? 'f32_gemm_ukernel_6x8__wasmrelaxedsimd' : 'f32_gemm_ukernel_5x8__wasmsimd';
 
 function gemmReference(a, b, m, n, k, transposeB) {
   const c = new Float64Array(m * n);
@@ -25,10 +27,15 @@ function maxRelDiff(x, y) {
   return worst / scale;
 }
 
-test('the build lists its GEMM variants, SIMD128 first', () => {
+test('the build lists its GEMM variants, the fastest SIMD tile first', () => {
   const names = engine.gemmKernelNames();
-  assert.equal(names[0], 'f32_gemm__wasmsimd_5x8');
+  assert.equal(names[0], FIRST);
+  assert.equal(engine.features.gemm, FIRST);
+  const isas = build === 'relaxed' ? ['wasmsimd', 'wasmrelaxedsimd'] : ['wasmsimd'];
+  for (const isa of isas)
+    for (const tile of ['4x8', '5x8', '6x8']) assert.ok(names.includes(`f32_gemm_ukernel_${tile}__${isa}`), `${tile} ${isa}`);
   for (const name of ['f32_gemm__eigen', 'f32_gemm__scalar']) assert.ok(names.includes(name), name);
+  assert.equal(names.some((n) => n.includes('relaxed')), build === 'relaxed');
 });
 
 test('every GEMM variant matches a plain JS product, both layouts of B', () => {
@@ -62,7 +69,7 @@ test('fused and traced attention agree on random data, causal and windowed', () 
 
 test('bad arguments throw Errors carrying the C++ message, and the workspace stays usable', () => {
   const ws = engine.createKernelWorkspace(32);
-  assert.throws(() => ws.gemm('f32_gemm__nope', 2, 2, 2), /unknown variant "f32_gemm__nope"; this build has f32_gemm__wasmsimd_5x8/);
+  assert.throws(() => ws.gemm('f32_gemm__nope', 2, 2, 2), new RegExp(`unknown variant "f32_gemm__nope"; this build has ${FIRST}`));
   assert.throws(() => ws.gemm('f32_gemm__scalar', 6, 6, 6), /needs 36 floats; the workspace buffers hold 32/);
   assert.throws(() => ws.attentionFused(4, 8), /K and V \(2 × n×d, buffer b\) needs 64 floats/);
   assert.throws(() => ws.attentionFused(0, 4), /n and d must be ≥ 1/);

@@ -32,12 +32,20 @@ export const machineLine = (m) =>
   `load average at start ${m.load}, at the end ${loadNow()} (the machine is shared: a load above 2 means other ` +
   'work competed for the 2 cores, and the figures are slower than on a quiet machine)';
 
-// docs/benchmarks.md is written by two scripts: run.mjs owns the file, page.mjs one section
-// between these markers, which run.mjs carries over when it rewrites the rest.
+// docs/benchmarks.md is written by three scripts: run.mjs owns the file, page.mjs and browser.mjs
+// one section each between their markers, which run.mjs carries over when it rewrites the rest.
 export const PAGE_START = '<!-- page benchmark: written by tools/bench/page.mjs -->';
 export const PAGE_END = '<!-- end of page benchmark -->';
 
 export function pageSection(markdown) {
   const i = markdown.indexOf(PAGE_START), j = markdown.indexOf(PAGE_END);
   return i >= 0 && j > i ? markdown.slice(i, j + PAGE_END.length) : null;
+}
+
+export const BROWSER_START = '<!-- Chromium benchmark: written by tools/bench/browser.mjs -->';
+export const BROWSER_END = '<!-- end of Chromium benchmark -->';
+
+export function browserSection(markdown) {
+  const i = markdown.indexOf(BROWSER_START), j = markdown.indexOf(BROWSER_END);
+  return i >= 0 && j > i ? markdown.slice(i, j + BROWSER_END.length) : null;
 }

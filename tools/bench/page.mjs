@@ -204,8 +204,7 @@ await kernelPage.goto(url);
 await kernelPage.waitForFunction(() => document.getElementById('app').dataset.status === 'ready');
 const kernels = await kernelPage.evaluate(async ({ quick, lesson }) => {
   const { loadEngine } = await import('/lib/engine.mjs');
-  const { default: createBenchModule } = await import('/dist/attention_bench.mjs');
-  const engine = await loadEngine({}, createBenchModule);  // the benchmarks' module, beside the page's
+  const engine = await loadEngine({}, 'bench');  // the benchmarks' module, beside the page's
   const { median, msPerCall: timeCall } = await import('/lib/stats.mjs');
   const pause = () => new Promise((r) => setTimeout(r, 0));
   // V8 in Chromium starts wasm in its baseline tier and tiers hot functions up: warm every

@@ -5,7 +5,7 @@
 // clang 14 cannot emit the final relaxed-SIMD opcodes (TOOLCHAIN.md §9), so the text is
 // assembled with wabt's `wat2wasm --enable-relaxed-simd` into build/bench/.
 //
-// The algorithm mirrors src/ops/gemm_simd128.cpp (f32_gemm__wasmsimd_5x8) so the comparison is
+// The algorithm mirrors src/ops/gemm_simd128.cpp (f32_gemm_ukernel_5x8__wasmsimd) so the comparison is
 // fair: the same blocking (NC = 1024 columns, KC = 512 rows of B, MC = 256 rows of A), B packed
 // inside the call into panels of 8 columns (zero-padded at the right edge), and an mr×8
 // micro-kernel (mr = 5 by default) keeping its tile of C in 2·mr vector locals: per step of K one
@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const WAT2WASM = '/usr/bin/wat2wasm';
 export const NR = 8, KC = 512, MC = 256, NC = 1024;
-export const MR_DEFAULT = 5;  // rows of the micro-kernel, as f32_gemm__wasmsimd_5x8
+export const MR_DEFAULT = 5;  // rows of the micro-kernel, as f32_gemm_ukernel_5x8__wasmsimd
 export const VARIANTS = ['relaxed', 'muladd'];
 
 const get = (x) => `(local.get $${x})`;

@@ -1,7 +1,7 @@
 // `npm run bench:relaxed`: what fused multiply-add (relaxed SIMD's f32x4.relaxed_madd) gains
 // for this project's GEMM, measured with a hand-written WAT kernel (tools/bench/relaxed-gemm.mjs)
 // in two variants that differ only in the multiply–add, next to the project's own
-// f32_gemm__wasmsimd_5x8 in web/dist/attention.wasm. Writes docs/relaxed-simd.md.
+// f32_gemm_ukernel_5x8__wasmsimd in web/dist/attention.wasm. Writes docs/relaxed-simd.md.
 //
 //   node --no-liftoff --experimental-wasm-relaxed-simd tools/bench/relaxed-simd.mjs [--quick] [--out FILE]
 //
@@ -57,8 +57,8 @@ if (!supported) {
 // --- implementations --------------------------------------------------------------------------
 const SHAPES = [5];  // the micro-kernel's rows: 5×8 as the project's kernel (relaxed-gemm.mjs also makes 1…4)
 const built = Object.fromEntries(SHAPES.map((mr) => [mr, buildRelaxedGemm({ mr })]));
-const engine = await loadOurs();
-const OURS = 'f32_gemm__wasmsimd_5x8';
+const engine = await loadOurs('simd128');
+const OURS = 'f32_gemm_ukernel_5x8__wasmsimd';
 if (!engine.gemmKernelNames().includes(OURS)) throw new Error(`this build has no ${OURS}: ${engine.gemmKernelNames().join(', ')}`);
 const sizes = [64, 128, 256, 512];
 const rounds = quick ? 3 : 15;
@@ -131,7 +131,7 @@ function jitLoops() {
       op.run();
     }
     console.log('=== module ours');
-    const engine = await loadOurs();
+    const engine = await loadOurs('simd128');
     const ws = ourWorkspace(engine, 16 * 16, 1);
     ws.gemm(${JSON.stringify(OURS)}, 16, 16, 16, false);
     console.log('=== end');`;
@@ -309,7 +309,7 @@ if (!supported) {
       const p = parity.length ? median(parity) : null;
       const sameLoop = loopOf('muladd') && jit.ours && loopOf('muladd').instructions === jit.ours.instructions;
       return `**Would it carry over to the project?** The mul+add WAT kernel is ${p ? `${p.toFixed(2)}×` : '–'} as fast as ` +
-        `the project's f32_gemm__wasmsimd_5x8 (same-round medians per size ${parity.map((x) => x.toFixed(2)).join(', ')})` +
+        `the project's f32_gemm_ukernel_5x8__wasmsimd (same-round medians per size ${parity.map((x) => x.toFixed(2)).join(', ')})` +
         (sameLoop ? `, and V8 makes the same ${jit.ours.instructions}-instruction inner loop of both` : '') + '. ' +
         (p && Math.abs(p - 1) <= 0.1
           ? 'So the WAT template stands in fairly for the project\'s kernel, and a relaxed build of that kernel could expect ' +

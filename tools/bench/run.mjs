@@ -18,7 +18,7 @@ import path from 'node:path';
 import {
   loadOrt, loadOurs, loadTfjs, ortAttention, ortGemm, ourWorkspace, root, tfjsAttention, tfjsGemm,
 } from './runtimes.mjs';
-import { describeMachine, machineLine, pageSection } from './machine.mjs';
+import { browserSection, describeMachine, machineLine, pageSection } from './machine.mjs';
 import { buildRelaxedGemm, instantiateGemm, relaxedSimdSupported } from './relaxed-gemm.mjs';
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 import { fmt, fmtRatio, mb, median, ratio, relDiff, table, timeCall, timeRound } from './stats.mjs';
@@ -269,8 +269,8 @@ say('- Every runtime gets the same seeded inputs, and its output is checked agai
 say('- Timing: all implementations run in every round, in a rotating order; a measurement is ≥ 25 ms of back-to-back calls. ' +
     'Tables give medians over rounds; ratios are taken within each round and summarised as median (min–max).');
 say();
-say('**SIMD128 peak.** Without fused multiply-add (relaxed SIMD is not available to this toolchain: clang 14 emits the ' +
-    'prototype opcodes, which V8 rejects — TOOLCHAIN.md §9), a multiply–add is two instructions. V8 maps f32x4.mul and f32x4.add ' +
+say('**SIMD128 peak.** Without fused multiply-add (the SIMD128 build, and the …__wasmsimd variants of the relaxed build; ' +
+    'the Chromium section below has the FMA peak), a multiply–add is two instructions. V8 maps f32x4.mul and f32x4.add ' +
     'to one 128-bit SSE/AVX instruction each, and this core (Golden Cove class) issues at most three 128-bit floating-point ' +
     'operations per cycle (ports 0, 1, 5). So at most 1.5 multiply–add pairs × 4 lanes × 2 flop = **12 flop/cycle**, i.e. ' +
     `12 × ${clock.toFixed(2)} GHz = **${peak.toFixed(1)} GFLOP/s** on one core.`);
@@ -282,7 +282,7 @@ say();
 say(`GFLOP/s (2n³ / median time). "%peak" is against ${peak.toFixed(1)} GFLOP/s. ${ourDefault} is what \`ae::gemm()\` uses in wasm.`);
 say();
 const gemmNames = Object.keys(gemm[gemmSizes[0]]);
-say(table(['n', ...gemmNames, `%peak (${ourDefault.replace('f32_gemm__', '')})`],
+say(table(['n', ...gemmNames, `%peak (${ourDefault.replace('f32_gemm_ukernel_', '')})`],
   gemmSizes.map((n) => [n, ...gemmNames.map((name) => fmt(gflops(n, median(gemm[n][name].times)))),
     `${fmt((100 * gflops(n, median(gemm[n][ourDefault].times))) / peak, 0)} % (best round ${fmt((100 * gflops(n, Math.min(...gemm[n][ourDefault].times))) / peak, 0)} %)`])));
 say();
@@ -385,7 +385,7 @@ if (!native) {
       'each native run; wasm figures from the tables above.');
   say();
   const nat = (res, variant, n) => res.gemm.find((g) => g.variant === variant && g.n === n)?.gflops;
-  const wasmName = (v) => v.replace('f32_gemm__sse', 'f32_gemm__wasmsimd');
+  const wasmName = (v) => v.replace('__sse', '__wasmsimd');
   const variants = native.gemm.filter((g) => g.n === 64).map((g) => g.variant);
   say(table(['kernel', 'n', 'wasm', 'native', 'native -march=native'],
     variants.flatMap((v) => gemmSizes.map((n) => [v.replace('sse', 'sse / wasmsimd'), n,
@@ -509,8 +509,9 @@ say();
 const text = out.join('\n');
 console.log(text);
 mkdirSync(path.dirname(outFile), { recursive: true });
-// The page section (tools/bench/page.mjs, `npm run bench:page`) is carried over as it is.
-const pagePart = existsSync(outFile) ? pageSection(readFileSync(outFile, 'utf8')) : null;
-writeFileSync(outFile, text + '\n' + (pagePart ? `\n${pagePart}\n` : ''));
+// The page and Chromium sections (tools/bench/page.mjs, browser.mjs) are carried over as they are.
+const old = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
+const kept = [browserSection(old), pageSection(old)].filter(Boolean);
+writeFileSync(outFile, text + '\n' + kept.map((part) => `\n${part}\n`).join(''));
 log(`wrote ${path.relative(root, outFile)}`);
 process.exit(0);  // ONNX Runtime keeps handles open

@@ -4,20 +4,25 @@
 //   prepareAttention(n, d, causal, Q, K, V, variant) → {run, result, dispose}
 // run() does one call (possibly async: ONNX Runtime's run is a Promise); result() returns the
 // output as a Float32Array, to check that every runtime computes the same thing.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { attentionModel, matmulModel } from './onnx-graph.mjs';
+import { ortSession } from './ops.mjs';
+
+export { tfjsAttention, tfjsGemm } from './ops.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-// --- this project: web/dist/attention_bench.{mjs,wasm} (the page's module plus ModelBench) ----
-export async function loadOurs() {
-  const { loadEngine } = await import('../../web/lib/engine.mjs');
-  const { default: createBenchModule } = await import('../../web/dist/attention_bench.mjs');
-  const wasmBinary = readFileSync(path.join(root, 'web/dist/attention_bench.wasm'));
-  return loadEngine({ wasmBinary }, createBenchModule);
+// --- this project: web/dist/attention*.{mjs,wasm} through web/lib/engine.mjs ------------------
+// build: 'relaxed' (fused multiply-add) or 'simd128', or their benchmark modules 'bench-relaxed'
+// and 'bench' (the same plus ModelBench); by default the benchmark module of the build the probe picks.
+export async function loadOurs(build) {
+  const { MODULE_FILES, chooseModule, loadEngine } = await import('../../web/lib/engine.mjs');
+  const chosen = build ?? (chooseModule() === 'relaxed' && existsSync(path.join(root, 'web/dist', MODULE_FILES['bench-relaxed'].wasm))
+    ? 'bench-relaxed' : 'bench');
+  return loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist', MODULE_FILES[chosen].wasm)) }, chosen);
 }
 
 // A workspace holding A, B (GEMM) or Q, K, V (attention) for the largest size, seeded.
@@ -43,58 +48,6 @@ export async function loadTfjs() {
   return tf;
 }
 
-export function tfjsGemm(tf, n, a, b) {
-  const ta = tf.tensor2d(a, [n, n]), tb = tf.tensor2d(b, [n, n]);
-  return {
-    run() {
-      tf.matMul(ta, tb).dispose();
-    },
-    result() {
-      const c = tf.matMul(ta, tb);
-      const out = c.dataSync().slice();
-      c.dispose();
-      return out;
-    },
-    dispose() {
-      ta.dispose(), tb.dispose();
-    },
-  };
-}
-
-// variant 'transposeB': matMul(q, k, false, true); 'transpose': matMul(q, transpose(k)).
-// The scale multiplies Q (n·d products) rather than the n×n scores; the causal mask is an
-// n×n tensor of 0 and −∞ made once, outside the timed calls.
-export function tfjsAttention(tf, n, d, causal, q, k, v, variant) {
-  const tq = tf.tensor2d(q, [n, d]), tk = tf.tensor2d(k, [n, d]), tv = tf.tensor2d(v, [n, d]);
-  const scale = tf.scalar(1 / Math.sqrt(d));
-  let mask = null;
-  if (causal) {
-    const m = new Float32Array(n * n);
-    for (let i = 0; i < n; i++) m.fill(-Infinity, i * n + i + 1, (i + 1) * n);
-    mask = tf.tensor2d(m, [n, n]);
-  }
-  const forward = () =>
-    tf.tidy(() => {
-      const qs = tf.mul(tq, scale);
-      const s = variant === 'transposeB' ? tf.matMul(qs, tk, false, true) : tf.matMul(qs, tf.transpose(tk));
-      return tf.matMul(tf.softmax(mask ? tf.add(s, mask) : s), tv);
-    });
-  return {
-    run() {
-      forward().dispose();
-    },
-    result() {
-      const y = forward();
-      const out = y.dataSync().slice();
-      y.dispose();
-      return out;
-    },
-    dispose() {
-      for (const t of [tq, tk, tv, scale, mask]) t?.dispose();
-    },
-  };
-}
-
 // --- ONNX Runtime Web, wasm execution provider ---------------------------------------------
 export async function loadOrt() {
   const ort = await import('onnxruntime-web');
@@ -103,24 +56,6 @@ export async function loadOrt() {
   ort.env.wasm.wasmPaths = path.join(root, 'node_modules/onnxruntime-web/dist') + path.sep;
   ort.env.logLevel = 'error';
   return ort;
-}
-
-async function ortSession(ort, bytes, feeds) {
-  const session = await ort.InferenceSession.create(bytes, {
-    executionProviders: ['wasm'],
-    graphOptimizationLevel: 'all',
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-  });
-  return {
-    async: true,
-    run: () => session.run(feeds),
-    async result() {
-      const out = await session.run(feeds);
-      return Float32Array.from(out.Y.data);
-    },
-    dispose: () => session.release(),
-  };
 }
 
 export function ortGemm(ort, n, a, b) {

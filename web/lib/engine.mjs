@@ -2,7 +2,6 @@
 // It adds no model math: it checks every input against the contract (contract.mjs), loads the
 // module, turns C++ exceptions into EngineErrors, and frees C++ objects. Every array it returns
 // is a Float32Array copy owned by JS (see README).
-import createAttentionModule from '../dist/attention.mjs';
 import {
   EngineError, analysisOptions, args, boolean, coreError, finite, flags, integer, numbers, options, refuse, runOptions, text,
 } from './contract.mjs';
@@ -312,7 +311,7 @@ export class ModelBench {
     const files = modelFiles('createModelBench', { config, weights, vocab });
     if (!module.ModelBench)
       throw new EngineError('createModelBench: the page\'s module has no benchmarks; load the engine with ' +
-        'loadEngine(options, createBenchModule) from dist/attention_bench.mjs', 'bad-input', { call: 'createModelBench' });
+        'loadEngine(options, \'bench\') (dist/attention_bench.mjs)', 'bad-input', { call: 'createModelBench' });
     this.#handle = guarded(module, 'createModelBench', () => new module.ModelBench(files.config, files.weights, files.vocab), 'bad-model');
   }
 
@@ -337,9 +336,15 @@ export class ModelBench {
 export class Engine {
   #module;
 
-  constructor(module) {
+  constructor(module, build = 'simd128') {
     this.#module = module;
     this.simd = module.simdEnabled();
+    // Which build runs and the kernels it runs by default (their names say the instruction set:
+    // …__wasmrelaxedsimd for fused multiply-add, …__wasmsimd for mul + add).
+    const gemm = module.gemmKernelNames()[0];
+    this.features = Object.freeze({
+      build, simd: this.simd, relaxedSimd: build === 'relaxed', fma: gemm.endsWith('__wasmrelaxedsimd'), gemm,
+    });
   }
 
   // Checks positional arguments against readers ({name: reader}), then calls the module's
@@ -431,7 +436,7 @@ export class Engine {
     return this.#call('wordOrderRoles', [sentence], { text: text() });
   }
 
-  // Names of the GEMM variants of this build, fastest first (f32_gemm__wasmsimd_5x8, …).
+  // Names of the GEMM variants of this build, fastest first (f32_gemm_ukernel_5x8__wasmsimd, …).
   gemmKernelNames() {
     return this.#module.gemmKernelNames();
   }
@@ -577,9 +582,45 @@ function modelFiles(call, files) {
   return { config, weights, vocab };
 }
 
-// moduleOptions go to Emscripten's factory; in Node pass {wasmBinary} (see tests/wasm).
-// createModule: the page's module by default; the benchmarks pass dist/attention_bench.mjs's
-// factory, the same API plus createModelBench (CMakeLists.txt's attention_bench).
-export async function loadEngine(moduleOptions = {}, createModule = createAttentionModule) {
-  return new Engine(await createModule(moduleOptions));
+// A 35-byte module whose one function is f32x4.relaxed_madd: WebAssembly.validate accepts it
+// where the engine runs relaxed SIMD (Chromium ≥ 114; Node 20 with --experimental-wasm-relaxed-simd).
+const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 123, 1, 123, 3, 2, 1, 0,
+  10, 13, 1, 11, 0, 32, 0, 32, 0, 32, 0, 253, 133, 2, 11]);
+
+export function relaxedSimdSupported() {
+  try {
+    return WebAssembly.validate(RELAXED_SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+// The two builds of the module, from the same sources: fused multiply-add kernels (relaxed SIMD)
+// or mul + add (SIMD128). Only the chosen one's files are fetched.
+// The benchmarks' modules add ModelBench to the page's (CMakeLists.txt's attention_bench; the
+// relaxed one is built by npm run bench only).
+export const MODULE_FILES = {
+  relaxed: { glue: 'attention-relaxed.mjs', wasm: 'attention-relaxed.wasm' },
+  simd128: { glue: 'attention.mjs', wasm: 'attention.wasm' },
+  bench: { glue: 'attention_bench.mjs', wasm: 'attention_bench.wasm' },
+  'bench-relaxed': { glue: 'attention_bench-relaxed.mjs', wasm: 'attention_bench-relaxed.wasm' },
+};
+const IMPORTS = {
+  relaxed: () => import('../dist/attention-relaxed.mjs'),
+  simd128: () => import('../dist/attention.mjs'),
+  bench: () => import('../dist/attention_bench.mjs'),
+  'bench-relaxed': () => import('../dist/attention_bench-relaxed.mjs'),
+};
+
+// The build to load here: relaxed where the probe passes.
+export const chooseModule = () => (relaxedSimdSupported() ? 'relaxed' : 'simd128');
+
+// moduleOptions go to Emscripten's factory; in Node pass {wasmBinary} of the chosen build's
+// .wasm (tests/wasm/helpers.mjs). build: 'relaxed' | 'simd128' | 'bench' | 'bench-relaxed'
+// (default: chooseModule()).
+export async function loadEngine(moduleOptions = {}, build = chooseModule()) {
+  if (!Object.hasOwn(MODULE_FILES, build))
+    refuse('loadEngine', 'build', "'relaxed', 'simd128', 'bench' or 'bench-relaxed'", build);
+  const { default: create } = await IMPORTS[build]();
+  return new Engine(await create(moduleOptions), build.endsWith('relaxed') ? 'relaxed' : 'simd128');
 }
