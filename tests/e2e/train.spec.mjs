@@ -4,6 +4,7 @@
 // files in a separately loaded engine; the downloaded files load back with the same numbers;
 // a corrupted file gives a clear message.
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { app, chooseModel, expect, openPage, shownCells, test } from './fixtures.mjs';
 
 const LESSON = "The animal didn't cross the street because it was too tired.";
@@ -113,4 +114,21 @@ test('train, pause, resume, stop; the model joins the menu, downloads and loads 
   await p.locator('input[type="file"]').setInputFiles(asFiles.filter((f) => f.name !== 'vocab.txt'));
   await expect(p.locator('.ae-tr-load-status')).toContainText('vocab.txt missing');
   await expectHeatmapEquals(page, api);
+
+  // The panel with its results, light English then dark Chinese: no serious axe violation,
+  // and at 375 px nothing scrolls the page sideways.
+  await expectNoSeriousPanelViolations(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.locator('#lang').click();
+  await expect(p.locator('h2')).toHaveText('自己动手训练');
+  await expect(p.locator('.ae-tr-status')).toContainText('已在第');
+  await expectNoSeriousPanelViolations(page);
+  await page.setViewportSize({ width: 375, height: 812 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
+
+async function expectNoSeriousPanelViolations(page) {
+  const { violations } = await new AxeBuilder({ page }).include('ae-train').analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
