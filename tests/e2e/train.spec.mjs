@@ -125,6 +125,9 @@ test('train, pause, resume, stop; the model joins the menu, downloads and loads 
   await expectNoSeriousPanelViolations(page);
   await page.setViewportSize({ width: 375, height: 812 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  const small = await p.evaluate((root) => [...root.querySelectorAll('button, input, select, a[href]')]
+    .map((el) => el.getBoundingClientRect()).filter((r) => r.width < 24 || r.height < 24).length);
+  expect(small, 'controls under 24×24 px').toBe(0);
 });
 
 async function expectNoSeriousPanelViolations(page) {

@@ -86,6 +86,7 @@ for (const { name, settings, falls } of CASES) {
       assert.equal(wasm.losses.length, native.loss.length);
       assert.ok(lossDiff <= TOLERANCE.loss, `step losses differ by ${lossDiff}`);
       assert.ok(diff <= TOLERANCE.weights, `weights differ by ${diff}`);
+      console.log(`# ${name}: validation accuracy wasm ${wasm.validation}, native ${native.validation_accuracy}`);
       assert.ok(Math.abs(wasm.validation - native.validation_accuracy) <= 1 / 256 + 1e-9,
         `validation accuracy ${wasm.validation} vs native ${native.validation_accuracy}`);
     });
