@@ -18,7 +18,7 @@ import path from 'node:path';
 import {
   loadOrt, loadOurs, loadTfjs, ortAttention, ortGemm, ourWorkspace, root, tfjsAttention, tfjsGemm,
 } from './runtimes.mjs';
-import { describeMachine, machineLine, pageSection } from './machine.mjs';
+import { TRAIN_END, TRAIN_START, describeMachine, machineLine, pageSection, section } from './machine.mjs';
 import { buildRelaxedGemm, instantiateGemm, relaxedSimdSupported } from './relaxed-gemm.mjs';
 import { fmt, fmtRatio, mb, median, ratio, relDiff, table, timeCall, timeRound } from './stats.mjs';
 
@@ -510,7 +510,8 @@ const text = out.join('\n');
 console.log(text);
 mkdirSync(path.dirname(outFile), { recursive: true });
 // The page section (tools/bench/page.mjs, `npm run bench:page`) is carried over as it is.
-const pagePart = existsSync(outFile) ? pageSection(readFileSync(outFile, 'utf8')) : null;
-writeFileSync(outFile, text + '\n' + (pagePart ? `\n${pagePart}\n` : ''));
+const previous = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
+const kept = [pageSection(previous), section(previous, TRAIN_START, TRAIN_END)].filter(Boolean);  // and train-speed.mjs's
+writeFileSync(outFile, text + '\n' + kept.map((part) => `\n${part}\n`).join(''));
 log(`wrote ${path.relative(root, outFile)}`);
 process.exit(0);  // ONNX Runtime keeps handles open
