@@ -38,6 +38,7 @@ export class Train extends StoreElement {
   #shown = -1; // index of the snapshot drawn; -1: the latest
   #message = null; // {key, params} of the status line
   #loadMessage = null;
+  #drawn = null; // which snapshot the rows show (see #renderSnapshot)
 
   connectedCallback() {
     if (!this.#parts) this.#build();
@@ -267,7 +268,6 @@ export class Train extends StoreElement {
     for (const option of p.positional.node.options) option.textContent = this.#t(`positionals.${option.value}`);
     p.start.textContent = this.#t('start');
     p.stop.textContent = this.#t('stop');
-    p.rowsHowTo.textContent = this.#t('rowsHowTo');
     p.timelineLabel.textContent = this.#t('timeline');
     p.weightsTitle.textContent = this.#t('weightsTitle');
     p.accuracyTitle.textContent = this.#t('accuracyTitle');
@@ -325,6 +325,11 @@ export class Train extends StoreElement {
     const index = this.#shown < 0 ? snapshots.length - 1 : Math.min(this.#shown, snapshots.length - 1);
     p.timeline.value = Math.max(0, index);
     const snapshot = snapshots[index];
+    // Progress arrives every few hundred ms; the rows change only with a new snapshot, the
+    // timeline or the language.
+    const key = `${this.#run?.n}:${index}:${snapshots.length}:${this.store.get().lang}`;
+    if (key === this.#drawn) return;
+    this.#drawn = key;
     p.rows.replaceChildren();
     p.rowsTitle.hidden = p.rowsHowTo.hidden = !snapshot;
     p.headRule.textContent = '';
@@ -336,6 +341,7 @@ export class Train extends StoreElement {
     p.timelineValue.textContent = this.#t('timelineValue', { step: snapshot.step });
     this.dataset.snapshotStep = snapshot.step;
     p.rowsTitle.textContent = this.#t('rowsTitle', { query: snapshot.lesson[0].tokens[snapshot.lesson[0].query], step: snapshot.step });
+    p.rowsHowTo.textContent = this.#t(this.#run.settings.task === 'word-order' ? 'rowsHowToOrder' : 'rowsHowTo');
     const { layers, heads } = this.#run.settings;
     snapshot.lesson.forEach((lesson, i) => drawRows(p.rows, lesson, layers, heads, i));
     const h = snapshot.head;
