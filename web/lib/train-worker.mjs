@@ -22,7 +22,8 @@ const post = (message, transfer = []) => self.postMessage(message, transfer);
 const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 self.onmessage = ({ data }) => {
-  if (data.type === 'start') start(data).catch(fail);
+  if (data.type === 'start' && run) post({ type: 'error', message: 'a training run is already going', code: 'bad-input' });
+  else if (data.type === 'start') start(data).catch(fail);
   else if (!run) return;
   else if (data.type === 'pause') run.paused = true;
   else if (data.type === 'resume') run.paused = false;
@@ -31,16 +32,18 @@ self.onmessage = ({ data }) => {
 
 function fail(error) {
   post({ type: 'error', message: String(error?.message ?? error), code: error?.code ?? 'internal' });
-  run?.session.delete();
+  run?.session?.delete();
   run = null;
 }
 
 async function start({ settings, snapshots = 40 }) {
-  if (run) throw new Error('a training run is already going');
-  enginePromise ??= loadEngine();
+  run = { session: null, paused: false, stopped: false }; // at once: a second start is refused while the module loads
+  if (!enginePromise) {
+    enginePromise = loadEngine();
+    enginePromise.catch(() => { enginePromise = null; }); // a failed load is retried by the next start
+  }
   const engine = await enginePromise;
-  const session = engine.createTrainingSession(settings);
-  run = { session, paused: false, stopped: false };
+  const session = (run.session = engine.createTrainingSession(settings));
   const total = session.settings.steps;
   post({ type: 'started', settings: session.settings });
   const every = Math.max(1, Math.ceil(total / snapshots));
