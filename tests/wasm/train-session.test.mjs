@@ -124,7 +124,7 @@ for (const { name, settings, falls } of CASES) {
 test('bad training settings are EngineErrors that name the setting', () => {
   assert.throws(() => engine.createTrainingSession({ task: 'coref' }), { code: 'bad-option', message: /task must be/ });
   assert.throws(() => engine.createTrainingSession({ steps: 0 }), { code: 'bad-option', message: /steps must be/ });
-  assert.throws(() => engine.createTrainingSession({ heads: 3 }), { code: 'bad-option', message: /heads must divide d_model = 64/ });
+  assert.throws(() => engine.createTrainingSession({ heads: 3 }), { code: 'bad-config', message: /heads must divide d_model = 64/ });
   assert.throws(() => engine.createTrainingSession({ stepz: 3 }), { code: 'unknown-option' });
   const session = engine.createTrainingSession({ task: 'word-order', steps: 2 });
   assert.throws(() => session.step(-1), { code: 'bad-option' });

@@ -317,7 +317,7 @@ export class TrainingSession {
   constructor(module, settings) {
     this.#module = module;
     const checked = options('createTrainingSession', settings, TRAINING_SETTINGS, 'settings');
-    this.#handle = guarded(module, 'createTrainingSession', () => new module.TrainingSession(checked), 'bad-option');
+    this.#handle = guarded(module, 'createTrainingSession', () => new module.TrainingSession(checked), 'bad-config');
     this.settings = guarded(module, 'settings', () => this.#handle.settings());
   }
 
