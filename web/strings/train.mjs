@@ -46,7 +46,7 @@ export default {
     drop: 'or drop the files here',
     loaded: 'Loaded “{label}”: it is in the model menu.',
     loadError: 'These files do not load as a model: {message}',
-    trainedLabel: 'Trained here {n} ({task})',
+    trainedLabel: 'Trained here {n}: {task}',
     loadedLabel: 'Loaded from disk {n}',
   },
   zh: {
@@ -95,7 +95,7 @@ export default {
     drop: '或把文件拖到这里',
     loaded: '已加载 “{label}”，它在模型菜单中。',
     loadError: '这些文件无法作为模型加载：{message}',
-    trainedLabel: '在此训练 {n}（{task}）',
+    trainedLabel: '在此训练 {n}：{task}',
     loadedLabel: '从磁盘加载 {n}',
   },
 };
