@@ -106,6 +106,16 @@ test('train, pause, resume, stop; the model joins the menu, downloads and loads 
   await expect(app(page)).toHaveAttribute('data-status', 'ready');
   await expectHeatmapEquals(page, api);
 
+  // Dropped on the panel, the same files load too.
+  await p.locator('.ae-tr-drop').evaluate((zone, files) => {
+    const transfer = new DataTransfer();
+    for (const [name, bytes] of Object.entries(files)) transfer.items.add(new File([new Uint8Array(bytes)], name));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, files);
+  await expect(p.locator('.ae-tr-load-status')).toContainText('Loaded “Loaded from disk 2”');
+  await chooseModel(page, 'loaded-2');
+  await expectHeatmapEquals(page, api);
+
   // A corrupted weights file: the shipped loader's message, and the page keeps working.
   const broken = asFiles.map((f) => (f.name === 'model.safetensors' ? { ...f, buffer: f.buffer.subarray(0, 100) } : f));
   await p.locator('input[type="file"]').setInputFiles(broken);
