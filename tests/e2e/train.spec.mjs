@@ -10,7 +10,10 @@ import { app, chooseModel, expect, openPage, shownCells, test } from './fixtures
 const LESSON = "The animal didn't cross the street because it was too tired.";
 const panel = (page) => page.locator('ae-train');
 const step = async (page) => Number(await panel(page).getAttribute('data-step'));
-const rowValues = (page) => panel(page).locator('.ae-tr-table td').evaluateAll((tds) => tds.map((td) => td.dataset.value));
+const rowValues = (page) =>
+  panel(page)
+    .locator('.ae-tr-table td')
+    .evaluateAll((tds) => tds.map((td) => td.dataset.value));
 
 // The files the panel's download links give, as Playwright saves them: {name: byte array}.
 async function downloads(page) {
@@ -24,27 +27,38 @@ async function downloads(page) {
 
 // The shown head's weights for the page's sentence, from a separately loaded engine given `files`.
 function apiWeights(page, files) {
-  return page.evaluate(async ({ files, text }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const decode = (name) => new TextDecoder().decode(new Uint8Array(files[name]));
-    const model = engine.loadTrainedModel({ config: decode('config.json'), weights: new Uint8Array(files['model.safetensors']),
-      vocab: decode('vocab.txt') });
-    const app = document.getElementById('app');
-    const r = model.analyze(text, JSON.parse(app.dataset.run));
-    const weights = r.layers[Number(app.dataset.layer)].selfAttention.heads[Number(app.dataset.head)].weights;
-    model.delete();
-    return { n: r.n, values: Array.from(weights, String) };
-  }, { files, text: LESSON });
+  return page.evaluate(
+    async ({ files, text }) => {
+      const { loadEngine } = await import('/lib/engine.mjs');
+      const engine = await loadEngine();
+      const decode = (name) => new TextDecoder().decode(new Uint8Array(files[name]));
+      const model = engine.loadTrainedModel({
+        config: decode('config.json'),
+        weights: new Uint8Array(files['model.safetensors']),
+        vocab: decode('vocab.txt'),
+      });
+      const app = document.getElementById('app');
+      const r = model.analyze(text, JSON.parse(app.dataset.run));
+      const weights = r.layers[Number(app.dataset.layer)].selfAttention.heads[Number(app.dataset.head)].weights;
+      model.delete();
+      return { n: r.n, values: Array.from(weights, String) };
+    },
+    { files, text: LESSON },
+  );
 }
 
 async function expectHeatmapEquals(page, api) {
   const shown = await shownCells(page);
   expect(shown.length).toBe(api.n * api.n);
-  expect(shown.filter(({ row, col, value }) => value !== api.values[row * api.n + col]), 'cells ≠ API').toEqual([]);
+  expect(
+    shown.filter(({ row, col, value }) => value !== api.values[row * api.n + col]),
+    'cells ≠ API',
+  ).toEqual([]);
 }
 
-test('train, pause, resume, stop; the model joins the menu, downloads and loads back; a bad file is refused', async ({ page }) => {
+test('train, pause, resume, stop; the model joins the menu, downloads and loads back; a bad file is refused', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await openPage(page);
   await page.locator('#train').scrollIntoViewIfNeeded();
@@ -59,7 +73,9 @@ test('train, pause, resume, stop; the model joins the menu, downloads and loads 
   await expect.poll(() => step(page), { timeout: 30_000 }).toBeGreaterThan(0);
   await expect(p.locator('.ae-tr-status')).toContainText('steps/s');
   await expect(p.locator('.ae-tr-table')).toHaveCount(2);
-  await expect.poll(async () => Number(await p.getAttribute('data-snapshot-step')), { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number(await p.getAttribute('data-snapshot-step')), { timeout: 30_000 })
+    .toBeGreaterThan(0);
   const later = await rowValues(page);
 
   // Pause: the step stops moving; resume: it moves again.
@@ -97,7 +113,8 @@ test('train, pause, resume, stop; the model joins the menu, downloads and loads 
   await expectHeatmapEquals(page, api);
 
   // Load the downloaded files back from disk: a new menu entry with the same numbers.
-  const asFiles = Object.entries(files).filter(([name]) => name !== 'metrics.json')
+  const asFiles = Object.entries(files)
+    .filter(([name]) => name !== 'metrics.json')
     .map(([name, bytes]) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) }));
   await page.locator('#train').scrollIntoViewIfNeeded();
   await p.locator('input[type="file"]').setInputFiles(asFiles);
@@ -135,13 +152,20 @@ test('train, pause, resume, stop; the model joins the menu, downloads and loads 
   await expectNoSeriousPanelViolations(page);
   await page.setViewportSize({ width: 375, height: 812 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  const small = await p.evaluate((root) => [...root.querySelectorAll('button, input, select, a[href]')]
-    .map((el) => el.getBoundingClientRect()).filter((r) => r.width < 24 || r.height < 24).length);
+  const small = await p.evaluate(
+    (root) =>
+      [...root.querySelectorAll('button, input, select, a[href]')]
+        .map((el) => el.getBoundingClientRect())
+        .filter((r) => r.width < 24 || r.height < 24).length,
+  );
   expect(small, 'controls under 24×24 px').toBe(0);
 });
 
 async function expectNoSeriousPanelViolations(page) {
   const { violations } = await new AxeBuilder({ page }).include('ae-train').analyze();
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }

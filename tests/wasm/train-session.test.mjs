@@ -16,9 +16,13 @@ const LESSON = "The animal didn't cross the street because it was too tired.";
 // A short run, so the file stays fast: 40 steps of the coreference encoder with 2 layers and
 // batch 16 (the recipe's corpus, model width and optimizer otherwise).
 const CASES = [
-// falls: the mean loss of the last 10 steps is below this share of the first 10's (measured
-// natively: coreference 6.22 → 5.83; the runs are deterministic).
-  { name: 'coreference encoder', settings: { task: 'coref-encoder', seed: 3, steps: 40, batch: 16, layers: 2 }, falls: 0.95 },
+  // falls: the mean loss of the last 10 steps is below this share of the first 10's (measured
+  // natively: coreference 6.22 → 5.83; the runs are deterministic).
+  {
+    name: 'coreference encoder',
+    settings: { task: 'coref-encoder', seed: 3, steps: 40, batch: 16, layers: 2 },
+    falls: 0.95,
+  },
   { name: 'word order, RoPE', settings: { task: 'word-order', positional: 'rope', seed: 3, steps: 40 }, falls: 0.7 },
 ];
 // The largest differences allowed between the builds after those steps, about 7–10× the
@@ -32,7 +36,14 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'ae-train-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function nativeRun(settings, out) {
-  const flags = { task: '--task', positional: '--positional', seed: '--seed', steps: '--steps', batch: '--batch', layers: '--layers' };
+  const flags = {
+    task: '--task',
+    positional: '--positional',
+    seed: '--seed',
+    steps: '--steps',
+    batch: '--batch',
+    layers: '--layers',
+  };
   const argv = Object.entries(settings).flatMap(([key, value]) => [flags[key], String(value)]);
   return JSON.parse(execFileSync(path.join(root, 'build/native/train_here'), [...argv, '--out', out]));
 }
@@ -64,7 +75,7 @@ for (const { name, settings, falls } of CASES) {
       native = nativeRun(settings, dir);
       const session = engine.createTrainingSession(settings);
       const losses = [];
-      for (let i = 0; i < settings.steps; i++) losses.push(session.step(1).loss);  // one at a time: the chunks do not matter
+      for (let i = 0; i < settings.steps; i++) losses.push(session.step(1).loss); // one at a time: the chunks do not matter
       wasm = {
         settings: session.settings,
         losses,
@@ -79,16 +90,23 @@ for (const { name, settings, falls } of CASES) {
     test('same settings, same per-step losses and weights (within the measured tolerance)', () => {
       assert.equal(native.steps, settings.steps);
       assert.equal(wasm.settings.steps, settings.steps);
-      const diff = largestDifference(tensors(wasm.f32.weights), tensors(new Uint8Array(readFileSync(path.join(dir, 'model.f32.safetensors')))));
+      const diff = largestDifference(
+        tensors(wasm.f32.weights),
+        tensors(new Uint8Array(readFileSync(path.join(dir, 'model.f32.safetensors')))),
+      );
       const lossDiff = Math.max(...wasm.losses.map((l, i) => Math.abs(l - native.loss[i])));
-      console.log(`# ${name}: after ${settings.steps} steps, largest difference wasm vs native: weights ${diff.toExponential(2)}, ` +
-        `step loss ${lossDiff.toExponential(2)}`);
+      console.log(
+        `# ${name}: after ${settings.steps} steps, largest difference wasm vs native: weights ${diff.toExponential(2)}, ` +
+          `step loss ${lossDiff.toExponential(2)}`,
+      );
       assert.equal(wasm.losses.length, native.loss.length);
       assert.ok(lossDiff <= TOLERANCE.loss, `step losses differ by ${lossDiff}`);
       assert.ok(diff <= TOLERANCE.weights, `weights differ by ${diff}`);
       console.log(`# ${name}: validation accuracy wasm ${wasm.validation}, native ${native.validation_accuracy}`);
-      assert.ok(Math.abs(wasm.validation - native.validation_accuracy) <= 1 / 256 + 1e-9,
-        `validation accuracy ${wasm.validation} vs native ${native.validation_accuracy}`);
+      assert.ok(
+        Math.abs(wasm.validation - native.validation_accuracy) <= 1 / 256 + 1e-9,
+        `validation accuracy ${wasm.validation} vs native ${native.validation_accuracy}`,
+      );
     });
 
     test('the loss falls', () => {
@@ -106,16 +124,24 @@ for (const { name, settings, falls } of CASES) {
       writeFileSync(path.join(out, 'model.safetensors'), wasm.f16.weights);
       writeFileSync(path.join(out, 'vocab.txt'), wasm.f16.vocab);
       const text = settings.task === 'word-order' ? '猫追狗' : LESSON;
-      const inspected = JSON.parse(execFileSync(path.join(root, 'build/native/inspect'), ['--model', out, '--text', text]));
+      const inspected = JSON.parse(
+        execFileSync(path.join(root, 'build/native/inspect'), ['--model', out, '--text', text]),
+      );
       const model = engine.loadTrainedModel(modelFiles(out));
       const run = model.analyze(text);
       model.delete();
       let worst = 0;
-      inspected.attention.forEach((layer, l) => layer.forEach((head, h) => {
-        const weights = run.layers[l].selfAttention.heads[h].weights;
-        head.flat().forEach((w, i) => { worst = Math.max(worst, Math.abs(w - weights[i])); });
-      }));
-      console.log(`# ${name}: largest attention difference, the wasm-saved model natively vs in wasm: ${worst.toExponential(2)}`);
+      inspected.attention.forEach((layer, l) =>
+        layer.forEach((head, h) => {
+          const weights = run.layers[l].selfAttention.heads[h].weights;
+          head.flat().forEach((w, i) => {
+            worst = Math.max(worst, Math.abs(w - weights[i]));
+          });
+        }),
+      );
+      console.log(
+        `# ${name}: largest attention difference, the wasm-saved model natively vs in wasm: ${worst.toExponential(2)}`,
+      );
       assert.ok(worst <= TOLERANCE.attention, `attention differs by ${worst}`);
     });
   });
@@ -124,7 +150,10 @@ for (const { name, settings, falls } of CASES) {
 test('bad training settings are EngineErrors that name the setting', () => {
   assert.throws(() => engine.createTrainingSession({ task: 'coref' }), { code: 'bad-option', message: /task must be/ });
   assert.throws(() => engine.createTrainingSession({ steps: 0 }), { code: 'bad-option', message: /steps must be/ });
-  assert.throws(() => engine.createTrainingSession({ heads: 3 }), { code: 'bad-config', message: /heads must divide d_model = 64/ });
+  assert.throws(() => engine.createTrainingSession({ heads: 3 }), {
+    code: 'bad-config',
+    message: /heads must divide d_model = 64/,
+  });
   assert.throws(() => engine.createTrainingSession({ stepz: 3 }), { code: 'unknown-option' });
   const session = engine.createTrainingSession({ task: 'word-order', steps: 2 });
   assert.throws(() => session.step(-1), { code: 'bad-option' });
@@ -145,7 +174,9 @@ test('three training runs in a row leave the wasm memory as they found it', () =
   runOnce();
   runOnce();
   const after = engine.memoryStats();
-  console.log(`# allocated bytes before/after two more runs: ${before.allocatedBytes} / ${after.allocatedBytes}; heap ${after.heapBytes}`);
+  console.log(
+    `# allocated bytes before/after two more runs: ${before.allocatedBytes} / ${after.allocatedBytes}; heap ${after.heapBytes}`,
+  );
   assert.equal(after.allocatedBytes, before.allocatedBytes);
   assert.equal(after.heapBytes, before.heapBytes);
   assert.equal(after.emvalHandles, before.emvalHandles);

@@ -23,9 +23,17 @@ const log = (...a) => console.error(...a);
 
 // The shipped recipes' settings; `timed` steps of the full schedule are run and timed.
 const CASES = [
-  { name: 'coreference encoder (d 64, 3 layers × 4 heads, batch 64: the recipe)', settings: { task: 'coref-encoder', seed: 1, steps: 2000 }, timed: 20 },
+  {
+    name: 'coreference encoder (d 64, 3 layers × 4 heads, batch 64: the recipe)',
+    settings: { task: 'coref-encoder', seed: 1, steps: 2000 },
+    timed: 20,
+  },
   { name: 'coreference decoder (the recipe)', settings: { task: 'coref-decoder', seed: 1, steps: 2000 }, timed: 20 },
-  { name: 'word order, RoPE (d 32, 2 layers × 2 heads, batch 32)', settings: { task: 'word-order', positional: 'rope', seed: 1, steps: 600 }, timed: 200 },
+  {
+    name: 'word order, RoPE (d 32, 2 layers × 2 heads, batch 32)',
+    settings: { task: 'word-order', positional: 'rope', seed: 1, steps: 600 },
+    timed: 200,
+  },
 ];
 
 function native({ settings, timed }) {
@@ -51,15 +59,23 @@ const machine = describeMachine();
 const engine = await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention.wasm')) });
 const rows = [];
 for (const c of CASES) {
-  const n = [], w = [];
+  const n = [],
+    w = [];
   for (let r = 0; r < rounds; r++) {
     n.push(native(c));
     w.push(wasm(engine, c));
-    log(`${c.settings.task} round ${r + 1}: native ${n.at(-1).toFixed(1)}, wasm ${w.at(-1).toFixed(1)} steps per CPU-second`);
+    log(
+      `${c.settings.task} round ${r + 1}: native ${n.at(-1).toFixed(1)}, wasm ${w.at(-1).toFixed(1)} steps per CPU-second`,
+    );
   }
   const [mn, mw] = [median(n), median(w)];
-  rows.push([c.name, mn.toFixed(1), mw.toFixed(1), `${(mn / mw).toFixed(2)}×`,
-    `${(c.settings.steps / mn).toFixed(0)} s / ${(c.settings.steps / mw).toFixed(0)} s`]);
+  rows.push([
+    c.name,
+    mn.toFixed(1),
+    mw.toFixed(1),
+    `${(mn / mw).toFixed(2)}×`,
+    `${(c.settings.steps / mn).toFixed(0)} s / ${(c.settings.steps / mw).toFixed(0)} s`,
+  ]);
 }
 
 const out = [
@@ -68,7 +84,7 @@ const out = [
   '',
   `\`npm run bench:train\` (tools/bench/train-speed.mjs), ${machine.date}, ${rounds} rounds, medians; ${machineLine(machine)}.`,
   `Node ${machine.node}, one thread, \`--no-liftoff\`. The same TrainingSession (src/train/session.h) runs natively`,
-  '(build/native/train_here) and in wasm (what the page\'s worker runs), taking turns in every round; only `step()` is timed,',
+  "(build/native/train_here) and in wasm (what the page's worker runs), taking turns in every round; only `step()` is timed,",
   'in processor time (std::clock, process.cpuUsage()), so the figures are steps per CPU-second of one core.',
   '',
   table(['task', 'native steps/CPU-s', 'wasm steps/CPU-s', 'native ÷ wasm', 'whole run native / wasm (CPU)'], rows),

@@ -94,7 +94,14 @@ export class Train extends StoreElement {
     const rowsHowTo = el('p', 'howto', root);
     const timelineField = el('div', 'field inline ae-tr-timeline', root);
     const timelineLabel = el('label', '', timelineField, { for: `${id}-timeline` });
-    const timeline = el('input', '', timelineField, { id: `${id}-timeline`, type: 'range', min: 0, max: 0, value: 0, disabled: '' });
+    const timeline = el('input', '', timelineField, {
+      id: `${id}-timeline`,
+      type: 'range',
+      min: 0,
+      max: 0,
+      value: 0,
+      disabled: '',
+    });
     const timelineValue = el('output', '', timelineField, { for: `${id}-timeline` });
     const rows = el('div', 'ae-tr-rows', root);
     const headRule = el('p', 'ae-tr-note', root);
@@ -112,9 +119,40 @@ export class Train extends StoreElement {
 
     this.setAttribute('aria-labelledby', title.id);
     this.replaceChildren(root);
-    this.#parts = { title, intro, task, positional, seed, steps, learningRate, heads, layers, start, pause, stop, status,
-      error, rowsTitle, rowsHowTo, timelineLabel, timeline, timelineValue, rows, headRule, weightsTitle, weights,
-      accuracyTitle, accuracy, resultTitle, downloads, loadLabel, load, drop, loadField, loadStatus };
+    this.#parts = {
+      title,
+      intro,
+      task,
+      positional,
+      seed,
+      steps,
+      learningRate,
+      heads,
+      layers,
+      start,
+      pause,
+      stop,
+      status,
+      error,
+      rowsTitle,
+      rowsHowTo,
+      timelineLabel,
+      timeline,
+      timelineValue,
+      rows,
+      headRule,
+      weightsTitle,
+      weights,
+      accuracyTitle,
+      accuracy,
+      resultTitle,
+      downloads,
+      loadLabel,
+      load,
+      drop,
+      loadField,
+      loadStatus,
+    };
     this.#applyDefaults();
     task.node.addEventListener('change', () => this.#applyDefaults());
     start.addEventListener('click', () => this.#start());
@@ -144,9 +182,15 @@ export class Train extends StoreElement {
 
   #settings() {
     const p = this.#parts;
-    return { task: p.task.node.value, positional: p.positional.node.value, seed: Number(p.seed.node.value),
-      steps: Number(p.steps.node.value), heads: Number(p.heads.node.value), layers: Number(p.layers.node.value),
-      learningRate: Number(p.learningRate.node.value) };
+    return {
+      task: p.task.node.value,
+      positional: p.positional.node.value,
+      seed: Number(p.seed.node.value),
+      steps: Number(p.steps.node.value),
+      heads: Number(p.heads.node.value),
+      layers: Number(p.layers.node.value),
+      learningRate: Number(p.learningRate.node.value),
+    };
   }
 
   #send(message) {
@@ -157,7 +201,15 @@ export class Train extends StoreElement {
     if (this.#state === 'running' || this.#state === 'paused' || this.#state === 'starting') return;
     this.#worker ??= this.#createWorker();
     const settings = this.#settings();
-    this.#run = { n: this.#runs.length + 1, settings, snapshots: [], curve: [], weights: [], progress: null, files: null };
+    this.#run = {
+      n: this.#runs.length + 1,
+      settings,
+      snapshots: [],
+      curve: [],
+      weights: [],
+      progress: null,
+      files: null,
+    };
     this.#runs.push(this.#run);
     this.#shown = -1;
     this.#state = 'starting';
@@ -192,7 +244,8 @@ export class Train extends StoreElement {
       this.#state = 'running';
     } else if (data.type === 'progress') {
       run.progress = data;
-      if (this.#state !== 'paused' || data.paused) this.#message = data.paused ? { key: 'paused', params: data } : { key: 'progress' };
+      if (this.#state !== 'paused' || data.paused)
+        this.#message = data.paused ? { key: 'paused', params: data } : { key: 'progress' };
     } else if (data.type === 'snapshot') {
       run.snapshots.push(data.snapshot);
       run.curve.push({ step: data.snapshot.step, value: data.validationAccuracy });
@@ -213,7 +266,10 @@ export class Train extends StoreElement {
     run.stopped = stopped;
     this.#state = 'done';
     this.#shown = run.snapshots.length - 1;
-    const label = this.#t('trainedLabel', { n: ++trainedCount, task: this.#t(`tasks.${run.settings.task}`).split(/[:：]/)[0] });
+    const label = this.#t('trainedLabel', {
+      n: ++trainedCount,
+      task: this.#t(`tasks.${run.settings.task}`).split(/[:：]/)[0],
+    });
     const name = `trained-here-${trainedCount}`;
     try {
       const engine = await getEngine();
@@ -283,7 +339,8 @@ export class Train extends StoreElement {
     p.pause.disabled = !(this.#state === 'running' || this.#state === 'paused');
     p.stop.disabled = !busy || this.#state === 'starting';
     p.pause.textContent = this.#t(this.#state === 'paused' ? 'resume' : 'pause');
-    for (const key of ['task', 'positional', 'seed', 'steps', 'learningRate', 'heads', 'layers']) p[key].node.disabled = busy;
+    for (const key of ['task', 'positional', 'seed', 'steps', 'learningRate', 'heads', 'layers'])
+      p[key].node.disabled = busy;
     this.dataset.state = this.#state;
     this.#renderStatus();
     this.#renderSnapshot();
@@ -296,7 +353,12 @@ export class Train extends StoreElement {
     const p = this.#parts;
     const lang = this.store.get().lang;
     const progress = this.#run?.progress;
-    if (progress) Object.assign(this.dataset, { step: progress.step, loss: progress.loss, validation: progress.validationAccuracy });
+    if (progress)
+      Object.assign(this.dataset, {
+        step: progress.step,
+        loss: progress.loss,
+        validation: progress.validationAccuracy,
+      });
     if (!this.#message) {
       p.status.textContent = '';
       return;
@@ -311,9 +373,18 @@ export class Train extends StoreElement {
       return;
     }
     const number = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
-    const left = progress.secondsLeft === null ? this.#t('timeUnknown') : this.#t('timeLeft', { seconds: Math.ceil(progress.secondsLeft) });
-    p.status.textContent = this.#t('progress', { step: progress.step, steps: progress.steps, loss: number(progress.loss, 3),
-      validation: percent(progress.validationAccuracy, lang), rate: number(progress.stepsPerSecond, 1), left });
+    const left =
+      progress.secondsLeft === null
+        ? this.#t('timeUnknown')
+        : this.#t('timeLeft', { seconds: Math.ceil(progress.secondsLeft) });
+    p.status.textContent = this.#t('progress', {
+      step: progress.step,
+      steps: progress.steps,
+      loss: number(progress.loss, 3),
+      validation: percent(progress.validationAccuracy, lang),
+      rate: number(progress.stepsPerSecond, 1),
+      left,
+    });
   }
 
   // The lesson pair's query row in every head, from the snapshot the timeline points at.
@@ -340,13 +411,23 @@ export class Train extends StoreElement {
     const lang = this.store.get().lang;
     p.timelineValue.textContent = this.#t('timelineValue', { step: snapshot.step });
     this.dataset.snapshotStep = snapshot.step;
-    p.rowsTitle.textContent = this.#t('rowsTitle', { query: snapshot.lesson[0].tokens[snapshot.lesson[0].query], step: snapshot.step });
+    p.rowsTitle.textContent = this.#t('rowsTitle', {
+      query: snapshot.lesson[0].tokens[snapshot.lesson[0].query],
+      step: snapshot.step,
+    });
     p.rowsHowTo.textContent = this.#t(this.#run.settings.task === 'word-order' ? 'rowsHowToOrder' : 'rowsHowTo');
     const { layers, heads } = this.#run.settings;
     snapshot.lesson.forEach((lesson, i) => drawRows(p.rows, lesson, layers, heads, i));
     const h = snapshot.head;
-    p.headRule.textContent = h.layer < 0 ? this.#t('headRuleNone')
-      : this.#t('headRule', { layer: h.layer + 1, head: h.head + 1, referent: percent(h.referent, lang), other: percent(h.other, lang) });
+    p.headRule.textContent =
+      h.layer < 0
+        ? this.#t('headRuleNone')
+        : this.#t('headRule', {
+            layer: h.layer + 1,
+            head: h.head + 1,
+            referent: percent(h.referent, lang),
+            other: percent(h.other, lang),
+          });
   }
 
   #renderCharts() {
@@ -355,21 +436,43 @@ export class Train extends StoreElement {
     p.weights.replaceChildren();
     p.weightsTitle.hidden = weights.length === 0;
     if (weights.length) {
-      drawChart(p.weights, this.#run.settings.steps, [
-        { label: this.#t('referent'), points: weights.map((w) => ({ step: w.step, value: w.referent })), className: 'ae-tr-referent' },
-        { label: this.#t('other'), points: weights.map((w) => ({ step: w.step, value: w.other })), className: 'ae-tr-other' },
-      ], this.#t('weightsTitle'));
+      drawChart(
+        p.weights,
+        this.#run.settings.steps,
+        [
+          {
+            label: this.#t('referent'),
+            points: weights.map((w) => ({ step: w.step, value: w.referent })),
+            className: 'ae-tr-referent',
+          },
+          {
+            label: this.#t('other'),
+            points: weights.map((w) => ({ step: w.step, value: w.other })),
+            className: 'ae-tr-other',
+          },
+        ],
+        this.#t('weightsTitle'),
+      );
     }
     p.accuracy.replaceChildren();
     const runs = this.#runs.filter((r) => r.curve.length);
     p.accuracyTitle.hidden = runs.length === 0;
     if (runs.length) {
       const longest = Math.max(...runs.map((r) => r.settings.steps));
-      drawChart(p.accuracy, longest, runs.map((r) => ({
-        label: this.#t('runLabel', { n: r.n, task: this.#t(`tasks.${r.settings.task}`).split(/[:：]/)[0],
-          positional: this.#t(`positionals.${r.settings.positional}`) }),
-        points: r.curve, className: `ae-tr-run ae-tr-run-${(r.n - 1) % 4}`,
-      })), this.#t('accuracyTitle'));
+      drawChart(
+        p.accuracy,
+        longest,
+        runs.map((r) => ({
+          label: this.#t('runLabel', {
+            n: r.n,
+            task: this.#t(`tasks.${r.settings.task}`).split(/[:：]/)[0],
+            positional: this.#t(`positionals.${r.settings.positional}`),
+          }),
+          points: r.curve,
+          className: `ae-tr-run ae-tr-run-${(r.n - 1) % 4}`,
+        })),
+        this.#t('accuracyTitle'),
+      );
     }
   }
 
@@ -422,7 +525,11 @@ function drawRows(parent, lesson, nLayers, nHeads, index) {
 // Lines of values in [0, 1] over steps 0 … maxStep, with a legend.
 function drawChart(parent, maxStep, series, label) {
   const { width, height, pad } = CHART;
-  const svg = svgNode('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, class: 'ae-tr-svg' }, parent);
+  const svg = svgNode(
+    'svg',
+    { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, class: 'ae-tr-svg' },
+    parent,
+  );
   const x = (step) => pad + (step / Math.max(1, maxStep)) * (width - 2 * pad);
   const y = (value) => height - pad / 2 - value * (height - pad);
   svgNode('line', { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: 'ae-tr-axis' }, svg);
@@ -432,8 +539,15 @@ function drawChart(parent, maxStep, series, label) {
   svgNode('text', { x: width - pad, y: height - 2, class: 'ae-tr-tick', 'text-anchor': 'end' }, svg, String(maxStep));
   const legend = el('ul', 'ae-tr-legend', parent);
   for (const s of series) {
-    svgNode('polyline', { points: s.points.map((pt) => `${x(pt.step)},${y(pt.value)}`).join(' '), class: s.className,
-      'data-values': s.points.map((pt) => pt.value).join(',') }, svg);
+    svgNode(
+      'polyline',
+      {
+        points: s.points.map((pt) => `${x(pt.step)},${y(pt.value)}`).join(' '),
+        class: s.className,
+        'data-values': s.points.map((pt) => pt.value).join(','),
+      },
+      svg,
+    );
     el('li', s.className, legend).textContent = s.label;
   }
 }

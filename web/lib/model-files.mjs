@@ -17,10 +17,17 @@ export async function readModelFiles(files) {
   const found = Object.fromEntries(ROLES.map(({ role, test }) => [role, list.find((f) => test(f.name))]));
   const missing = ROLES.filter(({ role }) => !found[role]).map(({ name }) => name);
   if (missing.length)
-    throw new EngineError(`loadModelFiles: ${missing.join(', ')} missing; choose the files config.json, ` +
-      'model.safetensors and vocab.txt of one model together', 'bad-model', { call: 'loadModelFiles', missing });
+    throw new EngineError(
+      `loadModelFiles: ${missing.join(', ')} missing; choose the files config.json, ` +
+        'model.safetensors and vocab.txt of one model together',
+      'bad-model',
+      { call: 'loadModelFiles', missing },
+    );
   const [config, weights, vocab] = await Promise.all([
-    found.config.text(), found.weights.arrayBuffer(), found.vocab.text()]);
+    found.config.text(),
+    found.weights.arrayBuffer(),
+    found.vocab.text(),
+  ]);
   return { config, weights: new Uint8Array(weights), vocab };
 }
 

@@ -12,8 +12,8 @@
 //               {type: 'error', message, code}
 import { loadEngine } from './engine.mjs';
 
-const CHUNK_MS = 100;     // a chunk of steps lasts about this long, then messages are read
-const PROGRESS_MS = 250;  // the bound on the time between two progress reports
+const CHUNK_MS = 100; // a chunk of steps lasts about this long, then messages are read
+const PROGRESS_MS = 250; // the bound on the time between two progress reports
 
 let enginePromise = null;
 let run = null; // {session, paused, stopped, …}
@@ -22,7 +22,8 @@ const post = (message, transfer = []) => self.postMessage(message, transfer);
 const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 self.onmessage = ({ data }) => {
-  if (data.type === 'start' && run) post({ type: 'error', message: 'a training run is already going', code: 'bad-input' });
+  if (data.type === 'start' && run)
+    post({ type: 'error', message: 'a training run is already going', code: 'bad-input' });
   else if (data.type === 'start') start(data).catch(fail);
   else if (!run) return;
   else if (data.type === 'pause') run.paused = true;
@@ -40,7 +41,9 @@ async function start({ settings, snapshots = 40 }) {
   run = { session: null, paused: false, stopped: false }; // at once: a second start is refused while the module loads
   if (!enginePromise) {
     enginePromise = loadEngine();
-    enginePromise.catch(() => { enginePromise = null; }); // a failed load is retried by the next start
+    enginePromise.catch(() => {
+      enginePromise = null;
+    }); // a failed load is retried by the next start
   }
   const engine = await enginePromise;
   const session = (run.session = engine.createTrainingSession(settings));
@@ -51,8 +54,8 @@ async function start({ settings, snapshots = 40 }) {
   let validation = takeSnapshot(session);
   nextSnapshot += every;
 
-  let chunk = 1;              // steps per chunk, adapted to last about CHUNK_MS
-  let trainingMs = 0;         // time spent in step(): the steps/s figure
+  let chunk = 1; // steps per chunk, adapted to last about CHUNK_MS
+  let trainingMs = 0; // time spent in step(): the steps/s figure
   let last = { step: 0, loss: NaN, accuracy: NaN, finished: false };
   let lastProgress = 0;
   const report = (force) => {
@@ -61,8 +64,17 @@ async function start({ settings, snapshots = 40 }) {
     lastProgress = now;
     const done = last.step;
     const stepsPerSecond = trainingMs > 0 ? (1000 * done) / trainingMs : 0;
-    post({ type: 'progress', step: done, steps: total, loss: last.loss, accuracy: last.accuracy, validationAccuracy: validation,
-      stepsPerSecond, secondsLeft: stepsPerSecond > 0 ? (total - done) / stepsPerSecond : null, paused: run.paused });
+    post({
+      type: 'progress',
+      step: done,
+      steps: total,
+      loss: last.loss,
+      accuracy: last.accuracy,
+      validationAccuracy: validation,
+      stepsPerSecond,
+      secondsLeft: stepsPerSecond > 0 ? (total - done) / stepsPerSecond : null,
+      paused: run.paused,
+    });
   };
 
   while (!run.stopped) {
@@ -99,6 +111,9 @@ async function start({ settings, snapshots = 40 }) {
 function takeSnapshot(session) {
   const snapshot = session.snapshot();
   const validationAccuracy = session.validationAccuracy();
-  post({ type: 'snapshot', snapshot, validationAccuracy }, snapshot.lesson.map((l) => l.rows.buffer));
+  post(
+    { type: 'snapshot', snapshot, validationAccuracy },
+    snapshot.lesson.map((l) => l.rows.buffer),
+  );
   return validationAccuracy;
 }

@@ -2,7 +2,8 @@
 export default {
   en: {
     title: 'Train it yourself',
-    intro: 'Train a model here, in your browser, with the same C++ trainer that made the shipped models (compiled to WebAssembly, running in a background worker). Nobody tells a head what to look at: the loss only asks for the right answer. Watch the row of “it” in every head while the model learns.',
+    intro:
+      'Train a model here, in your browser, with the same C++ trainer that made the shipped models (compiled to WebAssembly, running in a background worker). Nobody tells a head what to look at: the loss only asks for the right answer. Watch the row of “it” in every head while the model learns.',
     task: 'Task',
     tasks: {
       'coref-encoder': 'Coreference (encoder): at “it”, name the referent',
@@ -29,11 +30,14 @@ export default {
     stopped: 'Stopped at step {step}; validation accuracy {validation}. The model is in the model menu as “{label}”.',
     error: 'Training could not run: {message}',
     rowsTitle: 'The row of “{query}” in every head, at step {step}',
-    rowsHowTo: 'One row per head (L = layer, H = head); darker means more weight. The referent is marked ▲, the other noun △.',
-    rowsHowToOrder: 'One row per head (L = layer, H = head); darker means more weight. The agent is marked ▲, the patient △.',
+    rowsHowTo:
+      'One row per head (L = layer, H = head); darker means more weight. The referent is marked ▲, the other noun △.',
+    rowsHowToOrder:
+      'One row per head (L = layer, H = head); darker means more weight. The agent is marked ▲, the patient △.',
     timeline: 'Snapshot',
     timelineValue: 'step {step}',
-    headRule: 'The head rule (largest margin over validation pairs) picks layer {layer}, head {head}: {referent} on the referent, {other} on the other noun.',
+    headRule:
+      'The head rule (largest margin over validation pairs) picks layer {layer}, head {head}: {referent} on the referent, {other} on the other noun.',
     headRuleNone: 'Word order has no head rule: read the [CLS] row of each head.',
     weightsTitle: 'The chosen head’s weight from “it” over training',
     referent: 'referent',
@@ -51,7 +55,8 @@ export default {
   },
   zh: {
     title: '自己动手训练',
-    intro: '在这里、在你的浏览器中训练一个模型，用的是训练页面自带模型的同一个 C++ 训练器（编译为 WebAssembly，在后台 Worker 中运行）。没有人告诉注意力头该看哪里：损失函数只要求答对。边训练边观察每个头中 “it” 的那一行。',
+    intro:
+      '在这里、在你的浏览器中训练一个模型，用的是训练页面自带模型的同一个 C++ 训练器（编译为 WebAssembly，在后台 Worker 中运行）。没有人告诉注意力头该看哪里：损失函数只要求答对。边训练边观察每个头中 “it” 的那一行。',
     task: '任务',
     tasks: {
       'coref-encoder': '指代消解（编码器）：在 “it” 处说出所指的词',
@@ -82,7 +87,8 @@ export default {
     rowsHowToOrder: '每个头一行（L = 层，H = 头）；颜色越深，权重越大。施事标 ▲，受事标 △。',
     timeline: '快照',
     timelineValue: '第 {step} 步',
-    headRule: '选头规则（验证集句对上的最大差值）选中第 {layer} 层第 {head} 个头：所指的词 {referent}，另一个名词 {other}。',
+    headRule:
+      '选头规则（验证集句对上的最大差值）选中第 {layer} 层第 {head} 个头：所指的词 {referent}，另一个名词 {other}。',
     headRuleNone: '语序任务没有选头规则：请看每个头中 [CLS] 的那一行。',
     weightsTitle: '训练过程中，所选头从 “it” 出发的权重',
     referent: '所指的词',
