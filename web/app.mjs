@@ -2,7 +2,7 @@
 // in models/index.json, in wasm and shows one head's attention weights and the model's answer.
 // The model, its config, run options, sentence, layer and head are mirrored as data-* attributes
 // on #app, so tests can recompute exactly what is shown.
-import { getEngine, getModelIndex, getTrainedModel } from './lib/context.mjs';
+import { getEngine, getModelIndex, getTrainedModel, onLocalModel } from './lib/context.mjs';
 import { format, messages, pickLanguage } from './i18n.mjs';
 import { store } from './lib/store.mjs';
 import { readUrlState, urlFor } from './lib/url-state.mjs';
@@ -81,7 +81,8 @@ const t = (key, params) => format(messages[lang()][key], params);
 const locale = () => localeOf(lang());
 // A share measured over a split (not a probability, so 100 % and 0 % can be exact).
 const formatRate = (x) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
-const modelLabel = (name) => messages[lang()].models[name] ?? name;
+const localLabels = new Map(); // name → label of the models trained here or loaded from disk
+const modelLabel = (name) => messages[lang()].models[name] ?? localLabels.get(name) ?? name;
 const indexEntry = (name) => state.index.find((m) => m.name === name);
 const choice = () => ui.model.value;
 const task = () => state.model?.config.task ?? 'none';
@@ -102,8 +103,23 @@ function fillModelMenu() {
   ui.model.append(group);
 }
 
+// A model trained in the page or loaded from disk (<ae-train>): a menu entry like the shipped ones.
+function addLocalModelOption({ name, label }) {
+  localLabels.set(name, label);
+  let group = $('local-models');
+  if (!group) {
+    group = document.createElement('optgroup');
+    group.id = 'local-models';
+    group.label = t('localGroup');
+    ui.model.append(group);
+  }
+  group.append(new Option(label, name));
+}
+
 function translateModelMenu() {
   const group = $('trained-models');
+  const local = $('local-models');
+  if (local) local.label = t('localGroup');
   if (!group) return;
   group.label = t('trainedGroup');
   for (const option of group.children) option.textContent = modelLabel(option.value);
@@ -802,6 +818,7 @@ async function start() {
   ui['vocab-filter'].addEventListener('input', filterVocabulary);
   ui['vocab-list'].addEventListener('keydown', moveInVocabulary);
   ui.suggestions.addEventListener('click', replaceSuggested);
+  onLocalModel(addLocalModelOption);
   try {
     [state.engine, state.index] = await Promise.all([getEngine(), fetchIndex()]);
   } catch (error) {

@@ -16,3 +16,4 @@ import './components/kv-cache.mjs';
 import './components/cost.mjs';
 import './components/explanation.mjs';
 import './components/cross-attention.mjs';
+import './components/train.mjs';

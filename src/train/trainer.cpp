@@ -67,58 +67,79 @@ std::vector<size_t> next_epoch_order(std::vector<size_t>& groups, size_t group_s
   return order;
 }
 
-void train(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,
-           const std::function<void(const StepReport&)>& on_step) {
+namespace {
+
+// train()'s checks, run before any member of Trainer is built from the options.
+const TrainOptions& checked(const std::vector<TrainingExample>& examples, const TrainOptions& options) {
   if (examples.empty()) throw std::invalid_argument("train: no examples");
   if (options.batch_size < 1 || options.steps < 0) throw std::invalid_argument("train: batch_size ≥ 1 and steps ≥ 0");
   if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw std::invalid_argument("train: dropout must lie in [0, 1)");
   if (options.group_size < 1 || examples.size() % static_cast<size_t>(options.group_size) != 0)
     throw std::invalid_argument("train: group_size must be ≥ 1 and divide the number of examples (" +
                                 std::to_string(examples.size()) + ")");
-  Transformer grads = gradient_buffer(model.config());
-  AdamWOptions optimizer_options = options.optimizer;
-  optimizer_options.total_steps = options.steps;
-  AdamW optimizer(model, optimizer_options);
-  Rng rng(options.seed);
+  return options;
+}
 
-  const size_t group = static_cast<size_t>(options.group_size);
-  std::vector<size_t> groups(examples.size() / group);
-  std::iota(groups.begin(), groups.end(), size_t{0});
-  std::vector<size_t> order;
-  const auto reshuffle = [&] { order = next_epoch_order(groups, group, rng); };
-  reshuffle();
-  size_t cursor = 0;
-  RunOptions run_options;
-  run_options.dropout = options.dropout;
-  const uint64_t dropout_stream = derive_seed(options.seed, 0x64726f70ull);  // "drop"
-  const float weight = 1.0f / static_cast<float>(options.batch_size);
+AdamWOptions scheduled_over(const TrainOptions& options) {
+  AdamWOptions o = options.optimizer;
+  o.total_steps = options.steps;
+  return o;
+}
 
-  for (int step = 0; step < options.steps; ++step) {
-    zero_parameters(grads);
-    double loss = 0.0;
-    int correct = 0, targets = 0;
-    for (int b = 0; b < options.batch_size; ++b) {
-      if (cursor == order.size()) {
-        reshuffle();
-        cursor = 0;
-      }
-      const TrainingExample& ex = examples[order[cursor++]];
-      const uint64_t example_seed = derive_seed(derive_seed(dropout_stream, static_cast<uint64_t>(step)), static_cast<uint64_t>(b));
-      if (options.dropout > 0.0f) run_options.dropout_seed = example_seed;
-      if (options.random_position_offset) {
-        const int room = model.config().max_len - static_cast<int>(ex.ids.size());
-        run_options.position_offset = room > 0 ? static_cast<int>(derive_seed(example_seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
-      }
-      const ExampleResult r = accumulate_gradients(model, ex, run_options, weight, grads);
-      loss += r.loss;
-      correct += r.correct;
-      targets += static_cast<int>(ex.targets.size());
+}  // namespace
+
+Trainer::Trainer(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options)
+    : model_(model),
+      examples_(examples),
+      options_(checked(examples, options)),
+      optimizer_options_(scheduled_over(options)),
+      grads_(gradient_buffer(model.config())),
+      optimizer_(model, optimizer_options_),
+      rng_(options.seed),
+      groups_(examples.size() / static_cast<size_t>(options.group_size)),
+      dropout_stream_(derive_seed(options.seed, 0x64726f70ull)) {  // "drop"
+  std::iota(groups_.begin(), groups_.end(), size_t{0});
+  order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
+  run_options_.dropout = options_.dropout;
+}
+
+StepReport Trainer::step() {
+  if (finished()) throw std::logic_error("Trainer::step: all " + std::to_string(options_.steps) + " steps are done");
+  const float weight = 1.0f / static_cast<float>(options_.batch_size);
+  zero_parameters(grads_);
+  double loss = 0.0;
+  int correct = 0, targets = 0;
+  for (int b = 0; b < options_.batch_size; ++b) {
+    if (cursor_ == order_.size()) {
+      order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
+      cursor_ = 0;
     }
-    const float lr = scheduled_learning_rate(optimizer_options, step);
-    const float norm = optimizer.step(model, grads);
-    if (on_step)
-      on_step({step, static_cast<float>(loss / options.batch_size), static_cast<float>(correct) / static_cast<float>(targets),
-               norm, lr});
+    const TrainingExample& ex = examples_[order_[cursor_++]];
+    const uint64_t example_seed = derive_seed(derive_seed(dropout_stream_, static_cast<uint64_t>(step_)), static_cast<uint64_t>(b));
+    if (options_.dropout > 0.0f) run_options_.dropout_seed = example_seed;
+    if (options_.random_position_offset) {
+      const int room = model_.config().max_len - static_cast<int>(ex.ids.size());
+      run_options_.position_offset = room > 0 ? static_cast<int>(derive_seed(example_seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
+    }
+    const ExampleResult r = accumulate_gradients(model_, ex, run_options_, weight, grads_);
+    loss += r.loss;
+    correct += r.correct;
+    targets += static_cast<int>(ex.targets.size());
+  }
+  const float lr = scheduled_learning_rate(optimizer_options_, step_);
+  const float norm = optimizer_.step(model_, grads_);
+  const StepReport report{step_, static_cast<float>(loss / options_.batch_size),
+                          static_cast<float>(correct) / static_cast<float>(targets), norm, lr};
+  ++step_;
+  return report;
+}
+
+void train(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,
+           const std::function<void(const StepReport&)>& on_step) {
+  Trainer trainer(model, examples, options);
+  while (!trainer.finished()) {
+    const StepReport r = trainer.step();
+    if (on_step) on_step(r);
   }
 }
 

@@ -64,6 +64,35 @@ struct StepReport {
 // size 1 this is a plain Fisher–Yates shuffle of the examples.
 std::vector<size_t> next_epoch_order(std::vector<size_t>& groups, size_t group_size, Rng& rng);
 
+// train() one step at a time, for a caller that must stop in between (the page's worker draws
+// progress and attention between chunks of steps). It holds the optimizer state, the shuffle and
+// the gradient buffer; `model` and `examples` must outlive it. Steps 0 … options.steps − 1 give
+// bit for bit what train() gives for the same arguments (train() is this loop).
+class Trainer {
+ public:
+  // Throws std::invalid_argument for what train() refuses (no examples, a bad batch or group size, …).
+  Trainer(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options);
+
+  // The next step; throws std::logic_error once options.steps steps are done.
+  StepReport step();
+  int steps_done() const { return step_; }
+  bool finished() const { return step_ >= options_.steps; }
+
+ private:
+  Transformer& model_;
+  const std::vector<TrainingExample>& examples_;
+  TrainOptions options_;
+  AdamWOptions optimizer_options_;
+  Transformer grads_;
+  AdamW optimizer_;
+  Rng rng_;
+  std::vector<size_t> groups_, order_;
+  size_t cursor_ = 0;
+  RunOptions run_options_;
+  uint64_t dropout_stream_;
+  int step_ = 0;
+};
+
 // Minibatch AdamW over a seeded shuffle of the examples (a new shuffle each epoch).
 // on_step, if given, sees every step's report. Deterministic for a given seed and build.
 void train(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,

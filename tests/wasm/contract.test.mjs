@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
 import { EngineError } from '../../web/lib/contract.mjs';
-import { KernelWorkspace, ModelBench, RandomModel, TrainedModel, Engine } from '../../web/lib/engine.mjs';
+import { KernelWorkspace, ModelBench, RandomModel, TrainedModel, TrainingSession, Engine } from '../../web/lib/engine.mjs';
 import { loadNodeBenchEngine, loadNodeEngine, shippedConfig, shippedModel } from './helpers.mjs';
 import { DECODER_PROMPT, LESSON } from '../../web/lib/lesson.mjs';
 
@@ -15,7 +15,7 @@ const ENCODER = shippedConfig('coref-encoder');
 const DECODER = shippedConfig('coref-decoder');
 const ENCODER_HEADS = ENCODER.n_layers * ENCODER.n_heads;
 
-let engine, benchEngine, coref, decoder, random, workspace, bench;
+let engine, benchEngine, coref, decoder, random, workspace, bench, training;
 before(async () => {
   engine = await loadNodeEngine();
   coref = engine.loadTrainedModel(shippedModel('coref-encoder'));
@@ -24,6 +24,7 @@ before(async () => {
   workspace = engine.createKernelWorkspace(64);
   benchEngine = await loadNodeBenchEngine();  // createModelBench is only in the benchmarks' module
   bench = benchEngine.createModelBench(shippedModel('coref-encoder'));
+  training = engine.createTrainingSession({ task: 'word-order', steps: 3 });
 });
 
 // --- wrong values by kind ---------------------------------------------------------------------
@@ -215,6 +216,35 @@ for (const name of ['steps', 'batchSize', 'examples', 'seed'])
 refused('trainingThroughput', 'step', [1], (x) => bench.trainingThroughput({ step: x }), 'unknown-option');
 accepted('valid', 'trainingThroughput', 'one step', () => bench.trainingThroughput({ steps: 1, batchSize: 2, examples: 4 }).steps, same(1));
 
+// --- createTrainingSession, TrainingSession ------------------------------------------------------------
+const train = (patch) => engine.createTrainingSession({ task: 'word-order', steps: 2, ...patch });
+refused('createTrainingSession', 'task', ['coref', 42, null], (x) => engine.createTrainingSession({ task: x }));
+refused('createTrainingSession', 'positional', ['absolute', 1], (x) => train({ positional: x }));
+refused('createTrainingSession', 'steps', [0, 1.5, 20_001, '5'], (x) => train({ steps: x }));
+refused('createTrainingSession', 'heads', [0, 9, 2.5], (x) => train({ heads: x }));
+refused('createTrainingSession', 'layers', [0, 5], (x) => train({ layers: x }));
+refused('createTrainingSession', 'batch', [0, 129], (x) => train({ batch: x }));
+refused('createTrainingSession', 'learningRate', [0, NaN, 0.06, '0.01'], (x) => train({ learningRate: x }));
+refused('createTrainingSession', 'seed', [-1, 2 ** 53, 1.5], (x) => train({ seed: x }));
+refused('createTrainingSession', 'stepz', [3], (x) => train({ stepz: x }), 'unknown-option');
+refused('createTrainingSession', 'settings', ['word-order', 5], (x) => engine.createTrainingSession(x));
+// What only the core can judge: heads against d_model, an odd coreference batch.
+refused('createTrainingSession', 'training settings: heads must divide d_model = 32', [3], (x) => train({ heads: x }), 'bad-config');
+refused('createTrainingSession', 'training settings: batch must be even', [7], (x) => engine.createTrainingSession({ batch: x }), 'bad-config');
+accepted('valid', 'createTrainingSession', 'word order takes the recipe\'s defaults', () => {
+  const s = train({});
+  s.delete();
+  return [s.settings.heads, s.settings.layers, s.settings.positional];
+}, same([2, 2, 'rope']));
+refused('step', 'count', [-1, 1.5, 'x', 20_001], (x) => training.step(x));
+accepted('valid', 'step', 'one step', () => training.step(1).step, same(1));
+accepted('valid', 'validationAccuracy', 'a share', () => training.validationAccuracy(), (a) => assert.ok(a >= 0 && a <= 1));
+accepted('valid', 'snapshot', 'the lesson pair', () => training.snapshot().lesson.map((l) => l.text), same(['猫追狗', '狗追猫']));
+refused('exportFiles', 'dtype', ['f64', 16], (x) => training.exportFiles({ dtype: x }));
+refused('exportFiles', 'name', [42], (x) => training.exportFiles({ name: x }));
+refused('exportFiles', 'nmae', ['x'], (x) => training.exportFiles({ nmae: x }), 'unknown-option');
+accepted('valid', 'exportFiles', 'loads as a model', () => engine.loadTrainedModel(training.exportFiles({ name: 'x' })).config.task, same('word-order'));
+
 // --- Engine's other calls ---------------------------------------------------------------------------
 refused('tokenize', 'text', NOT_TEXT, (x) => engine.tokenize(x));
 refused('tokenize', 'limit is 1000000', ['a'.repeat(1_000_001)], (x) => engine.tokenize(x), 'too-long');
@@ -305,7 +335,7 @@ test(`bad-input table: ${rows.length} rows, each a specific error or a specific 
 test('the table covers every exported call', () => {
   // Not rows: delete(), the workspace's views a, b, c, and fetchTrainedModel (async, tested below).
   const elsewhere = new Set(['constructor', 'delete', 'a', 'b', 'c', 'fetchTrainedModel']);
-  const exported = [Engine, RandomModel, TrainedModel, KernelWorkspace, ModelBench]
+  const exported = [Engine, RandomModel, TrainedModel, KernelWorkspace, ModelBench, TrainingSession]
     .flatMap((cls) => Object.getOwnPropertyNames(cls.prototype)).filter((m) => !elsewhere.has(m));
   const covered = new Set(rows.map((r) => r.call));
   assert.deepEqual(exported.filter((m) => !covered.has(m)), []);

@@ -37,9 +37,14 @@ export const machineLine = (m) =>
 export const PAGE_START = '<!-- page benchmark: written by tools/bench/page.mjs -->';
 export const PAGE_END = '<!-- end of page benchmark -->';
 
-export function pageSection(markdown) {
-  const i = markdown.indexOf(PAGE_START), j = markdown.indexOf(PAGE_END);
-  return i >= 0 && j > i ? markdown.slice(i, j + PAGE_END.length) : null;
+// Likewise the training section of train-speed.mjs (`npm run bench:train`).
+export const TRAIN_START = '<!-- training benchmark: written by tools/bench/train-speed.mjs -->';
+export const TRAIN_END = '<!-- end of training benchmark -->';
+
+// The text from `start` to `end` (markers included), or null.
+export function section(markdown, start, end) {
+  const i = markdown.indexOf(start), j = markdown.indexOf(end);
+  return i >= 0 && j > i ? markdown.slice(i, j + end.length) : null;
 }
 
 export const BROWSER_START = '<!-- Chromium benchmark: written by tools/bench/browser.mjs -->';
@@ -49,3 +54,4 @@ export function browserSection(markdown) {
   const i = markdown.indexOf(BROWSER_START), j = markdown.indexOf(BROWSER_END);
   return i >= 0 && j > i ? markdown.slice(i, j + BROWSER_END.length) : null;
 }
+export const pageSection = (markdown) => section(markdown, PAGE_START, PAGE_END);

@@ -52,6 +52,20 @@ function listenersOf(name) {
   return progressListeners.get(name);
 }
 
+// Models made in the page — trained here, or loaded from disk (<ae-train>) — served by
+// getTrainedModel(name) like a fetched one; listeners (the model menu) hear of each.
+const localListeners = new Set();
+
+export function addLocalModel(name, model, label) {
+  models.set(name, Promise.resolve(model));
+  for (const listener of localListeners) listener({ name, label });
+}
+
+export function onLocalModel(listener) {
+  localListeners.add(listener);
+  return () => localListeners.delete(listener);
+}
+
 // The entries of models/index.json ([] when there is none: the page still runs random models).
 export async function getModelIndex() {
   if (bundled) return [...bundled].map(([name, files]) => indexEntry(name, files));

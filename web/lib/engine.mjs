@@ -333,6 +333,59 @@ export class ModelBench {
   }
 }
 
+// A training run of "Train it yourself" (bindings/training.cpp, train/session.h), stepped by
+// the caller — the page's worker (train-worker.mjs) — a chunk at a time:
+//   step(n) → {step, ran, loss, accuracy, learningRate, finished} (means over the n steps);
+//   validationAccuracy() → share of the validation sample right;
+//   snapshot() → {step, head: {layer, head, referent, other}, lesson: [{text, tokens, query,
+//     referent, other, rows}]}: the lesson pair's query row (it, "=" or [CLS]) in every head,
+//     rows a Float32Array nLayers × nHeads × tokens; head is the head rule's choice (−1 for word order);
+//   exportFiles({dtype: 'f16' | 'f32', name}) → {config, weights: Uint8Array, vocab, metrics},
+//     the documented model format, loadable with loadTrainedModel.
+export class TrainingSession {
+  #module;
+  #handle;
+
+  constructor(module, settings) {
+    this.#module = module;
+    const checked = options('createTrainingSession', settings, TRAINING_SETTINGS, 'settings');
+    this.#handle = guarded(module, 'createTrainingSession', () => new module.TrainingSession(checked), 'bad-config');
+    this.settings = guarded(module, 'settings', () => this.#handle.settings());
+  }
+
+  #live(call) {
+    if (!this.#handle) throw deleted(call, 'training session');
+    return this.#handle;
+  }
+
+  step(count = 1) {
+    const handle = this.#live('step');
+    const [n] = args('step', [count], { count: integer(0, TRAINING_STEPS_MAX) });
+    return guarded(this.#module, 'step', () => handle.step(n));
+  }
+
+  validationAccuracy() {
+    const handle = this.#live('validationAccuracy');
+    return guarded(this.#module, 'validationAccuracy', () => handle.validationAccuracy());
+  }
+
+  snapshot() {
+    const handle = this.#live('snapshot');
+    return guarded(this.#module, 'snapshot', () => handle.snapshot());
+  }
+
+  exportFiles(exportOptions = {}) {
+    const handle = this.#live('exportFiles');
+    const o = options('exportFiles', exportOptions, { dtype: oneOf(['f16', 'f32']), name: text(200) });
+    return guarded(this.#module, 'exportFiles', () => handle.exportFiles((o.dtype ?? 'f16') === 'f16', o.name ?? 'trained-here'));
+  }
+
+  delete() {
+    this.#handle?.delete();
+    this.#handle = null;
+  }
+}
+
 export class Engine {
   #module;
 
@@ -504,6 +557,12 @@ export class Engine {
     return this.#call('tracedAttentionBytes', [n, d], { n: integer(), d: integer() });
   }
 
+  // settings: {task: 'coref-encoder' | 'coref-decoder' | 'word-order', positional, seed, steps,
+  // heads, layers, batch, learningRate}; a missing one takes the task's recipe value.
+  createTrainingSession(settings = {}) {
+    return new TrainingSession(this.#module, settings);
+  }
+
   // files: as loadTrainedModel; a copy of the model for timing inside wasm (benchmarks; only
   // an engine on dist/attention_bench.mjs has it, see loadEngine).
   createModelBench(files) {
@@ -522,6 +581,20 @@ function optional(read) {
 const RANDOM_CONFIG = {
   dModel: integer(1), nHeads: integer(1), nLayers: integer(1), dFF: integer(0), maxLen: integer(1),
   vocabSize: integer(1), positional: text(64), norm: text(64), causal: boolean(), seed,
+};
+
+// One of the given strings.
+function oneOf(values) {
+  return (call, option, v) => (values.includes(v) ? v : refuse(call, option, values.map((x) => `'${x}'`).join(', '), v));
+}
+
+// Bounds of train/session.h (SessionBounds); the core checks them again with its own message.
+const TRAINING_STEPS_MAX = 20_000;
+const TRAINING_SETTINGS = {
+  task: oneOf(['coref-encoder', 'coref-decoder', 'word-order']),
+  positional: oneOf(['none', 'sinusoidal', 'learned', 'rope']),
+  seed, steps: integer(1, TRAINING_STEPS_MAX), heads: integer(1, 8), layers: integer(1, 4), batch: integer(1, 128),
+  learningRate: finite(1e-5, 0.05),
 };
 
 const KERNEL_ATTENTION = { n: integer(), d: integer(), causal: boolean(), window: integer() };

@@ -22,6 +22,7 @@ export const PANELS = [
   { section: 'cost', tag: 'ae-cost', file: 'cost', link: null, strings: 'cost' },
   { section: 'explanation', tag: 'ae-explanation', file: 'explanation', link: 'explanation', strings: 'explanation' },
   { section: 'cross', tag: 'ae-cross-attention', file: 'cross-attention', link: 'cross', strings: 'cross-attention' },
+  { section: 'train', tag: 'ae-train', file: 'train', link: null, strings: 'train' },
 ];
 
 // The 1-based number of the panel in `section`, 0 for none.

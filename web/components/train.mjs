@@ -1,0 +1,555 @@
+// <ae-train>: panel 14, "Train it yourself". The core's TrainingSession runs in a Web Worker
+// (../lib/train-worker.mjs); this element only sends start / pause / resume / stop and draws
+// what comes back: progress, the lesson pair's query row in every head (snapshots, with a
+// timeline to scrub once training is over), the head rule's referent / other weights over the
+// steps, and every run's validation accuracy (word order with and without positions side by
+// side). The trained model joins the page's model menu (context.mjs addLocalModel), can be
+// downloaded in the documented format and loaded back from disk. No model math here: every
+// number drawn is one the worker's session gave. Reads the shared store: lang.
+import { addLocalModel, getEngine } from '../lib/context.mjs';
+import { StoreElement } from '../lib/store-element.mjs';
+import { percent, text } from '../lib/panel-strings.mjs';
+import strings from '../strings/train.mjs';
+import { el, svgNode } from '../lib/dom.mjs';
+import { modelDownloads, readModelFiles } from '../lib/model-files.mjs';
+
+const TASKS = ['coref-encoder', 'coref-decoder', 'word-order'];
+const POSITIONALS = ['none', 'sinusoidal', 'learned', 'rope'];
+// The recipes' settings per task (train/session.cpp resolves the same when a field is unset).
+const DEFAULTS = {
+  'coref-encoder': { steps: 2000, heads: 4, layers: 3, learningRate: 0.004, positional: 'rope' },
+  'coref-decoder': { steps: 2000, heads: 4, layers: 3, learningRate: 0.004, positional: 'rope' },
+  'word-order': { steps: 600, heads: 2, layers: 2, learningRate: 0.003, positional: 'rope' },
+};
+const CHART = { width: 480, height: 140, pad: 28 };
+
+let nextId = 0;
+let trainedCount = 0;
+let loadedCount = 0;
+
+export class Train extends StoreElement {
+  static watched = ['lang'];
+
+  #parts = null;
+  #worker = null;
+  #state = 'idle'; // idle | starting | running | paused | done
+  #run = null; // {n, settings, snapshots: [], curve: [{step, value}], progress, files, label, stopped}
+  #runs = []; // every run of this page: {n, settings, curve}
+  #shown = -1; // index of the snapshot drawn; -1: the latest
+  #message = null; // {key, params} of the status line
+  #loadMessage = null;
+  #drawn = null; // which snapshot the rows show (see #renderSnapshot)
+
+  connectedCallback() {
+    if (!this.#parts) this.#build();
+    super.connectedCallback();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#worker?.terminate();
+    this.#worker = null;
+  }
+
+  storeChanged(full) {
+    if (full) this.#label();
+    this.#render();
+  }
+
+  #t(key, params) {
+    return text(strings, this.store.get().lang, key, params);
+  }
+
+  #build() {
+    const id = `ae-tr-${nextId++}`;
+    const root = el('div', 'ae-tr');
+    const title = el('h2', '', root, { id: `${id}-title` });
+    const intro = el('p', 'howto', root);
+    const form = el('div', 'ae-tr-controls', root);
+    const field = (key, tag, attrs = {}) => {
+      const f = el('div', 'field', form);
+      const label = el('label', '', f, { for: `${id}-${key}` });
+      const node = el(tag, '', f, { id: `${id}-${key}`, name: key, ...attrs });
+      return { label, node };
+    };
+    const task = field('task', 'select');
+    for (const t of TASKS) el('option', '', task.node, { value: t });
+    const positional = field('positional', 'select');
+    for (const p of POSITIONALS) el('option', '', positional.node, { value: p });
+    const seed = field('seed', 'input', { type: 'number', min: 0, step: 1, value: 1 });
+    const steps = field('steps', 'input', { type: 'number', min: 1, max: 20000, step: 1 });
+    const learningRate = field('learningRate', 'input', { type: 'number', min: 0.00001, max: 0.05, step: 0.0005 });
+    const heads = field('heads', 'select');
+    for (const h of [1, 2, 4, 8]) el('option', '', heads.node, { value: h }).textContent = h;
+    const layers = field('layers', 'select');
+    for (const l of [1, 2, 3, 4]) el('option', '', layers.node, { value: l }).textContent = l;
+    const buttons = el('div', 'ae-tr-buttons', form);
+    const start = el('button', 'chip', buttons, { type: 'button', 'data-action': 'start' });
+    const pause = el('button', 'chip', buttons, { type: 'button', 'data-action': 'pause' });
+    const stop = el('button', 'chip', buttons, { type: 'button', 'data-action': 'stop' });
+    const status = el('p', 'ae-tr-status', root, { role: 'status' });
+    const error = el('div', 'error ae-tr-error', root, { role: 'alert' });
+
+    const rowsTitle = el('h3', '', root);
+    const rowsHowTo = el('p', 'howto', root);
+    const timelineField = el('div', 'field inline ae-tr-timeline', root);
+    const timelineLabel = el('label', '', timelineField, { for: `${id}-timeline` });
+    const timeline = el('input', '', timelineField, {
+      id: `${id}-timeline`,
+      type: 'range',
+      min: 0,
+      max: 0,
+      value: 0,
+      disabled: '',
+    });
+    const timelineValue = el('output', '', timelineField, { for: `${id}-timeline` });
+    const rows = el('div', 'ae-tr-rows', root);
+    const headRule = el('p', 'ae-tr-note', root);
+    const weightsTitle = el('h3', '', root);
+    const weights = el('div', 'ae-tr-chart ae-tr-weights', root);
+    const accuracyTitle = el('h3', '', root);
+    const accuracy = el('div', 'ae-tr-chart ae-tr-accuracy', root);
+    const resultTitle = el('h3', '', root);
+    const downloads = el('p', 'ae-tr-downloads', root);
+    const loadField = el('div', 'ae-tr-drop', root);
+    const loadLabel = el('label', '', loadField, { for: `${id}-load` });
+    const load = el('input', '', loadField, { id: `${id}-load`, type: 'file', multiple: '' });
+    const drop = el('span', 'howto', loadField);
+    const loadStatus = el('p', 'ae-tr-load-status', root, { role: 'status' });
+
+    this.setAttribute('aria-labelledby', title.id);
+    this.replaceChildren(root);
+    this.#parts = {
+      title,
+      intro,
+      task,
+      positional,
+      seed,
+      steps,
+      learningRate,
+      heads,
+      layers,
+      start,
+      pause,
+      stop,
+      status,
+      error,
+      rowsTitle,
+      rowsHowTo,
+      timelineLabel,
+      timeline,
+      timelineValue,
+      rows,
+      headRule,
+      weightsTitle,
+      weights,
+      accuracyTitle,
+      accuracy,
+      resultTitle,
+      downloads,
+      loadLabel,
+      load,
+      drop,
+      loadField,
+      loadStatus,
+    };
+    this.#applyDefaults();
+    task.node.addEventListener('change', () => this.#applyDefaults());
+    start.addEventListener('click', () => this.#start());
+    pause.addEventListener('click', () => this.#pauseOrResume());
+    stop.addEventListener('click', () => this.#send({ type: 'stop' }));
+    timeline.addEventListener('input', () => {
+      this.#shown = Number(timeline.value);
+      this.#renderSnapshot();
+    });
+    load.addEventListener('change', () => this.#loadFiles(load.files));
+    loadField.addEventListener('dragover', (event) => event.preventDefault());
+    loadField.addEventListener('drop', (event) => {
+      event.preventDefault();
+      this.#loadFiles(event.dataTransfer.files);
+    });
+  }
+
+  #applyDefaults() {
+    const p = this.#parts;
+    const d = DEFAULTS[p.task.node.value];
+    p.positional.node.value = d.positional;
+    p.steps.node.value = d.steps;
+    p.heads.node.value = d.heads;
+    p.layers.node.value = d.layers;
+    p.learningRate.node.value = d.learningRate;
+  }
+
+  #settings() {
+    const p = this.#parts;
+    return {
+      task: p.task.node.value,
+      positional: p.positional.node.value,
+      seed: Number(p.seed.node.value),
+      steps: Number(p.steps.node.value),
+      heads: Number(p.heads.node.value),
+      layers: Number(p.layers.node.value),
+      learningRate: Number(p.learningRate.node.value),
+    };
+  }
+
+  #send(message) {
+    this.#worker?.postMessage(message);
+  }
+
+  #start() {
+    if (this.#state === 'running' || this.#state === 'paused' || this.#state === 'starting') return;
+    this.#worker ??= this.#createWorker();
+    const settings = this.#settings();
+    this.#run = {
+      n: this.#runs.length + 1,
+      settings,
+      snapshots: [],
+      curve: [],
+      weights: [],
+      progress: null,
+      files: null,
+    };
+    this.#runs.push(this.#run);
+    this.#shown = -1;
+    this.#state = 'starting';
+    this.#message = { key: 'starting' };
+    this.#error(null);
+    this.#send({ type: 'start', settings });
+    this.#render();
+  }
+
+  #createWorker() {
+    const worker = new Worker(new URL('../lib/train-worker.mjs', import.meta.url), { type: 'module' });
+    worker.onmessage = ({ data }) => this.#received(data);
+    worker.onerror = (event) => this.#failed({ message: event.message ?? 'the worker failed' });
+    return worker;
+  }
+
+  #pauseOrResume() {
+    if (this.#state === 'running') {
+      this.#state = 'paused';
+      this.#send({ type: 'pause' });
+    } else if (this.#state === 'paused') {
+      this.#state = 'running';
+      this.#send({ type: 'resume' });
+    }
+    this.#render();
+  }
+
+  #received(data) {
+    const run = this.#run;
+    if (data.type === 'started') {
+      run.settings = data.settings;
+      this.#state = 'running';
+    } else if (data.type === 'progress') {
+      run.progress = data;
+      if (this.#state !== 'paused' || data.paused)
+        this.#message = data.paused ? { key: 'paused', params: data } : { key: 'progress' };
+    } else if (data.type === 'snapshot') {
+      run.snapshots.push(data.snapshot);
+      run.curve.push({ step: data.snapshot.step, value: data.validationAccuracy });
+      if (data.snapshot.head.layer >= 0) run.weights.push({ step: data.snapshot.step, ...data.snapshot.head });
+    } else if (data.type === 'done') {
+      this.#finish(data);
+      return;
+    } else if (data.type === 'error') {
+      this.#failed(data);
+      return;
+    }
+    this.#render();
+  }
+
+  async #finish({ stopped, files }) {
+    const run = this.#run;
+    run.files = files;
+    run.stopped = stopped;
+    this.#state = 'done';
+    this.#shown = run.snapshots.length - 1;
+    const label = this.#t('trainedLabel', {
+      n: ++trainedCount,
+      task: this.#t(`tasks.${run.settings.task}`).split(/[:：]/)[0],
+    });
+    const name = `trained-here-${trainedCount}`;
+    try {
+      const engine = await getEngine();
+      addLocalModel(name, engine.loadTrainedModel(files), label);
+      run.label = label;
+      run.name = name;
+      const step = run.snapshots.at(-1)?.step ?? 0;
+      this.#message = { key: stopped ? 'stopped' : 'done', params: { step, steps: step, label } };
+    } catch (error) {
+      this.#failed(error);
+    }
+    this.#render();
+  }
+
+  #failed(error) {
+    this.#state = 'done';
+    this.#worker?.terminate(); // a failed run may have left the worker's module broken
+    this.#worker = null;
+    this.#message = null;
+    this.#error(this.#t('error', { message: error.message }));
+    this.#render();
+  }
+
+  #error(message) {
+    this.#parts.error.textContent = message ?? '';
+    this.#parts.error.hidden = !message;
+  }
+
+  async #loadFiles(fileList) {
+    this.#loadMessage = null;
+    try {
+      const files = await readModelFiles(fileList);
+      const engine = await getEngine();
+      const model = engine.loadTrainedModel(files);
+      const label = this.#t('loadedLabel', { n: ++loadedCount });
+      addLocalModel(`loaded-${loadedCount}`, model, label);
+      this.#loadMessage = { key: 'loaded', params: { label }, ok: true };
+    } catch (error) {
+      this.#loadMessage = { key: 'loadError', params: { message: error.message }, ok: false };
+    }
+    this.#renderLoad();
+  }
+
+  // --- drawing ---
+
+  #label() {
+    const p = this.#parts;
+    for (const key of ['title', 'intro']) p[key].textContent = this.#t(key);
+    for (const key of ['task', 'positional', 'seed', 'steps', 'learningRate', 'heads', 'layers'])
+      p[key].label.textContent = this.#t(key);
+    for (const option of p.task.node.options) option.textContent = this.#t(`tasks.${option.value}`);
+    for (const option of p.positional.node.options) option.textContent = this.#t(`positionals.${option.value}`);
+    p.start.textContent = this.#t('start');
+    p.stop.textContent = this.#t('stop');
+    p.timelineLabel.textContent = this.#t('timeline');
+    p.weightsTitle.textContent = this.#t('weightsTitle');
+    p.accuracyTitle.textContent = this.#t('accuracyTitle');
+    p.resultTitle.textContent = this.#t('result');
+    p.loadLabel.textContent = this.#t('load');
+    p.drop.textContent = this.#t('drop');
+  }
+
+  #render() {
+    const p = this.#parts;
+    const busy = this.#state === 'starting' || this.#state === 'running' || this.#state === 'paused';
+    p.start.disabled = busy;
+    p.pause.disabled = !(this.#state === 'running' || this.#state === 'paused');
+    p.stop.disabled = !busy || this.#state === 'starting';
+    p.pause.textContent = this.#t(this.#state === 'paused' ? 'resume' : 'pause');
+    for (const key of ['task', 'positional', 'seed', 'steps', 'learningRate', 'heads', 'layers'])
+      p[key].node.disabled = busy;
+    this.dataset.state = this.#state;
+    this.#renderStatus();
+    this.#renderSnapshot();
+    this.#renderCharts();
+    this.#renderDownloads();
+    this.#renderLoad();
+  }
+
+  #renderStatus() {
+    const p = this.#parts;
+    const lang = this.store.get().lang;
+    const progress = this.#run?.progress;
+    if (progress)
+      Object.assign(this.dataset, {
+        step: progress.step,
+        loss: progress.loss,
+        validation: progress.validationAccuracy,
+      });
+    if (!this.#message) {
+      p.status.textContent = '';
+      return;
+    }
+    if (this.#message.key !== 'progress') {
+      const params = { ...this.#message.params };
+      const validation = this.#run?.curve.at(-1)?.value;
+      if (validation !== undefined) params.validation = percent(validation, lang);
+      if (progress) params.steps ??= progress.steps;
+      if (this.#message.key === 'paused') params.steps = progress?.steps;
+      p.status.textContent = this.#t(this.#message.key, params);
+      return;
+    }
+    const number = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+    const left =
+      progress.secondsLeft === null
+        ? this.#t('timeUnknown')
+        : this.#t('timeLeft', { seconds: Math.ceil(progress.secondsLeft) });
+    p.status.textContent = this.#t('progress', {
+      step: progress.step,
+      steps: progress.steps,
+      loss: number(progress.loss, 3),
+      validation: percent(progress.validationAccuracy, lang),
+      rate: number(progress.stepsPerSecond, 1),
+      left,
+    });
+  }
+
+  // The lesson pair's query row in every head, from the snapshot the timeline points at.
+  #renderSnapshot() {
+    const p = this.#parts;
+    const snapshots = this.#run?.snapshots ?? [];
+    p.timeline.max = Math.max(0, snapshots.length - 1);
+    p.timeline.disabled = this.#state !== 'done' || snapshots.length < 2;
+    const index = this.#shown < 0 ? snapshots.length - 1 : Math.min(this.#shown, snapshots.length - 1);
+    p.timeline.value = Math.max(0, index);
+    const snapshot = snapshots[index];
+    // Progress arrives every few hundred ms; the rows change only with a new snapshot, the
+    // timeline or the language.
+    const key = `${this.#run?.n}:${index}:${snapshots.length}:${this.store.get().lang}`;
+    if (key === this.#drawn) return;
+    this.#drawn = key;
+    p.rows.replaceChildren();
+    p.rowsTitle.hidden = p.rowsHowTo.hidden = !snapshot;
+    p.headRule.textContent = '';
+    if (!snapshot) {
+      p.timelineValue.textContent = '';
+      return;
+    }
+    const lang = this.store.get().lang;
+    p.timelineValue.textContent = this.#t('timelineValue', { step: snapshot.step });
+    this.dataset.snapshotStep = snapshot.step;
+    p.rowsTitle.textContent = this.#t('rowsTitle', {
+      query: snapshot.lesson[0].tokens[snapshot.lesson[0].query],
+      step: snapshot.step,
+    });
+    p.rowsHowTo.textContent = this.#t(this.#run.settings.task === 'word-order' ? 'rowsHowToOrder' : 'rowsHowTo');
+    const { layers, heads } = this.#run.settings;
+    snapshot.lesson.forEach((lesson, i) => drawRows(p.rows, lesson, layers, heads, i));
+    const h = snapshot.head;
+    p.headRule.textContent =
+      h.layer < 0
+        ? this.#t('headRuleNone')
+        : this.#t('headRule', {
+            layer: h.layer + 1,
+            head: h.head + 1,
+            referent: percent(h.referent, lang),
+            other: percent(h.other, lang),
+          });
+  }
+
+  #renderCharts() {
+    const p = this.#parts;
+    const weights = this.#run?.weights ?? [];
+    p.weights.replaceChildren();
+    p.weightsTitle.hidden = weights.length === 0;
+    if (weights.length) {
+      drawChart(
+        p.weights,
+        this.#run.settings.steps,
+        [
+          {
+            label: this.#t('referent'),
+            points: weights.map((w) => ({ step: w.step, value: w.referent })),
+            className: 'ae-tr-referent',
+          },
+          {
+            label: this.#t('other'),
+            points: weights.map((w) => ({ step: w.step, value: w.other })),
+            className: 'ae-tr-other',
+          },
+        ],
+        this.#t('weightsTitle'),
+      );
+    }
+    p.accuracy.replaceChildren();
+    const runs = this.#runs.filter((r) => r.curve.length);
+    p.accuracyTitle.hidden = runs.length === 0;
+    if (runs.length) {
+      const longest = Math.max(...runs.map((r) => r.settings.steps));
+      drawChart(
+        p.accuracy,
+        longest,
+        runs.map((r) => ({
+          label: this.#t('runLabel', {
+            n: r.n,
+            task: this.#t(`tasks.${r.settings.task}`).split(/[:：]/)[0],
+            positional: this.#t(`positionals.${r.settings.positional}`),
+          }),
+          points: r.curve,
+          className: `ae-tr-run ae-tr-run-${(r.n - 1) % 4}`,
+        })),
+        this.#t('accuracyTitle'),
+      );
+    }
+  }
+
+  #renderDownloads() {
+    const p = this.#parts;
+    for (const a of p.downloads.querySelectorAll('a')) URL.revokeObjectURL(a.href);
+    p.downloads.replaceChildren();
+    const files = this.#run?.files;
+    p.resultTitle.hidden = false;
+    if (!files) return;
+    for (const { name, blob } of modelDownloads(files)) {
+      const a = el('a', 'chip', p.downloads, { href: URL.createObjectURL(blob), download: name, 'data-file': name });
+      a.textContent = this.#t('download', { name });
+    }
+  }
+
+  #renderLoad() {
+    const p = this.#parts;
+    const m = this.#loadMessage;
+    p.loadStatus.textContent = m ? this.#t(m.key, m.params) : '';
+    p.loadStatus.classList.toggle('error', Boolean(m && !m.ok));
+  }
+}
+
+// One table per lesson sentence: a row per head, a column per token, shaded by the weight.
+function drawRows(parent, lesson, nLayers, nHeads, index) {
+  const n = lesson.tokens.length;
+  const table = el('table', 'ae-tr-table', parent, { 'data-sentence': index });
+  el('caption', '', table).textContent = lesson.text;
+  const head = el('tr', '', el('thead', '', table));
+  el('th', '', head, { scope: 'col' });
+  lesson.tokens.forEach((token, j) => {
+    const mark = j === lesson.referent ? ' ▲' : j === lesson.other ? ' △' : '';
+    el('th', j === lesson.query ? 'ae-tr-query' : '', head, { scope: 'col' }).textContent = token + mark;
+  });
+  const body = el('tbody', '', table);
+  for (let l = 0; l < nLayers; l++) {
+    for (let h = 0; h < nHeads; h++) {
+      const tr = el('tr', '', body, { 'data-layer': l, 'data-head': h });
+      el('th', '', tr, { scope: 'row' }).textContent = `L${l + 1} H${h + 1}`;
+      for (let j = 0; j < n; j++) {
+        const w = lesson.rows[(l * nHeads + h) * n + j];
+        const td = el('td', '', tr, { 'data-value': w, title: w.toFixed(3) });
+        td.style.setProperty('--w', w.toFixed(3)); // the shade: CSSOM, allowed under the page's CSP
+      }
+    }
+  }
+}
+
+// Lines of values in [0, 1] over steps 0 … maxStep, with a legend.
+function drawChart(parent, maxStep, series, label) {
+  const { width, height, pad } = CHART;
+  const svg = svgNode(
+    'svg',
+    { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, class: 'ae-tr-svg' },
+    parent,
+  );
+  const x = (step) => pad + (step / Math.max(1, maxStep)) * (width - 2 * pad);
+  const y = (value) => height - pad / 2 - value * (height - pad);
+  svgNode('line', { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: 'ae-tr-axis' }, svg);
+  svgNode('line', { x1: pad, x2: pad, y1: y(0), y2: y(1), class: 'ae-tr-axis' }, svg);
+  svgNode('text', { x: 2, y: y(1) + 4, class: 'ae-tr-tick' }, svg, '1');
+  svgNode('text', { x: 2, y: y(0), class: 'ae-tr-tick' }, svg, '0');
+  svgNode('text', { x: width - pad, y: height - 2, class: 'ae-tr-tick', 'text-anchor': 'end' }, svg, String(maxStep));
+  const legend = el('ul', 'ae-tr-legend', parent);
+  for (const s of series) {
+    svgNode(
+      'polyline',
+      {
+        points: s.points.map((pt) => `${x(pt.step)},${y(pt.value)}`).join(' '),
+        class: s.className,
+        'data-values': s.points.map((pt) => pt.value).join(','),
+      },
+      svg,
+    );
+    el('li', s.className, legend).textContent = s.label;
+  }
+}
+
+customElements.define('ae-train', Train);
