@@ -10,6 +10,7 @@ import './components/attention-heatmap.mjs';
 import './components/head-view.mjs';
 import { percent as formatPercent } from './lib/panel-strings.mjs';
 import { coreferenceHead } from './lib/coreference-head.mjs';
+import { OWN_MODEL, ownModelText, setUpOwnModel } from './lib/own-model-picker.mjs';
 import { insertWord, replaceWord, suggestionsFor, unreadLanguage, vocabularyLanguage } from './lib/vocabulary-help.mjs';
 // The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
 // draw (loadLessonPanels).
@@ -105,6 +106,8 @@ async function selectModel() {
   ui['random-settings'].hidden = trained;
   ui['fact-size-row'].hidden = !trained;
   ui.app.dataset.model = name;
+  $('own-model').hidden = name !== OWN_MODEL;
+  if (name === OWN_MODEL) return selectOwnModel();
   if (!trained) {
     setStatus(null); // another model may still be loading: it is kept for later
     return useModel(null);
@@ -122,6 +125,15 @@ async function selectModel() {
   } finally {
     if (choice() === name) setStatus(null);
   }
+}
+
+// A model the reader opened from disk (own-model-picker.mjs), or nothing until one is opened.
+function selectOwnModel() {
+  setStatus(null);
+  const model = state.own.current();
+  if (model) return useModel(model);
+  state.model = null;
+  ui.result.classList.add('stale');
 }
 
 // Shows `model` (a TrainedModel, or null for the random one) with its task's defaults.
@@ -438,6 +450,11 @@ function showBanner() {
   }
   const config = state.model?.config;
   if (!config) return; // loading or failed: the banner still describes the model shown
+  if (choice() === OWN_MODEL) {
+    ui['banner-title'].textContent = ownModelText(state.lang, 'title');
+    ui['banner-text'].textContent = ownModelText(state.lang, 'local');
+    return;
+  }
   const { seeds_passing: passing, seeds_trained: trained } = JSON.parse(config.configJson);
   const parts = [messages[state.lang].bannerTrained[task()] ?? ''];
   if (passing !== undefined && trained !== undefined) parts.push(t('bannerSeeds', { passing, trained }));
@@ -655,6 +672,8 @@ async function start() {
   }
   fillModelMenu();
   translateModelMenu();
+  state.own = setUpOwnModel({ box: $('own-model'), option: $('own-option'), getEngine,
+    onModel: (model) => choice() === OWN_MODEL && (model ? useModel(model) : selectOwnModel()) });
   trackPanels();
   const name = firstModel(linkedModel);
   if (name !== UNTRAINED) {
