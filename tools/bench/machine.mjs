@@ -37,7 +37,13 @@ export const machineLine = (m) =>
 export const PAGE_START = '<!-- page benchmark: written by tools/bench/page.mjs -->';
 export const PAGE_END = '<!-- end of page benchmark -->';
 
-export function pageSection(markdown) {
-  const i = markdown.indexOf(PAGE_START), j = markdown.indexOf(PAGE_END);
-  return i >= 0 && j > i ? markdown.slice(i, j + PAGE_END.length) : null;
+// tools/bench/gpt2.mjs owns another section, carried over the same way.
+export const GPT2_START = '<!-- GPT-2 benchmark: written by tools/bench/gpt2.mjs -->';
+export const GPT2_END = '<!-- end of GPT-2 benchmark -->';
+
+export function markedSection(markdown, start, end) {
+  const i = markdown.indexOf(start), j = markdown.indexOf(end);
+  return i >= 0 && j > i ? markdown.slice(i, j + end.length) : null;
 }
+
+export const pageSection = (markdown) => markedSection(markdown, PAGE_START, PAGE_END);

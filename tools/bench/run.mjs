@@ -18,7 +18,7 @@ import path from 'node:path';
 import {
   loadOrt, loadOurs, loadTfjs, ortAttention, ortGemm, ourWorkspace, root, tfjsAttention, tfjsGemm,
 } from './runtimes.mjs';
-import { describeMachine, machineLine, pageSection } from './machine.mjs';
+import { GPT2_END, GPT2_START, describeMachine, machineLine, markedSection, pageSection } from './machine.mjs';
 import { buildRelaxedGemm, instantiateGemm, relaxedSimdSupported } from './relaxed-gemm.mjs';
 import { fmt, fmtRatio, mb, median, ratio, relDiff, table, timeCall, timeRound } from './stats.mjs';
 
@@ -509,8 +509,10 @@ say();
 const text = out.join('\n');
 console.log(text);
 mkdirSync(path.dirname(outFile), { recursive: true });
-// The page section (tools/bench/page.mjs, `npm run bench:page`) is carried over as it is.
-const pagePart = existsSync(outFile) ? pageSection(readFileSync(outFile, 'utf8')) : null;
-writeFileSync(outFile, text + '\n' + (pagePart ? `\n${pagePart}\n` : ''));
+// The page section (tools/bench/page.mjs, `npm run bench:page`) and the GPT-2 one
+// (tools/bench/gpt2.mjs) are carried over as they are.
+const previous = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
+const carried = [pageSection(previous), markedSection(previous, GPT2_START, GPT2_END)].filter(Boolean);
+writeFileSync(outFile, text + '\n' + carried.map((part) => `\n${part}\n`).join(''));
 log(`wrote ${path.relative(root, outFile)}`);
 process.exit(0);  // ONNX Runtime keeps handles open
