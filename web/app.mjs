@@ -451,8 +451,8 @@ function showBanner() {
   const config = state.model?.config;
   if (!config) return; // loading or failed: the banner still describes the model shown
   if (choice() === OWN_MODEL) {
-    ui['banner-title'].textContent = ownModelText(state.lang, 'title');
-    ui['banner-text'].textContent = ownModelText(state.lang, 'local');
+    ui['banner-title'].textContent = ownModelText(store.get().lang, 'title');
+    ui['banner-text'].textContent = ownModelText(store.get().lang, 'local');
     return;
   }
   const { seeds_passing: passing, seeds_trained: trained } = JSON.parse(config.configJson);

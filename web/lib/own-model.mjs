@@ -93,6 +93,7 @@ export class Gpt2Model {
     this.#module = module;
     this.#handle = handle;
     this.config = guarded(module, 'config', () => handle.config());
+    this.config.metadata = Object.freeze({});  // no trainer's keys (pronoun, splits, seeds) for panels to read
     this.parameterCount = this.config.parameterCount;
     this.#analysisOptions = analysisOptions(this.config);
   }
