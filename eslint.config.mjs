@@ -29,7 +29,7 @@ export default [
   { files: ['web/lib/engine.mjs', 'web/lib/context.mjs'], languageOptions: { globals: { ...globals.node } } },
   // Tools, scripts and tests run in Node; end-to-end tests also pass functions to the page.
   { files: ['tools/**/*.mjs', 'scripts/**/*.mjs', 'tests/**/*.mjs', '*.mjs'], languageOptions: { globals: { ...globals.node } } },
-  { files: ['tests/e2e/**/*.mjs', 'tools/bench/page.mjs', 'tools/bench/browser.mjs', 'tools/bench/browser-page.mjs'],
+  { files: ['tests/e2e/**/*.mjs', 'tools/bench/page.mjs', 'tools/bench/browser.mjs', 'tools/bench/browser-page.mjs', 'tools/bench/gpt2.mjs'],
     languageOptions: { globals: { ...globals.browser } } },
   { files: ['cmake/**/*.mjs'], languageOptions: { globals: { ...globals.node } } },
 ];

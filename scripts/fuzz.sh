@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${1:-15}
 out=build/sanitize/fuzz
-targets=(safetensors config vocabulary tokenizer)
+targets=(safetensors config vocabulary tokenizer gpt2)
 
 # Seeds: every shipped model file the target parses, plus a few sentences for the tokenizer.
 make_seeds() {
@@ -27,6 +27,13 @@ make_seeds vocabulary vocab.txt
 make_seeds tokenizer vocab.txt
 printf '%s\n' "The trophy didn't fit in the suitcase because it was too big." > $out/seeds/tokenizer/sentence-en
 printf '%s\n' "猫追狗。 It’s 3.5 km — isn't it?" > $out/seeds/tokenizer/sentence-mixed
+# gpt2: a first byte choosing the loader (tests/fuzz/fuzz_gpt2.cpp), then the fixture's file.
+g=tests/fixtures/gpt2-tiny seeds=$out/seeds/gpt2
+rm -rf "$seeds" && mkdir -p "$seeds"
+{ printf '\0'; cat $g/config.json; } > "$seeds/config"
+{ printf '\1'; cat $g/model.safetensors; } > "$seeds/weights"
+{ printf '\2'; printf '%s' "Hello, world!  It's 3.5 km — 猫 😀"; } > "$seeds/text"
+{ printf '\3'; cat $g/vocab.json; printf '\n\n'; cat $g/merges.txt; } > "$seeds/tokenizer"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}

@@ -12,6 +12,7 @@ import { locale as localeOf, percent as formatPercent } from './lib/panel-string
 import { coreferenceHead } from './lib/coreference-head.mjs';
 import { deciderSwap, lessonPair, pronounOf } from './lib/model-lesson.mjs';
 import { DECODER_PROMPT, LESSON, WORD_ORDER_PAIR } from './lib/lesson.mjs';
+import { OWN_MODEL, ownModelText, setUpOwnModel } from './lib/own-model-picker.mjs';
 import { insertWord, replaceWord, suggestionsFor, unreadLanguage, vocabularyLanguage } from './lib/vocabulary-help.mjs';
 // The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
 // draw (loadLessonPanels).
@@ -132,6 +133,8 @@ async function selectModel() {
   ui['random-settings'].hidden = trained;
   ui['fact-size-row'].hidden = !trained;
   ui.app.dataset.model = name;
+  $('own-model').hidden = name !== OWN_MODEL;
+  if (name === OWN_MODEL) return selectOwnModel();
   if (!trained) {
     setStatus(null); // another model may still be loading: it is kept for later
     return useModel(null);
@@ -154,6 +157,15 @@ async function selectModel() {
   } finally {
     if (choice() === name) setStatus(null);
   }
+}
+
+// A model the reader opened from disk (own-model-picker.mjs), or nothing until one is opened.
+function selectOwnModel() {
+  setStatus(null);
+  const model = state.own.current();
+  if (model) return useModel(model);
+  state.model = null;
+  ui.result.classList.add('stale');
 }
 
 // Shows `model` (a TrainedModel, or null for the random one) with its task's defaults.
@@ -554,6 +566,11 @@ function showBanner() {
   }
   const config = state.model?.config;
   if (!config) return; // loading or failed: the banner still describes the model shown
+  if (choice() === OWN_MODEL) {
+    ui['banner-title'].textContent = ownModelText(store.get().lang, 'title');
+    ui['banner-text'].textContent = ownModelText(store.get().lang, 'local');
+    return;
+  }
   const { seeds_passing: passing, seeds_trained: trained } = config.metadata;
   const parts = [format(messages[lang()].bannerTrained[task()] ?? '', { pronoun: pronounOf(config) })];
   if (passing !== undefined && trained !== undefined) parts.push(t('bannerSeeds', { passing, trained }));
@@ -828,6 +845,8 @@ async function start() {
   }
   fillModelMenu();
   translateModelMenu();
+  state.own = setUpOwnModel({ box: $('own-model'), option: $('own-option'), getEngine,
+    onModel: (model) => choice() === OWN_MODEL && (model ? useModel(model) : selectOwnModel()) });
   trackPanels();
   const name = firstModel(linkedModel);
   state.starting = false;

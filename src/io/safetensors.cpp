@@ -266,7 +266,7 @@ std::string write_safetensors(const std::vector<NamedTensor>& tensors,
   return out;
 }
 
-SafetensorsFile parse_safetensors(std::string_view bytes) {
+SafetensorsIndex index_safetensors(std::string_view bytes) {
   if (bytes.size() < 8)
     format_error("file shorter than 8 bytes (" + std::to_string(bytes.size()) +
                  "); a safetensors file starts with an 8-byte header length");
@@ -278,14 +278,14 @@ SafetensorsFile parse_safetensors(std::string_view bytes) {
     format_error("header length " + std::to_string(header_size) + " exceeds the limit of " +
                  std::to_string(kMaxHeaderBytes) + " bytes");
   const std::string_view header_text = bytes.substr(8, header_size);
-  const std::string_view buffer = bytes.substr(8 + header_size);
+  SafetensorsIndex index;
+  index.data = bytes.substr(8 + header_size);
 
   const json header = parse_header(header_text);
-  SafetensorsFile file;
   std::vector<HeaderEntry> entries;
   for (const auto& [key, value] : header.items()) {
-    if (key == kMetadataKey) file.metadata = read_metadata(value);
-    else entries.push_back(read_entry(key, value, buffer.size()));
+    if (key == kMetadataKey) index.metadata = read_metadata(value);
+    else entries.push_back(read_entry(key, value, index.data.size()));
   }
 
   // Every byte of the buffer belongs to exactly one tensor: walk the tensors in offset order.
@@ -306,24 +306,39 @@ SafetensorsFile parse_safetensors(std::string_view bytes) {
     covered = e.end;
     previous = &e;
   }
-  if (covered != buffer.size())
-    format_error("bytes " + std::to_string(covered) + " to " + std::to_string(buffer.size()) +
+  if (covered != index.data.size())
+    format_error("bytes " + std::to_string(covered) + " to " + std::to_string(index.data.size()) +
                  " at the end of the data buffer belong to no tensor");
+  for (const HeaderEntry& e : entries) index.tensors.emplace(e.name, TensorEntry{e.shape, e.dtype, e.begin, e.end});
+  return index;
+}
 
-  for (const HeaderEntry& e : entries) {
+void read_tensor_values(const SafetensorsIndex& index, const TensorEntry& entry, float* out, size_t first,
+                        size_t count) {
+  const size_t total = static_cast<size_t>(element_count(entry.shape));
+  if (first > total) throw std::out_of_range("read_tensor_values: element " + std::to_string(first) + " is past the tensor");
+  if (count == SIZE_MAX) count = total - first;
+  if (count > total - first) throw std::out_of_range("read_tensor_values: the range leaves the tensor");
+  const char* p = index.data.data() + entry.begin + first * dtype_size(entry.dtype);
+  for (size_t i = 0; i < count; ++i) {
+    if (entry.dtype == DType::F32)
+      out[i] = float_from_bits(static_cast<uint32_t>(read_le(p + 4 * i, 4)));
+    else
+      out[i] = half_to_float(static_cast<uint16_t>(read_le(p + 2 * i, 2)));
+  }
+}
+
+SafetensorsFile parse_safetensors(std::string_view bytes) {
+  const SafetensorsIndex index = index_safetensors(bytes);
+  SafetensorsFile file;
+  file.metadata = index.metadata;
+  for (const auto& [name, entry] : index.tensors) {
     StoredTensor t;
-    t.shape = e.shape;
-    t.dtype = e.dtype;
-    const size_t count = static_cast<size_t>(element_count(e.shape));
-    t.values.resize(count);
-    const char* p = buffer.data() + e.begin;
-    for (size_t i = 0; i < count; ++i) {
-      if (e.dtype == DType::F32)
-        t.values[i] = float_from_bits(static_cast<uint32_t>(read_le(p + 4 * i, 4)));
-      else
-        t.values[i] = half_to_float(static_cast<uint16_t>(read_le(p + 2 * i, 2)));
-    }
-    file.tensors.emplace(e.name, std::move(t));
+    t.shape = entry.shape;
+    t.dtype = entry.dtype;
+    t.values.resize(static_cast<size_t>(element_count(entry.shape)));
+    read_tensor_values(index, entry, t.values.data());
+    file.tensors.emplace(name, std::move(t));
   }
   return file;
 }

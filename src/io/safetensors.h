@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <map>
 #include <string>
 #include <string_view>
@@ -64,6 +65,29 @@ struct SafetensorsFile {
 // match dtype and shape, tensors that overlap, and bytes of the buffer that belong to no tensor.
 // Unknown keys inside a tensor entry are ignored, as the reference implementation does.
 SafetensorsFile parse_safetensors(std::string_view bytes);
+
+// The checked header of a file, without decoding any value: what a loader needs to refuse a
+// file before allocating a model for it. `data` views the data buffer inside the bytes given,
+// which must stay alive while the index is used.
+struct TensorEntry {
+  std::vector<int64_t> shape;
+  DType dtype = DType::F32;
+  uint64_t begin = 0, end = 0;  // byte offsets in the data buffer
+};
+
+struct SafetensorsIndex {
+  std::map<std::string, TensorEntry> tensors;
+  std::map<std::string, std::string> metadata;
+  std::string_view data;
+};
+
+// Every check of parse_safetensors, with the same errors, but no value is decoded.
+SafetensorsIndex index_safetensors(std::string_view bytes);
+
+// Widens `count` of one tensor's values, from element `first` on (row-major), to f32 into out;
+// count = SIZE_MAX means to the end. Throws std::out_of_range if the range leaves the tensor.
+void read_tensor_values(const SafetensorsIndex& index, const TensorEntry& entry, float* out, size_t first = 0,
+                        size_t count = SIZE_MAX);
 
 // Product of the dimensions; throws std::invalid_argument if it does not fit in 63 bits.
 int64_t element_count(const std::vector<int64_t>& shape);

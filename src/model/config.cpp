@@ -19,7 +19,7 @@ void require_positive(const char* field, int value, int limit) {
 
 }  // namespace
 
-void ModelConfig::validate() const {
+void ModelConfig::validate(int64_t max_parameters) const {
   require_positive("vocab_size", vocab_size, 1 << 20);
   require_positive("d_model", d_model, 4096);
   require_positive("n_heads", n_heads, 256);
@@ -36,10 +36,10 @@ void ModelConfig::validate() const {
     config_error("sinusoidal encoding pairs sin and cos, so d_model (" + std::to_string(d_model) + ") must be even");
   if (!(layer_norm_eps > 0.0f) || !std::isfinite(layer_norm_eps)) config_error("layer_norm_eps must be a positive number");
   if (!(rope_base > 1.0f) || !std::isfinite(rope_base)) config_error("rope_base must be a number above 1");
-  if (parameter_count() > kMaxParameters)
+  if (parameter_count() > max_parameters)
     config_error("the model would have " + std::to_string(parameter_count()) + " parameters (" +
                  std::to_string(parameter_count() * 4 / (1 << 20)) + " MiB); the limit is " +
-                 std::to_string(kMaxParameters) + " (" + std::to_string(kMaxParameters * 4 / (1 << 20)) + " MiB)");
+                 std::to_string(max_parameters) + " (" + std::to_string(max_parameters * 4 / (1 << 20)) + " MiB)");
 }
 
 int64_t ModelConfig::parameter_count() const {

@@ -12,6 +12,10 @@ namespace ae {
 // their product could still ask for terabytes; wasm32 memory ends at 2 GiB, and loading
 // needs the file, its decoded tensors and the model side by side.
 inline constexpr int64_t kMaxParameters = int64_t{1} << 26;
+// Checkpoints opened from a published layout (io/gpt2.h) may be larger: 2²⁸ = 268,435,456
+// parameters (1 GiB as F32) covers GPT-2's 124M while wasm32's memory still holds the
+// file next to the model.
+inline constexpr int64_t kMaxImportedParameters = int64_t{1} << 28;
 
 enum class PositionalEncoding { None, Sinusoidal, Learned, Rope };
 enum class NormPlacement { Pre, Post };
@@ -42,8 +46,8 @@ struct ModelConfig {
   int64_t parameter_count() const;
 
   // Throws std::invalid_argument("config: …") describing the first rule broken, including a
-  // model above kMaxParameters.
-  void validate() const;
+  // model above max_parameters.
+  void validate(int64_t max_parameters = kMaxParameters) const;
 };
 
 std::string to_string(PositionalEncoding p);

@@ -92,7 +92,7 @@ StepWork step_work(const ModelConfig& c, int new_rows, int keys) {
 
 KvCache::KvCache(const ModelConfig& config)
     : capacity_(config.max_len), n_layers_(config.n_layers), n_heads_(config.n_heads), head_dim_(config.head_dim()) {
-  config.validate();
+  config.validate(kMaxImportedParameters);  // the cache holds activations, not parameters
   if (!config.causal)
     cache_error(
         "the model is not causal (an encoder): appending a token changes the keys and values of every earlier "

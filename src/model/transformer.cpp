@@ -12,15 +12,15 @@ namespace {
 
 [[noreturn]] void input_error(const std::string& why) { throw std::invalid_argument("model input: " + why); }
 
-const ModelConfig& validated(const ModelConfig& c) {
-  c.validate();
+const ModelConfig& validated(const ModelConfig& c, int64_t max_parameters) {
+  c.validate(max_parameters);
   return c;
 }
 
 }  // namespace
 
-Transformer::Transformer(const ModelConfig& config)
-    : config_(validated(config)),
+Transformer::Transformer(const ModelConfig& config, int64_t max_parameters)
+    : config_(validated(config, max_parameters)),
       token_embedding_(Matrix::Zero(config.vocab_size, config.d_model)),
       output_bias_(Matrix::Zero(1, config.vocab_size)) {
   if (config_.positional == PositionalEncoding::Learned)

@@ -45,8 +45,8 @@ struct ForwardTrace {
 
 class Transformer {
  public:
-  // Validates the config; parameters start at zero (LayerNorm gains at one).
-  explicit Transformer(const ModelConfig& config);
+  // Validates the config (up to max_parameters); parameters start at zero (LayerNorm gains at one).
+  explicit Transformer(const ModelConfig& config, int64_t max_parameters = kMaxParameters);
 
   // Deterministic initialisation: the same seed gives the same weights on every build.
   // Embeddings (token and learned position) ~ N(0, embedding_std²); projections ~ N(0, 1/fan_in),

@@ -53,8 +53,9 @@ test('word-order-sinusoidal loads on demand and names the agent: 猫 for 猫追�
     await route.continue();
   });
   await openPage(page);
-  await expect(page.locator('#model option')).toHaveCount(1 + shipped.length);
+  await expect(page.locator('#model option')).toHaveCount(2 + shipped.length);  // untrained, shipped, "Open a model…"
   await expect(page.locator('#model option').first()).toHaveText('Untrained (random weights)');
+  await expect(page.locator('#model option').last()).toHaveText('Open a model…');
 
   await page.locator('#model').selectOption('word-order-sinusoidal');
   await expect(page.locator('#status')).toHaveText('Loading Word order: sinusoidal…');

@@ -54,6 +54,14 @@ const cases = {
     'contractions-and-cjk': Buffer.from("didn't it's 猫追狗 ’s '' ' n't"),
     'truncated-4-byte': Buffer.from([0x61, 0xf0, 0x9f, 0x98]),
   },
+  // The first byte chooses the loader (fuzz_gpt2.cpp): 0 config, 1 weights, 2 text, 3 vocab + merges.
+  gpt2: {
+    'truncated-emoji': Buffer.from([2, 0xf0, 0x9f, 0x98]),
+    'spaces-100000': Buffer.concat([Buffer.from([2]), Buffer.from(' '.repeat(100000) + 'x')]),  // one piece: O(m log m) BPE
+    'vocab-without-bytes': Buffer.from('\x03{"a":0}\n\n#version\nx y z'),
+    'claims-gpt2-xl': Buffer.from('\x00' + JSON.stringify({ n_embd: 1600, n_head: 25, n_layer: 48, n_positions: 1024, vocab_size: 50257 })),
+    'weights-of-another-layout': Buffer.concat([Buffer.from([1]), safetensors('{"model.embed_tokens.weight":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}', Buffer.alloc(4))]),
+  },
 };
 
 for (const [target, files] of Object.entries(cases)) {

@@ -3,6 +3,7 @@
 // given code whose message names the option — or, for valid and coerced-by-design input, a
 // given value. The rows are generated from the compact lists below; the test prints the counts.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 
 import { EngineError } from '../../web/lib/contract.mjs';
@@ -206,6 +207,15 @@ for (const call of ['loadTrainedModel', 'createModelBench']) {
 }
 accepted('valid', 'loadTrainedModel', 'the shipped encoder', () => engine.loadTrainedModel(files()).config.task, same('coreference'));
 
+// --- loadBpeTokenizer (openGpt2Model is async: tests/wasm/gpt2.test.mjs) ------------------------------
+const bpeFiles = () => ({ vocab: readFileSync(new URL('../fixtures/gpt2-tiny/vocab.json', import.meta.url), 'utf8'),
+  merges: readFileSync(new URL('../fixtures/gpt2-tiny/merges.txt', import.meta.url), 'utf8') });
+refused('loadBpeTokenizer', 'vocab', [42, null, ['a']], (x) => engine.loadBpeTokenizer({ ...bpeFiles(), vocab: x }));
+refused('loadBpeTokenizer', 'merges', [42, {}], (x) => engine.loadBpeTokenizer({ ...bpeFiles(), merges: x }));
+refused('loadBpeTokenizer', 'vocab.json', ['{}', '[1]'], (x) => engine.loadBpeTokenizer({ ...bpeFiles(), vocab: x }), 'bad-model');
+refused('loadBpeTokenizer', 'merges.txt: line 2', ['#version: 0.2\na b c\n'], (x) => engine.loadBpeTokenizer({ ...bpeFiles(), merges: x }), 'bad-model');
+accepted('valid', 'loadBpeTokenizer', 'the tiny fixture', () => engine.loadBpeTokenizer(bpeFiles()).size, same(320));
+
 // --- ModelBench ---------------------------------------------------------------------------------------
 refused('analyzeTiming', 'reps', [1.5, NaN, '3', 2 ** 31], (x) => bench.analyzeTiming(SENTENCE, x));
 refused('analyzeTiming', 'reps must be 1 … 100000', [0, 2 ** 31 - 1, 100_001], (x) => bench.analyzeTiming(SENTENCE, x), 'bad-input');
@@ -333,8 +343,9 @@ test(`bad-input table: ${rows.length} rows, each a specific error or a specific 
 });
 
 test('the table covers every exported call', () => {
-  // Not rows: delete(), the workspace's views a, b, c, and fetchTrainedModel (async, tested below).
-  const elsewhere = new Set(['constructor', 'delete', 'a', 'b', 'c', 'fetchTrainedModel']);
+  // Not rows: delete(), the workspace's views a, b, c, fetchTrainedModel (async, tested below) and
+  // openGpt2Model (async, tests/wasm/gpt2.test.mjs).
+  const elsewhere = new Set(['constructor', 'delete', 'a', 'b', 'c', 'fetchTrainedModel', 'openGpt2Model']);
   const exported = [Engine, RandomModel, TrainedModel, KernelWorkspace, ModelBench, TrainingSession]
     .flatMap((cls) => Object.getOwnPropertyNames(cls.prototype)).filter((m) => !elsewhere.has(m));
   const covered = new Set(rows.map((r) => r.call));

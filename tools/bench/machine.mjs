@@ -37,6 +37,10 @@ export const machineLine = (m) =>
 export const PAGE_START = '<!-- page benchmark: written by tools/bench/page.mjs -->';
 export const PAGE_END = '<!-- end of page benchmark -->';
 
+// tools/bench/gpt2.mjs owns another section, carried over the same way.
+export const GPT2_START = '<!-- GPT-2 benchmark: written by tools/bench/gpt2.mjs -->';
+export const GPT2_END = '<!-- end of GPT-2 benchmark -->';
+
 // Likewise the training section of train-speed.mjs (`npm run bench:train`).
 export const TRAIN_START = '<!-- training benchmark: written by tools/bench/train-speed.mjs -->';
 export const TRAIN_END = '<!-- end of training benchmark -->';

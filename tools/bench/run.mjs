@@ -18,7 +18,7 @@ import path from 'node:path';
 import {
   loadOrt, loadOurs, loadTfjs, ortAttention, ortGemm, ourWorkspace, root, tfjsAttention, tfjsGemm,
 } from './runtimes.mjs';
-import { TRAIN_END, TRAIN_START, browserSection, describeMachine, machineLine, pageSection, section } from './machine.mjs';
+import { GPT2_END, GPT2_START, TRAIN_END, TRAIN_START, browserSection, describeMachine, machineLine, pageSection, section } from './machine.mjs';
 import { buildRelaxedGemm, instantiateGemm, relaxedSimdSupported } from './relaxed-gemm.mjs';
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 import { fmt, fmtRatio, mb, median, ratio, relDiff, table, timeCall, timeRound } from './stats.mjs';
@@ -509,10 +509,11 @@ say();
 const text = out.join('\n');
 console.log(text);
 mkdirSync(path.dirname(outFile), { recursive: true });
-// The Chromium, page and training sections (tools/bench/browser.mjs, page.mjs, train-speed.mjs)
-// are carried over as they are.
+// The Chromium, page, training and GPT-2 sections (tools/bench/browser.mjs, page.mjs,
+// train-speed.mjs, gpt2.mjs) are carried over as they are.
 const old = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
-const kept = [browserSection(old), pageSection(old), section(old, TRAIN_START, TRAIN_END)].filter(Boolean);
+const kept = [browserSection(old), pageSection(old), section(old, TRAIN_START, TRAIN_END), section(old, GPT2_START, GPT2_END)]
+  .filter(Boolean);
 writeFileSync(outFile, text + '\n' + kept.map((part) => `\n${part}\n`).join(''));
 log(`wrote ${path.relative(root, outFile)}`);
 process.exit(0);  // ONNX Runtime keeps handles open

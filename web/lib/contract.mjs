@@ -181,6 +181,7 @@ const CORE_CODES = [
   [/is empty|empty sequence/, 'empty-input'],
   [/has no "[^"]+" for the coreference model/, 'no-pronoun'],
   [/only a next-word \(decoder\) model/, 'wrong-task'],
+  [/out of memory/, 'out-of-memory'],
 ];
 const PRONOUN = /has no "([^"]+)"/;
 const OUT_OF_MEMORY = /^(std::bad_alloc|bad_array_new_length|vector|basic_string)$/;

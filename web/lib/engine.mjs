@@ -2,6 +2,7 @@
 // It adds no model math: it checks every input against the contract (contract.mjs), loads the
 // module, turns C++ exceptions into EngineErrors, and frees C++ objects. Every array it returns
 // is a Float32Array copy owned by JS (see README).
+import { loadBpeTokenizer, openGpt2Model } from './own-model.mjs';
 import {
   EngineError, analysisOptions, args, boolean, coreError, finite, flags, integer, numbers, options, refuse, runOptions, text,
 } from './contract.mjs';
@@ -20,7 +21,7 @@ const SEED_MAX = Number.MAX_SAFE_INTEGER;  // seeds cross as doubles: whole and 
 // C++ callers, do the same as here: stackSave() before, stackRestore() on the error path. Then
 // takeExceptionMessage frees the exception object (bindings/bindings.cpp). The argument copies
 // Embind makes are freed by the C++ side (text crosses as a val, see js_values.h).
-function guarded(module, call, fn, fallbackCode = 'bad-input') {
+export function guarded(module, call, fn, fallbackCode = 'bad-input') {
   const stack = module.stackSave();
   try {
     return fn();
@@ -430,6 +431,17 @@ export class Engine {
   // files: {config: config.json text, weights: model.safetensors as a Uint8Array, vocab: vocab.txt text}
   loadTrainedModel(files) {
     return new TrainedModel(this.#module, files ?? {});
+  }
+
+  // A GPT-2-layout checkpoint from disk (own-model.mjs): files {config, weights, vocab, merges},
+  // weights a File/Blob (streamed into wasm memory, onProgress({loaded, total})) or Uint8Array.
+  openGpt2Model(files, { onProgress } = {}) {
+    return openGpt2Model(this.#module, files, { onProgress });
+  }
+
+  // GPT-2's byte-level BPE tokenizer alone: {vocab: vocab.json text, merges: merges.txt text}.
+  loadBpeTokenizer(files) {
+    return loadBpeTokenizer(this.#module, files ?? {});
   }
 
   // Fetches the three files of a model directory (a URL ending in '/', relative to the

@@ -1,0 +1,86 @@
+// The "Open a model…" choice of the page's model menu: a file picker and a drop zone for the
+// four files of a GPT-2-layout checkpoint, progress while the weights stream into wasm memory,
+// and the opened model handed to the page (which runs it like a trained next-word model).
+// The files are read locally (File.stream / File.text); nothing is sent anywhere.
+import { pickGpt2Files } from './own-model.mjs';
+import { text } from './panel-strings.mjs';
+import { store } from './store.mjs';
+import strings from '../strings/own-model.mjs';
+
+export const OWN_MODEL = 'own';
+export const ownModelText = (lang, key, params) => text(strings, lang, key, params);
+const FILE_NAMES = { config: 'config.json', weights: 'model.safetensors', vocab: 'vocab.json', merges: 'merges.txt' };
+const MB = 1024 * 1024;
+
+// box: the #own-model element; option: its <option> in the menu; getEngine() → Promise<Engine>;
+// onModel(model) is called with each model opened, and with null when the previous one was
+// deleted to make room for the next.
+export function setUpOwnModel({ box, option, getEngine, onModel }) {
+  const $ = (id) => box.querySelector(`#${id}`);
+  option.parentElement?.append(option);  // last in the menu, after the trained models
+  const lang = () => store.get().lang ?? 'en';
+  const say = (key, params) => { $('own-status').textContent = text(strings, lang(), key, params); };
+  let model = null;
+  let statusKey = null;
+
+  function translate() {
+    option.textContent = text(strings, lang(), 'option');
+    for (const node of box.querySelectorAll('[data-own]')) node.textContent = text(strings, lang(), node.dataset.own);
+    if (statusKey) say(...statusKey);
+  }
+
+  async function open(fileList) {
+    const files = pickGpt2Files(fileList);
+    const missing = Object.keys(FILE_NAMES).filter((k) => !files[k]).map((k) => FILE_NAMES[k]);
+    if (missing.length) return show('missing', { names: missing.join(', ') }, 'error');
+    const progress = $('own-progress');
+    progress.hidden = false;
+    progress.value = 0;
+    box.dataset.state = 'loading';
+    const started = performance.now();
+    try {
+      const engine = await getEngine();
+      if (model) {  // two big models may not fit in wasm memory together: the old one goes first
+        model.delete();
+        model = null;
+        onModel(null);
+      }
+      const opened = await engine.openGpt2Model(files, {
+        onProgress: ({ loaded, total }) => {
+          progress.value = loaded / total;
+          show('reading', { name: files.weights.name, loaded: (loaded / MB).toFixed(0), total: (total / MB).toFixed(0) }, 'loading');
+          if (loaded === total) show('building', {}, 'loading');
+        },
+      });
+      model = opened;
+      const c = opened.config;
+      show('opened', { name: files.weights.name, layers: c.nLayers, heads: c.nHeads, d: c.dModel,
+        params: opened.parameterCount.toLocaleString(), ms: Math.round(performance.now() - started) }, 'ready');
+      box.dataset.loadMs = String(Math.round(performance.now() - started));
+      onModel(opened);
+    } catch (error) {
+      show('failed', { message: error.message }, 'error');
+    } finally {
+      progress.hidden = true;
+    }
+  }
+
+  function show(key, params, state) {
+    statusKey = [key, params];
+    say(key, params);
+    box.dataset.state = state;
+  }
+
+  $('own-files').addEventListener('change', (e) => open(e.target.files));
+  const drop = $('own-drop');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    open(e.dataTransfer.files);
+  });
+  store.subscribe((_, changed) => changed.has('lang') && translate());
+  translate();
+  return { current: () => model };
+}
