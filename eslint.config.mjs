@@ -11,7 +11,10 @@ export default [
     languageOptions: { ecmaVersion: 2024, sourceType: 'module' },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      'no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      'no-unused-vars': [
+        'error',
+        { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       'no-shadow-restricted-names': 'error',
       'no-self-compare': 'error',
       'no-template-curly-in-string': 'error',
@@ -28,8 +31,19 @@ export default [
   { files: ['web/**/*.js'], languageOptions: { sourceType: 'script', globals: { ...globals.browser } } },
   { files: ['web/lib/engine.mjs', 'web/lib/context.mjs'], languageOptions: { globals: { ...globals.node } } },
   // Tools, scripts and tests run in Node; end-to-end tests also pass functions to the page.
-  { files: ['tools/**/*.mjs', 'scripts/**/*.mjs', 'tests/**/*.mjs', '*.mjs'], languageOptions: { globals: { ...globals.node } } },
-  { files: ['tests/e2e/**/*.mjs', 'tools/bench/page.mjs', 'tools/bench/browser.mjs', 'tools/bench/browser-page.mjs', 'tools/bench/gpt2.mjs'],
-    languageOptions: { globals: { ...globals.browser } } },
+  {
+    files: ['tools/**/*.mjs', 'scripts/**/*.mjs', 'tests/**/*.mjs', '*.mjs'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: [
+      'tests/e2e/**/*.mjs',
+      'tools/bench/page.mjs',
+      'tools/bench/browser.mjs',
+      'tools/bench/browser-page.mjs',
+      'tools/bench/gpt2.mjs',
+    ],
+    languageOptions: { globals: { ...globals.browser } },
+  },
   { files: ['cmake/**/*.mjs'], languageOptions: { globals: { ...globals.node } } },
 ];

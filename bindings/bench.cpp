@@ -16,10 +16,10 @@
 #include "packed.h"
 
 #include "bench/model_latency.h"
+#include "bench/training_throughput.h"
 #include "inference/trained_model.h"
 #include "io/checkpoint.h"
 #include "ops/attention_memory.h"
-#include "bench/training_throughput.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -36,12 +36,14 @@ namespace {
 class ModelBench {
  public:
   ModelBench(const val& config_json, const val& weights, const val& vocab_text)
-      : model_(ae::load_checkpoint_from_memory(aejs::text_from_js(config_json, "config"), aejs::bytes_from_js(weights, "weights"),
+      : model_(ae::load_checkpoint_from_memory(aejs::text_from_js(config_json, "config"),
+                                               aejs::bytes_from_js(weights, "weights"),
                                                aejs::text_from_js(vocab_text, "vocab"))) {}
 
   val analyze_timing(const val& text_value, int reps) const {
     if (reps < 1 || reps > kMaxReps)
-      aejs::argument_error("analyzeTiming: reps must be 1 … " + std::to_string(kMaxReps) + ", got " + std::to_string(reps));
+      aejs::argument_error("analyzeTiming: reps must be 1 … " + std::to_string(kMaxReps) + ", got " +
+                           std::to_string(reps));
     const std::string text = aejs::text_from_js(text_value, "text");
     const ae::AnalysisOptions options;
     // The three variants take turns in chunks of kChunk calls, so that a busy moment of the
@@ -52,11 +54,11 @@ class ModelBench {
       const int calls = std::min(kChunk, reps - done);
       core += calls * ae::analyze_seconds_per_call(model_, text, options, calls);
       objects += calls * seconds_per_call(calls, [&] {
-        const ae::Analysis a = model_.analyze(text, options);
-        val out = aejs::forward_to_js(a.tokens, a.ids, a.trace);  // what TrainedModel.analyze builds
-        out.set("unknown", val::array(a.unknown));
-        out.set("prediction", aejs::prediction_to_js(a.prediction));
-      });
+                   const ae::Analysis a = model_.analyze(text, options);
+                   val out = aejs::forward_to_js(a.tokens, a.ids, a.trace);  // what TrainedModel.analyze builds
+                   out.set("unknown", val::array(a.unknown));
+                   out.set("prediction", aejs::prediction_to_js(a.prediction));
+                 });
       packed += calls * seconds_per_call(calls, [&] { aejs::packed_analysis_to_js(model_.analyze(text, options)); });
     }
     core /= reps, objects /= reps, packed /= reps;

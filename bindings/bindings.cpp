@@ -86,8 +86,7 @@ val tokenize(const val& text) { return to_js(ae::split_words(text_from_js(text, 
 // such a model has no vocabulary; ids 0..4 stay reserved for the special tokens.
 class RandomModel {
  public:
-  RandomModel(const val& config)
-      : model_(config_from_js(config)), seed_(seed_option(config)) {
+  RandomModel(const val& config) : model_(config_from_js(config)), seed_(seed_option(config)) {
     model_.init_random(seed_);
   }
 
@@ -152,7 +151,8 @@ class TrainedModel {
     const ae::WordProbabilities p = model_.probabilities(text_from_js(text, "text"), analysis_options_from_js(o));
     val out = val::object();
     out.set("position", p.position);
-    out.set("probabilities", val::global("Float32Array").new_(emscripten::typed_memory_view(p.probabilities.size(), p.probabilities.data())));
+    out.set("probabilities", val::global("Float32Array")
+                                 .new_(emscripten::typed_memory_view(p.probabilities.size(), p.probabilities.data())));
     out.set("best", model_.vocabulary().token(p.best));
     return out;
   }
@@ -196,7 +196,8 @@ class TrainedModel {
 
   // generateSteps(prompt, maxNew, useCache) → generation.h; generateCached(prompt, maxNew) → words.
   val generate_steps(const val& prompt, int max_new_words, bool use_cache) const {
-    return generation_to_js(model_.generate_steps(text_from_js(prompt, "prompt"), max_new_words, use_cache), model_.config());
+    return generation_to_js(model_.generate_steps(text_from_js(prompt, "prompt"), max_new_words, use_cache),
+                            model_.config());
   }
   val generate_cached(const val& prompt, int max_new_words) const {
     return to_js(model_.generate_cached(text_from_js(prompt, "prompt"), max_new_words));
@@ -211,22 +212,25 @@ class TrainedModel {
       js_length(o["knockout"], "knockout");
       options.knockout = emscripten::convertJSArrayToNumberVector<int>(o["knockout"]);
     }
-    if (!o.isUndefined() && !o.isNull() && !o["ablate"].isUndefined()) options.run.head_active = head_mask_from_js(o["ablate"]);
+    if (!o.isUndefined() && !o.isNull() && !o["ablate"].isUndefined())
+      options.run.head_active = head_mask_from_js(o["ablate"]);
     return options;
   }
 
   // [[layer, head], …] → per-layer flags with 0 for each ablated head.
   std::vector<std::vector<uint8_t>> head_mask_from_js(const val& pairs) const {
     const auto& c = model_.config();
-    std::vector<std::vector<uint8_t>> mask(static_cast<size_t>(c.n_layers), std::vector<uint8_t>(static_cast<size_t>(c.n_heads), 1));
+    std::vector<std::vector<uint8_t>> mask(static_cast<size_t>(c.n_layers),
+                                           std::vector<uint8_t>(static_cast<size_t>(c.n_heads), 1));
     const size_t count = js_length(pairs, "ablate");
     for (size_t i = 0; i < count; ++i) {
       const val pair = pairs[i];
       const int layer = whole_number(pair[0], "ablate layer");
       const int head = whole_number(pair[1], "ablate head");
       if (layer < 0 || layer >= c.n_layers || head < 0 || head >= c.n_heads)
-        argument_error("ablate: [" + std::to_string(layer) + ", " + std::to_string(head) + "] is not a head of this model (" +
-                       std::to_string(c.n_layers) + " layers × " + std::to_string(c.n_heads) + " heads)");
+        argument_error("ablate: [" + std::to_string(layer) + ", " + std::to_string(head) +
+                       "] is not a head of this model (" + std::to_string(c.n_layers) + " layers × " +
+                       std::to_string(c.n_heads) + " heads)");
       mask[static_cast<size_t>(layer)][static_cast<size_t>(head)] = 0;
     }
     return mask;

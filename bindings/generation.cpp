@@ -56,7 +56,8 @@ val generation_to_js(const ae::Generation& g, const ae::ModelConfig& config) {
     val attention = val::array();
     for (const ae::Matrix& layer : s.attention) attention.call<void>("push", to_js(layer));
     step.set("attention", attention);
-    step.set("logits", val::global("Float32Array").new_(emscripten::typed_memory_view(s.logits.size(), s.logits.data())));
+    step.set("logits",
+             val::global("Float32Array").new_(emscripten::typed_memory_view(s.logits.size(), s.logits.data())));
     steps.call<void>("push", step);
   }
   out.set("steps", steps);

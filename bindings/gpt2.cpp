@@ -41,9 +41,10 @@ class ByteBuffer {
 
   val view(double offset, double length) {
     if (!(offset >= 0) || !(length >= 0) || offset + length > static_cast<double>(size_))
-      argument_error("ByteBuffer.view: [offset, offset + length) must lie within the " + std::to_string(size_) + " bytes");
-    return val(emscripten::typed_memory_view(static_cast<size_t>(length),
-                                             reinterpret_cast<unsigned char*>(bytes_.get()) + static_cast<size_t>(offset)));
+      argument_error("ByteBuffer.view: [offset, offset + length) must lie within the " + std::to_string(size_) +
+                     " bytes");
+    return val(emscripten::typed_memory_view(
+        static_cast<size_t>(length), reinterpret_cast<unsigned char*>(bytes_.get()) + static_cast<size_t>(offset)));
   }
 
   std::string_view bytes() const { return {bytes_.get(), size_}; }
@@ -97,7 +98,8 @@ class Gpt2Model {
   }
 
   val generate_steps(const val& prompt, int max_new_tokens, bool use_cache) const {
-    return generation_to_js(model_.generate_steps(text_from_js(prompt, "prompt"), max_new_tokens, use_cache), model_.config());
+    return generation_to_js(model_.generate_steps(text_from_js(prompt, "prompt"), max_new_tokens, use_cache),
+                            model_.config());
   }
 
   // logits(text) → Float32Array n×V, row-major: every position's next-token logits.
@@ -122,13 +124,15 @@ class Gpt2Model {
   // [[layer, head], …] → per-layer flags with 0 for each ablated head (as TrainedModel's).
   std::vector<std::vector<uint8_t>> head_mask(const val& pairs) const {
     const auto& c = model_.config();
-    std::vector<std::vector<uint8_t>> mask(static_cast<size_t>(c.n_layers), std::vector<uint8_t>(static_cast<size_t>(c.n_heads), 1));
+    std::vector<std::vector<uint8_t>> mask(static_cast<size_t>(c.n_layers),
+                                           std::vector<uint8_t>(static_cast<size_t>(c.n_heads), 1));
     const size_t count = js_length(pairs, "ablate");
     for (size_t i = 0; i < count; ++i) {
       const int layer = whole_number(pairs[i][0], "ablate layer"), head = whole_number(pairs[i][1], "ablate head");
       if (layer < 0 || layer >= c.n_layers || head < 0 || head >= c.n_heads)
-        argument_error("ablate: [" + std::to_string(layer) + ", " + std::to_string(head) + "] is not a head of this model (" +
-                       std::to_string(c.n_layers) + " layers × " + std::to_string(c.n_heads) + " heads)");
+        argument_error("ablate: [" + std::to_string(layer) + ", " + std::to_string(head) +
+                       "] is not a head of this model (" + std::to_string(c.n_layers) + " layers × " +
+                       std::to_string(c.n_heads) + " heads)");
       mask[static_cast<size_t>(layer)][static_cast<size_t>(head)] = 0;
     }
     return mask;

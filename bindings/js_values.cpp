@@ -198,7 +198,7 @@ val forward_to_js(const std::vector<std::string>& tokens, const std::vector<int>
   return out;
 }
 std::string bytes_from_js(const val& array, const char* name) {
-  if (array.isUndefined() || array.isNull() || !array.instanceof(val::global("Uint8Array")))
+  if (array.isUndefined() || array.isNull() || !array.instanceof (val::global("Uint8Array")))
     argument_error(std::string(name) + " must be a Uint8Array");
   std::string bytes(array["length"].as<size_t>(), '\0');
   val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<uint8_t*>(bytes.data()))).call<void>("set", array);

@@ -67,7 +67,8 @@ val memory_stats() {
 class KernelWorkspace {
  public:
   explicit KernelWorkspace(int capacity) {
-    if (capacity < 1) throw std::invalid_argument("KernelWorkspace: capacity must be ≥ 1 float, got " + std::to_string(capacity));
+    if (capacity < 1)
+      throw std::invalid_argument("KernelWorkspace: capacity must be ≥ 1 float, got " + std::to_string(capacity));
     const size_t n = static_cast<size_t>(capacity);
     a_.assign(n, 0.0f), b_.assign(n, 0.0f), c_.assign(n, 0.0f);
   }
@@ -132,7 +133,9 @@ class KernelWorkspace {
   }
 
   void check_attention(int n, int d) const {
-    if (n < 1 || d < 1) throw std::invalid_argument("attention: n and d must be ≥ 1, got n = " + std::to_string(n) + ", d = " + std::to_string(d));
+    if (n < 1 || d < 1)
+      throw std::invalid_argument("attention: n and d must be ≥ 1, got n = " + std::to_string(n) +
+                                  ", d = " + std::to_string(d));
     need("attention: Q (n×d, buffer a)", n, d, 1, a_);
     need("attention: K and V (2 × n×d, buffer b)", n, d, 2, b_);
     need("attention: output (n×d, buffer c)", n, d, 1, c_);

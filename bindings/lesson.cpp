@@ -5,9 +5,9 @@
 // Error by web/lib/engine.mjs.
 #include "js_values.h"
 
+#include "lesson/scaling_demo.h"
 #include "model/head_split.h"
 #include "ops/attention.h"
-#include "lesson/scaling_demo.h"
 #include "ops/softmax.h"
 
 #include <emscripten/bind.h>

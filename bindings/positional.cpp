@@ -7,8 +7,8 @@
 //   wordOrderRoles(text)             → {agent, verb, patient} or null outside the corpus grammar
 #include "js_values.h"
 
-#include "model/positional.h"
 #include "lesson/word_order_roles.h"
+#include "model/positional.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -25,9 +25,12 @@ constexpr int kMaxTableCells = 1 << 20;
 
 val sinusoidal_table(const val& n_value, const val& d_value) {
   const int n = whole_number(n_value, "n"), d = whole_number(d_value, "d");
-  if (n < 1 || d < 2) argument_error("sinusoidalTable: need n ≥ 1 and d ≥ 2, got n = " + std::to_string(n) + ", d = " + std::to_string(d));
+  if (n < 1 || d < 2)
+    argument_error("sinusoidalTable: need n ≥ 1 and d ≥ 2, got n = " + std::to_string(n) +
+                   ", d = " + std::to_string(d));
   if (static_cast<long long>(n) * d > kMaxTableCells)
-    argument_error("sinusoidalTable: n·d = " + std::to_string(static_cast<long long>(n) * d) + " is more than " + std::to_string(kMaxTableCells));
+    argument_error("sinusoidalTable: n·d = " + std::to_string(static_cast<long long>(n) * d) + " is more than " +
+                   std::to_string(kMaxTableCells));
   return to_js(ae::sinusoidal_encoding(n, d));
 }
 
@@ -35,7 +38,8 @@ val rope_rotate(const val& vec, const val& position_value, const val& base_value
   const int dh = static_cast<int>(js_length(vec, "vec"));
   ae::Matrix x = matrix_from_js(vec, 1, dh, "vec");
   const int position = whole_number(position_value, "position");
-  if (!base_value.isUndefined() && !base_value.isNull() && !base_value.isNumber()) argument_error("ropeRotate: base must be a number");
+  if (!base_value.isUndefined() && !base_value.isNull() && !base_value.isNumber())
+    argument_error("ropeRotate: base must be a number");
   const float base = base_value.isNumber() ? base_value.as<float>() : 10000.0f;
   if (!(base > 1.0f)) argument_error("ropeRotate: base must be more than 1");
   ae::apply_rope(x, position, base);

@@ -103,11 +103,13 @@ class TrainingSession {
   }
 
   val export_files(bool f16, const val& name) const {
-    const ae::SessionFiles f = session_.export_files(f16 ? ae::DType::F16 : ae::DType::F32, aejs::text_from_js(name, "name"));
+    const ae::SessionFiles f =
+        session_.export_files(f16 ? ae::DType::F16 : ae::DType::F32, aejs::text_from_js(name, "name"));
     val o = val::object();
     o.set("config", f.config_json);
-    o.set("weights", val::global("Uint8Array").new_(emscripten::typed_memory_view(
-                         f.safetensors.size(), reinterpret_cast<const uint8_t*>(f.safetensors.data()))));
+    o.set("weights", val::global("Uint8Array")
+                         .new_(emscripten::typed_memory_view(f.safetensors.size(),
+                                                             reinterpret_cast<const uint8_t*>(f.safetensors.data()))));
     o.set("vocab", f.vocab_text);
     o.set("metrics", f.metrics_json);
     return o;

@@ -42,7 +42,8 @@ function staleness() {
   if (!existsSync(file)) return `${MANIFEST} is missing`;
   const written = JSON.parse(readFileSync(file, 'utf8'));
   const now = manifest();
-  if (written.version !== now.version) return `${MANIFEST} is for version ${written.version}, package.json says ${now.version}`;
+  if (written.version !== now.version)
+    return `${MANIFEST} is for version ${written.version}, package.json says ${now.version}`;
   for (const [f, d] of Object.entries(now.files))
     if (written.files?.[f]?.sha256 !== d.sha256) return `${f} changed since ${MANIFEST} was written`;
   return null;

@@ -35,13 +35,16 @@ const COMMON_HEADERS = {
 };
 
 const mimeOf = (file) => MIME_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-const compressible = (type) =>
-  /^(text\/|application\/(json|wasm)|image\/svg\+xml)/.test(type);
+const compressible = (type) => /^(text\/|application\/(json|wasm)|image\/svg\+xml)/.test(type);
 
 // True if the client accepts gzip (and did not opt out with q=0).
 function acceptsGzip(header = '') {
   return header.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
+    const [coding, ...params] = part
+      .trim()
+      .toLowerCase()
+      .split(';')
+      .map((s) => s.trim());
     if (coding !== 'gzip' && coding !== '*') return false;
     const q = params.find((p) => p.startsWith('q='));
     return !q || Number(q.slice(2)) > 0;

@@ -58,7 +58,8 @@ export default (options = {}) => create({ wasmBinary: bytes, locateFile: (file) 
 
 // Dependencies before the modules that import them; a cycle cannot be built from blob URLs.
 function loadOrder(modules) {
-  const order = [], state = {};
+  const order = [],
+    state = {};
   const visit = (id, trail) => {
     if (state[id] === 'done') return;
     if (state[id] === 'open') throw new Error(`import cycle: ${[...trail, id].join(' → ')}`);
@@ -73,11 +74,16 @@ function loadOrder(modules) {
 
 function bundledModels() {
   const { models } = JSON.parse(read('models/index.json'));
-  return Object.fromEntries(models.map(({ name }) => [name, {
-    config: read(`models/${name}/config.json`),
-    weights: base64(readFileSync(path.join(web, `models/${name}/model.safetensors`))),
-    vocab: read(`models/${name}/vocab.txt`),
-  }]));
+  return Object.fromEntries(
+    models.map(({ name }) => [
+      name,
+      {
+        config: read(`models/${name}/config.json`),
+        weights: base64(readFileSync(path.join(web, `models/${name}/model.safetensors`))),
+        vocab: read(`models/${name}/vocab.txt`),
+      },
+    ]),
+  );
 }
 
 // The page's one script (classic, inline): blob modules, then the models, then the page.
@@ -110,16 +116,29 @@ function bootstrap(modules, order) {
 function page(script) {
   const css = read('style.css');
   const favicon = `data:image/svg+xml;base64,${base64(readFileSync(path.join(web, 'favicon.svg')))}`;
-  const csp = [`default-src 'none'`, `script-src ${sha256(script)} blob: 'wasm-unsafe-eval'`, `style-src ${sha256(css)}`,
-    `img-src data: blob:`, `connect-src data: blob:`, `object-src 'none'`, `base-uri 'none'`].join('; ');
+  const csp = [
+    `default-src 'none'`,
+    `script-src ${sha256(script)} blob: 'wasm-unsafe-eval'`,
+    `style-src ${sha256(css)}`,
+    `img-src data: blob:`,
+    `connect-src data: blob:`,
+    `object-src 'none'`,
+    `base-uri 'none'`,
+  ].join('; ');
   let html = read('index.html')
     .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
     .replace(/\s*<!-- The first view's modules[^>]*-->/, '')
     .replace(/\s*<script[^>]*src="file-protocol\.js"[^>]*><\/script>/, '')
-    .replace('<link rel="icon" href="favicon.svg" type="image/svg+xml">', `<link rel="icon" href="${favicon}" type="image/svg+xml">`)
+    .replace(
+      '<link rel="icon" href="favicon.svg" type="image/svg+xml">',
+      `<link rel="icon" href="${favicon}" type="image/svg+xml">`,
+    )
     .replace('<link rel="stylesheet" href="style.css">', () => `<style>${css}</style>`)
     .replace('<script type="module" src="app.mjs"></script>', () => `<script>${script}</script>`);
-  html = html.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${csp}">`);
+  html = html.replace(
+    '<meta charset="utf-8">',
+    `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${csp}">`,
+  );
   for (const leftover of ['src="app.mjs"', 'href="style.css"', 'modulepreload', 'file-protocol.js'])
     if (html.includes(leftover)) throw new Error(`web/index.html changed: ${leftover} is still in the single file`);
   return html;
@@ -130,5 +149,7 @@ const html = page(bootstrap(modules, loadOrder(modules)));
 mkdirSync(path.dirname(OUT), { recursive: true });
 writeFileSync(OUT, html);
 const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
-console.log(`${path.relative(root, OUT)}: ${Object.keys(modules).length} modules, the wasm and ` +
-  `${Object.keys(bundledModels()).length} models; ${kb(html.length)}, ${kb(gzipSync(html).length)} gzipped`);
+console.log(
+  `${path.relative(root, OUT)}: ${Object.keys(modules).length} modules, the wasm and ` +
+    `${Object.keys(bundledModels()).length} models; ${kb(html.length)}, ${kb(gzipSync(html).length)} gzipped`,
+);

@@ -57,7 +57,7 @@ double clock_ghz_estimate(uint64_t factor) {
     const long chain = 60'000'000;
     const auto start = Clock::now();
     for (long i = 0; i < chain; ++i) {
-      x *= factor;                 // factor is unknown at compile time: a real imul
+      x *= factor;                     // factor is unknown at compile time: a real imul
       __asm__ volatile("" : "+r"(x));  // no reassociation into a vectorised product
     }
     const double s = seconds_since(start);
@@ -142,8 +142,8 @@ int main(int argc, char** argv) {
       }
     }
 
-  std::printf("{\n  \"isa\": \"%s\",\n  \"march_native\": %s,\n  \"clock_ghz_estimate\": %.3f,\n  \"gemm\": [", AE_F32X4_ISA,
-              march_native() ? "true" : "false", ghz);
+  std::printf("{\n  \"isa\": \"%s\",\n  \"march_native\": %s,\n  \"clock_ghz_estimate\": %.3f,\n  \"gemm\": [",
+              AE_F32X4_ISA, march_native() ? "true" : "false", ghz);
   const char* sep = "";
   for (size_t s = 0; s < std::size(gemm_sizes); ++s)
     for (size_t k = 0; k < kernels.size(); ++k) {
@@ -158,8 +158,8 @@ int main(int argc, char** argv) {
   for (const Point& p : points) {
     const double t = median(p.times);
     const double flops = 4.0 * p.n * p.n * d / (p.causal ? 2.0 : 1.0);
-    std::printf("%s\n    {\"kernel\": \"%s\", \"n\": %d, \"d\": %d, \"causal\": %s, \"ms\": %.4f, \"gflops\": %.2f}", sep,
-                p.fused ? "fused" : "traced", p.n, d, p.causal ? "true" : "false", t * 1e3, flops / t / 1e9);
+    std::printf("%s\n    {\"kernel\": \"%s\", \"n\": %d, \"d\": %d, \"causal\": %s, \"ms\": %.4f, \"gflops\": %.2f}",
+                sep, p.fused ? "fused" : "traced", p.n, d, p.causal ? "true" : "false", t * 1e3, flops / t / 1e9);
     sep = ",";
   }
   std::printf("\n  ]\n}\n");

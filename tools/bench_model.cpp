@@ -7,10 +7,10 @@
 //   bench_model [--model DIR] [--reps N] [--rounds R] [--steps K] [--batch B]
 //
 // Each figure is the median over R rounds (the machine is shared).
-#include "command_line.h"
 #include "bench/model_latency.h"
-#include "io/checkpoint.h"
 #include "bench/training_throughput.h"
+#include "command_line.h"
+#include "io/checkpoint.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   std::string dir = "web/models/coref-encoder";
   int reps = 2000, rounds = 5, steps = 20, batch = 32;
   ae_tools::CommandLine cli(argc, argv, "bench_model",
-                           "usage: bench_model [--model DIR] [--reps N] [--rounds R] [--steps K] [--batch B]");
+                            "usage: bench_model [--model DIR] [--reps N] [--rounds R] [--steps K] [--batch B]");
   while (cli.next()) {
     if (cli.is("--model")) dir = cli.value();
     else if (cli.is("--reps")) reps = static_cast<int>(cli.whole(1, 10000000));
@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
     for (int r = 0; r < rounds; ++r) {
       forward.push_back(1e6 * ae::analyze_seconds_per_call(model, lesson, {}, reps));
       gelu.push_back(1e6 * ae::gelu_seconds_per_forward(analysis, reps));
-      products.push_back(1e6 * ae::matrix_products_per_forward(model.config(), static_cast<int>(analysis.ids.size()), reps).seconds);
+      products.push_back(
+          1e6 * ae::matrix_products_per_forward(model.config(), static_cast<int>(analysis.ids.size()), reps).seconds);
       last = ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), steps, batch);
       training.push_back(last.steps_per_second);
     }

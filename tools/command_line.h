@@ -47,8 +47,7 @@ class CommandLine {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (text.empty() || used != text.size())
-      fail(what + " expects a whole number, got \"" + text + "\"");
+    if (text.empty() || used != text.size()) fail(what + " expects a whole number, got \"" + text + "\"");
     if (v < lo || v > hi)
       fail(what + " must be in " + std::to_string(lo) + " … " + std::to_string(hi) + ", got " + text);
     return v;

@@ -21,9 +21,7 @@ namespace {
 using json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 json coref_split_stats(const std::vector<ae::CorefExample>& split) {
   std::map<std::string, int> per_family, per_order;
@@ -77,8 +75,11 @@ json coref_stats(uint64_t seed, ae::CorefLanguage language) {
       roles.push_back({{"role", f.roles[r]}, {"nouns", f.nouns[r]}, {"adjectives", f.adjectives[r]}});
       for (const auto& a : f.adjectives[r]) adjective_roles[a].push_back({{"family", f.name}, {"role", f.roles[r]}});
     }
-    families.push_back({{"name", f.name}, {"roles", roles}, {"shared_pool", f.shared_pool},
-                        {"intensifiers", f.intensifiers}, {"templates", templates}});
+    families.push_back({{"name", f.name},
+                        {"roles", roles},
+                        {"shared_pool", f.shared_pool},
+                        {"intensifiers", f.intensifiers},
+                        {"templates", templates}});
   }
   json shared = json::object();
   for (const auto& [adjective, uses] : adjective_roles)
@@ -87,18 +88,19 @@ json coref_stats(uint64_t seed, ae::CorefLanguage language) {
   json splits = {{"train", coref_split_stats(c.train)}};
   for (const auto& [name, split] : c.evaluation_splits()) splits[name] = coref_split_stats(*split);
   const auto lesson = ae::lesson_examples(language);
-  return {{"seed", seed},
-          {"language", ae::to_string(language)},
-          {"hash", c.hash},
-          {"vocabulary_size", ae::Vocabulary::from_words(ae::corpus_words(c)).size()},
-          {"connectives", lexicon.connectives},
-          {"verbs", lexicon.verbs},
-          {"openers", lexicon.openers},
-          {"splits", splits},
-          {"families", families},
-          {"adjectives_in_several_families", shared},
-          {"lesson", {lesson[0].text + " → " + lesson[0].referent_word, lesson[1].text + " → " + lesson[1].referent_word}},
-          {"example", c.train.size() < 3 ? json() : json(c.train[2].text + " → " + c.train[2].referent_word)}};
+  return {
+      {"seed", seed},
+      {"language", ae::to_string(language)},
+      {"hash", c.hash},
+      {"vocabulary_size", ae::Vocabulary::from_words(ae::corpus_words(c)).size()},
+      {"connectives", lexicon.connectives},
+      {"verbs", lexicon.verbs},
+      {"openers", lexicon.openers},
+      {"splits", splits},
+      {"families", families},
+      {"adjectives_in_several_families", shared},
+      {"lesson", {lesson[0].text + " → " + lesson[0].referent_word, lesson[1].text + " → " + lesson[1].referent_word}},
+      {"example", c.train.size() < 3 ? json() : json(c.train[2].text + " → " + c.train[2].referent_word)}};
 }
 
 json word_order_split_stats(const std::vector<ae::WordOrderExample>& split) {
@@ -138,8 +140,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const ae_tools::CommandLine cli(argc, argv, "corpus_stats", "usage: corpus_stats [SEED]");
-  const uint64_t seed = argc > 1 ? static_cast<uint64_t>(cli.whole_in(argv[1], 0, 1LL << 53, "SEED"))
-                                 : ae::CorefOptions{}.seed;
+  const uint64_t seed =
+      argc > 1 ? static_cast<uint64_t>(cli.whole_in(argv[1], 0, 1LL << 53, "SEED")) : ae::CorefOptions{}.seed;
   try {
     const json out = {{"coreference", coref_stats(seed, ae::CorefLanguage::English)},
                       {"coreference_zh", coref_stats(seed, ae::CorefLanguage::Chinese)},

@@ -115,7 +115,7 @@ std::string pad(const std::string& s, size_t width, bool right) {
 }
 
 void print_table(const std::vector<ae::CategoryStats>& stats) {
-  const std::vector<std::string> header = {"category", "n", "pairs", "accuracy", "in sentence",
+  const std::vector<std::string> header = {"category",    "n",        "pairs",     "accuracy", "in sentence",
                                            "w(referent)", "w(other)", "flip rate", "[UNK]"};
   std::vector<std::vector<std::string>> rows = {header};
   for (const ae::CategoryStats& s : stats) {
@@ -163,7 +163,8 @@ int main(int argc, char** argv) {
     input_error(e.what());
   }
 
-  const std::string head_source = configured ? "config.json coreference_head" : "chosen from this file by the pairs rule";
+  const std::string head_source =
+      configured ? "config.json coreference_head" : "chosen from this file by the pairs rule";
   std::set<std::string> unknown;
   for (const auto& r : readings) unknown.insert(r.unknown_words.begin(), r.unknown_words.end());
 

@@ -72,8 +72,11 @@ json attention_json(const ae::ForwardTrace& trace) {
 json prediction_json(const ae::Prediction& p, const std::vector<std::string>& tokens) {
   json top = json::array();
   for (const auto& w : p.top) top.push_back({{"token", w.word}, {"probability", w.probability}});
-  return {{"position", p.position}, {"at", tokens[static_cast<size_t>(p.position)]},
-          {"token", p.top.front().word}, {"probability", p.top.front().probability}, {"top", top}};
+  return {{"position", p.position},
+          {"at", tokens[static_cast<size_t>(p.position)]},
+          {"token", p.top.front().word},
+          {"probability", p.top.front().probability},
+          {"top", top}};
 }
 
 }  // namespace
@@ -87,7 +90,8 @@ int main(int argc, char** argv) {
     options.knockout = args.knockout;
     if (!args.ablate.empty()) {
       const auto& c = model.config();
-      options.run.head_active.assign(static_cast<size_t>(c.n_layers), std::vector<uint8_t>(static_cast<size_t>(c.n_heads), 1));
+      options.run.head_active.assign(static_cast<size_t>(c.n_layers),
+                                     std::vector<uint8_t>(static_cast<size_t>(c.n_heads), 1));
       for (auto [layer, head] : args.ablate) {
         if (layer < 0 || layer >= c.n_layers || head < 0 || head >= c.n_heads)
           throw std::invalid_argument("--ablate " + std::to_string(layer) + ":" + std::to_string(head) +

@@ -47,10 +47,10 @@ struct AttentionCase {
 
 json attention_cases() {
   const AttentionCase cases[] = {
-      {1, 1, 1, 1, 1, false, 0, 0, false},  {3, 5, 4, 2, 1, false, 0, 0, false},
-      {5, 5, 8, 8, 1, true, 0, 0, false},   {16, 16, 16, 16, 2, false, 3, 0, false},
+      {1, 1, 1, 1, 1, false, 0, 0, false},    {3, 5, 4, 2, 1, false, 0, 0, false},
+      {5, 5, 8, 8, 1, true, 0, 0, false},     {16, 16, 16, 16, 2, false, 3, 0, false},
       {17, 17, 64, 64, 1, true, 4, 0, false}, {4, 7, 3, 5, 1, false, 0, 0, true},
-      {3, 8, 8, 8, 1, true, 0, 5, false},   {12, 12, 16, 16, 30, false, 0, 0, false},
+      {3, 8, 8, 8, 1, true, 0, 5, false},     {12, 12, 16, 16, 30, false, 0, 0, false},
       {12, 12, 16, 16, 30, true, 0, 0, true},
   };
   ae::Rng rng(2024);
@@ -70,14 +70,24 @@ json attention_cases() {
       const ae::Matrix k = random_matrix(rng, c.m, c.dk, c.scale);
       const ae::Matrix v = random_matrix(rng, c.m, c.dv, 1.0);
       const ae::AttentionTrace t = ae::attention_traced(q, k, v, options);
-      json args = {{"n", c.n}, {"m", c.m}, {"dk", c.dk}, {"dv", c.dv}, {"causal", c.causal},
-                   {"window", c.window}, {"queryOffset", c.query_offset}, {"scale", scale},
-                   {"q", to_json(q)}, {"k", to_json(k)}, {"v", to_json(v)}};
+      json args = {{"n", c.n},
+                   {"m", c.m},
+                   {"dk", c.dk},
+                   {"dv", c.dv},
+                   {"causal", c.causal},
+                   {"window", c.window},
+                   {"queryOffset", c.query_offset},
+                   {"scale", scale},
+                   {"q", to_json(q)},
+                   {"k", to_json(k)},
+                   {"v", to_json(v)}};
       if (c.pad_last_key) args["keyPadding"] = options.mask.key_padding;
       out.push_back({{"args", args},
                      {"expected",
-                      {{"rawScores", to_json(t.raw_scores)}, {"scaledScores", to_json(t.scaled_scores)},
-                       {"maskedScores", to_json(t.masked_scores)}, {"weights", to_json(t.weights)},
+                      {{"rawScores", to_json(t.raw_scores)},
+                       {"scaledScores", to_json(t.scaled_scores)},
+                       {"maskedScores", to_json(t.masked_scores)},
+                       {"weights", to_json(t.weights)},
                        {"output", to_json(t.output)}}}});
     }
   }
@@ -94,9 +104,8 @@ json model_cases() {
     uint64_t seed;
   };
   const ModelCase cases[] = {
-      {"none", "pre", 4, 2, false, 1},      {"sinusoidal", "pre", 4, 2, false, 2},
-      {"learned", "post", 2, 3, false, 3},  {"rope", "pre", 8, 1, true, 4},
-      {"sinusoidal", "post", 1, 2, true, 5},
+      {"none", "pre", 4, 2, false, 1}, {"sinusoidal", "pre", 4, 2, false, 2}, {"learned", "post", 2, 3, false, 3},
+      {"rope", "pre", 8, 1, true, 4},  {"sinusoidal", "post", 1, 2, true, 5},
   };
   const std::string text = "The animal didn't cross the street because it was too tired.";
   json out = json::array();
@@ -125,8 +134,14 @@ json model_cases() {
       layers.push_back({{"heads", heads}});
     }
     out.push_back({{"config",
-                    {{"vocabSize", 512}, {"dModel", 32}, {"nHeads", c.heads}, {"nLayers", c.layers},
-                     {"positional", c.positional}, {"norm", c.norm}, {"causal", c.causal}, {"seed", c.seed}}},
+                    {{"vocabSize", 512},
+                     {"dModel", 32},
+                     {"nHeads", c.heads},
+                     {"nLayers", c.layers},
+                     {"positional", c.positional},
+                     {"norm", c.norm},
+                     {"causal", c.causal},
+                     {"seed", c.seed}}},
                    {"text", text},
                    {"ids", ids},
                    {"parameterCount", model.parameter_count()},

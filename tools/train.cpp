@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,9 +26,6 @@ struct Arguments {
   std::string only;
   bool quick = false;  // a few steps per model: checks the pipeline, not the models
 };
-
-
-
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
@@ -54,8 +51,10 @@ void write_index(const Arguments& args) {
   for (const auto& dir : dirs) {
     std::ifstream f(dir / "config.json");
     const json config = json::parse(f);
-    json entry = {{"name", dir.filename().string()}, {"task", config.value("task", "none")},
-                  {"positional", config["positional"]}, {"causal", config["causal"]},
+    json entry = {{"name", dir.filename().string()},
+                  {"task", config.value("task", "none")},
+                  {"positional", config["positional"]},
+                  {"causal", config["causal"]},
                   {"bytes", std::filesystem::file_size(dir / "model.safetensors")}};
     if (config.contains("language")) entry["language"] = config["language"];  // the page's default per language
     models.push_back(entry);

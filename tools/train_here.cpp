@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
   try {
     while (cli.next()) {
       if (cli.is("--task")) settings.task = ae::session_task_from_string(cli.value());
-      else if (cli.is("--positional")) settings.positional = ae::positional_encoding_from_string(cli.value()), settings.positional_set = true;
+      else if (cli.is("--positional"))
+        settings.positional = ae::positional_encoding_from_string(cli.value()), settings.positional_set = true;
       else if (cli.is("--seed")) settings.seed = static_cast<uint64_t>(cli.whole(0, ae::SessionBounds::kMaxSeed));
       else if (cli.is("--steps")) settings.steps = static_cast<int>(cli.whole(1, ae::SessionBounds::kMaxSteps));
       else if (cli.is("--heads")) settings.n_heads = static_cast<int>(cli.whole(1, ae::SessionBounds::kMaxHeads));
@@ -61,7 +62,8 @@ int main(int argc, char** argv) {
     ae::TrainingSession session(settings);
     const int steps = run < 0 ? session.settings().steps : static_cast<int>(run);
     const auto start = std::chrono::steady_clock::now();
-    const std::clock_t cpu_start = std::clock();  // processor time: unlike wall time, not inflated by other work on the machine
+    const std::clock_t cpu_start =
+        std::clock();  // processor time: unlike wall time, not inflated by other work on the machine
     const auto reports = session.step(steps);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;

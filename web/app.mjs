@@ -26,8 +26,15 @@ const DEFAULT_MODELS = { en: 'coref-encoder', zh: 'coref-encoder-zh' };
 const TOP_K = 4; // the answer and three alternatives
 const SUGGESTIONS = 3; // known words offered for a word read as [UNK]
 // The lesson's order for the model menu; models not listed here follow in index order.
-const MODEL_ORDER = ['coref-encoder', 'coref-encoder-zh', 'coref-decoder', 'word-order-none', 'word-order-sinusoidal',
-  'word-order-learned', 'word-order-rope'];
+const MODEL_ORDER = [
+  'coref-encoder',
+  'coref-encoder-zh',
+  'coref-decoder',
+  'word-order-none',
+  'word-order-sinusoidal',
+  'word-order-learned',
+  'word-order-rope',
+];
 
 const DEFAULT_SENTENCES = {
   none: LESSON.tired,
@@ -39,12 +46,56 @@ const ENGLISH_PAIR = [LESSON.tired, LESSON.wide]; // the lesson's minimal pair
 
 const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(
-  ['app', 'result', 'status', 'error', 'heatmap', 'model', 'sentence', 'swap', 'random-settings', 'heads',
-    'layers', 'positional', 'seed', 'causal', 'scale', 'layer', 'head', 'lang', 'banner-title', 'banner-text',
-    'other-model', 'sentence-note', 'prediction', 'answer', 'alternatives', 'unknown', 'fact-params-row', 'fact-params', 'fact-dmodel',
-    'fact-headdim', 'fact-heads', 'fact-layers', 'fact-positional', 'fact-task', 'fact-size-row', 'fact-size',
-    'fact-tokens', 'fact-splits-row', 'fact-splits', 'fact-simd', 'fact-arithmetic', 'answer-note', 'suggestions', 'vocab', 'vocab-summary',
-    'vocab-filter', 'vocab-list', 'vocab-none'].map((id) => [id, $(id)]),
+  [
+    'app',
+    'result',
+    'status',
+    'error',
+    'heatmap',
+    'model',
+    'sentence',
+    'swap',
+    'random-settings',
+    'heads',
+    'layers',
+    'positional',
+    'seed',
+    'causal',
+    'scale',
+    'layer',
+    'head',
+    'lang',
+    'banner-title',
+    'banner-text',
+    'other-model',
+    'sentence-note',
+    'prediction',
+    'answer',
+    'alternatives',
+    'unknown',
+    'fact-params-row',
+    'fact-params',
+    'fact-dmodel',
+    'fact-headdim',
+    'fact-heads',
+    'fact-layers',
+    'fact-positional',
+    'fact-task',
+    'fact-size-row',
+    'fact-size',
+    'fact-tokens',
+    'fact-splits-row',
+    'fact-splits',
+    'fact-simd',
+    'fact-arithmetic',
+    'answer-note',
+    'suggestions',
+    'vocab',
+    'vocab-summary',
+    'vocab-filter',
+    'vocab-list',
+    'vocab-none',
+  ].map((id) => [id, $(id)]),
 );
 
 // The page's language, like every shared setting, lives in the store only (panels follow it there).
@@ -148,7 +199,11 @@ async function selectModel() {
     const progress = ({ loaded, total }) => {
       if (choice() !== name) return;
       const kb = (bytes) => Math.round(bytes / 1024).toLocaleString(locale());
-      setStatus(total ? 'loadingModelBytes' : 'loadingModelSoFar', { name: modelLabel(name), loaded: kb(loaded), total: kb(total ?? 0) });
+      setStatus(total ? 'loadingModelBytes' : 'loadingModelSoFar', {
+        name: modelLabel(name),
+        loaded: kb(loaded),
+        total: kb(total ?? 0),
+      });
     };
     const model = await getTrainedModel(name, progress); // fetched once, shared with the other panels
     if (choice() === name) useModel(model);
@@ -206,7 +261,10 @@ function chooseSentence(model, previous) {
 
 function translateSentenceNote() {
   const { model } = ui['sentence-note'].dataset;
-  if (model) ui['sentence-note'].textContent = t('sentenceKeptAside', { model: model === UNTRAINED ? t('untrained') : modelLabel(model) });
+  if (model)
+    ui['sentence-note'].textContent = t('sentenceKeptAside', {
+      model: model === UNTRAINED ? t('untrained') : modelLabel(model),
+    });
 }
 
 // Whether `model` can read a sentence typed for another: its language, and for a coreference
@@ -248,7 +306,8 @@ function translateSwap() {
 
 // The trained coreference model that reads `lang` ('en' | 'zh'), if the page has one.
 const coreferenceModelIn = (lang) =>
-  state.index.find((m) => m.task === 'coreference' && (m.language ?? 'en') === lang && m.name === DEFAULT_MODELS[lang])?.name;
+  state.index.find((m) => m.task === 'coreference' && (m.language ?? 'en') === lang && m.name === DEFAULT_MODELS[lang])
+    ?.name;
 
 // A refused sentence in the other language: offer the model that reads it, keeping the sentence.
 function offerModelFor(lang) {
@@ -296,7 +355,10 @@ function ensureRandomModel(config) {
 // Options 1..count for the layer and head selectors, keeping a selection that still exists.
 function fillRanges() {
   const { nLayers, nHeads } = state.model.config;
-  for (const [select, count, key] of [[ui.layer, nLayers, 'layerN'], [ui.head, nHeads, 'headN']]) {
+  for (const [select, count, key] of [
+    [ui.layer, nLayers, 'layerN'],
+    [ui.head, nHeads, 'headN'],
+  ]) {
     const previous = Number(select.value) || 0;
     select.replaceChildren(...Array.from({ length: count }, (_, i) => new Option(t(key, { i: i + 1 }), i)));
     select.value = previous < count ? previous : 0;
@@ -374,15 +436,22 @@ function showPrediction() {
   ui.prediction.hidden = !prediction;
   ui.app.dataset.prediction = prediction?.token ?? '';
   if (prediction) {
-    const [before, after] = format(messages[lang()].answer[task()] ?? '{word} {p}', { word: prediction.token, pronoun: pronounOf(state.model?.config) }).split('{p}');
-    const probability = Object.assign(document.createElement('span'),
-      { className: 'probability', textContent: t('probability', { p: percent(prediction.probability) }) });
+    const [before, after] = format(messages[lang()].answer[task()] ?? '{word} {p}', {
+      word: prediction.token,
+      pronoun: pronounOf(state.model?.config),
+    }).split('{p}');
+    const probability = Object.assign(document.createElement('span'), {
+      className: 'probability',
+      textContent: t('probability', { p: percent(prediction.probability) }),
+    });
     ui.answer.replaceChildren(before, probability, after);
-    ui.alternatives.replaceChildren(...prediction.top.slice(1).map(({ token, probability }) => {
-      const item = document.createElement('li');
-      item.textContent = `${token} ${percent(probability)}`;
-      return item;
-    }));
+    ui.alternatives.replaceChildren(
+      ...prediction.top.slice(1).map(({ token, probability }) => {
+        const item = document.createElement('li');
+        item.textContent = `${token} ${percent(probability)}`;
+        return item;
+      }),
+    );
   }
   const outside = prediction && answerOutsideSentence(prediction.token, tokens);
   ui['answer-note'].hidden = !outside;
@@ -390,12 +459,15 @@ function showPrediction() {
   ui.app.dataset.answerInSentence = prediction ? String(!outside) : '';
   showSuggestions(prediction ? unknown : [], tokens);
   // The words are styled like their labels in the heatmap.
-  const words = unknown.map((i) => Object.assign(document.createElement('span'), { className: 'unknown-word', textContent: tokens[i] }));
+  const words = unknown.map((i) =>
+    Object.assign(document.createElement('span'), { className: 'unknown-word', textContent: tokens[i] }),
+  );
   const [before, after] = t('unknownNote').split('{words}');
   ui.unknown.replaceChildren(before, ...words.flatMap((w, i) => (i ? [', ', w] : [w])), after);
   // A whole sentence in the other language: say that, rather than list every word of it.
   const unread = state.vocabulary && unreadLanguage({ tokens, unknown }, state.vocabulary.language);
-  if (unread) ui.unknown.textContent = t(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example: modelPair()[0] });
+  if (unread)
+    ui.unknown.textContent = t(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example: modelPair()[0] });
   ui.unknown.hidden = unknown.length === 0;
 }
 
@@ -403,7 +475,8 @@ function showPrediction() {
 // sentence without it). Coreference and word-order answers name a word of the sentence; a
 // next-word answer does only where the decoder's prompt asks for the referent (it ends in "=").
 function answerOutsideSentence(answer, tokens) {
-  const asksForAWord = task() === 'coreference' || task() === 'word-order' || (task() === 'next-word' && tokens.at(-1) === '=');
+  const asksForAWord =
+    task() === 'coreference' || task() === 'word-order' || (task() === 'next-word' && tokens.at(-1) === '=');
   return asksForAWord && !tokens.includes(answer);
 }
 
@@ -423,16 +496,25 @@ function readLanguage(text) {
 // "Words this model knows (N)": the trained model's vocabulary, in the language's sort order.
 function showVocabulary(model) {
   const words = model?.vocabularyWords?.() ?? null;
-  state.vocabulary = words && { words: [...words].sort((a, b) => a.localeCompare(b, locale())), language: vocabularyLanguage(words) };
+  state.vocabulary = words && {
+    words: [...words].sort((a, b) => a.localeCompare(b, locale())),
+    language: vocabularyLanguage(words),
+  };
   ui.vocab.hidden = !words;
   ui['vocab-filter'].value = '';
-  ui['vocab-list'].replaceChildren(...(state.vocabulary?.words ?? []).map((word) => {
-    const item = document.createElement('li');
-    const button = Object.assign(document.createElement('button'), { type: 'button', className: 'chip', textContent: word });
-    button.dataset.word = word;
-    item.append(button);
-    return item;
-  }));
+  ui['vocab-list'].replaceChildren(
+    ...(state.vocabulary?.words ?? []).map((word) => {
+      const item = document.createElement('li');
+      const button = Object.assign(document.createElement('button'), {
+        type: 'button',
+        className: 'chip',
+        textContent: word,
+      });
+      button.dataset.word = word;
+      item.append(button);
+      return item;
+    }),
+  );
   translateVocabulary();
   filterVocabulary();
 }
@@ -440,12 +522,14 @@ function showVocabulary(model) {
 function translateVocabulary() {
   if (!state.vocabulary) return;
   ui['vocab-summary'].textContent = t('vocabSummary', { n: state.vocabulary.words.length.toLocaleString(locale()) });
-  for (const button of ui['vocab-list'].querySelectorAll('button')) button.ariaLabel = t('vocabInsert', { word: button.dataset.word });
+  for (const button of ui['vocab-list'].querySelectorAll('button'))
+    button.ariaLabel = t('vocabInsert', { word: button.dataset.word });
 }
 
 function filterVocabulary() {
   const query = ui['vocab-filter'].value.trim().toLowerCase();
-  for (const item of ui['vocab-list'].children) item.hidden = Boolean(query) && !item.firstChild.dataset.word.includes(query);
+  for (const item of ui['vocab-list'].children)
+    item.hidden = Boolean(query) && !item.firstChild.dataset.word.includes(query);
   const shown = shownVocabulary();
   ui['vocab-none'].hidden = shown.length > 0;
   setVocabularyStop(shown[0]);
@@ -491,18 +575,24 @@ function insertChosenWord(event) {
 function showSuggestions(unknown, tokens) {
   const offers = state.vocabulary && !state.error ? suggestionsFor(state.model, tokens, unknown, SUGGESTIONS) : [];
   ui.suggestions.hidden = offers.length === 0;
-  ui.suggestions.replaceChildren(...offers.map(({ word, near }) => {
-    const item = document.createElement('li');
-    const choices = near.flatMap((choice, i) => {
-      const button = Object.assign(document.createElement('button'), { type: 'button', className: 'chip', textContent: `“${choice}”` });
-      button.ariaLabel = t('suggestionLabel', { word, choice });
-      Object.assign(button.dataset, { word, choice });
-      return i ? [i === near.length - 1 ? t('suggestionOr') : ', ', button] : [button];
-    });
-    const [before, after] = t('suggestion', { word }).split('{choices}');
-    item.append(before, ...choices, after);
-    return item;
-  }));
+  ui.suggestions.replaceChildren(
+    ...offers.map(({ word, near }) => {
+      const item = document.createElement('li');
+      const choices = near.flatMap((choice, i) => {
+        const button = Object.assign(document.createElement('button'), {
+          type: 'button',
+          className: 'chip',
+          textContent: `“${choice}”`,
+        });
+        button.ariaLabel = t('suggestionLabel', { word, choice });
+        Object.assign(button.dataset, { word, choice });
+        return i ? [i === near.length - 1 ? t('suggestionOr') : ', ', button] : [button];
+      });
+      const [before, after] = t('suggestion', { word }).split('{choices}');
+      item.append(before, ...choices, after);
+      return item;
+    }),
+  );
 }
 
 function replaceSuggested(event) {
@@ -527,8 +617,11 @@ function showFacts() {
   ui['fact-positional'].textContent = messages[lang()][positional] ?? config.positional;
   ui['fact-task'].textContent = messages[lang()].tasks[task()] ?? task();
   const bytes = indexEntry(choice())?.bytes;
-  ui['fact-size'].textContent = bytes ? `${(bytes / 1024).toLocaleString(locale(), { maximumFractionDigits: 0 })} KB` : '–';
-  ui['fact-tokens'].textContent = state.result && !state.error ? t('factTokensValue', { n: state.result.n, max: config.maxLen }) : '–';
+  ui['fact-size'].textContent = bytes
+    ? `${(bytes / 1024).toLocaleString(locale(), { maximumFractionDigits: 0 })} KB`
+    : '–';
+  ui['fact-tokens'].textContent =
+    state.result && !state.error ? t('factTokensValue', { n: state.result.n, max: config.maxLen }) : '–';
   ui['fact-simd'].textContent = t(state.engine.simd ? 'on' : 'off');
   // Which of the two builds runs (web/lib/engine.mjs picks it at load time).
   ui['fact-arithmetic'].textContent = t(state.engine.features.fma ? 'arithmeticFused' : 'arithmeticSeparate');
@@ -543,10 +636,17 @@ function showSplitFacts(config) {
   if (!splits) return;
   const names = messages[lang()].splitNames;
   // In the order of splitNames (validation first), then any split the page has no name for.
-  const order = [...Object.keys(names).filter((name) => name in splits), ...Object.keys(splits).filter((name) => !(name in names))];
+  const order = [
+    ...Object.keys(names).filter((name) => name in splits),
+    ...Object.keys(splits).filter((name) => !(name in names)),
+  ];
   const item = (name) => {
     const { accuracy, flip_rate: flip } = splits[name];
-    const text = t('factSplitValue', { name: names[name] ?? name, accuracy: formatRate(accuracy), flip: formatRate(flip) });
+    const text = t('factSplitValue', {
+      name: names[name] ?? name,
+      accuracy: formatRate(accuracy),
+      flip: formatRate(flip),
+    });
     return Object.assign(document.createElement('li'), { textContent: text });
   };
   ui['fact-splits'].replaceChildren(...order.map(item));
@@ -603,13 +703,17 @@ let errorText = null;
 function showErrorText() {
   const { key, params, cause } = state.error;
   if (cause && !errorText) {
-    import('./lib/error-text.mjs').then((m) => m.errorText, () => (error) => error.message) // offline: the raw words
+    import('./lib/error-text.mjs')
+      .then(
+        (m) => m.errorText,
+        () => (error) => error.message,
+      ) // offline: the raw words
       .then((words) => {
         errorText = words;
         if (state.error) showErrorText();
       });
   }
-  const message = cause ? errorText?.(cause, lang()) ?? '' : params.message;
+  const message = cause ? (errorText?.(cause, lang()) ?? '') : params.message;
   ui.error.textContent = t(key, { ...params, message });
   ui.error.title = cause?.message ?? ''; // the core's own words, for whoever debugs
 }
@@ -639,7 +743,8 @@ function applyLanguage(language) {
   translateVocabulary();
   translateSwap();
   translateSentenceNote();
-  if (!ui['other-model'].hidden) offerModelFor(coreferenceModelIn('zh') === ui['other-model'].dataset.model ? 'zh' : 'en');
+  if (!ui['other-model'].hidden)
+    offerModelFor(coreferenceModelIn('zh') === ui['other-model'].dataset.model ? 'zh' : 'en');
   if (state.model) fillRanges();
   if (state.status) setStatus(state.status.key, state.status.params);
   if (state.error) showErrorText();
@@ -701,9 +806,10 @@ function applyLink() {
 }
 
 // The random model's recipe, kept in the URL with the view; null for a trained model.
-const recipe = () => (choice() === UNTRAINED
-  ? { heads: ui.heads.value, layers: ui.layers.value, pos: ui.positional.value, seed: ui.seed.value.trim() }
-  : null);
+const recipe = () =>
+  choice() === UNTRAINED
+    ? { heads: ui.heads.value, layers: ui.layers.value, pos: ui.positional.value, seed: ui.seed.value.trim() }
+    : null;
 
 const URL_DELAY_MS = 150; // browsers throttle rapid history calls
 // A discrete experiment the reader makes (model, layer, head, a switch, a panel's control) gets a
@@ -742,14 +848,27 @@ async function restoreEntry() {
     applyLink();
     runNow();
   }
-  setTimeout(() => { history_.restoring = false; }, 2 * URL_DELAY_MS);
+  setTimeout(() => {
+    history_.restoring = false;
+  }, 2 * URL_DELAY_MS);
 }
 
 // Another panel (e.g. the head grid) focused a head: follow it in the selectors and heatmap.
 function followStore(s, changed) {
-  if (changed.has('result') || changed.has('sentence') || changed.has('model') || changed.has('layer') ||
-    changed.has('head') || changed.has('token') || changed.has('causal') || changed.has('scale') ||
-    changed.has('panel') || changed.has('lang') || changed.has('controls')) writeLinkSoon(changed);
+  if (
+    changed.has('result') ||
+    changed.has('sentence') ||
+    changed.has('model') ||
+    changed.has('layer') ||
+    changed.has('head') ||
+    changed.has('token') ||
+    changed.has('causal') ||
+    changed.has('scale') ||
+    changed.has('panel') ||
+    changed.has('lang') ||
+    changed.has('controls')
+  )
+    writeLinkSoon(changed);
   if (!(changed.has('layer') || changed.has('head'))) return;
   if (String(s.layer) === ui.layer.value && String(s.head) === ui.head.value) return;
   if (s.layer >= ui.layer.options.length || s.head >= ui.head.options.length) return;
@@ -773,10 +892,14 @@ function trackPanels() {
       .sort((a, b) => b[0].top - a[0].top);
     store.set({ panel: scrollY < 50 || !passed.length ? null : passed[0][1] }); // at the top: no panel
   };
-  addEventListener('scroll', () => {
-    if (!pending) requestAnimationFrame(update);
-    pending = true;
-  }, { passive: true });
+  addEventListener(
+    'scroll',
+    () => {
+      if (!pending) requestAnimationFrame(update);
+      pending = true;
+    },
+    { passive: true },
+  );
 }
 
 // The lesson panels are fetched after the first run has been drawn (or has failed and said
@@ -829,7 +952,14 @@ async function start() {
   ui.lang.addEventListener('click', toggleLanguage);
   // What the reader does (not what the page does by itself) may make a history entry.
   // (the page sets its controls without events, so an event is the reader's).
-  for (const type of ['change', 'click']) addEventListener(type, () => { history_.byReader = true; }, true);
+  for (const type of ['change', 'click'])
+    addEventListener(
+      type,
+      () => {
+        history_.byReader = true;
+      },
+      true,
+    );
   addEventListener('popstate', restoreEntry);
   ui['vocab-list'].addEventListener('click', insertChosenWord);
   ui['vocab-filter'].addEventListener('input', filterVocabulary);
@@ -845,8 +975,12 @@ async function start() {
   }
   fillModelMenu();
   translateModelMenu();
-  state.own = setUpOwnModel({ box: $('own-model'), option: $('own-option'), getEngine,
-    onModel: (model) => choice() === OWN_MODEL && (model ? useModel(model) : selectOwnModel()) });
+  state.own = setUpOwnModel({
+    box: $('own-model'),
+    option: $('own-option'),
+    getEngine,
+    onModel: (model) => choice() === OWN_MODEL && (model ? useModel(model) : selectOwnModel()),
+  });
   trackPanels();
   const name = firstModel(linkedModel);
   state.starting = false;

@@ -9,15 +9,20 @@ export const messages = {
     switchToLang: 'zh-Hans',
     loading: 'Loading…',
     bannerTitle: 'Untrained model.',
-    banner: 'Its weights are random (seed {seed}), so any pattern you see comes from chance, not from learning language. Pick a trained model to compare.',
+    banner:
+      'Its weights are random (seed {seed}), so any pattern you see comes from chance, not from learning language. Pick a trained model to compare.',
     bannerTrainedTitle: 'Trained model.',
     bannerTrained: {
-      coreference: 'Trained on synthetic sentences like this one to decide what “{pronoun}” refers to; the answer is read from the “{pronoun}” token.',
-      'word-order': 'Trained on short Chinese sentences to name who does the action (the agent); the answer is read from the [CLS] token.',
-      'next-word': 'Trained to continue sentences like this one: after “it =” it writes the word “it” refers to. It is causal: each word sees only earlier words.',
+      coreference:
+        'Trained on synthetic sentences like this one to decide what “{pronoun}” refers to; the answer is read from the “{pronoun}” token.',
+      'word-order':
+        'Trained on short Chinese sentences to name who does the action (the agent); the answer is read from the [CLS] token.',
+      'next-word':
+        'Trained to continue sentences like this one: after “it =” it writes the word “it” refers to. It is causal: each word sees only earlier words.',
     },
     bannerSeeds: '{passing} of {trained} training seeds passed the held-out test.',
-    bannerNoPositions: 'Without positional encoding it sees only a bag of words: 猫追狗 and 狗追猫 look the same to it.',
+    bannerNoPositions:
+      'Without positional encoding it sees only a bag of words: 猫追狗 and 狗追猫 look the same to it.',
     tocTitle: 'Lesson panels',
     skip: 'Skip to the model and sentence',
     toc: {
@@ -56,7 +61,8 @@ export const messages = {
     loadingModelSoFar: 'Loading {name}: {loaded} KB…',
     swap: 'Swap {a} ↔ {b}',
     openModel: 'Use the {name} model for this sentence',
-    sentenceKeptAside: 'This model cannot read the sentence you typed, so it shows its own; yours comes back when you choose {model} again.',
+    sentenceKeptAside:
+      'This model cannot read the sentence you typed, so it shows its own; yours comes back when you choose {model} again.',
     randomSettings: 'Random weights',
     heads: 'Heads',
     layers: 'Layers',
@@ -75,7 +81,8 @@ export const messages = {
     layerN: 'Layer {i}',
     headN: 'Head {i}',
     result: 'Attention weights',
-    howToRead: 'Each row is a query word; its cells show how much that word attends to each key word (the columns). Every row sums to 1.',
+    howToRead:
+      'Each row is a query word; its cells show how much that word attends to each key word (the columns). Every row sums to 1.',
     caption: 'Layer {layer}, head {head}',
     answer: {
       coreference: '“{pronoun}” → {word} {p}',
@@ -88,9 +95,12 @@ export const messages = {
     suggestion: '“{word}” is not a word this model knows — did you mean {choices}?',
     suggestionOr: ' or ',
     suggestionLabel: 'Replace “{word}” with “{choice}”',
-    answerNotInSentence: '“{word}” is not a word of this sentence: the model named a word it remembers from training instead of one it read here.',
-    readsEnglish: 'This model reads English, and this sentence is Chinese: none of its characters is in the model’s vocabulary. Try an English sentence such as “{example}”',
-    readsChinese: 'This model reads Chinese, and this sentence is English: its words are not in the model’s vocabulary. Try a Chinese sentence such as “{example}”',
+    answerNotInSentence:
+      '“{word}” is not a word of this sentence: the model named a word it remembers from training instead of one it read here.',
+    readsEnglish:
+      'This model reads English, and this sentence is Chinese: none of its characters is in the model’s vocabulary. Try an English sentence such as “{example}”',
+    readsChinese:
+      'This model reads Chinese, and this sentence is English: its words are not in the model’s vocabulary. Try a Chinese sentence such as “{example}”',
     vocabSummary: 'Words this model knows ({n})',
     vocabFilter: 'Find a word',
     vocabHint: 'Choose a word to put it in the sentence at the cursor; the arrow keys move between the words.',
@@ -104,8 +114,11 @@ export const messages = {
     factSplits: 'Checked on unseen sentences',
     factSplitValue: '{name}: {accuracy} right, head follows {flip} of pairs',
     splitNames: {
-      validation: 'validation', heldout_templates: 'new sentence frames', heldout_structures: 'unseen structures',
-      heldout_noun_roles: 'nouns in a new role', heldout_combinations: 'new noun–adjective pairs',
+      validation: 'validation',
+      heldout_templates: 'new sentence frames',
+      heldout_structures: 'unseen structures',
+      heldout_noun_roles: 'nouns in a new role',
+      heldout_combinations: 'new noun–adjective pairs',
     },
     factTokensValue: '{n} (max {max})',
     factSimd: 'WebAssembly SIMD',
@@ -114,7 +127,12 @@ export const messages = {
     arithmeticSeparate: 'multiply, then add (SIMD128)',
     factTask: 'Task',
     factSize: 'Weights file',
-    tasks: { none: 'None (untrained)', coreference: 'Coreference', 'word-order': 'Word order (agent)', 'next-word': 'Next word' },
+    tasks: {
+      none: 'None (untrained)',
+      coreference: 'Coreference',
+      'word-order': 'Word order (agent)',
+      'next-word': 'Next word',
+    },
     on: 'on',
     off: 'off',
     runError: 'The model could not run: {message}',
@@ -123,7 +141,8 @@ export const messages = {
     seedError: 'The seed must be a whole number from 0 to {max}.',
     footer: 'Runs entirely in your browser: a C++20 Transformer core compiled to WebAssembly.',
     lines: 'Who attends to whom',
-    linesHowTo: 'Point at or focus a word on the left: the lines show how strongly it attends to each word on the right in the selected head. Thicker means more weight.',
+    linesHowTo:
+      'Point at or focus a word on the left: the lines show how strongly it attends to each word on the right in the selected head. Thicker means more weight.',
     headView: {
       queries: 'Query words: choose one to draw its attention',
       token: '{token} (word {i})',
@@ -148,7 +167,8 @@ export const messages = {
     heatmap: {
       keys: 'key →',
       queries: 'query ↓',
-      summary: 'Attention heatmap, {caption}: {n} query words (rows) by {n} key words (columns). Use the arrow keys to read the cells.',
+      summary:
+        'Attention heatmap, {caption}: {n} query words (rows) by {n} key words (columns). Use the arrow keys to read the cells.',
       cell: 'Query “{q}” (row {row}) → key “{k}” (column {col}): {value}',
       hint: 'Point at or tap a cell, or focus the heatmap and use the arrow keys.',
       legend: 'Weight',
@@ -162,7 +182,8 @@ export const messages = {
     switchToLang: 'en',
     loading: '加载中…',
     bannerTitle: '未训练的模型。',
-    banner: '它的权重是随机生成的（随机种子 {seed}），你看到的模式来自随机数，而不是从语言中学到的。可以选择一个训练好的模型来对比。',
+    banner:
+      '它的权重是随机生成的（随机种子 {seed}），你看到的模式来自随机数，而不是从语言中学到的。可以选择一个训练好的模型来对比。',
     bannerTrainedTitle: '训练好的模型。',
     bannerTrained: {
       coreference: '用与此类似的合成句子训练，判断 “{pronoun}” 指代什么；答案从 “{pronoun}” 这个词元读出。',
@@ -257,8 +278,11 @@ export const messages = {
     factSplits: '在没见过的句子上检验',
     factSplitValue: '{name}：答对 {accuracy}，注意力头在 {flip} 的句对中都指向所指对象',
     splitNames: {
-      validation: '验证集', heldout_templates: '新句式', heldout_structures: '未见过的结构',
-      heldout_noun_roles: '名词担任新角色', heldout_combinations: '新的名词与形容词搭配',
+      validation: '验证集',
+      heldout_templates: '新句式',
+      heldout_structures: '未见过的结构',
+      heldout_noun_roles: '名词担任新角色',
+      heldout_combinations: '新的名词与形容词搭配',
     },
     factTokensValue: '{n}（上限 {max}）',
     factSimd: 'WebAssembly SIMD',
@@ -267,7 +291,12 @@ export const messages = {
     arithmeticSeparate: '先乘后加（SIMD128）',
     factTask: '任务',
     factSize: '权重文件',
-    tasks: { none: '无（未训练）', coreference: '指代消解', 'word-order': '词序（施事者）', 'next-word': '预测下一个词' },
+    tasks: {
+      none: '无（未训练）',
+      coreference: '指代消解',
+      'word-order': '词序（施事者）',
+      'next-word': '预测下一个词',
+    },
     on: '开启',
     off: '关闭',
     runError: '模型无法运行：{message}',

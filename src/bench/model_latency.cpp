@@ -34,12 +34,14 @@ double gelu_seconds_per_forward(const Analysis& analysis, int reps) {
 }
 
 MatrixProductsTiming matrix_products_per_forward(const ModelConfig& config, int n, int reps) {
-  if (reps < 1) throw std::invalid_argument("matrix_products_per_forward: reps must be ≥ 1, got " + std::to_string(reps));
+  if (reps < 1)
+    throw std::invalid_argument("matrix_products_per_forward: reps must be ≥ 1, got " + std::to_string(reps));
   if (n < 1) throw std::invalid_argument("matrix_products_per_forward: n must be ≥ 1, got " + std::to_string(n));
   const int d = config.d_model, ffn = config.ffn_dim(), hd = d / config.n_heads, vocab = config.vocab_size;
   // Inputs hold small values, so no product overflows; outputs are kept apart so none is skipped.
   std::vector<float> x(static_cast<size_t>(n) * ffn, 0.01f), w(static_cast<size_t>(ffn) * std::max(ffn, vocab), 0.01f);
-  std::vector<float> bias(static_cast<size_t>(std::max(ffn, vocab)), 0.0f), out(static_cast<size_t>(n) * std::max({ffn, vocab, n}));
+  std::vector<float> bias(static_cast<size_t>(std::max(ffn, vocab)), 0.0f),
+      out(static_cast<size_t>(n) * std::max({ffn, vocab, n}));
   std::vector<float> workspace(gemm_workspace_floats(n, std::max({ffn, vocab, n, d}), std::max({ffn, n, d})));
   MatrixProductsTiming timing;
   const auto product = [&](int m, int k, int cols, bool transpose_b, bool with_bias) {

@@ -28,7 +28,7 @@ TrainingThroughput coref_encoder_training_throughput(const ModelConfig& config, 
 
   Transformer model(config);
   model.init_random(seed, 1.0f);  // as the recipe: unit-variance embeddings
-  TrainOptions options;            // the recipe's options, tools/train.cpp
+  TrainOptions options;           // the recipe's options, tools/train.cpp
   options.steps = steps;
   options.batch_size = batch_size;
   options.seed = seed;
@@ -45,7 +45,9 @@ TrainingThroughput coref_encoder_training_throughput(const ModelConfig& config, 
     out.last_loss = r.loss;
   });
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (seen != steps) throw std::logic_error("training throughput: trainer ran " + std::to_string(seen) + " steps, asked " + std::to_string(steps));
+  if (seen != steps)
+    throw std::logic_error("training throughput: trainer ran " + std::to_string(seen) + " steps, asked " +
+                           std::to_string(steps));
   out.steps_per_second = steps / out.seconds;
   return out;
 }

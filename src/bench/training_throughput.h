@@ -14,8 +14,8 @@ namespace ae {
 struct TrainingThroughput {
   int steps = 0;
   int batch_size = 0;
-  int examples = 0;        // size of the generated training set the batches are drawn from
-  double seconds = 0.0;    // train() alone: forward, loss, backward and AdamW for every step
+  int examples = 0;      // size of the generated training set the batches are drawn from
+  double seconds = 0.0;  // train() alone: forward, loss, backward and AdamW for every step
   double steps_per_second = 0.0;
   float first_loss = 0.0f, last_loss = 0.0f;  // batch losses of the first and last step
 };

@@ -22,8 +22,7 @@ bool is_decoder(const TrainedModel& model) { return model.task() == Task::NextWo
 // when the vocabulary knows it); one token or an error.
 std::string single_token(const TrainedModel& model, const CorefItem& item, const std::string& word, const char* field) {
   const std::vector<std::string> tokens = model.vocabulary().encode(word).tokens;
-  if (tokens.size() != 1)
-    line_error(item, std::string("\"") + field + "\" must be one word, got \"" + word + "\"");
+  if (tokens.size() != 1) line_error(item, std::string("\"") + field + "\" must be one word, got \"" + word + "\"");
   return tokens.front();
 }
 
@@ -176,8 +175,7 @@ std::vector<CategoryStats> summarize(const std::vector<SentenceReading>& reading
         throw std::invalid_argument("lines " + std::to_string(first.line) + " and " + std::to_string(r.line) +
                                     " form a minimal pair but have different categories (\"" + first.category +
                                     "\", \"" + r.category + "\")");
-      const bool flips =
-          pair_flips(first.heads[static_cast<size_t>(head.layer)][static_cast<size_t>(head.head)], w);
+      const bool flips = pair_flips(first.heads[static_cast<size_t>(head.layer)][static_cast<size_t>(head.head)], w);
       for (CategoryStats* s : {&stats_of(r.category), &all}) {
         ++s->pairs;
         s->flips += flips;

@@ -37,14 +37,14 @@ struct HeadWeights {
 
 // What one sentence gives, read once for every head (the decoder's head may be chosen later).
 struct SentenceReading {
-  int line = 0;                     // the item's line in the file
+  int line = 0;  // the item's line in the file
   std::string category;
-  std::string answer;               // the model's arg-max word
-  bool correct = false;             // answer == referent (as tokens: lower-cased)
-  bool answer_in_sentence = false;  // answer is one of the sentence's tokens
-  std::vector<std::string> unknown_words;  // sentence words the vocabulary lacks (read as [UNK])
+  std::string answer;                           // the model's arg-max word
+  bool correct = false;                         // answer == referent (as tokens: lower-cased)
+  bool answer_in_sentence = false;              // answer is one of the sentence's tokens
+  std::vector<std::string> unknown_words;       // sentence words the vocabulary lacks (read as [UNK])
   int pronoun = -1, referent = -1, other = -1;  // token positions in the sentence
-  int row = -1;                     // the query row read: the pronoun (encoder) or "=" (decoder)
+  int row = -1;                                 // the query row read: the pronoun (encoder) or "=" (decoder)
   std::vector<std::vector<HeadWeights>> heads;  // [layer][head]
 };
 
@@ -83,7 +83,7 @@ bool pair_flips(const HeadWeights& first, const HeadWeights& second);
 struct CategoryStats {
   std::string category;  // "all" for the total
   int n = 0;
-  int pairs = 0;         // complete pairs (lines 2k, 2k+1) in this category
+  int pairs = 0;  // complete pairs (lines 2k, 2k+1) in this category
   int correct = 0, in_sentence = 0, flips = 0;
   int with_unknown = 0;  // sentences with at least one [UNK] word
   double mean_on_referent = 0.0, mean_on_other = 0.0;

@@ -45,8 +45,8 @@ std::vector<int> Gpt2Model::encode_checked(std::string_view text, const char* wh
   std::vector<int> ids = tokenizer_.encode(text);
   if (ids.empty()) input_error(std::string("the ") + what + " is empty; type a few words");
   if (static_cast<int>(ids.size()) > config().max_len)
-    input_error(std::string("the ") + what + " has " + std::to_string(ids.size()) + " tokens; this model reads at most " +
-                std::to_string(config().max_len));
+    input_error(std::string("the ") + what + " has " + std::to_string(ids.size()) +
+                " tokens; this model reads at most " + std::to_string(config().max_len));
   return ids;
 }
 
@@ -65,15 +65,17 @@ Analysis Gpt2Model::analyze(std::string_view text, const AnalysisOptions& option
   if (trace_bytes(config(), n) > kMaxTraceBytes) {
     int fits = n;
     while (fits > 1 && trace_bytes(config(), fits) > kMaxTraceBytes) --fits;
-    input_error("the full trace of " + std::to_string(n) + " tokens would need " + std::to_string(trace_bytes(config(), n) >> 20) +
-                " MiB; this model reads at most " + std::to_string(fits) + " tokens with every head traced");
+    input_error("the full trace of " + std::to_string(n) + " tokens would need " +
+                std::to_string(trace_bytes(config(), n) >> 20) + " MiB; this model reads at most " +
+                std::to_string(fits) + " tokens with every head traced");
   }
   RunOptions run = options.run;
   if (!options.knockout.empty()) {
     run.key_padding.assign(static_cast<size_t>(n), 0);
     for (int p : options.knockout) {
       if (p < 0 || p >= n)
-        input_error("knockout position " + std::to_string(p) + " is outside the text (0.." + std::to_string(n - 1) + ")");
+        input_error("knockout position " + std::to_string(p) + " is outside the text (0.." + std::to_string(n - 1) +
+                    ")");
       run.key_padding[static_cast<size_t>(p)] = 1;
     }
   }
@@ -125,7 +127,8 @@ Generation Gpt2Model::generate_steps(std::string_view prompt, int max_new_tokens
       s.work = t.work;
       for (int l = 0; l < c.n_layers; ++l)
         for (int h = 0; h < c.n_heads; ++h)
-          s.attention[static_cast<size_t>(l)].row(h) = t.weights[static_cast<size_t>(l)][static_cast<size_t>(h)].bottomRows(1);
+          s.attention[static_cast<size_t>(l)].row(h) =
+              t.weights[static_cast<size_t>(l)][static_cast<size_t>(h)].bottomRows(1);
     } else {
       hidden = model_->forward(g.ids, RunOptions{}, &full).bottomRows(1);
       s.rows_new = p + 1;

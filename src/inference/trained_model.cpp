@@ -45,7 +45,8 @@ std::string task_name(const nlohmann::json& config) {
 Task task_from_string(const std::string& name) {
   for (Task t : {Task::Coreference, Task::WordOrder, Task::NextWord, Task::None})
     if (to_string(t) == name) return t;
-  input_error("unknown task \"" + shorten_for_message(name) + "\" (expected coreference, word-order, next-word or none)");
+  input_error("unknown task \"" + shorten_for_message(name) +
+              "\" (expected coreference, word-order, next-word or none)");
 }
 
 std::string to_string(Task task) {
@@ -86,7 +87,8 @@ Analysis TrainedModel::run_traced(std::string_view text, const AnalysisOptions& 
     run.key_padding.assign(static_cast<size_t>(n), 0);
     for (int p : options.knockout) {
       if (p < 0 || p >= n)
-        input_error("knockout position " + std::to_string(p) + " is outside the sentence (0.." + std::to_string(n - 1) + ")");
+        input_error("knockout position " + std::to_string(p) + " is outside the sentence (0.." + std::to_string(n - 1) +
+                    ")");
       run.key_padding[static_cast<size_t>(p)] = 1;
     }
   }
@@ -121,7 +123,8 @@ WordProbabilities TrainedModel::probabilities(std::string_view text, const Analy
   if (out.position < 0) input_error("this model has no task, so no word to predict");
   const Matrix p = answer_probabilities(a, out.position);
   out.probabilities.assign(p.data(), p.data() + p.cols());
-  out.best = static_cast<int>(std::max_element(out.probabilities.begin(), out.probabilities.end()) - out.probabilities.begin());
+  out.best = static_cast<int>(std::max_element(out.probabilities.begin(), out.probabilities.end()) -
+                              out.probabilities.begin());
   return out;
 }
 
@@ -222,7 +225,8 @@ Generation TrainedModel::generate_steps(std::string_view prompt, int max_new_wor
       s.work = t.work;
       for (int l = 0; l < c.n_layers; ++l)
         for (int h = 0; h < c.n_heads; ++h)
-          s.attention[static_cast<size_t>(l)].row(h) = t.weights[static_cast<size_t>(l)][static_cast<size_t>(h)].bottomRows(1);
+          s.attention[static_cast<size_t>(l)].row(h) =
+              t.weights[static_cast<size_t>(l)][static_cast<size_t>(h)].bottomRows(1);
     } else {
       hidden = model_->forward(g.ids, RunOptions{}, &full).bottomRows(1);
       s.rows_new = p + 1;

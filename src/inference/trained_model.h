@@ -34,27 +34,27 @@ struct WordProbability {
 };
 
 struct Prediction {
-  int position = -1;                  // the token whose output is read
-  std::vector<WordProbability> top;   // most probable words first
+  int position = -1;                 // the token whose output is read
+  std::vector<WordProbability> top;  // most probable words first
 };
 
 struct AnalysisOptions {
-  RunOptions run;               // causal override, scale, temperature, head ablation (run.head_active)
-  std::vector<int> knockout;    // token positions hidden from every query (their keys are masked)
+  RunOptions run;             // causal override, scale, temperature, head ablation (run.head_active)
+  std::vector<int> knockout;  // token positions hidden from every query (their keys are masked)
   int top_k = 5;
 };
 
 // The model's probability for every word of its vocabulary at the row its task reads.
 struct WordProbabilities {
-  int position = -1;                // the token whose output is read
-  std::vector<float> probabilities; // V, in vocabulary id order
-  int best = 0;                     // the id of the most probable word
+  int position = -1;                 // the token whose output is read
+  std::vector<float> probabilities;  // V, in vocabulary id order
+  int best = 0;                      // the id of the most probable word
 };
 
 struct Analysis {
   std::vector<std::string> tokens;  // as the model sees them ([CLS] included when the task adds it)
   std::vector<int> ids;
-  std::vector<int> unknown;         // positions that became [UNK]
+  std::vector<int> unknown;  // positions that became [UNK]
   ForwardTrace trace;
   std::optional<Prediction> prediction;
 };
@@ -62,24 +62,24 @@ struct Analysis {
 // One greedy decoding step of generate_steps(): the sequence holds positions 0 … p, the
 // model reads row p and chooses the token for position p + 1.
 struct GenerationStep {
-  int position = 0;          // p
-  std::string input_token;   // the token at position p (the newest row of the cache)
-  std::string token;         // the greedy choice for position p + 1
+  int position = 0;         // p
+  std::string input_token;  // the token at position p (the newest row of the cache)
+  std::string token;        // the greedy choice for position p + 1
   int id = 0;
-  float probability = 0.0f;  // softmax of the logits at the choice
-  bool end = false;          // the choice is [SEP]: generation stops and it is not appended
-  int rows_reused = 0;       // cached rows read, not recomputed (always 0 without a cache)
-  int rows_new = 0;          // rows computed: the prompt's n at step 0, then 1; p + 1 without a cache
-  int cache_rows = 0;        // rows in the cache after the step: p + 1 (0 without a cache)
-  StepWork work;             // multiply-adds of this step (model/kv_cache.h)
-  std::vector<float> logits;       // V: the logits of row p
-  std::vector<Matrix> attention;   // per layer, h×(p + 1): row j = head j's weights of row p
+  float probability = 0.0f;       // softmax of the logits at the choice
+  bool end = false;               // the choice is [SEP]: generation stops and it is not appended
+  int rows_reused = 0;            // cached rows read, not recomputed (always 0 without a cache)
+  int rows_new = 0;               // rows computed: the prompt's n at step 0, then 1; p + 1 without a cache
+  int cache_rows = 0;             // rows in the cache after the step: p + 1 (0 without a cache)
+  StepWork work;                  // multiply-adds of this step (model/kv_cache.h)
+  std::vector<float> logits;      // V: the logits of row p
+  std::vector<Matrix> attention;  // per layer, h×(p + 1): row j = head j's weights of row p
 };
 
 struct Generation {
   std::vector<std::string> tokens;  // the prompt's tokens, then the generated ones ([SEP] excluded)
   std::vector<int> ids;
-  std::vector<int> unknown;         // prompt positions that became [UNK]
+  std::vector<int> unknown;  // prompt positions that became [UNK]
   int prompt_length = 0;
   bool cached = false;
   std::vector<GenerationStep> steps;

@@ -143,8 +143,9 @@ void check_weights_fit(const ModelConfig& config, const SafetensorsFile& file) {
 }
 
 // The three loading stages; a non-empty name is put in front of each stage's errors.
-Checkpoint build_checkpoint_stages(std::string_view config_text, std::string_view safetensors, std::string_view vocab_text,
-                            const std::string& config_name, const std::string& weights_name) {
+Checkpoint build_checkpoint_stages(std::string_view config_text, std::string_view safetensors,
+                                   std::string_view vocab_text, const std::string& config_name,
+                                   const std::string& weights_name) {
   Checkpoint c;
   try {
     c.config_json = parse_json_input(config_text, "config: invalid JSON");
@@ -297,8 +298,7 @@ void load_weights(Transformer& model, const SafetensorsFile& file) {
                       std::to_string(i) + "; a model with non-finite weights cannot run");
 
   // Everything is checked: only now does the model change.
-  for (const Target& t : targets)
-    std::copy(t.stored->values.begin(), t.stored->values.end(), t.value->data());
+  for (const Target& t : targets) std::copy(t.stored->values.begin(), t.stored->values.end(), t.value->data());
 }
 
 Checkpoint load_checkpoint_from_memory(std::string_view config_json, std::string_view safetensors,

@@ -37,7 +37,8 @@ int read_dimension(const json& j, const char* key) {
 // An optional key that must hold `expected` for the core to compute what GPT-2 computes.
 void require_value(const json& j, const char* key, const json& expected, const std::string& why) {
   const json* v = find_key(j, key);
-  if (v && *v != expected) config_error(std::string("\"") + key + "\" = " + describe_json(*v) + " is not supported: " + why);
+  if (v && *v != expected)
+    config_error(std::string("\"") + key + "\" = " + describe_json(*v) + " is not supported: " + why);
 }
 
 void check_architecture(const json& j) {
@@ -101,7 +102,8 @@ bool ignored_tensor(const std::string& name, const std::string& prefix) {
     const std::string t = tail;
     return name.size() >= t.size() && name.compare(name.size() - t.size(), t.size(), t) == 0;
   };
-  return name == "lm_head.weight" || (name.rfind(prefix + "h.", 0) == 0 && (ends_with(".attn.bias") || ends_with(".attn.masked_bias")));
+  return name == "lm_head.weight" ||
+         (name.rfind(prefix + "h.", 0) == 0 && (ends_with(".attn.bias") || ends_with(".attn.masked_bias")));
 }
 
 std::string some_names(const SafetensorsIndex& index) {
@@ -115,7 +117,8 @@ std::string some_names(const SafetensorsIndex& index) {
 }
 
 // Every check that can be made without allocating the model.
-void check_tensors(const SafetensorsIndex& index, const std::map<std::string, Source>& sources, const std::string& prefix) {
+void check_tensors(const SafetensorsIndex& index, const std::map<std::string, Source>& sources,
+                   const std::string& prefix) {
   std::set<std::string> expected;
   for (const auto& [core, source] : sources) {
     expected.insert(source.tensor);
@@ -135,7 +138,8 @@ void fill_parameter(const SafetensorsIndex& index, const Source& source, Matrix&
   const TensorEntry& entry = index.tensors.at(source.tensor);
   const size_t stride = static_cast<size_t>(column_count(entry.shape));
   for (Eigen::Index r = 0; r < value.rows(); ++r)
-    read_tensor_values(index, entry, value.row(r).data(), static_cast<size_t>(r) * stride + static_cast<size_t>(source.first_column),
+    read_tensor_values(index, entry, value.row(r).data(),
+                       static_cast<size_t>(r) * stride + static_cast<size_t>(source.first_column),
                        static_cast<size_t>(value.cols()));
   if (!all_finite(value)) weights_error("tensor '" + source.tensor + "' holds NaN or infinity");
 }
@@ -187,8 +191,9 @@ std::unique_ptr<Transformer> load_gpt2_weights(const ModelConfig& config, std::s
   try {
     model = std::make_unique<Transformer>(config, kMaxImportedParameters);
   } catch (const std::bad_alloc&) {
-    throw std::runtime_error("model.safetensors: out of memory for a model of " + std::to_string(config.parameter_count()) +
-                             " parameters (" + std::to_string(config.parameter_count() * 4 >> 20) +
+    throw std::runtime_error("model.safetensors: out of memory for a model of " +
+                             std::to_string(config.parameter_count()) + " parameters (" +
+                             std::to_string(config.parameter_count() * 4 >> 20) +
                              " MiB as F32, next to the file); close other tabs or open a smaller model");
   }
   model->visit_parameters([&](const std::string& name, Matrix& value) {

@@ -11,8 +11,8 @@
 //   h.i.attn.c_attn.weight [d, 3d], .bias [3d]: Conv1D stores in×out (y = x·W + b, the core's
 //       convention, the transpose of nn.Linear), the fused Q | K | V side by side: columns
 //       [0, d) → W_Q, [d, 2d) → W_K, [2d, 3d) → W_V; head j owns columns j·d/h … of each, as in the core.
-//   h.i.attn.c_proj [d, d], [d] → W_O   h.i.mlp.c_fc [d, f], [f] → ffn.expand   h.i.mlp.c_proj [f, d], [d] → ffn.project
-//   ln_f.{weight,bias} [d] → final_norm
+//   h.i.attn.c_proj [d, d], [d] → W_O   h.i.mlp.c_fc [d, f], [f] → ffn.expand   h.i.mlp.c_proj [f, d], [d] →
+//   ffn.project ln_f.{weight,bias} [d] → final_norm
 // GPT-2 has no output bias: the core's stays zero. Ignored: h.i.attn.bias and h.i.attn.masked_bias
 // (the causal mask as a buffer, in older files) and lm_head.weight (tied: a copy of wte).
 #pragma once

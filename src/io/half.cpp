@@ -1,6 +1,5 @@
 #include "io/half.h"
 
-
 namespace ae {
 
 namespace {

@@ -107,7 +107,8 @@ HeaderEntry read_entry(const std::string& name, const json& entry, uint64_t buff
   const json& offsets = required_key(name, entry, "data_offsets");
   if (!offsets.is_array() || offsets.size() != 2 || !non_negative_integer(offsets[0], &e.begin) ||
       !non_negative_integer(offsets[1], &e.end))
-    tensor_error(name, "data_offsets must be [begin, end] with two non-negative integers, got " + describe_json(offsets));
+    tensor_error(name,
+                 "data_offsets must be [begin, end] with two non-negative integers, got " + describe_json(offsets));
   if (e.end < e.begin) tensor_error(name, "data_offsets " + offsets_string(e.begin, e.end) + " end before they begin");
   if (e.end > buffer_size)
     tensor_error(name, "data_offsets " + offsets_string(e.begin, e.end) + " lie outside the data buffer (" +
@@ -141,7 +142,8 @@ std::map<std::string, std::string> read_metadata(const json& j) {
   if (!j.is_object()) format_error("__metadata__ must be an object of strings, got " + describe_json(j));
   for (const auto& [key, value] : j.items()) {
     if (!value.is_string())
-      format_error("__metadata__ must map strings to strings, but \"" + shorten_for_message(key) + "\" holds " + describe_json(value));
+      format_error("__metadata__ must map strings to strings, but \"" + shorten_for_message(key) + "\" holds " +
+                   describe_json(value));
     metadata[key] = value.get<std::string>();
   }
   return metadata;
@@ -316,15 +318,14 @@ SafetensorsIndex index_safetensors(std::string_view bytes) {
 void read_tensor_values(const SafetensorsIndex& index, const TensorEntry& entry, float* out, size_t first,
                         size_t count) {
   const size_t total = static_cast<size_t>(element_count(entry.shape));
-  if (first > total) throw std::out_of_range("read_tensor_values: element " + std::to_string(first) + " is past the tensor");
+  if (first > total)
+    throw std::out_of_range("read_tensor_values: element " + std::to_string(first) + " is past the tensor");
   if (count == SIZE_MAX) count = total - first;
   if (count > total - first) throw std::out_of_range("read_tensor_values: the range leaves the tensor");
   const char* p = index.data.data() + entry.begin + first * dtype_size(entry.dtype);
   for (size_t i = 0; i < count; ++i) {
-    if (entry.dtype == DType::F32)
-      out[i] = float_from_bits(static_cast<uint32_t>(read_le(p + 4 * i, 4)));
-    else
-      out[i] = half_to_float(static_cast<uint16_t>(read_le(p + 2 * i, 2)));
+    if (entry.dtype == DType::F32) out[i] = float_from_bits(static_cast<uint32_t>(read_le(p + 4 * i, 4)));
+    else out[i] = half_to_float(static_cast<uint16_t>(read_le(p + 2 * i, 2)));
   }
 }
 

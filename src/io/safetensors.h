@@ -10,8 +10,8 @@
 // Writer and reader take and give bytes in memory (the wasm build has no file system).
 #pragma once
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -21,8 +21,8 @@ namespace ae {
 
 enum class DType { F32, F16 };
 
-std::string to_string(DType dtype);        // "F32", "F16"
-size_t dtype_size(DType dtype);            // bytes per element
+std::string to_string(DType dtype);  // "F32", "F16"
+size_t dtype_size(DType dtype);      // bytes per element
 // Accepts "F32" and "F16"; throws std::invalid_argument("unsupported dtype BF16 (expected F32
 // or F16)") for anything else.
 DType dtype_from_string(const std::string& name);

@@ -40,7 +40,7 @@ ScalingDemo scaling_demo(const ScalingDemoOptions& o) {
   Rng rng(o.seed);
   const Matrix q = unit_variance_matrix(o.n_queries, o.d, rng);  // drawn first, so a seed fixes Q for every n_keys
   const Matrix k = unit_variance_matrix(o.n_keys, o.d, rng);
-  const Matrix v = Matrix::Zero(o.n_keys, 1);             // the output is not part of the lesson here
+  const Matrix v = Matrix::Zero(o.n_keys, 1);  // the output is not part of the lesson here
 
   // The same attention the models run, so the demo shows the core's own scale and softmax.
   AttentionOptions options;

@@ -19,7 +19,7 @@ struct ScalingDemoOptions {
   int n_keys = 8;      // keys per query, 1 … kScalingDemoMaxKeys
   int n_queries = 64;  // independent queries the statistics average over, 1 … kScalingDemoMaxQueries
   uint64_t seed = 1;
-  bool scale = true;   // divide by √d
+  bool scale = true;  // divide by √d
 };
 
 constexpr int kScalingDemoMaxD = 4096;
@@ -27,17 +27,17 @@ constexpr int kScalingDemoMaxKeys = 256;
 constexpr int kScalingDemoMaxQueries = 4096;
 
 struct ScalingDemo {
-  float factor = 1.0f;         // s, the factor applied to q·k
-  Matrix scores;               // n_queries×n_keys, scaled by s
-  Matrix weights;              // n_queries×n_keys, rows sum to 1
-  Vector entropy;              // 1×n_queries, entropy of each weight row (nats)
-  Vector max_weight;           // 1×n_queries, largest weight of each row
-  double score_mean = 0.0;     // over every score of the sample
-  double score_variance = 0.0; // population variance over every score of the sample
-  double score_std = 0.0;      // √score_variance
-  double mean_entropy = 0.0;   // average of entropy
-  double mean_max_weight = 0.0;// average of max_weight
-  double uniform_entropy = 0.0;// log(n_keys): the entropy of equal weights, the upper bound
+  float factor = 1.0f;           // s, the factor applied to q·k
+  Matrix scores;                 // n_queries×n_keys, scaled by s
+  Matrix weights;                // n_queries×n_keys, rows sum to 1
+  Vector entropy;                // 1×n_queries, entropy of each weight row (nats)
+  Vector max_weight;             // 1×n_queries, largest weight of each row
+  double score_mean = 0.0;       // over every score of the sample
+  double score_variance = 0.0;   // population variance over every score of the sample
+  double score_std = 0.0;        // √score_variance
+  double mean_entropy = 0.0;     // average of entropy
+  double mean_max_weight = 0.0;  // average of max_weight
+  double uniform_entropy = 0.0;  // log(n_keys): the entropy of equal weights, the upper bound
 };
 
 // Throws std::invalid_argument when a size is outside its range.

@@ -7,9 +7,7 @@ namespace ae {
 
 namespace {
 
-[[noreturn]] void config_error(const std::string& why) {
-  throw std::invalid_argument("config: " + why);
-}
+[[noreturn]] void config_error(const std::string& why) { throw std::invalid_argument("config: " + why); }
 
 void require_positive(const char* field, int value, int limit) {
   if (value < 1 || value > limit)
@@ -25,16 +23,18 @@ void ModelConfig::validate(int64_t max_parameters) const {
   require_positive("n_heads", n_heads, 256);
   require_positive("n_layers", n_layers, 64);
   require_positive("max_len", max_len, 1 << 16);
-  if (d_ff < 0 || d_ff > 16384) config_error("d_ff must be 0 (meaning 4·d_model) or at most 16384, got " + std::to_string(d_ff));
+  if (d_ff < 0 || d_ff > 16384)
+    config_error("d_ff must be 0 (meaning 4·d_model) or at most 16384, got " + std::to_string(d_ff));
   if (d_model % n_heads != 0)
     config_error("n_heads (" + std::to_string(n_heads) + ") must divide d_model (" + std::to_string(d_model) +
                  ") so that every head gets the same width");
   if (positional == PositionalEncoding::Rope && head_dim() % 2 != 0)
-    config_error("RoPE rotates pairs of features, so the head width d_model/n_heads (" +
-                 std::to_string(head_dim()) + ") must be even");
+    config_error("RoPE rotates pairs of features, so the head width d_model/n_heads (" + std::to_string(head_dim()) +
+                 ") must be even");
   if (positional == PositionalEncoding::Sinusoidal && d_model % 2 != 0)
     config_error("sinusoidal encoding pairs sin and cos, so d_model (" + std::to_string(d_model) + ") must be even");
-  if (!(layer_norm_eps > 0.0f) || !std::isfinite(layer_norm_eps)) config_error("layer_norm_eps must be a positive number");
+  if (!(layer_norm_eps > 0.0f) || !std::isfinite(layer_norm_eps))
+    config_error("layer_norm_eps must be a positive number");
   if (!(rope_base > 1.0f) || !std::isfinite(rope_base)) config_error("rope_base must be a number above 1");
   if (parameter_count() > max_parameters)
     config_error("the model would have " + std::to_string(parameter_count()) + " parameters (" +
@@ -45,11 +45,11 @@ void ModelConfig::validate(int64_t max_parameters) const {
 int64_t ModelConfig::parameter_count() const {
   // Mirrors the constructors of Transformer and TransformerLayer (model/transformer.cpp, layers.cpp).
   const int64_t v = vocab_size, d = d_model, f = ffn_dim();
-  const int64_t layer_norm = 2 * d;                // gamma, beta
-  const int64_t attention = 4 * (d * d + d);       // W_Q, W_K, W_V, W_O with biases
-  const int64_t ffn = (d * f + f) + (f * d + d);   // expand, project
+  const int64_t layer_norm = 2 * d;               // gamma, beta
+  const int64_t attention = 4 * (d * d + d);      // W_Q, W_K, W_V, W_O with biases
+  const int64_t ffn = (d * f + f) + (f * d + d);  // expand, project
   const int64_t layer = layer_norm + attention + layer_norm + ffn + (cross_attention ? layer_norm + attention : 0);
-  int64_t count = v * d + v + n_layers * layer;    // token embedding, output bias, layers
+  int64_t count = v * d + v + n_layers * layer;  // token embedding, output bias, layers
   if (positional == PositionalEncoding::Learned) count += static_cast<int64_t>(max_len) * d;
   if (norm == NormPlacement::Pre) count += layer_norm;  // final LayerNorm
   if (!tie_output) count += d * v;                      // output projection

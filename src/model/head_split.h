@@ -13,12 +13,12 @@ namespace ae {
 struct HeadSplit {
   int d_model = 0;
   int head_dim = 0;
-  bool divides = false;           // head_dim divides d_model; the rest is meaningful only then
-  int n_heads = 0;                // d_model / head_dim
-  uint64_t per_head = 0;          // Q, K and V projections of one head: 3·(d·dh + dh)
-  uint64_t all_heads = 0;         // h·per_head: the Q, K and V projections of every head
-  uint64_t output_projection = 0; // W_O and its bias: d·d + d
-  uint64_t total = 0;             // all_heads + output_projection
+  bool divides = false;            // head_dim divides d_model; the rest is meaningful only then
+  int n_heads = 0;                 // d_model / head_dim
+  uint64_t per_head = 0;           // Q, K and V projections of one head: 3·(d·dh + dh)
+  uint64_t all_heads = 0;          // h·per_head: the Q, K and V projections of every head
+  uint64_t output_projection = 0;  // W_O and its bias: d·d + d
+  uint64_t total = 0;              // all_heads + output_projection
 };
 
 // Limits of the calculator: widths up to 1,048,576 keep every count below 2^53 (exact in JS).

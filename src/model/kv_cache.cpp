@@ -112,8 +112,7 @@ size_t KvCache::index(int layer, int head) const {
 
 Matrix Transformer::forward_cached(const std::vector<int>& ids, KvCache& cache, CachedTrace* trace) const {
   const ModelConfig& c = config_;
-  if (!c.causal)
-    cache_error("the model is not causal (an encoder): a cache of its keys and values would be stale");
+  if (!c.causal) cache_error("the model is not causal (an encoder): a cache of its keys and values would be stale");
   if (c.cross_attention) cache_error("models with cross-attention are not supported");
   if (cache.layers() != c.n_layers || cache.heads() != c.n_heads || cache.head_dim() != c.head_dim() ||
       cache.capacity() != c.max_len)
@@ -142,12 +141,15 @@ Matrix Transformer::forward_cached(const std::vector<int>& ids, KvCache& cache, 
     }
     std::vector<Matrix>* weights = trace ? &trace->weights[l] : nullptr;
     // The same sublayer steps as TransformerLayer::forward, with attention over the cache.
-    x = sublayer_forward(layer.norm, layer.ln_self, x, nullptr, [&](const Matrix& h) {
-      return attend_cached(layer.self_attention, h, first, rope, key_rows.data(), value_rows.data(), work, weights);
-    }, nullptr);
-    x = sublayer_forward(layer.norm, layer.ln_ffn, x, nullptr, [&](const Matrix& h) {
-      return feed_forward(layer.ffn, h, work.ffn);
-    }, nullptr);
+    x = sublayer_forward(
+        layer.norm, layer.ln_self, x, nullptr,
+        [&](const Matrix& h) {
+          return attend_cached(layer.self_attention, h, first, rope, key_rows.data(), value_rows.data(), work, weights);
+        },
+        nullptr);
+    x = sublayer_forward(
+        layer.norm, layer.ln_ffn, x, nullptr, [&](const Matrix& h) { return feed_forward(layer.ffn, h, work.ffn); },
+        nullptr);
   }
   if (final_norm_) x = final_norm_->forward(x);
   cache.rows_ = first + r;  // only now: a throw above leaves the cache's visible rows as they were

@@ -77,9 +77,9 @@ class KvCache {
 
 // What forward_cached saw: the new rows' attention over the cache.
 struct CachedTrace {
-  int first_position = 0;                     // position of the first new row
-  std::vector<std::vector<Matrix>> weights;   // [layer][head]: r×m softmax weights
-  StepWork work;                              // multiply-adds this call performed
+  int first_position = 0;                    // position of the first new row
+  std::vector<std::vector<Matrix>> weights;  // [layer][head]: r×m softmax weights
+  StepWork work;                             // multiply-adds this call performed
 };
 
 }  // namespace ae

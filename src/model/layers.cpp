@@ -114,16 +114,20 @@ void FeedForward::visit(const std::string& prefix, const ParameterVisitor& f) {
 // --- MultiHeadAttention ---------------------------------------------------------------
 
 MultiHeadAttention::MultiHeadAttention(int d_model, int heads)
-    : n_heads(heads), head_dim(d_model / heads), wq(d_model, d_model), wk(d_model, d_model),
-      wv(d_model, d_model), wo(d_model, d_model) {
+    : n_heads(heads),
+      head_dim(d_model / heads),
+      wq(d_model, d_model),
+      wk(d_model, d_model),
+      wv(d_model, d_model),
+      wo(d_model, d_model) {
   if (heads < 1 || d_model % heads != 0)
-    throw std::invalid_argument("multi-head attention: n_heads (" + std::to_string(heads) +
-                                ") must divide d_model (" + std::to_string(d_model) + ")");
+    throw std::invalid_argument("multi-head attention: n_heads (" + std::to_string(heads) + ") must divide d_model (" +
+                                std::to_string(d_model) + ")");
 }
 
-Matrix MultiHeadAttention::forward(const Matrix& queries_from, const Matrix& keys_from,
-                                   const AttentionOptions& options, const std::optional<RopeSettings>& rope,
-                                   const std::vector<uint8_t>* head_active, MultiHeadTrace* trace) const {
+Matrix MultiHeadAttention::forward(const Matrix& queries_from, const Matrix& keys_from, const AttentionOptions& options,
+                                   const std::optional<RopeSettings>& rope, const std::vector<uint8_t>* head_active,
+                                   MultiHeadTrace* trace) const {
   if (head_active && head_active->size() != static_cast<size_t>(n_heads))
     throw std::invalid_argument("multi-head attention: head mask has " + std::to_string(head_active->size()) +
                                 " flags for " + std::to_string(n_heads) + " heads");
@@ -164,10 +168,12 @@ Matrix MultiHeadAttention::forward(const Matrix& queries_from, const Matrix& key
   return out;
 }
 
-MultiHeadAttention::InputGradients MultiHeadAttention::backward(
-    const Matrix& queries_from, const Matrix& keys_from, const AttentionOptions& options,
-    const std::optional<RopeSettings>& rope, const std::vector<uint8_t>* head_active, const MultiHeadTrace& trace,
-    const Matrix& d_output, MultiHeadAttention& grad) const {
+MultiHeadAttention::InputGradients MultiHeadAttention::backward(const Matrix& queries_from, const Matrix& keys_from,
+                                                                const AttentionOptions& options,
+                                                                const std::optional<RopeSettings>& rope,
+                                                                const std::vector<uint8_t>* head_active,
+                                                                const MultiHeadTrace& trace, const Matrix& d_output,
+                                                                MultiHeadAttention& grad) const {
   // out = concat·W_O + b_O, concat = [head_0 | … | head_h−1], head_j = attention(q_j, k_j, v_j)
   const Matrix d_concat = wo.backward(trace.concat, d_output, grad.wo);
   Matrix dq_all = Matrix::Zero(queries_from.rows(), wq.weight.cols());
@@ -210,8 +216,11 @@ void MultiHeadAttention::visit(const std::string& prefix, const ParameterVisitor
 // --- TransformerLayer -----------------------------------------------------------------
 
 TransformerLayer::TransformerLayer(const ModelConfig& c)
-    : norm(c.norm), ln_self(c.d_model, c.layer_norm_eps), ln_ffn(c.d_model, c.layer_norm_eps),
-      self_attention(c.d_model, c.n_heads), ffn(c.d_model, c.ffn_dim()) {
+    : norm(c.norm),
+      ln_self(c.d_model, c.layer_norm_eps),
+      ln_ffn(c.d_model, c.layer_norm_eps),
+      self_attention(c.d_model, c.n_heads),
+      ffn(c.d_model, c.ffn_dim()) {
   if (c.cross_attention) {
     ln_cross.emplace(c.d_model, c.layer_norm_eps);
     cross_attention.emplace(c.d_model, c.n_heads);
@@ -223,7 +232,7 @@ namespace {
 // The dropout of one layer's forward (training), from streams derived from options.dropout_seed;
 // all empty and `self_attention` unchanged when dropout is off.
 struct LayerDropout {
-  AttentionOptions self_attention;  // the attention weights, seed stream 0
+  AttentionOptions self_attention;          // the attention weights, seed stream 0
   Matrix self_mask, hidden_mask, ffn_mask;  // streams 1, 2, 3: n×d, n×d_ff, n×d
 
   LayerDropout(const LayerOptions& o, Eigen::Index n, Eigen::Index d, Eigen::Index d_ff)
@@ -260,25 +269,34 @@ Matrix TransformerLayer::forward(const Matrix& x, const Matrix* memory, const La
   Matrix* self_result = trace ? (pre ? &trace->after_self : &trace->self_norm) : nullptr;
   Matrix* ffn_saved = trace ? (pre ? &trace->ffn_norm : &trace->after_ffn) : nullptr;
 
-  Matrix x1 = sublayer_forward(norm, ln_self, x, LayerDropout::mask(drop.self_mask), [&](const Matrix& h) {
-    return self_attention.forward(h, h, drop.self_attention, o.rope, o.head_active,
-                                  trace ? &trace->self_attention : nullptr);
-  }, self_saved);
+  Matrix x1 = sublayer_forward(
+      norm, ln_self, x, LayerDropout::mask(drop.self_mask),
+      [&](const Matrix& h) {
+        return self_attention.forward(h, h, drop.self_attention, o.rope, o.head_active,
+                                      trace ? &trace->self_attention : nullptr);
+      },
+      self_saved);
   if (self_result) *self_result = x1;
   if (cross_attention) {
     if (trace) trace->cross_attention.emplace();
-    x1 = sublayer_forward(norm, *ln_cross, x1, nullptr, [&](const Matrix& h) {
-      return cross_attention->forward(h, *memory, o.cross_attention, std::nullopt, nullptr,
-                                      trace ? &*trace->cross_attention : nullptr);
-    }, nullptr);
+    x1 = sublayer_forward(
+        norm, *ln_cross, x1, nullptr,
+        [&](const Matrix& h) {
+          return cross_attention->forward(h, *memory, o.cross_attention, std::nullopt, nullptr,
+                                          trace ? &*trace->cross_attention : nullptr);
+        },
+        nullptr);
   }
   const bool stages = trace && !drop.on();  // the lesson's stages: inference traces only
-  Matrix y = sublayer_forward(norm, ln_ffn, x1, LayerDropout::mask(drop.ffn_mask), [&](const Matrix& h) {
-    Matrix out = ffn.forward(h, trace ? &trace->ffn_hidden : nullptr, LayerDropout::mask(drop.hidden_mask),
-                             stages ? &trace->ffn_activation : nullptr);
-    if (stages) trace->ffn_output = out;
-    return out;
-  }, ffn_saved);
+  Matrix y = sublayer_forward(
+      norm, ln_ffn, x1, LayerDropout::mask(drop.ffn_mask),
+      [&](const Matrix& h) {
+        Matrix out = ffn.forward(h, trace ? &trace->ffn_hidden : nullptr, LayerDropout::mask(drop.hidden_mask),
+                                 stages ? &trace->ffn_activation : nullptr);
+        if (stages) trace->ffn_output = out;
+        return out;
+      },
+      ffn_saved);
   if (trace) {
     trace->output = y;
     trace->self_dropout_mask = std::move(drop.self_mask);
@@ -295,11 +313,11 @@ Matrix TransformerLayer::backward(const Matrix& x, const LayerTrace& t, const La
   const Matrix* hidden_mask = LayerDropout::mask(t.ffn_hidden_dropout_mask);
   // y = sublayer(x1, FFN): pre-LN x1 + D2 ⊙ FFN(LN2 x1), post-LN LN2(x1 + D2 ⊙ FFN x1)
   const Matrix& x1 = pre ? t.after_self : t.self_norm;
-  const Matrix d_x1 = sublayer_backward(
-      norm, ln_ffn, grad.ln_ffn, x1, pre ? t.ffn_norm : t.after_ffn, LayerDropout::mask(t.ffn_dropout_mask),
-      d_output, [&](const Matrix& h, const Matrix& d_out) {
-        return ffn.backward(h, t.ffn_hidden, d_out, grad.ffn, hidden_mask);
-      });
+  const Matrix d_x1 =
+      sublayer_backward(norm, ln_ffn, grad.ln_ffn, x1, pre ? t.ffn_norm : t.after_ffn,
+                        LayerDropout::mask(t.ffn_dropout_mask), d_output, [&](const Matrix& h, const Matrix& d_out) {
+                          return ffn.backward(h, t.ffn_hidden, d_out, grad.ffn, hidden_mask);
+                        });
   // x1 = sublayer(x, SelfAttn): pre-LN x + D1 ⊙ SelfAttn(LN1 x), post-LN LN1(x + D1 ⊙ SelfAttn x)
   // (the attention-weight masks are in the heads' traces)
   return sublayer_backward(norm, ln_self, grad.ln_self, x, pre ? t.self_norm : t.after_self,
@@ -314,8 +332,8 @@ std::vector<LayerStage> layer_stages(const LayerTrace& t, const Matrix& input) {
   const bool post = t.after_ffn.size() > 0;
   const Eigen::Index n = t.output.rows();
   const Matrix& norm2 = post ? t.output : t.ffn_norm;  // post-LN: LN2's output is the layer's
-  for (const Matrix* m : {&input, &t.self_norm, &t.self_attention.output, &t.after_self, &norm2,
-                          &t.ffn_activation, &t.ffn_output})
+  for (const Matrix* m :
+       {&input, &t.self_norm, &t.self_attention.output, &t.after_self, &norm2, &t.ffn_activation, &t.ffn_output})
     if (m->rows() != n || n == 0)
       throw std::invalid_argument("layer stages: this trace lacks them (a forward without a trace, or with dropout)");
   return {{"input", &input},

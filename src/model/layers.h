@@ -21,7 +21,7 @@ struct Linear {
   Matrix forward(const Matrix& x) const;  // x: n×in → n×out
   // Adds dL/dW and dL/db into grad and returns dL/dx, given the forward input x and dL/dy.
   Matrix backward(const Matrix& x, const Matrix& dy, Linear& grad) const;
-  void init_random(Rng& rng);             // weight ~ N(0, 1/in), bias = 0
+  void init_random(Rng& rng);  // weight ~ N(0, 1/in), bias = 0
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };
 
@@ -159,8 +159,8 @@ struct LayerOptions {
 //   post-LN: y = LN(x + D ⊙ f(x))      *saved = x + D ⊙ f(x), LN's input
 // D: the dropout mask on f's output (training), nullptr = none. saved: nullptr = not kept.
 template <class Sublayer>
-Matrix sublayer_forward(NormPlacement norm, const LayerNorm& ln, const Matrix& x, const Matrix* dropout,
-                        Sublayer&& f, Matrix* saved) {
+Matrix sublayer_forward(NormPlacement norm, const LayerNorm& ln, const Matrix& x, const Matrix* dropout, Sublayer&& f,
+                        Matrix* saved) {
   const bool pre = norm == NormPlacement::Pre;
   Matrix h = pre ? ln.forward(x) : Matrix();
   Matrix out = f(pre ? h : x);

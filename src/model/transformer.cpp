@@ -47,8 +47,7 @@ Matrix Transformer::embed(const std::vector<int>& ids, int position_offset) cons
   const int n = static_cast<int>(ids.size());
   if (n == 0) input_error("the sequence is empty; give at least one token");
   if (n > config_.max_len)
-    input_error(std::to_string(n) + " tokens exceed the model's maximum length of " +
-                std::to_string(config_.max_len));
+    input_error(std::to_string(n) + " tokens exceed the model's maximum length of " + std::to_string(config_.max_len));
   if (position_offset < 0 || position_offset + n > config_.max_len)
     input_error("position offset " + std::to_string(position_offset) + " puts " + std::to_string(n) +
                 " tokens past the maximum length of " + std::to_string(config_.max_len));

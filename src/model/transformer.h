@@ -20,9 +20,9 @@ struct RunOptions {
   int window = 0;              // sliding-window width, 0 = off
   bool scale = true;           // divide scores by √dh
   float score_multiplier = 1.0f;
-  std::vector<uint8_t> key_padding;                 // one flag per input token, nonzero = hidden
-  std::vector<std::vector<uint8_t>> head_active;    // per layer, per head; empty = all heads on
-  const Matrix* memory = nullptr;                   // encoder output, for cross-attention
+  std::vector<uint8_t> key_padding;               // one flag per input token, nonzero = hidden
+  std::vector<std::vector<uint8_t>> head_active;  // per layer, per head; empty = all heads on
+  const Matrix* memory = nullptr;                 // encoder output, for cross-attention
   // Training only: inverted dropout with probability `dropout` on the attention weights, each
   // sublayer output before its residual add, and the FFN activation after GELU (models
   // without cross-attention). Masks are drawn from streams derived from dropout_seed (per layer,
@@ -37,7 +37,7 @@ struct RunOptions {
 struct ForwardTrace {
   Matrix embeddings;  // n×d: token embedding + additive positional encoding
   std::vector<LayerTrace> layers;
-  Matrix output;      // n×d: after the final LayerNorm (pre-LN) or the last layer (post-LN)
+  Matrix output;  // n×d: after the final LayerNorm (pre-LN) or the last layer (post-LN)
 
   // The input of layer l: the embeddings for layer 0, else layer l − 1's output.
   const Matrix& layer_input(size_t l) const { return l == 0 ? embeddings : layers[l - 1].output; }

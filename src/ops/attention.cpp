@@ -23,8 +23,8 @@ namespace {
 
 void check_inputs(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& o) {
   auto fail = [](const std::string& why) { throw std::invalid_argument("attention: " + why); };
-  if (q.rows() == 0 || k.rows() == 0) fail("empty sequence (Q has " + std::to_string(q.rows()) +
-                                           " rows, K has " + std::to_string(k.rows()) + ")");
+  if (q.rows() == 0 || k.rows() == 0)
+    fail("empty sequence (Q has " + std::to_string(q.rows()) + " rows, K has " + std::to_string(k.rows()) + ")");
   if (q.cols() == 0) fail("key width dk is 0");
   if (q.cols() != k.cols())
     fail("Q is " + shape_string(q) + " and K is " + shape_string(k) + ": both need the same width dk");
@@ -33,8 +33,7 @@ void check_inputs(const Matrix& q, const Matrix& k, const Matrix& v, const Atten
   if (!all_finite(q) || !all_finite(k) || !all_finite(v)) fail("Q, K or V contains NaN or infinity");
   const auto& pad = o.mask.key_padding;
   if (!pad.empty() && pad.size() != static_cast<size_t>(k.rows()))
-    fail("key_padding has " + std::to_string(pad.size()) + " flags for " + std::to_string(k.rows()) +
-         " keys");
+    fail("key_padding has " + std::to_string(pad.size()) + " flags for " + std::to_string(k.rows()) + " keys");
   if (o.mask.window < 0) fail("window must be ≥ 0 (0 = no window), got " + std::to_string(o.mask.window));
   if (o.mask.query_offset < 0) fail("query_offset must be ≥ 0");
   check_query_positions(o.mask, q.rows());
@@ -105,8 +104,7 @@ float attention_score_scale(int dk, const AttentionOptions& options) {
   return base * options.score_multiplier;
 }
 
-AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& v,
-                                const AttentionOptions& options) {
+AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
   check_inputs(q, k, v, options);
   check_trace_fits(static_cast<int>(q.rows()), static_cast<int>(k.rows()), static_cast<int>(v.cols()));
   AttentionTrace t;
@@ -126,14 +124,13 @@ AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& 
   return t;
 }
 
-AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Matrix& v,
-                                      const AttentionTrace& trace, const AttentionOptions& options,
-                                      const Matrix& d_output) {
+AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionTrace& trace,
+                                      const AttentionOptions& options, const Matrix& d_output) {
   const Matrix& p = trace.weights;  // n×m
   const bool dropped = trace.dropout_mask.size() > 0;
   AttentionGradients g;
   Matrix d_weights = d_output * v.transpose();  // n×m
-  if (dropped) {  // output = (P ⊙ M)·V
+  if (dropped) {                                // output = (P ⊙ M)·V
     g.v = (p.array() * trace.dropout_mask.array()).matrix().transpose() * d_output;
     d_weights.array() *= trace.dropout_mask.array();
   } else {
@@ -143,8 +140,8 @@ AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Ma
   const Eigen::VectorXf row_dot = (d_weights.array() * p.array()).rowwise().sum();
   Matrix d_scores = (p.array() * (d_weights.array().colwise() - row_dot.array())).matrix();
   d_scores *= attention_score_scale(static_cast<int>(q.cols()), options);
-  g.q = d_scores * k;                          // n×dk
-  g.k = d_scores.transpose() * q;              // m×dk
+  g.q = d_scores * k;              // n×dk
+  g.k = d_scores.transpose() * q;  // m×dk
   return g;
 }
 

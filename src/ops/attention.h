@@ -61,8 +61,7 @@ struct AttentionTrace {
 // the formula does not give. attention_traced also refuses a trace above kMaxTraceBytes
 // (ops/attention_memory.h) before allocating it.
 Matrix attention(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options);
-AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& v,
-                                const AttentionOptions& options);
+AttentionTrace attention_traced(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options);
 
 struct AttentionGradients {
   Matrix q, k, v;  // dL/dQ (n×dk), dL/dK (m×dk), dL/dV (m×dv)
@@ -70,9 +69,8 @@ struct AttentionGradients {
 
 // Backward of attention_traced given what it saved and dL/d(output). Masked entries have
 // weight 0, so no gradient flows through them.
-AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Matrix& v,
-                                      const AttentionTrace& trace, const AttentionOptions& options,
-                                      const Matrix& d_output);
+AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionTrace& trace,
+                                      const AttentionOptions& options, const Matrix& d_output);
 
 // Inverted-dropout mask (rows×cols): each entry is 0 with probability p, else 1/(1 − p), drawn
 // from Rng(seed) in row-major order. p must lie in [0, 1).

@@ -81,7 +81,8 @@ void check_no_fully_masked_query(const AttentionMask& mask, int n, int m) {
   std::vector<int> unpadded_before(static_cast<size_t>(m) + 1, 0);
   for (int j = 0; j < m; ++j)
     unpadded_before[static_cast<size_t>(j) + 1] =
-        unpadded_before[static_cast<size_t>(j)] + (mask.key_padding.empty() || mask.key_padding[static_cast<size_t>(j)] == 0);
+        unpadded_before[static_cast<size_t>(j)] +
+        (mask.key_padding.empty() || mask.key_padding[static_cast<size_t>(j)] == 0);
   for (int i = 0; i < n; ++i) {
     const int64_t p = static_cast<int64_t>(mask.query_offset) + i;
     const KeyRange r = visible_keys(mask, p, p, m);
@@ -149,7 +150,8 @@ void weighted_sum(int kb, int dv, const float* st, const float* v, float* o, con
   const int vector_channels = dv / 8 * 8;
   for (int i = 0; i < QB; i += 4)
     for (int c = 0; c < vector_channels; c += 8)
-      weighted_sum_tile<Arith>(kb, st + i, v + c, static_cast<size_t>(dv), o + i * dv + c, static_cast<size_t>(dv), alpha + i);
+      weighted_sum_tile<Arith>(kb, st + i, v + c, static_cast<size_t>(dv), o + i * dv + c, static_cast<size_t>(dv),
+                               alpha + i);
   for (int i = 0; i < QB; ++i)  // channels past the last multiple of 8 (dv = 64 has none)
     for (int c = vector_channels; c < dv; ++c) {
       float acc = o[i * dv + c] * alpha[i];
@@ -186,11 +188,11 @@ void online_softmax(int kb, float* st, float* mu, float* ell, float* alpha) {
 
 // One query block's running state (see the layout at the top of this file).
 struct QueryBlock {
-  int i0 = 0, rows = 0;          // queries i0 … i0 + rows − 1
+  int i0 = 0, rows = 0;             // queries i0 … i0 + rows − 1
   int64_t p_first = 0, p_last = 0;  // their absolute positions
-  KeyRange keys{0, -1};          // keys visible to at least one of them
-  float* qt = nullptr;           // dk × QB
-  float* o = nullptr;            // QB × dv
+  KeyRange keys{0, -1};             // keys visible to at least one of them
+  float* qt = nullptr;              // dk × QB
+  float* o = nullptr;               // QB × dv
   alignas(16) float mu[QB], ell[QB];
 };
 
@@ -267,8 +269,8 @@ void fused_kernel(const float* q, const float* k, const float* v, int n, int m, 
 // Finite inputs give a finite output unless a score overflowed float (the online softmax then
 // computes ∞ − ∞). Checking the n×dv output afterwards keeps the kernel's inner loops as they
 // are; the row that failed is recomputed to name the key, as ae::attention does.
-void check_output_finite(const float* q, const float* k, int n, int m, int dk, int dv,
-                         const AttentionOptions& options, const float* out) {
+void check_output_finite(const float* q, const float* k, int n, int m, int dk, int dv, const AttentionOptions& options,
+                         const float* out) {
   const float s = attention_score_scale(dk, options);
   for (int i = 0; i < n; ++i) {
     if (finite(out + static_cast<size_t>(i) * dv, static_cast<size_t>(dv))) continue;

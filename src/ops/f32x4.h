@@ -94,22 +94,24 @@ inline f32x4 less(f32x4 a, f32x4 b) { return _mm_cmplt_ps(a, b); }
 inline f32x4 equal(f32x4 a, f32x4 b) { return _mm_cmpeq_ps(a, b); }
 inline f32x4 clear_where(f32x4 mask, f32x4 a) { return _mm_andnot_ps(mask, a); }
 inline f32x4 select(f32x4 mask, f32x4 a, f32x4 b) { return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b)); }
-inline f32x4 shift_bits_left_23(f32x4 a) {
-  return _mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(a), 23));
-}
+inline f32x4 shift_bits_left_23(f32x4 a) { return _mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(a), 23)); }
 
 #else
 
 struct f32x4 {
   float v[4];
 };
-inline f32x4 load(const float* p) { f32x4 r; std::memcpy(r.v, p, sizeof r.v); return r; }
+inline f32x4 load(const float* p) {
+  f32x4 r;
+  std::memcpy(r.v, p, sizeof r.v);
+  return r;
+}
 inline void store(float* p, f32x4 a) { std::memcpy(p, a.v, sizeof a.v); }
 inline f32x4 splat(float x) { return {{x, x, x, x}}; }
 inline f32x4 load_splat(const float* p) { return splat(*p); }
 inline f32x4 zero() { return splat(0.0f); }
-#define AE_F32X4_LANEWISE(expr) \
-  f32x4 r;                      \
+#define AE_F32X4_LANEWISE(expr)                \
+  f32x4 r;                                     \
   for (int i = 0; i < 4; ++i) r.v[i] = (expr); \
   return r
 inline f32x4 add(f32x4 a, f32x4 b) { AE_F32X4_LANEWISE(a.v[i] + b.v[i]); }
@@ -117,7 +119,12 @@ inline f32x4 sub(f32x4 a, f32x4 b) { AE_F32X4_LANEWISE(a.v[i] - b.v[i]); }
 inline f32x4 mul(f32x4 a, f32x4 b) { AE_F32X4_LANEWISE(a.v[i] * b.v[i]); }
 inline f32x4 div(f32x4 a, f32x4 b) { AE_F32X4_LANEWISE(a.v[i] / b.v[i]); }
 inline f32x4 max(f32x4 a, f32x4 b) { AE_F32X4_LANEWISE(a.v[i] < b.v[i] ? b.v[i] : a.v[i]); }
-inline float lane_bits(bool all) { uint32_t u = all ? 0xFFFFFFFFu : 0u; float f; std::memcpy(&f, &u, 4); return f; }
+inline float lane_bits(bool all) {
+  uint32_t u = all ? 0xFFFFFFFFu : 0u;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
 inline f32x4 less(f32x4 a, f32x4 b) { AE_F32X4_LANEWISE(lane_bits(a.v[i] < b.v[i])); }
 inline f32x4 equal(f32x4 a, f32x4 b) { AE_F32X4_LANEWISE(lane_bits(a.v[i] == b.v[i])); }
 inline f32x4 clear_where(f32x4 mask, f32x4 a) {
@@ -191,7 +198,8 @@ using FastestArith = MulAdd;
 
 // e^x for x ≤ 0, the only range softmax needs (x = score − running max). Lanes with
 // x < −87.336 (where e^x is below the smallest normal float), and x = −∞ (masked), give
-// exactly 0. Error ≤ 3 ulp on the rest (2.2 measured, tests/native/test_attention_fused.cpp). Method (XNNPACK's "rr2_p5"):
+// exactly 0. Error ≤ 3 ulp on the rest (2.2 measured, tests/native/test_attention_fused.cpp). Method (XNNPACK's
+// "rr2_p5"):
 //   n = round(x·log2 e),  t = x − n·ln2 (ln2 split in two for an exact product),
 //   e^t ≈ 1 + t·(c1 + t·(c2 + t·(c3 + t·(c4 + t·c5)))) on |t| ≤ ln2/2,  e^x = 2ⁿ·e^t.
 // The rounding uses a "magic bias" whose low mantissa bits then hold n + 127, so 2ⁿ is built

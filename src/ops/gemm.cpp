@@ -31,9 +31,11 @@ namespace {
 // the product temporary its 12 accumulators + 2 panel vectors + 1 broadcast fit V8's 15 xmm
 // registers. In Chromium it beat the 5×8 FMA tile in 9 of 12 sizes over three runs of
 // tools/bench/browser.mjs on the loaded 2-core machine (docs/benchmarks.md): a small, noisy lead.
-#define AE_GEMM_TILE(MR, ARITH, ISA) {"f32_gemm_ukernel_" #MR "x8__" ISA, &f32_gemm_ukernel_f32x4<MR, simd::ARITH>}
-#define AE_GEMM_FMA_TILES AE_GEMM_TILE(6, Fma, AE_F32X4_FMA_ISA), AE_GEMM_TILE(5, Fma, AE_F32X4_FMA_ISA), \
-                          AE_GEMM_TILE(4, Fma, AE_F32X4_FMA_ISA),
+#define AE_GEMM_TILE(MR, ARITH, ISA) \
+  { "f32_gemm_ukernel_" #MR "x8__" ISA, &f32_gemm_ukernel_f32x4<MR, simd::ARITH> }
+#define AE_GEMM_FMA_TILES                                                         \
+  AE_GEMM_TILE(6, Fma, AE_F32X4_FMA_ISA), AE_GEMM_TILE(5, Fma, AE_F32X4_FMA_ISA), \
+      AE_GEMM_TILE(4, Fma, AE_F32X4_FMA_ISA),
 constexpr GemmKernel kKernels[] = {
 #if AE_GEMM_EIGEN_FIRST
     {"f32_gemm__eigen", &f32_gemm__eigen},
@@ -41,7 +43,7 @@ constexpr GemmKernel kKernels[] = {
 #if AE_F32X4_FMA_FAST
     AE_GEMM_FMA_TILES
 #endif
-    AE_GEMM_TILE(5, MulAdd, AE_F32X4_ISA),
+        AE_GEMM_TILE(5, MulAdd, AE_F32X4_ISA),
     AE_GEMM_TILE(4, MulAdd, AE_F32X4_ISA),
     AE_GEMM_TILE(6, MulAdd, AE_F32X4_ISA),
 #if !AE_GEMM_EIGEN_FIRST
@@ -111,7 +113,8 @@ void gemm_reference(const GemmArgs& g) {
       if (g.bias) acc += g.bias[j];
       double sum = 0.0;
       for (int p = 0; p < g.k; ++p) {
-        const double b = g.transpose_b ? g.b[static_cast<size_t>(j) * g.ldb + p] : g.b[static_cast<size_t>(p) * g.ldb + j];
+        const double b =
+            g.transpose_b ? g.b[static_cast<size_t>(j) * g.ldb + p] : g.b[static_cast<size_t>(p) * g.ldb + j];
         sum += static_cast<double>(g.a[static_cast<size_t>(i) * g.lda + p]) * b;
       }
       c = static_cast<float>(acc + sum);

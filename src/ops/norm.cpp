@@ -23,8 +23,7 @@ RowStats row_stats(const Eigen::Ref<const Matrix>& x, Eigen::Index r, float eps)
 Matrix layer_norm(const Matrix& x, const Matrix& gamma, const Matrix& beta, float eps) {
   if (gamma.rows() != 1 || beta.rows() != 1 || gamma.size() != x.cols() || beta.size() != x.cols())
     throw std::invalid_argument("layer_norm: input is " + shape_string(x) + " but gamma/beta have " +
-                                std::to_string(gamma.size()) + "/" + std::to_string(beta.size()) +
-                                " entries");
+                                std::to_string(gamma.size()) + "/" + std::to_string(beta.size()) + " entries");
   Matrix y(x.rows(), x.cols());
   for (Eigen::Index r = 0; r < x.rows(); ++r) {
     const auto [mean, rstd] = row_stats(x, r, eps);

@@ -76,9 +76,12 @@ void append_utf8(std::string& out, char32_t c) {
 const std::array<std::string, 256>& byte_characters() {
   static const std::array<std::string, 256> table = [] {
     std::array<std::string, 256> t;
-    const auto printable = [](int b) { return (b >= '!' && b <= '~') || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff); };
+    const auto printable = [](int b) {
+      return (b >= '!' && b <= '~') || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
+    };
     int next = 256;
-    for (int b = 0; b < 256; ++b) append_utf8(t[static_cast<size_t>(b)], static_cast<char32_t>(printable(b) ? b : next++));
+    for (int b = 0; b < 256; ++b)
+      append_utf8(t[static_cast<size_t>(b)], static_cast<char32_t>(printable(b) ? b : next++));
     return t;
   }();
   return table;
@@ -95,7 +98,8 @@ size_t piece_end(const std::vector<CodePoint>& cps, size_t i) {
   if (c == U'\'' && i + 1 < n) {
     if (next == U's' || next == U't' || next == U'm' || next == U'd') return i + 2;
     const char32_t third = at(i + 2);
-    if (i + 2 < n && ((next == U'r' && third == U'e') || (next == U'v' && third == U'e') || (next == U'l' && third == U'l')))
+    if (i + 2 < n &&
+        ((next == U'r' && third == U'e') || (next == U'v' && third == U'e') || (next == U'l' && third == U'l')))
       return i + 3;
   }
   // ` ?\p{L}+`, ` ?\p{N}+`, ` ?[^\s\p{L}\p{N}]+`: the class of the first character after the optional space.
@@ -135,8 +139,9 @@ BpeTokenizer BpeTokenizer::parse(std::string_view vocab_json, std::string_view m
   std::vector<bool> seen(vocab.size(), false);
   for (const auto& [token, id] : vocab.items()) {
     if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= static_cast<int64_t>(vocab.size()))
-      throw std::invalid_argument("vocab.json: the id of \"" + shorten_for_message(token) + "\" must be an integer in [0, " +
-                                  std::to_string(vocab.size()) + "), got " + describe_json(id));
+      throw std::invalid_argument("vocab.json: the id of \"" + shorten_for_message(token) +
+                                  "\" must be an integer in [0, " + std::to_string(vocab.size()) + "), got " +
+                                  describe_json(id));
     const size_t i = id.get<size_t>();
     if (seen[i]) throw std::invalid_argument("vocab.json: id " + std::to_string(i) + " is given to two tokens");
     seen[i] = true;
@@ -146,7 +151,8 @@ BpeTokenizer BpeTokenizer::parse(std::string_view vocab_json, std::string_view m
   for (int b = 0; b < 256; ++b)
     if (!t.ids_.count(byte_characters()[static_cast<size_t>(b)]))
       throw std::invalid_argument("vocab.json: no token for byte " + std::to_string(b) + " (\"" +
-                                  byte_characters()[static_cast<size_t>(b)] + "\"); is this a byte-level BPE vocabulary?");
+                                  byte_characters()[static_cast<size_t>(b)] +
+                                  "\"); is this a byte-level BPE vocabulary?");
 
   int rank = 0;
   size_t line_number = 0;
@@ -158,9 +164,11 @@ BpeTokenizer BpeTokenizer::parse(std::string_view vocab_json, std::string_view m
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || (line_number == 0 && line.rfind("#version", 0) == 0)) continue;
     const size_t space = line.find(' ');
-    if (space == 0 || space == std::string_view::npos || space + 1 == line.size() || line.find(' ', space + 1) != std::string_view::npos)
+    if (space == 0 || space == std::string_view::npos || space + 1 == line.size() ||
+        line.find(' ', space + 1) != std::string_view::npos)
       throw std::invalid_argument("merges.txt: line " + std::to_string(line_number + 1) +
-                                  " must be two tokens separated by one space, got \"" + shorten_for_message(std::string(line)) + "\"");
+                                  " must be two tokens separated by one space, got \"" +
+                                  shorten_for_message(std::string(line)) + "\"");
     const std::string merged = std::string(line.substr(0, space)) + std::string(line.substr(space + 1));
     if (!t.ids_.count(merged))
       throw std::invalid_argument("merges.txt: line " + std::to_string(line_number + 1) + ": the merged token \"" +
@@ -219,7 +227,8 @@ void BpeTokenizer::encode_piece(std::string_view piece, std::vector<int>& ids) c
     push(prev[l], c.left);
     push(c.left, next[l]);
   }
-  for (int i = m ? 0 : -1; i >= 0; i = next[static_cast<size_t>(i)]) ids.push_back(ids_.at(symbol[static_cast<size_t>(i)]));
+  for (int i = m ? 0 : -1; i >= 0; i = next[static_cast<size_t>(i)])
+    ids.push_back(ids_.at(symbol[static_cast<size_t>(i)]));
 }
 
 std::string BpeTokenizer::token_bytes(int id) const {

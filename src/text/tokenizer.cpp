@@ -14,11 +14,18 @@ char32_t next_code_point(std::string_view text, size_t& i) {
   const unsigned char b0 = byte(i);
   int extra = 0;
   char32_t cp = 0;
-  if (b0 < 0x80) { cp = b0; }
-  else if ((b0 & 0xE0) == 0xC0) { cp = b0 & 0x1F; extra = 1; }
-  else if ((b0 & 0xF0) == 0xE0) { cp = b0 & 0x0F; extra = 2; }
-  else if ((b0 & 0xF8) == 0xF0) { cp = b0 & 0x07; extra = 3; }
-  else throw std::invalid_argument("text is not valid UTF-8 (byte " + std::to_string(start) + ")");
+  if (b0 < 0x80) {
+    cp = b0;
+  } else if ((b0 & 0xE0) == 0xC0) {
+    cp = b0 & 0x1F;
+    extra = 1;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    cp = b0 & 0x0F;
+    extra = 2;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    cp = b0 & 0x07;
+    extra = 3;
+  } else throw std::invalid_argument("text is not valid UTF-8 (byte " + std::to_string(start) + ")");
   ++i;
   for (int k = 0; k < extra; ++k, ++i) {
     if (i >= text.size() || (byte(i) & 0xC0) != 0x80)
@@ -34,8 +41,7 @@ char32_t next_code_point(std::string_view text, size_t& i) {
 }
 
 bool is_space(char32_t c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == 0x00A0 ||
-         c == 0x3000;
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == 0x00A0 || c == 0x3000;
 }
 
 bool is_apostrophe(char32_t c) { return c == '\'' || c == 0x2019; }
@@ -69,8 +75,10 @@ void push_word(std::string word, std::vector<std::string>& out) {
 
 void append_utf8(std::string& s, char32_t c) {
   if (c < 0x80) s += static_cast<char>(c);
-  else if (c < 0x800) { s += static_cast<char>(0xC0 | (c >> 6)); s += static_cast<char>(0x80 | (c & 0x3F)); }
-  else if (c < 0x10000) {
+  else if (c < 0x800) {
+    s += static_cast<char>(0xC0 | (c >> 6));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
     s += static_cast<char>(0xE0 | (c >> 12));
     s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
     s += static_cast<char>(0x80 | (c & 0x3F));

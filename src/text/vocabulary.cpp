@@ -22,10 +22,19 @@ std::string decode_utf8(std::string_view s, std::u32string* out = nullptr) {
       ++i;
       continue;
     }
-    if ((b0 & 0xE0) == 0xC0) { extra = 1; cp = b0 & 0x1F; min = 0x80; }
-    else if ((b0 & 0xF0) == 0xE0) { extra = 2; cp = b0 & 0x0F; min = 0x800; }
-    else if ((b0 & 0xF8) == 0xF0) { extra = 3; cp = b0 & 0x07; min = 0x10000; }
-    else return "invalid UTF-8 at byte " + std::to_string(i);
+    if ((b0 & 0xE0) == 0xC0) {
+      extra = 1;
+      cp = b0 & 0x1F;
+      min = 0x80;
+    } else if ((b0 & 0xF0) == 0xE0) {
+      extra = 2;
+      cp = b0 & 0x0F;
+      min = 0x800;
+    } else if ((b0 & 0xF8) == 0xF0) {
+      extra = 3;
+      cp = b0 & 0x07;
+      min = 0x10000;
+    } else return "invalid UTF-8 at byte " + std::to_string(i);
     for (int k = 1; k <= extra; ++k) {
       if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
         return "invalid UTF-8 at byte " + std::to_string(i);
@@ -123,8 +132,8 @@ Vocabulary Vocabulary::parse(std::string_view text) {
     }
     if (const auto why = word_error(word); !why.empty()) fail(line, why);
     if (v.contains(word))
-      fail(line, "duplicate token \"" + std::string(word) + "\" (first on line " +
-                     std::to_string(v.id(word) + 1) + ")");
+      fail(line,
+           "duplicate token \"" + std::string(word) + "\" (first on line " + std::to_string(v.id(word) + 1) + ")");
     v.add(std::string(word));
   }
   if (line < static_cast<size_t>(kNumSpecial))
@@ -146,9 +155,7 @@ int Vocabulary::id(std::string_view word) const {
   return it == ids_.end() ? kUnk : it->second;
 }
 
-std::vector<std::string> Vocabulary::words() const {
-  return {tokens_.begin() + kNumSpecial, tokens_.end()};
-}
+std::vector<std::string> Vocabulary::words() const { return {tokens_.begin() + kNumSpecial, tokens_.end()}; }
 
 std::vector<Vocabulary::Neighbour> Vocabulary::nearest(std::string_view word, int k, int max_distance) const {
   if (k < 0) throw std::invalid_argument("nearest: k must be 0 or more, got " + std::to_string(k));
@@ -163,7 +170,8 @@ std::vector<Vocabulary::Neighbour> Vocabulary::nearest(std::string_view word, in
     if (max_distance < 0 || d <= max_distance) found.push_back({tokens_[id], d});
   }
   // Stable: equal distances keep id order.
-  std::stable_sort(found.begin(), found.end(), [](const Neighbour& a, const Neighbour& b) { return a.distance < b.distance; });
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Neighbour& a, const Neighbour& b) { return a.distance < b.distance; });
   if (found.size() > static_cast<size_t>(k)) found.resize(static_cast<size_t>(k));
   return found;
 }

@@ -20,124 +20,116 @@ namespace {
 
 enum Purpose : uint64_t { kHeldCombos = 11, kHeldNounRoles = 12, kDraw = 13, kPairOrder = 14 };
 
-
 std::vector<CorefFamily> build_families() {
   const std::vector<std::string> failed = {"too", "far too", "so", "really"};  // something did not happen
   const std::vector<std::string> happened = {"so", "very", "really", "quite"};
   std::vector<CorefFamily> f;
 
-  CorefFamily cross{"cross",
-                    {"animal", "crossing"},
-                    {{{"animal", "dog", "cat", "horse", "cow", "deer", "fox", "goat", "sheep", "pig", "rabbit",
-                       "wolf", "bear", "donkey", "mule", "camel", "child", "boy", "girl", "man", "woman", "chicken",
-                       "duck", "squirrel"},
-                      {"street", "road", "highway", "avenue", "lane", "boulevard", "river", "bridge", "field",
-                       "track", "path", "canal", "stream", "square", "valley", "desert", "motorway", "railway",
-                       "trail", "creek", "meadow", "swamp", "intersection", "junction"}}},
-                    {{{"tired", "exhausted", "sleepy", "scared", "weak", "lazy", "nervous", "frightened", "injured",
-                       "afraid", "slow"},
-                      {"wide", "busy", "long", "dangerous", "crowded", "noisy", "deep", "icy", "flooded", "muddy",
-                       "broad"}}},
-                    failed,
-                    family_templates({"{0} didn't cross {1}", "{0} did not cross {1}", "{0} refused to cross {1}",
-                               "{1} wasn't crossed by {0}", "{1} was not crossed by {0}",
-                               "{1} was never crossed by {0}", "{0} never crossed {1}",
-                               "{1} could not be crossed by {0}"})};
+  CorefFamily cross{
+      "cross",
+      {"animal", "crossing"},
+      {{{"animal", "dog", "cat",    "horse", "cow",   "deer",    "fox",  "goat",
+         "sheep",  "pig", "rabbit", "wolf",  "bear",  "donkey",  "mule", "camel",
+         "child",  "boy", "girl",   "man",   "woman", "chicken", "duck", "squirrel"},
+        {"street",   "road",    "highway", "avenue", "lane",   "boulevard", "river",        "bridge",
+         "field",    "track",   "path",    "canal",  "stream", "square",    "valley",       "desert",
+         "motorway", "railway", "trail",   "creek",  "meadow", "swamp",     "intersection", "junction"}}},
+      {{{"tired", "exhausted", "sleepy", "scared", "weak", "lazy", "nervous", "frightened", "injured", "afraid",
+         "slow"},
+        {"wide", "busy", "long", "dangerous", "crowded", "noisy", "deep", "icy", "flooded", "muddy", "broad"}}},
+      failed,
+      family_templates({"{0} didn't cross {1}", "{0} did not cross {1}", "{0} refused to cross {1}",
+                        "{1} wasn't crossed by {0}", "{1} was not crossed by {0}", "{1} was never crossed by {0}",
+                        "{0} never crossed {1}", "{1} could not be crossed by {0}"})};
   f.push_back(cross);
 
-  CorefFamily fit{"fit",
-                  {"object", "container"},
-                  {{{"trophy", "statue", "lamp", "guitar", "painting", "telescope", "piano", "cake", "sofa",
-                     "mirror", "bottle", "umbrella", "violin", "chair", "table", "helmet", "pumpkin", "carpet",
-                     "ladder", "poster", "kettle", "blanket", "laptop"},
-                    {"suitcase", "box", "bag", "drawer", "backpack", "trunk", "cupboard", "basket", "bucket",
-                     "crate", "cabinet", "closet", "locker", "car", "van", "fridge", "oven", "garage", "room",
-                     "pocket", "tent", "wardrobe", "bin"}}},
-                  {{{"big", "large", "tall", "wide", "long", "bulky", "huge", "thick", "enormous", "heavy"},
-                    {"small", "narrow", "full", "tiny", "short", "compact", "cramped", "crowded", "little",
-                     "shallow"}}},
-                  failed,
-                  family_templates({"{0} didn't fit in {1}", "{0} did not fit into {1}", "{0} would not fit in {1}",
-                             "{1} couldn't hold {0}", "{1} could not hold {0}", "{1} had no room for {0}",
-                             "{0} never fit into {1}", "{1} would not hold {0}"})};
+  CorefFamily fit{
+      "fit",
+      {"object", "container"},
+      {{{"trophy",  "statue", "lamp",   "guitar",   "painting", "telescope", "piano", "cake",
+         "sofa",    "mirror", "bottle", "umbrella", "violin",   "chair",     "table", "helmet",
+         "pumpkin", "carpet", "ladder", "poster",   "kettle",   "blanket",   "laptop"},
+        {"suitcase", "box",    "bag",     "drawer", "backpack", "trunk",    "cupboard", "basket",
+         "bucket",   "crate",  "cabinet", "closet", "locker",   "car",      "van",      "fridge",
+         "oven",     "garage", "room",    "pocket", "tent",     "wardrobe", "bin"}}},
+      {{{"big", "large", "tall", "wide", "long", "bulky", "huge", "thick", "enormous", "heavy"},
+        {"small", "narrow", "full", "tiny", "short", "compact", "cramped", "crowded", "little", "shallow"}}},
+      failed,
+      family_templates({"{0} didn't fit in {1}", "{0} did not fit into {1}", "{0} would not fit in {1}",
+                        "{1} couldn't hold {0}", "{1} could not hold {0}", "{1} had no room for {0}",
+                        "{0} never fit into {1}", "{1} would not hold {0}"})};
   fit.has_heldout_order = true;
   fit.heldout_order = CorefOrder::ClauseFirst;
   f.push_back(fit);
 
-  CorefFamily brk{"break",
-                  {"projectile", "breakable"},
-                  {{{"ball", "rock", "stone", "brick", "hammer", "axe", "bat", "club", "log", "anvil", "boulder",
-                     "shovel", "wrench", "pipe", "crowbar", "mallet", "pebble", "weight", "iron", "pan", "bolt",
-                     "hailstone"},
-                    {"window", "vase", "mirror", "plate", "jar", "screen", "glass", "cup", "bowl", "bottle", "lamp",
-                     "tile", "egg", "teapot", "mug", "ornament", "figurine", "lens", "phone", "clock", "watch",
-                     "dish"}}},
-                  {{{"hard", "heavy", "solid", "sharp", "fast", "big", "dense", "strong", "massive", "pointed"},
-                    {"fragile", "thin", "weak", "brittle", "old", "delicate", "cracked", "flimsy", "cheap",
-                     "frail"}}},
-                  happened,
-                  family_templates({"{0} broke {1}", "{0} smashed {1}", "{0} cracked {1}", "{1} was broken by {0}",
-                             "{1} was smashed by {0}", "{1} got cracked by {0}", "{0} easily broke {1}",
-                             "{1} got smashed by {0}"})};
+  CorefFamily brk{
+      "break",
+      {"projectile", "breakable"},
+      {{{"ball",   "rock",   "stone", "brick",   "hammer", "axe",    "bat",    "club", "log", "anvil", "boulder",
+         "shovel", "wrench", "pipe",  "crowbar", "mallet", "pebble", "weight", "iron", "pan", "bolt",  "hailstone"},
+        {"window", "vase", "mirror", "plate", "jar",      "screen",   "glass", "cup",   "bowl",  "bottle", "lamp",
+         "tile",   "egg",  "teapot", "mug",   "ornament", "figurine", "lens",  "phone", "clock", "watch",  "dish"}}},
+      {{{"hard", "heavy", "solid", "sharp", "fast", "big", "dense", "strong", "massive", "pointed"},
+        {"fragile", "thin", "weak", "brittle", "old", "delicate", "cracked", "flimsy", "cheap", "frail"}}},
+      happened,
+      family_templates({"{0} broke {1}", "{0} smashed {1}", "{0} cracked {1}", "{1} was broken by {0}",
+                        "{1} was smashed by {0}", "{1} got cracked by {0}", "{0} easily broke {1}",
+                        "{1} got smashed by {0}"})};
   f.push_back(brk);
 
   // Machines that lift and are lifted: either can be the lifter.
-  const std::vector<std::string> machines = {"crane", "robot", "forklift", "machine", "helicopter", "hoist",
-                                             "tractor", "truck", "excavator", "bulldozer", "winch", "drone",
-                                             "tank", "jeep", "lorry", "boat", "plane", "digger", "van", "trailer",
-                                             "loader", "elevator"};
-  CorefFamily lift{"lift",
-                   {"lifter", "load"},
-                   {{machines, machines}},
-                   {{{"weak", "small", "old", "tiny", "flimsy", "feeble", "light", "underpowered", "broken",
-                      "damaged"},
-                     {"heavy", "big", "large", "bulky", "massive", "awkward", "huge", "enormous", "loaded",
-                      "wide"}}},
-                   failed,
-                   family_templates({"{0} couldn't lift {1}", "{0} could not lift {1}", "{0} failed to lift {1}",
-                              "{1} couldn't be lifted by {0}", "{1} wasn't lifted by {0}",
-                              "{1} could not be lifted by {0}", "{0} did not lift {1}",
-                              "{1} was never lifted by {0}"})};
+  const std::vector<std::string> machines = {"crane",   "robot",   "forklift",  "machine",   "helicopter", "hoist",
+                                             "tractor", "truck",   "excavator", "bulldozer", "winch",      "drone",
+                                             "tank",    "jeep",    "lorry",     "boat",      "plane",      "digger",
+                                             "van",     "trailer", "loader",    "elevator"};
+  CorefFamily lift{
+      "lift",
+      {"lifter", "load"},
+      {{machines, machines}},
+      {{{"weak", "small", "old", "tiny", "flimsy", "feeble", "light", "underpowered", "broken", "damaged"},
+        {"heavy", "big", "large", "bulky", "massive", "awkward", "huge", "enormous", "loaded", "wide"}}},
+      failed,
+      family_templates({"{0} couldn't lift {1}", "{0} could not lift {1}", "{0} failed to lift {1}",
+                        "{1} couldn't be lifted by {0}", "{1} wasn't lifted by {0}", "{1} could not be lifted by {0}",
+                        "{0} did not lift {1}", "{1} was never lifted by {0}"})};
   lift.shared_pool = true;
   lift.has_heldout_order = true;
   lift.heldout_order = CorefOrder::ClauseFirst;
   f.push_back(lift);
 
-  CorefFamily reach{"reach",
-                    {"reacher", "target"},
-                    {{{"kitten", "puppy", "rabbit", "mouse", "hamster", "duckling", "child", "toddler", "boy",
-                       "girl", "monkey", "cat", "dog", "squirrel", "goat", "baby", "chick", "lamb", "piglet", "frog",
-                       "turtle", "tortoise"},
-                      {"shelf", "table", "fence", "roof", "branch", "ledge", "window", "counter", "cupboard",
-                       "ceiling", "wall", "tree", "platform", "balcony", "rope", "hook", "nest", "chimney", "cliff",
-                       "windowsill", "bench", "sink"}}},
-                    {{{"short", "small", "tiny", "young", "little", "clumsy", "weak", "tired", "slow", "lazy"},
-                      {"high", "tall", "elevated", "distant", "lofty", "steep", "remote", "raised", "slippery",
-                       "narrow"}}},
-                    failed,
-                    family_templates({"{0} couldn't reach {1}", "{0} could not reach {1}", "{0} failed to reach {1}",
-                               "{1} couldn't be reached by {0}", "{1} wasn't reached by {0}",
-                               "{1} was never reached by {0}", "{0} did not reach {1}",
-                               "{1} could not be reached by {0}"})};
+  CorefFamily reach{
+      "reach",
+      {"reacher", "target"},
+      {{{"kitten", "puppy", "rabbit", "mouse", "hamster", "duckling", "child", "toddler",
+         "boy",    "girl",  "monkey", "cat",   "dog",     "squirrel", "goat",  "baby",
+         "chick",  "lamb",  "piglet", "frog",  "turtle",  "tortoise"},
+        {"shelf",    "table",   "fence", "roof",       "branch",   "ledge",   "window", "counter",
+         "cupboard", "ceiling", "wall",  "tree",       "platform", "balcony", "rope",   "hook",
+         "nest",     "chimney", "cliff", "windowsill", "bench",    "sink"}}},
+      {{{"short", "small", "tiny", "young", "little", "clumsy", "weak", "tired", "slow", "lazy"},
+        {"high", "tall", "elevated", "distant", "lofty", "steep", "remote", "raised", "slippery", "narrow"}}},
+      failed,
+      family_templates({"{0} couldn't reach {1}", "{0} could not reach {1}", "{0} failed to reach {1}",
+                        "{1} couldn't be reached by {0}", "{1} wasn't reached by {0}", "{1} was never reached by {0}",
+                        "{0} did not reach {1}", "{1} could not be reached by {0}"})};
   reach.has_heldout_order = true;
   reach.heldout_order = CorefOrder::TwoSentences;
   f.push_back(reach);
 
-  const std::vector<std::string> vehicles = {"truck", "bus", "van", "motorbike", "car", "taxi", "tractor", "cart",
-                                             "bicycle", "wagon", "scooter", "carriage", "lorry", "jeep", "train",
-                                             "tram", "coach", "minibus", "ambulance", "limousine", "moped",
-                                             "caravan"};
-  CorefFamily overtake{"overtake",
-                       {"faster vehicle", "slower vehicle"},
-                       {{vehicles, vehicles}},
-                       {{{"fast", "quick", "powerful", "speedy", "nimble", "swift", "new", "light", "strong",
-                          "rapid"},
-                         {"slow", "old", "heavy", "sluggish", "overloaded", "rusty", "tired", "broken", "loaded",
-                          "weak"}}},
-                       happened,
-                       family_templates({"{0} overtook {1}", "{0} passed {1}", "{0} easily overtook {1}",
-                                  "{1} was overtaken by {0}", "{1} was passed by {0}", "{1} got overtaken by {0}",
-                                  "{0} easily passed {1}", "{1} was easily overtaken by {0}"})};
+  const std::vector<std::string> vehicles = {"truck",     "bus",       "van",     "motorbike", "car",     "taxi",
+                                             "tractor",   "cart",      "bicycle", "wagon",     "scooter", "carriage",
+                                             "lorry",     "jeep",      "train",   "tram",      "coach",   "minibus",
+                                             "ambulance", "limousine", "moped",   "caravan"};
+  CorefFamily overtake{
+      "overtake",
+      {"faster vehicle", "slower vehicle"},
+      {{vehicles, vehicles}},
+      {{{"fast", "quick", "powerful", "speedy", "nimble", "swift", "new", "light", "strong", "rapid"},
+        {"slow", "old", "heavy", "sluggish", "overloaded", "rusty", "tired", "broken", "loaded", "weak"}}},
+      happened,
+      family_templates({"{0} overtook {1}", "{0} passed {1}", "{0} easily overtook {1}", "{1} was overtaken by {0}",
+                        "{1} was passed by {0}", "{1} got overtaken by {0}", "{0} easily passed {1}",
+                        "{1} was easily overtaken by {0}"})};
   overtake.shared_pool = true;
   overtake.heldout_opener = true;
   f.push_back(overtake);
@@ -147,9 +139,9 @@ std::vector<CorefFamily> build_families() {
 // Everything that makes one minimal pair; -1 means "absent" for the optional parts.
 struct PairSpec {
   int family = 0, templ = 0;
-  std::array<int, 2> noun = {0, 0};       // per role, into the role's pool
-  std::array<int, 2> adjective = {0, 0};  // per role
-  std::array<int, 2> modifier = {-1, -1}; // colour word before each role's noun
+  std::array<int, 2> noun = {0, 0};          // per role, into the role's pool
+  std::array<int, 2> adjective = {0, 0};     // per role
+  std::array<int, 2> modifier = {-1, -1};    // colour word before each role's noun
   std::array<int, 2> determiner = {-1, -1};  // Chinese only: 那 / 这 + the noun's measure word
   int distractor = -1, distractor_role = 0;
   CorefOrder order = CorefOrder::MainFirst;
@@ -283,7 +275,7 @@ PairSpec draw_spec(const CorefLexicon& lx, int family, Split split, const HeldOu
   s.verb = draw(rng, lx.verbs.size());
   s.intensifier = draw(rng, f.intensifiers.size());
   if (lx.language == CorefLanguage::Chinese) {  // drawn last: the English stream stays as it was
-    const double p[2] = {0.75, 0.4};              // the lesson's "那只动物 … 马路": a determiner mostly on role 0
+    const double p[2] = {0.75, 0.4};            // the lesson's "那只动物 … 马路": a determiner mostly on role 0
     for (size_t role = 0; role < 2; ++role) s.determiner[role] = rng.uniform() < p[role] ? draw(rng, 2) : -1;
   }
   return s;
@@ -503,8 +495,8 @@ const std::vector<std::string>& coref_verbs() {
 }
 
 const std::vector<std::string>& coref_openers() {
-  static const std::vector<std::string> o = {"Yesterday,", "In the end,", "Last night", "This morning,",
-                                             "At first,", "Sadly,", "Once again,", "That evening"};
+  static const std::vector<std::string> o = {"Yesterday,", "In the end,", "Last night",  "This morning,",
+                                             "At first,",  "Sadly,",      "Once again,", "That evening"};
   return o;
 }
 
@@ -524,11 +516,10 @@ const std::vector<std::string>& coref_modifiers() {
 }
 
 const std::vector<std::string>& coref_distractors() {
-  static const std::vector<std::string> d = {"near the farm", "by the park", "behind the house",
-                                             "near the village", "by the school", "behind the station",
-                                             "near the market", "by the lake", "behind the hill", "near the town",
-                                             "by the garden", "behind the shop", "near the church",
-                                             "by the forest", "behind the beach", "near the city"};
+  static const std::vector<std::string> d = {
+      "near the farm",   "by the park",   "behind the house", "near the village", "by the school", "behind the station",
+      "near the market", "by the lake",   "behind the hill",  "near the town",    "by the garden", "behind the shop",
+      "near the church", "by the forest", "behind the beach", "near the city"};
   return d;
 }
 
@@ -609,8 +600,8 @@ std::vector<std::string> corpus_words(const CorefCorpus& corpus) {
     }
     for (const auto& i : f.intensifiers) add(i);
   }
-  for (const auto* list : {&lx.connectives, &lx.verbs, &lx.openers, &lx.middles, &lx.suffixes, &lx.modifiers,
-                           &lx.distractors})
+  for (const auto* list :
+       {&lx.connectives, &lx.verbs, &lx.openers, &lx.middles, &lx.suffixes, &lx.modifiers, &lx.distractors})
     for (const auto& w : *list) add(w);
   for (const auto& [noun, measure] : lx.measure_words) add(measure);
   add(lx.language == CorefLanguage::English ? "it . , =" : "它 。 ， 那 这 旁边 的 =");

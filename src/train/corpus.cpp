@@ -129,7 +129,8 @@ WordOrderCorpus make_word_order_corpus(const WordOrderOptions& options) {
 
   WordOrderCorpus corpus;
   for (const auto& [a, b] : heldout_pairs)
-    corpus.heldout_noun_pairs.push_back({word_order_nouns()[static_cast<size_t>(a)], word_order_nouns()[static_cast<size_t>(b)]});
+    corpus.heldout_noun_pairs.push_back(
+        {word_order_nouns()[static_cast<size_t>(a)], word_order_nouns()[static_cast<size_t>(b)]});
   int next_pair = 0;
   size_t cursor = 0;
   const auto fill = [&](const std::vector<WordOrderKey>& pool, size_t& at, int examples,

@@ -67,13 +67,13 @@ enum class CorefOrder { MainFirst, ClauseFirst, TwoSentences };
 const char* to_string(CorefOrder order);  // "main-first", "clause-first", "two-sentences"
 
 struct CorefFamily {
-  std::string name;                                     // "cross", "fit", …
-  std::array<std::string, 2> roles;                     // what each role is, for docs: "animal", "crossing"
-  std::array<std::vector<std::string>, 2> nouns;        // noun pool per role (the same pool when shared)
-  std::array<std::vector<std::string>, 2> adjectives;   // adjectives that make "it" the role's noun
-  std::vector<std::string> intensifiers;                // "too", "far too", "so" / "so", "very", "really"
+  std::string name;                                    // "cross", "fit", …
+  std::array<std::string, 2> roles;                    // what each role is, for docs: "animal", "crossing"
+  std::array<std::vector<std::string>, 2> nouns;       // noun pool per role (the same pool when shared)
+  std::array<std::vector<std::string>, 2> adjectives;  // adjectives that make "it" the role's noun
+  std::vector<std::string> intensifiers;               // "too", "far too", "so" / "so", "very", "really"
   std::vector<CorefTemplate> templates;
-  bool shared_pool = false;                             // both roles draw from nouns[0]
+  bool shared_pool = false;  // both roles draw from nouns[0]
   // The structure this family never trains on (heldout_structures): an order, or any opener.
   bool heldout_opener = false;
   bool has_heldout_order = false;
@@ -112,19 +112,19 @@ const std::vector<std::string>& coref_modifiers();    // colour words before a n
 const std::vector<std::string>& coref_distractors();  // "near the farm", …: a third noun after a noun
 
 struct CorefExample {
-  std::string text;                 // "The animal didn't cross the street because it was too tired."
-  std::vector<std::string> tokens;  // ae::split_words(text)
-  int pronoun = -1;                 // token index of "it"
+  std::string text;                       // "The animal didn't cross the street because it was too tired."
+  std::vector<std::string> tokens;        // ae::split_words(text)
+  int pronoun = -1;                       // token index of "it"
   int first_noun = -1, second_noun = -1;  // token indices of the two nouns, first_noun < second_noun
-  int referent = -1;                // token index of the noun "it" refers to (first_noun or second_noun)
+  int referent = -1;                      // token index of the noun "it" refers to (first_noun or second_noun)
   std::string referent_word, other_word;
   std::string family;
-  std::string decider;              // the adjective that decides the referent (after "it")
-  int template_id = -1;             // index into the family's templates
-  int pair_id = -1;                 // the two examples with this id differ only in `decider`
-  int referent_role = -1;           // 0 or 1: the family role of the referent
+  std::string decider;     // the adjective that decides the referent (after "it")
+  int template_id = -1;    // index into the family's templates
+  int pair_id = -1;        // the two examples with this id differ only in `decider`
+  int referent_role = -1;  // 0 or 1: the family role of the referent
   CorefOrder order = CorefOrder::MainFirst;
-  bool opener = false;              // the sentence starts with an opener
+  bool opener = false;  // the sentence starts with an opener
 };
 
 struct CorefOptions {
@@ -179,12 +179,12 @@ struct WordOrderExample {
   int agent = -1;                   // token index of the agent (the subject)
   int patient = -1;                 // token index of the patient (the object)
   std::string agent_word, patient_word, verb;
-  int pair_id = -1;                 // shared with the example that swaps agent and patient
+  int pair_id = -1;  // shared with the example that swaps agent and patient
 };
 
 struct WordOrderOptions {
   uint64_t seed = 1;
-  int train = 20000;       // examples, rounded down to even and capped by the pool
+  int train = 20000;  // examples, rounded down to even and capped by the pool
   int validation = 2000;
   int heldout = 2000;
   int heldout_noun_pairs = 18;  // of the C(16,2) = 120 unordered noun pairs

@@ -7,9 +7,7 @@ namespace ae {
 
 namespace {
 
-bool is_decayed(const std::string& name) {
-  return name.size() > 7 && name.compare(name.size() - 7, 7, ".weight") == 0;
-}
+bool is_decayed(const std::string& name) { return name.size() > 7 && name.compare(name.size() - 7, 7, ".weight") == 0; }
 
 std::vector<Matrix*> parameter_list(Transformer& model) {
   std::vector<Matrix*> list;
@@ -56,8 +54,8 @@ float AdamW::step(Transformer& model, Transformer& grads) {
     first_moment_[i].array() = options_.beta1 * first_moment_[i].array() + (1.0f - options_.beta1) * g;
     second_moment_[i].array() = options_.beta2 * second_moment_[i].array() + (1.0f - options_.beta2) * g.square();
     if (decays_[i]) p *= 1.0f - lr * options_.weight_decay;  // decoupled weight decay
-    p.array() -= lr * (first_moment_[i].array() / bias1) /
-                 ((second_moment_[i].array() / bias2).sqrt() + options_.epsilon);
+    p.array() -=
+        lr * (first_moment_[i].array() / bias1) / ((second_moment_[i].array() / bias2).sqrt() + options_.epsilon);
   }
   return norm;
 }

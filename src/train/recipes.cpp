@@ -5,9 +5,9 @@
 #include "train/tasks.h"
 
 #include <chrono>
-#include <ctime>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <map>
 #include <stdexcept>
 
@@ -23,8 +23,6 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 // Processor time of this (single-threaded) process: unlike wall time it does not grow when
 // other work shares the machine, so it is the figure to compare against a time budget.
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
-
-
 
 struct TimedTraining {
   json loss_curve;
@@ -71,12 +69,14 @@ json pair_report(const Transformer& model, const std::vector<WordOrderExample>& 
   for (const auto& [id, members] : pairs) {
     if (members.size() != 2) continue;
     const TrainingExample a = word_order_example(*members[0], vocab), b = word_order_example(*members[1], vocab);
-    const Matrix out_a = model.forward(a.ids, RunOptions{}, nullptr), out_b = model.forward(b.ids, RunOptions{}, nullptr);
+    const Matrix out_a = model.forward(a.ids, RunOptions{}, nullptr),
+                 out_b = model.forward(b.ids, RunOptions{}, nullptr);
     largest_output_gap = std::max(largest_output_gap, (out_a.row(0) - out_b.row(0)).cwiseAbs().maxCoeff());
     both_right += evaluate_example(model, a, RunOptions{}).correct && evaluate_example(model, b, RunOptions{}).correct;
     ++total;
   }
-  return {{"pairs", total}, {"pair_accuracy", total ? static_cast<double>(both_right) / total : 0.0},
+  return {{"pairs", total},
+          {"pair_accuracy", total ? static_cast<double>(both_right) / total : 0.0},
           {"largest_cls_output_difference_within_pairs", largest_output_gap}};
 }
 
@@ -107,7 +107,8 @@ std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options)
   const auto make = [](const WordOrderExample& e, const Vocabulary& v) { return word_order_example(e, v); };
   const auto train_set = examples_of(corpus.train, vocab, make);
   const std::map<std::string, std::vector<TrainingExample>> eval_sets = {
-      {"validation", examples_of(corpus.validation, vocab, make)}, {"heldout", examples_of(corpus.heldout, vocab, make)}};
+      {"validation", examples_of(corpus.validation, vocab, make)},
+      {"heldout", examples_of(corpus.heldout, vocab, make)}};
 
   std::vector<TrainedRecipe> out;
   for (auto pe : {PositionalEncoding::None, PositionalEncoding::Sinusoidal, PositionalEncoding::Learned,
@@ -127,16 +128,20 @@ std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options)
     json metrics = {{"model", name},
                     {"task", "word-order"},
                     {"positional", to_string(pe)},
-                    {"corpus", {{"hash", corpus.hash}, {"counts", {{"train", corpus.train.size()},
-                                                                   {"validation", corpus.validation.size()},
-                                                                   {"heldout", corpus.heldout.size()}}}}},
+                    {"corpus",
+                     {{"hash", corpus.hash},
+                      {"counts",
+                       {{"train", corpus.train.size()},
+                        {"validation", corpus.validation.size()},
+                        {"heldout", corpus.heldout.size()}}}}},
                     {"train_seconds", run.seconds},
                     {"train_cpu_seconds", run.cpu_seconds},
                     {"steps", run.steps},
                     {"loss_curve", run.loss_curve},
                     {"accuracy", acc},
-                    {"minimal_pairs", {{"validation", pair_report(*model, corpus.validation, vocab)},
-                                       {"heldout", pair_report(*model, corpus.heldout, vocab)}}}};
+                    {"minimal_pairs",
+                     {{"validation", pair_report(*model, corpus.validation, vocab)},
+                      {"heldout", pair_report(*model, corpus.heldout, vocab)}}}};
     json extra = {{"task", "word-order"}, {"name", name}};
     out.push_back({name, std::move(model), vocab, extra, metrics});
   }
@@ -192,15 +197,28 @@ void CorefSettings::set(const std::string& assignment) {
   else if (key == "first_seed") first_seed = whole(1, 1000000);
   else if (key == "seeds") seeds = whole(1, 1000);
   else if (key == "language") language = to_string(coref_language(value));
-  else throw std::invalid_argument("settings: unknown key \"" + key + "\" (d_model, n_heads, n_layers, d_ff, max_len, "
-                                   "steps, batch, group, learning_rate, dropout, init_scale, positional, first_seed, "
-                                   "seeds, language)");
+  else
+    throw std::invalid_argument("settings: unknown key \"" + key +
+                                "\" (d_model, n_heads, n_layers, d_ff, max_len, "
+                                "steps, batch, group, learning_rate, dropout, init_scale, positional, first_seed, "
+                                "seeds, language)");
 }
 
 json CorefSettings::to_json() const {
-  return {{"d_model", d_model}, {"n_heads", n_heads}, {"n_layers", n_layers}, {"d_ff", d_ff},
-          {"max_len", max_len}, {"steps", steps}, {"batch", batch}, {"group", group}, {"learning_rate", learning_rate},
-          {"dropout", dropout}, {"init_scale", init_scale}, {"positional", ae::to_string(positional)}, {"first_seed", first_seed}, {"seeds", seeds},
+  return {{"d_model", d_model},
+          {"n_heads", n_heads},
+          {"n_layers", n_layers},
+          {"d_ff", d_ff},
+          {"max_len", max_len},
+          {"steps", steps},
+          {"batch", batch},
+          {"group", group},
+          {"learning_rate", learning_rate},
+          {"dropout", dropout},
+          {"init_scale", init_scale},
+          {"positional", ae::to_string(positional)},
+          {"first_seed", first_seed},
+          {"seeds", seeds},
           {"language", language}};
 }
 
@@ -221,9 +239,13 @@ ModelConfig coref_config(CorefReader reader, const CorefSettings& s, int vocab_s
 }
 
 json split_report_json(const CorefSplitReport& r) {
-  return {{"examples", r.examples}, {"pairs", r.pairs}, {"accuracy", r.accuracy},
-          {"answer_in_sentence", r.answer_in_sentence}, {"weight_on_referent", r.weight_on_referent},
-          {"weight_on_other", r.weight_on_other}, {"flip_rate", r.flip_rate}};
+  return {{"examples", r.examples},
+          {"pairs", r.pairs},
+          {"accuracy", r.accuracy},
+          {"answer_in_sentence", r.answer_in_sentence},
+          {"weight_on_referent", r.weight_on_referent},
+          {"weight_on_other", r.weight_on_other},
+          {"flip_rate", r.flip_rate}};
 }
 
 json probe_json(const std::vector<std::vector<PronounAttention>>& probe) {
@@ -245,8 +267,11 @@ json lesson_report(const Transformer& model, const Vocabulary& vocab, CorefReade
   for (const auto& e : lesson_examples(language)) {
     const CorefSplitReport r = coref_split_report(model, {e}, vocab, reader, head.layer, head.head);
     *ok = *ok && r.weight_on_referent >= targets.lesson && r.accuracy == 1.0;
-    out.push_back({{"text", e.text}, {"referent", e.referent_word}, {"weight_on_referent", r.weight_on_referent},
-                   {"weight_on_other", r.weight_on_other}, {"predicted_correctly", r.accuracy == 1.0}});
+    out.push_back({{"text", e.text},
+                   {"referent", e.referent_word},
+                   {"weight_on_referent", r.weight_on_referent},
+                   {"weight_on_other", r.weight_on_other},
+                   {"predicted_correctly", r.accuracy == 1.0}});
   }
   return out;
 }
@@ -266,7 +291,8 @@ json decoder_lesson_facts(const Transformer& model, const Vocabulary& vocab) {
     const Matrix hidden = model.forward(prompt, RunOptions{}, nullptr);
     Eigen::Index best = 0;
     model.logits(hidden.bottomRows(1)).row(0).maxCoeff(&best);
-    generated.push_back({{"text", decoder_text(lesson[i])}, {"generated", vocab.token(static_cast<int>(best))},
+    generated.push_back({{"text", decoder_text(lesson[i])},
+                         {"generated", vocab.token(static_cast<int>(best))},
                          {"expected", lesson[i].referent_word}});
   }
   const int it = lesson[0].pronoun;
@@ -353,20 +379,28 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
                    {"loss_curve", curve},
                    {"splits", splits},
                    {"head_probe_validation", probe_json(probe)},
-                   {"chosen_head", {{"layer", head.layer}, {"head", head.head},
-                                    {"mean_on_referent", head.mean.referent}, {"mean_on_other", head.mean.other},
-                                    {"pair_min_margin", head.mean.pair_min_margin}}},
+                   {"chosen_head",
+                    {{"layer", head.layer},
+                     {"head", head.head},
+                     {"mean_on_referent", head.mean.referent},
+                     {"mean_on_other", head.mean.other},
+                     {"pair_min_margin", head.mean.pair_min_margin}}},
                    {"lesson", lesson},
-                   {"criteria", {{"accuracy", accuracy_ok}, {"answer_in_sentence", in_sentence_ok},
-                                 {"head", head_ok}, {"flip_rate", flip_ok}, {"lesson", lesson_ok}, {"all", ok}}}};
+                   {"criteria",
+                    {{"accuracy", accuracy_ok},
+                     {"answer_in_sentence", in_sentence_ok},
+                     {"head", head_ok},
+                     {"flip_rate", flip_ok},
+                     {"lesson", lesson_ok},
+                     {"all", ok}}}};
     if (decoder) {
       report["lesson_facts"] = decoder_lesson_facts(*model, vocab);
       const DeciderHead d = choose_decider_head(*model, corpus.validation, vocab, reader);
       report["decider_head"] = {{"layer", d.layer}, {"head", d.head}, {"mean_on_decider", d.mean_on_decider}};
     }
     std::fprintf(stderr, "%s seed %d: %.0f CPU-s, head L%dH%d %.3f/%.3f, lesson %s, %s\n", name.c_str(), seed,
-                 train_cpu, head.layer + 1, head.head + 1, head.mean.referent, head.mean.other,
-                 lesson_ok ? "ok" : "no", ok ? "PASS" : "fail");
+                 train_cpu, head.layer + 1, head.head + 1, head.mean.referent, head.mean.other, lesson_ok ? "ok" : "no",
+                 ok ? "PASS" : "fail");
     for (const auto& [split_name, r] : splits.items())
       std::fprintf(stderr, "  %-22s acc %.3f  in-sentence %.3f  head %.3f/%.3f  flip %.3f\n", split_name.c_str(),
                    r["accuracy"].get<double>(), r["answer_in_sentence"].get<double>(),
@@ -387,9 +421,13 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
       {"task", decoder ? "next-word" : "coreference"},
       {"corpus", {{"hash", corpus.hash}, {"seconds", corpus_seconds}, {"counts", counts}}},
       {"settings", settings.to_json()},
-      {"targets", {{"accuracy", targets.accuracy}, {"answer_in_sentence", targets.answer_in_sentence},
-                   {"head_on_referent", targets.head_on_referent}, {"head_on_other", targets.head_on_other},
-                   {"flip_rate", targets.flip_rate}, {"lesson", targets.lesson}}},
+      {"targets",
+       {{"accuracy", targets.accuracy},
+        {"answer_in_sentence", targets.answer_in_sentence},
+        {"head_on_referent", targets.head_on_referent},
+        {"head_on_other", targets.head_on_other},
+        {"flip_rate", targets.flip_rate},
+        {"lesson", targets.lesson}}},
       {"head_rule", std::string("over the validation split's minimal pairs, the head with the largest mean of min over "
                                 "the pair's two sentences of (weight from the ") +
                         (decoder ? "'=' row" : "'it' row") +
@@ -404,12 +442,16 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
     facts[split_name] = {{"accuracy", r["accuracy"]}, {"flip_rate", r["flip_rate"]}};
   std::vector<std::string> lesson_texts;  // the page's first sentence and its swap
   for (const auto& e : lesson_examples(language)) lesson_texts.push_back(e.text);
-  json extra = {{"task", decoder ? "next-word" : "coreference"}, {"name", name}, {"splits", facts},
-                      {"coreference_head", best_report["chosen_head"]},
-                      {"coreference_row", decoder ? "=" : lexicon.pronoun},
-                      {"pronoun", lexicon.pronoun}, {"language", to_string(language)},
-                      {"lesson", {lesson_texts[0], lesson_texts[1]}},
-                      {"seeds_passing", passing}, {"seeds_trained", settings.seeds}};
+  json extra = {{"task", decoder ? "next-word" : "coreference"},
+                {"name", name},
+                {"splits", facts},
+                {"coreference_head", best_report["chosen_head"]},
+                {"coreference_row", decoder ? "=" : lexicon.pronoun},
+                {"pronoun", lexicon.pronoun},
+                {"language", to_string(language)},
+                {"lesson", {lesson_texts[0], lesson_texts[1]}},
+                {"seeds_passing", passing},
+                {"seeds_trained", settings.seeds}};
   if (decoder) extra["decider_head"] = best_report["decider_head"];  // the causal-mask panel's default view
   return {name, std::move(best), vocab, extra, metrics};
 }

@@ -18,11 +18,11 @@
 namespace ae {
 
 struct TrainedRecipe {
-  std::string name;                      // directory name under web/models/
-  std::unique_ptr<Transformer> model;    // weights already rounded through F16, as shipped
+  std::string name;                    // directory name under web/models/
+  std::unique_ptr<Transformer> model;  // weights already rounded through F16, as shipped
   Vocabulary vocab;
-  nlohmann::json extra_config;           // merged into config.json ("task", …)
-  nlohmann::json metrics;                // metrics.json
+  nlohmann::json extra_config;  // merged into config.json ("task", …)
+  nlohmann::json metrics;       // metrics.json
 };
 
 struct RecipeOptions {
@@ -47,8 +47,8 @@ struct CorefSettings {
 
 // What a shipped coreference model must show, per split and on the lesson pair (issue targets).
 struct CorefTargets {
-  double accuracy = 0.97, answer_in_sentence = 0.995, head_on_referent = 0.6, head_on_other = 0.05,
-         flip_rate = 0.8, lesson = 0.9;
+  double accuracy = 0.97, answer_in_sentence = 0.995, head_on_referent = 0.6, head_on_other = 0.05, flip_rate = 0.8,
+         lesson = 0.9;
 };
 
 // "coref-encoder", "coref-encoder-zh", "coref-decoder".

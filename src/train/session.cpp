@@ -92,23 +92,31 @@ SessionSettings SessionSettings::resolved() const {
   check_whole("layers", s.n_layers, 1, B::kMaxLayers);
   check_whole("batch", s.batch, coref ? 2 : 1, B::kMaxBatch);  // coreference batches hold whole pairs
   if (coref && s.batch % 2 != 0)
-    throw std::invalid_argument("training settings: batch must be even for coreference (each step sees whole "
-                                "minimal pairs), got " + std::to_string(s.batch));
+    throw std::invalid_argument(
+        "training settings: batch must be even for coreference (each step sees whole "
+        "minimal pairs), got " +
+        std::to_string(s.batch));
   const int d_model = coref ? recipe.d_model : 32;
   if (d_model % s.n_heads != 0 || (s.positional == PositionalEncoding::Rope && (d_model / s.n_heads) % 2 != 0))
     throw std::invalid_argument("training settings: heads must divide d_model = " + std::to_string(d_model) +
                                 " into heads of even width (1, 2, 4, 8), got " + std::to_string(s.n_heads));
   if (!(s.learning_rate >= B::kMinLearningRate && s.learning_rate <= B::kMaxLearningRate))
-    throw std::invalid_argument("training settings: learning rate must lie in [" + shortest(B::kMinLearningRate) + ", " +
-                                shortest(B::kMaxLearningRate) + "], got " + shortest(s.learning_rate));
+    throw std::invalid_argument("training settings: learning rate must lie in [" + shortest(B::kMinLearningRate) +
+                                ", " + shortest(B::kMaxLearningRate) + "], got " + shortest(s.learning_rate));
   if (s.seed > B::kMaxSeed)
     throw std::invalid_argument("training settings: seed must be a whole number from 0 to 2^53 − 1");
   return s;
 }
 
 json SessionSettings::to_json() const {
-  return {{"task", to_string(task)}, {"positional", to_string(positional)}, {"seed", seed}, {"steps", steps},
-          {"heads", n_heads}, {"layers", n_layers}, {"batch", batch}, {"learning_rate", learning_rate}};
+  return {{"task", to_string(task)},
+          {"positional", to_string(positional)},
+          {"seed", seed},
+          {"steps", steps},
+          {"heads", n_heads},
+          {"layers", n_layers},
+          {"batch", batch},
+          {"learning_rate", learning_rate}};
 }
 
 CorefReader TrainingSession::reader() const {
@@ -122,15 +130,16 @@ TrainingSession::TrainingSession(const SessionSettings& requested) : settings_(r
   t.seed = settings_.seed;
   t.optimizer.learning_rate = settings_.learning_rate;
   t.optimizer.warmup_steps = settings_.steps / 20 + 1;  // the recipes' 5 % warm-up
-  float init_scale = 0.1f;                               // the word-order recipe's embeddings
+  float init_scale = 0.1f;                              // the word-order recipe's embeddings
   if (settings_.task == SessionTask::WordOrder) {
     const WordOrderCorpus corpus = make_word_order_corpus({});
     vocab_ = Vocabulary::from_words(corpus_words(corpus));
     corpus_hash_ = corpus.hash;
     const auto make = [](const WordOrderExample& e, const Vocabulary& v) { return word_order_example(e, v); };
     train_set_ = examples_of(corpus.train, vocab_, make);
-    word_order_validation_.assign(corpus.validation.begin(),
-                                  corpus.validation.begin() + std::min<size_t>(corpus.validation.size(), kSessionValidationSample));
+    word_order_validation_.assign(
+        corpus.validation.begin(),
+        corpus.validation.begin() + std::min<size_t>(corpus.validation.size(), kSessionValidationSample));
     validation_set_ = examples_of(word_order_validation_, vocab_, make);
   } else {
     const CorefSettings recipe;
@@ -140,8 +149,9 @@ TrainingSession::TrainingSession(const SessionSettings& requested) : settings_(r
     const CorefReader r = reader();
     const auto make = [r](const CorefExample& e, const Vocabulary& v) { return coref_example(r, e, v); };
     train_set_ = examples_of(corpus.train, vocab_, make);
-    coref_validation_.assign(corpus.validation.begin(),
-                             corpus.validation.begin() + std::min<size_t>(corpus.validation.size(), kSessionValidationSample));
+    coref_validation_.assign(
+        corpus.validation.begin(),
+        corpus.validation.begin() + std::min<size_t>(corpus.validation.size(), kSessionValidationSample));
     validation_set_ = examples_of(coref_validation_, vocab_, make);
     t.group_size = recipe.group;
     t.dropout = recipe.dropout;
@@ -214,8 +224,11 @@ SessionFiles TrainingSession::export_files(DType dtype, const std::string& name)
   } else {
     const HeadChoice head = snapshot().head;
     extra["task"] = settings_.task == SessionTask::CorefDecoder ? "next-word" : "coreference";
-    extra["coreference_head"] = {{"layer", head.layer}, {"head", head.head}, {"mean_on_referent", head.mean.referent},
-                                 {"mean_on_other", head.mean.other}, {"pair_min_margin", head.mean.pair_min_margin}};
+    extra["coreference_head"] = {{"layer", head.layer},
+                                 {"head", head.head},
+                                 {"mean_on_referent", head.mean.referent},
+                                 {"mean_on_other", head.mean.other},
+                                 {"pair_min_margin", head.mean.pair_min_margin}};
     extra["coreference_row"] = settings_.task == SessionTask::CorefDecoder ? "=" : "it";
   }
   json config = config_to_json(model_->config());

@@ -180,7 +180,8 @@ DeciderHead choose_decider_head(const Transformer& model, const std::vector<Core
     const int row = coref_query_row(reader, e);
     for (int l = 0; l < c.n_layers; ++l)
       for (int h = 0; h < c.n_heads; ++h)
-        sum[static_cast<size_t>(l * c.n_heads + h)] += trace.layers[l].self_attention.heads[h].attention.weights(row, column);
+        sum[static_cast<size_t>(l * c.n_heads + h)] +=
+            trace.layers[l].self_attention.heads[h].attention.weights(row, column);
   }
   DeciderHead best;
   for (int l = 0; l < c.n_layers; ++l)

@@ -82,7 +82,6 @@ struct DeciderHead {
 DeciderHead choose_decider_head(const Transformer& model, const std::vector<CorefExample>& examples,
                                 const Vocabulary& vocab, CorefReader reader);
 
-
 // What a split says about a coreference model, read in the chosen head at the query row:
 // answer accuracy, the share of answers that are a word of the sentence, mean weight on the
 // referent and on the other noun, and the flip rate: the share of minimal pairs in which the
@@ -93,6 +92,5 @@ struct CorefSplitReport {
 };
 CorefSplitReport coref_split_report(const Transformer& model, const std::vector<CorefExample>& split,
                                     const Vocabulary& vocab, CorefReader reader, int layer, int head);
-
 
 }  // namespace ae

@@ -53,7 +53,8 @@ ExampleResult accumulate_gradients(const Transformer& model, const TrainingExamp
 
   const Matrix d_picked = model.logits_backward(picked, d_logits, grads);
   Matrix d_hidden = Matrix::Zero(hidden.rows(), hidden.cols());
-  for (size_t i = 0; i < ex.positions.size(); ++i) d_hidden.row(ex.positions[i]) += d_picked.row(static_cast<Eigen::Index>(i));
+  for (size_t i = 0; i < ex.positions.size(); ++i)
+    d_hidden.row(ex.positions[i]) += d_picked.row(static_cast<Eigen::Index>(i));
   model.backward(ex.ids, options, trace, d_hidden, grads);
   return {loss, count_correct(logits, ex.targets)};
 }
@@ -73,7 +74,8 @@ namespace {
 const TrainOptions& checked(const std::vector<TrainingExample>& examples, const TrainOptions& options) {
   if (examples.empty()) throw std::invalid_argument("train: no examples");
   if (options.batch_size < 1 || options.steps < 0) throw std::invalid_argument("train: batch_size ≥ 1 and steps ≥ 0");
-  if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw std::invalid_argument("train: dropout must lie in [0, 1)");
+  if (!(options.dropout >= 0.0f && options.dropout < 1.0f))
+    throw std::invalid_argument("train: dropout must lie in [0, 1)");
   if (options.group_size < 1 || examples.size() % static_cast<size_t>(options.group_size) != 0)
     throw std::invalid_argument("train: group_size must be ≥ 1 and divide the number of examples (" +
                                 std::to_string(examples.size()) + ")");
@@ -115,11 +117,13 @@ StepReport Trainer::step() {
       cursor_ = 0;
     }
     const TrainingExample& ex = examples_[order_[cursor_++]];
-    const uint64_t example_seed = derive_seed(derive_seed(dropout_stream_, static_cast<uint64_t>(step_)), static_cast<uint64_t>(b));
+    const uint64_t example_seed =
+        derive_seed(derive_seed(dropout_stream_, static_cast<uint64_t>(step_)), static_cast<uint64_t>(b));
     if (options_.dropout > 0.0f) run_options_.dropout_seed = example_seed;
     if (options_.random_position_offset) {
       const int room = model_.config().max_len - static_cast<int>(ex.ids.size());
-      run_options_.position_offset = room > 0 ? static_cast<int>(derive_seed(example_seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
+      run_options_.position_offset =
+          room > 0 ? static_cast<int>(derive_seed(example_seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
     }
     const ExampleResult r = accumulate_gradients(model_, ex, run_options_, weight, grads_);
     loss += r.loss;

@@ -28,8 +28,8 @@ struct ExampleResult {
 
 // Forward, loss and backward for one example; gradients are scaled by `weight` (1/batch)
 // and added into grads.
-ExampleResult accumulate_gradients(const Transformer& model, const TrainingExample& example,
-                                   const RunOptions& options, float weight, Transformer& grads);
+ExampleResult accumulate_gradients(const Transformer& model, const TrainingExample& example, const RunOptions& options,
+                                   float weight, Transformer& grads);
 
 // Loss and correctness without gradients.
 ExampleResult evaluate_example(const Transformer& model, const TrainingExample& example, const RunOptions& options);

@@ -14,17 +14,20 @@ test.use({ expectedErrors: [/Failed to load resource: the server responded with 
 async function mount(page, body) {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>embed</title><link rel="icon" href="data:,">
     <script type="module" src="/components/attention-explorer.mjs"></script></head><body>${body}</body></html>`;
-  await page.route('**/embed-test.html', (route) => route.fulfill({ contentType: 'text/html', body: html, headers: { 'Content-Security-Policy': CSP } }));
+  await page.route('**/embed-test.html', (route) =>
+    route.fulfill({ contentType: 'text/html', body: html, headers: { 'Content-Security-Policy': CSP } }),
+  );
   await page.goto('/embed-test.html');
   await page.addScriptTag({ type: 'module', url: '/components/head-view.mjs' });
   return page.locator('attention-explorer');
 }
 
 // Keeps every change event's detail in window.changes, from now on.
-const recordChanges = (el) => el.evaluate((e) => {
-  window.changes = [];
-  e.addEventListener('change', (event) => window.changes.push(event.detail));
-});
+const recordChanges = (el) =>
+  el.evaluate((e) => {
+    window.changes = [];
+    e.addEventListener('change', (event) => window.changes.push(event.detail));
+  });
 const changes = (page) => page.evaluate(() => window.changes);
 
 const answer = (el) => el.locator('[part="answer"]');
@@ -35,13 +38,24 @@ test('attributes and properties drive the view; the change event reports it', as
   const el = await mount(page, '<attention-explorer><ae-head-view></ae-head-view></attention-explorer>');
   await expect(answer(el)).toContainText('animal');
   // Defaults: the lesson sentence, the model's coreference head (config.json, 0-based there).
-  const head = await page.evaluate(async () => JSON.parse(await (await fetch('/models/coref-encoder/config.json')).text()).coreference_head);
-  expect(await view(el)).toMatchObject({ model: 'coref-encoder', sentence: LESSON, layer: head.layer + 1, head: head.head + 1, causal: false, scale: true });
+  const head = await page.evaluate(
+    async () => JSON.parse(await (await fetch('/models/coref-encoder/config.json')).text()).coreference_head,
+  );
+  expect(await view(el)).toMatchObject({
+    model: 'coref-encoder',
+    sentence: LESSON,
+    layer: head.layer + 1,
+    head: head.head + 1,
+    causal: false,
+    scale: true,
+  });
   // The panel inside shares the element's run and head.
   await expect(page.locator('ae-head-view')).toHaveAttribute('data-head', String(head.head));
 
   await recordChanges(el);
-  await el.evaluate((e) => { e.sentence = "The animal didn't cross the street because it was too wide."; });
+  await el.evaluate((e) => {
+    e.sentence = "The animal didn't cross the street because it was too wide.";
+  });
   await expect.poll(async () => (await changes(page)).at(-1)?.prediction.token).toBe('street');
   await expect(answer(el)).toContainText('street');
 
@@ -50,7 +64,10 @@ test('attributes and properties drive the view; the change event reports it', as
   await expect(answer(el)).toContainText('animal');
   expect(await el.evaluate((e) => e.sentence)).toBe(LESSON);
 
-  await el.evaluate((e) => { e.causal = true; e.scale = false; });
+  await el.evaluate((e) => {
+    e.causal = true;
+    e.scale = false;
+  });
   await expect.poll(async () => (await changes(page)).at(-1)).toMatchObject({ causal: true, scale: false });
   await expect(el.locator('input[name="causal"]')).toBeChecked();
   await expect(el.locator('input[name="scale"]')).not.toBeChecked();
@@ -79,10 +96,15 @@ test('errors are worded in the element, which keeps working; lang follows the ho
 
   await page.evaluate(() => document.documentElement.setAttribute('lang', 'zh-Hans'));
   await expect(el.locator('label').first()).toHaveText('模型');
-  await el.evaluate((e) => { e.lang = 'en'; });
+  await el.evaluate((e) => {
+    e.lang = 'en';
+  });
   await expect(el.locator('label').first()).toHaveText('Model');
 
   // A models-base without the model: the element says so.
-  await el.evaluate((e) => { e.modelsBase = '/no-such-models/'; e.model = 'word-order-rope'; });
+  await el.evaluate((e) => {
+    e.modelsBase = '/no-such-models/';
+    e.model = 'word-order-rope';
+  });
   await expect(el.locator('[part="error"]')).toHaveText(/the model files were not found on the server/);
 });

@@ -24,52 +24,78 @@ async function openPanel(page) {
 
 // analyze() of the sentence and its partner; rows compared here, for every layer and head.
 function api(page, text, partner, causal, layer, head) {
-  return page.evaluate(async ({ text, partner, causal, layer, head }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const model = await engine.fetchTrainedModel(new URL('/models/coref-decoder/', location.href));
-    try {
-      const a = model.analyze(text, { causal, topK: 3 }), b = model.analyze(partner, { causal, topK: 3 });
-      const n = a.n, it = a.tokens.indexOf('it'), last = a.prediction.position;
-      const rowOf = (r, l, h, i) => Array.from(r.layers[l].selfAttention.heads[h].weights.subarray(i * n, (i + 1) * n), String);
-      let itIdentical = true;
-      a.layers.forEach((lay, l) => lay.selfAttention.heads.forEach((_, h) => {
-        itIdentical &&= JSON.stringify(rowOf(a, l, h, it)) === JSON.stringify(rowOf(b, l, h, it));
-      }));
-      const h = a.layers[layer].selfAttention.heads[head];
-      return {
-        tokens: a.tokens, n, it, last,
-        scores: Array.from(h.maskedScores, String), weights: Array.from(h.weights, String),
-        itRows: [rowOf(a, layer, head, it), rowOf(b, layer, head, it)], itIdentical,
-        answerRows: [rowOf(a, layer, head, last), rowOf(b, layer, head, a.prediction.position)],
-        predictions: [a.prediction.token, b.prediction.token], probability: String(a.prediction.probability),
-      };
-    } finally {
-      model.delete();
-    }
-  }, { text, partner, causal, layer, head });
+  return page.evaluate(
+    async ({ text, partner, causal, layer, head }) => {
+      const { loadEngine } = await import('/lib/engine.mjs');
+      const engine = await loadEngine();
+      const model = await engine.fetchTrainedModel(new URL('/models/coref-decoder/', location.href));
+      try {
+        const a = model.analyze(text, { causal, topK: 3 }),
+          b = model.analyze(partner, { causal, topK: 3 });
+        const n = a.n,
+          it = a.tokens.indexOf('it'),
+          last = a.prediction.position;
+        const rowOf = (r, l, h, i) =>
+          Array.from(r.layers[l].selfAttention.heads[h].weights.subarray(i * n, (i + 1) * n), String);
+        let itIdentical = true;
+        a.layers.forEach((lay, l) =>
+          lay.selfAttention.heads.forEach((_, h) => {
+            itIdentical &&= JSON.stringify(rowOf(a, l, h, it)) === JSON.stringify(rowOf(b, l, h, it));
+          }),
+        );
+        const h = a.layers[layer].selfAttention.heads[head];
+        return {
+          tokens: a.tokens,
+          n,
+          it,
+          last,
+          scores: Array.from(h.maskedScores, String),
+          weights: Array.from(h.weights, String),
+          itRows: [rowOf(a, layer, head, it), rowOf(b, layer, head, it)],
+          itIdentical,
+          answerRows: [rowOf(a, layer, head, last), rowOf(b, layer, head, a.prediction.position)],
+          predictions: [a.prediction.token, b.prediction.token],
+          probability: String(a.prediction.probability),
+        };
+      } finally {
+        model.delete();
+      }
+    },
+    { text, partner, causal, layer, head },
+  );
 }
 
 // The coref-encoder with a sliding window: the row of "it" in the coreference head and the answers.
 function apiWindow(page, text, window) {
-  return page.evaluate(async ({ text, window }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
-    try {
-      const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
-      const full = model.analyze(text, { topK: 3 }), run = model.analyze(text, { window, topK: 3 });
-      const it = full.prediction.position, n = run.n;
-      return {
-        tokens: run.tokens, it, referent: full.tokens.indexOf(full.prediction.token), layer, head,
-        row: Array.from(run.layers[layer].selfAttention.heads[head].weights.subarray(it * n, (it + 1) * n), String),
-        prediction: run.prediction.token, probability: String(run.prediction.probability),
-        fullPrediction: full.prediction.token, fullProbability: String(full.prediction.probability),
-      };
-    } finally {
-      model.delete();
-    }
-  }, { text, window });
+  return page.evaluate(
+    async ({ text, window }) => {
+      const { loadEngine } = await import('/lib/engine.mjs');
+      const engine = await loadEngine();
+      const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
+      try {
+        const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
+        const full = model.analyze(text, { topK: 3 }),
+          run = model.analyze(text, { window, topK: 3 });
+        const it = full.prediction.position,
+          n = run.n;
+        return {
+          tokens: run.tokens,
+          it,
+          referent: full.tokens.indexOf(full.prediction.token),
+          layer,
+          head,
+          row: Array.from(run.layers[layer].selfAttention.heads[head].weights.subarray(it * n, (it + 1) * n), String),
+          prediction: run.prediction.token,
+          probability: String(run.prediction.probability),
+          fullPrediction: full.prediction.token,
+          fullProbability: String(full.prediction.probability),
+        };
+      } finally {
+        model.delete();
+      }
+    },
+    { text, window },
+  );
 }
 
 // Page-level horizontal overflow at the current viewport, with the other lesson panels set aside
@@ -89,7 +115,9 @@ const values = (locator) => locator.locator('td[data-value]').evaluateAll((tds) 
 test.describe('causal mask panel', () => {
   test.skip(!shipped, 'coref-decoder is not in web/models');
 
-  test('with the mask: −∞ above the diagonal, weights exactly 0, equal to analyze(); without: not', async ({ page }) => {
+  test('with the mask: −∞ above the diagonal, weights exactly 0, equal to analyze(); without: not', async ({
+    page,
+  }) => {
     await openPanel(page);
     const view = panel(page);
     for (const causal of [true, false]) {
@@ -97,7 +125,9 @@ test.describe('causal mask panel', () => {
         await view.getByRole('checkbox').uncheck();
         await expect(view).toHaveAttribute('data-causal', 'false');
       }
-      const [layer, head] = await Promise.all(['data-layer', 'data-head'].map(async (name) => Number(await view.getAttribute(name))));
+      const [layer, head] = await Promise.all(
+        ['data-layer', 'data-head'].map(async (name) => Number(await view.getAttribute(name))),
+      );
       const expected = await api(page, TIRED, WIDE, causal, layer, head); // the head the panel opened on
       const scores = await values(view.locator('.ae-cm-scores'));
       const weights = await values(view.locator('.ae-cm-weights'));
@@ -117,7 +147,9 @@ test.describe('causal mask panel', () => {
     }
   });
 
-  test('the "it" row is bit-identical for tired and wide; the answer row differs and answers animal / street', async ({ page }) => {
+  test('the "it" row is bit-identical for tired and wide; the answer row differs and answers animal / street', async ({
+    page,
+  }) => {
     await openPanel(page);
     const view = panel(page);
     await view.getByLabel('Layer', { exact: true }).selectOption({ value: '1' });
@@ -132,8 +164,14 @@ test.describe('causal mask panel', () => {
     const strings = await page.evaluate(async () => (await import('/strings/causal-mask.mjs')).default);
     await expect(view).toHaveAttribute('data-it-position', String(expected.it));
     await expect(view.getByText(strings.en.itHowTo.replace('{pos}', expected.it + 1))).toBeVisible();
-    await expect(view.getByText(strings.en.decisionHowTo.replace('{last}', expected.tokens[expected.last]).replace('{pos}', expected.last + 1))).toBeVisible();
-    const [itOwn, itPartner] = await Promise.all([0, 1].map((k) => values(view.locator('.ae-cm-compare').nth(1).locator(':scope > div').nth(k))));
+    await expect(
+      view.getByText(
+        strings.en.decisionHowTo.replace('{last}', expected.tokens[expected.last]).replace('{pos}', expected.last + 1),
+      ),
+    ).toBeVisible();
+    const [itOwn, itPartner] = await Promise.all(
+      [0, 1].map((k) => values(view.locator('.ae-cm-compare').nth(1).locator(':scope > div').nth(k))),
+    );
     expect(itOwn).toEqual(expected.itRows[0]);
     expect(itPartner).toEqual(expected.itRows[1]);
 
@@ -161,7 +199,11 @@ test.describe('causal mask panel', () => {
     const view = panel(page);
     const strings = await page.evaluate(async () => (await import('/strings/causal-mask.mjs')).default);
     await expect(view.locator('h2')).toHaveText(strings.en.title);
-    expect(await view.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(
+      await view.evaluate(
+        (el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth,
+      ),
+    ).toBe(true);
     // After interacting, the page itself does not scroll sideways (it did: ~814 px); the wide
     // matrices scroll inside their own focusable regions instead.
     await view.getByRole('checkbox').uncheck();
@@ -176,7 +218,11 @@ test.describe('causal mask panel', () => {
     const scroller = view.locator('.ae-cm-weights .ae-nm');
     await expect(scroller).toHaveAttribute('tabindex', '0');
     await expect(scroller).toHaveAttribute('role', 'region');
-    expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+    expect(
+      await scroller.evaluate(
+        (el) => el.scrollWidth > el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth,
+      ),
+    ).toBe(true);
     await view.getByRole('checkbox').check();
 
     await view.getByRole('button', { name: strings.en.swap }).click();
@@ -199,17 +245,25 @@ test.describe('causal mask panel', () => {
     await expect(view.locator('h2')).toHaveText(strings.zh.title);
     await expect(view.locator('.ae-cm-kinds li').first()).toHaveText(strings.zh.encoder);
     await expect(view.locator('.ae-cm-window h3')).toHaveText(strings.zh.windowTitle);
-    await expect(view.locator('.ae-cm-window-value')).toHaveText(strings.zh.windowValue.replace('{w}', '2').replace('{seen}', '3'));
+    await expect(view.locator('.ae-cm-window-value')).toHaveText(
+      strings.zh.windowValue.replace('{w}', '2').replace('{seen}', '3'),
+    );
     expect(await pageOverflow(page, 'causal-mask')).toBeLessThanOrEqual(0);
     await page.locator('#causal-mask').screenshot({ path: `${SHOTS}/causal-mask-375-zh.png` });
   });
 
-  test('the link keeps the sentence, mask, layer, head, tired/wide and w; nonsense in a link is ignored', async ({ page, context }) => {
+  test('the link keeps the sentence, mask, layer, head, tired/wide and w; nonsense in a link is ignored', async ({
+    page,
+    context,
+  }) => {
     await openPanel(page);
     const view = panel(page);
     const part = view.locator('.ae-cm-window');
     // A head other than the one the panel opens on (the decoder's coreference head), 0-based.
-    const opened = { layer: Number(await view.getAttribute('data-layer')), head: Number(await view.getAttribute('data-head')) };
+    const opened = {
+      layer: Number(await view.getAttribute('data-layer')),
+      head: Number(await view.getAttribute('data-head')),
+    };
     const chosen = { layer: opened.layer === 2 ? 1 : 2, head: opened.head === 1 ? 2 : 1 };
     await view.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
     await view.getByRole('checkbox').uncheck();
@@ -222,15 +276,23 @@ test.describe('causal mask panel', () => {
     await expect(part).toHaveAttribute('data-window', '6');
     await expect(view).toHaveAttribute('data-sentence', WIDE);
     await expect(view).toHaveAttribute('data-causal', 'false');
-    const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('causal.')));
+    const linked = () =>
+      Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('causal.')));
     await expect.poll(linked).toEqual({
-      'causal.s': WIDE, 'causal.mask': '0', 'causal.layer': String(chosen.layer + 1), 'causal.head': String(chosen.head + 1), 'causal.adjective': 'wide', 'causal.window': '6',
+      'causal.s': WIDE,
+      'causal.mask': '0',
+      'causal.layer': String(chosen.layer + 1),
+      'causal.head': String(chosen.head + 1),
+      'causal.adjective': 'wide',
+      'causal.window': '6',
     });
     // Every number the panel shows (matrices, rows, window row) and what it says about them.
-    const state = (p) => panel(p).evaluate((el) => ({
-      values: [...el.querySelectorAll('td[data-value]')].map((td) => td.dataset.value),
-      data: { ...el.dataset }, window: { ...el.querySelector('.ae-cm-window').dataset },
-    }));
+    const state = (p) =>
+      panel(p).evaluate((el) => ({
+        values: [...el.querySelectorAll('td[data-value]')].map((td) => td.dataset.value),
+        data: { ...el.dataset },
+        window: { ...el.querySelector('.ae-cm-window').dataset },
+      }));
     const before = await state(page);
     expect(before.values.length).toBeGreaterThan(200);
     const other = await context.newPage();
@@ -253,24 +315,40 @@ test.describe('causal mask panel', () => {
     await view.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
     await view.getByRole('checkbox').check();
     await view.getByLabel('Window width w').fill('4');
-    await expect.poll(linked).toEqual({ 'causal.layer': String(chosen.layer + 1), 'causal.head': String(chosen.head + 1), 'causal.adjective': 'wide' });
+    await expect.poll(linked).toEqual({
+      'causal.layer': String(chosen.layer + 1),
+      'causal.head': String(chosen.head + 1),
+      'causal.adjective': 'wide',
+    });
     await other.close();
 
     // Out-of-range or malformed values are ignored: the defaults stay.
     const bad = await context.newPage();
-    await bad.goto('/?model=untrained&causal.mask=no&causal.layer=4&causal.head=x&causal.adjective=hungry&causal.window=14');
+    await bad.goto(
+      '/?model=untrained&causal.mask=no&causal.layer=4&causal.head=x&causal.adjective=hungry&causal.window=14',
+    );
     await bad.locator('#causal-mask .ae-cm-window').scrollIntoViewIfNeeded();
     await expect(panel(bad)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
     await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
     // The default head: the decoder's coreference head, or layer 1 head 1 without one.
-    const named = JSON.parse(fs.readFileSync('web/models/coref-decoder/config.json', 'utf8')).coreference_head ?? { layer: 0, head: 0 };
-    for (const [key, value] of Object.entries({ sentence: TIRED, causal: 'true', layer: String(named.layer), head: String(named.head) }))
+    const named = JSON.parse(fs.readFileSync('web/models/coref-decoder/config.json', 'utf8')).coreference_head ?? {
+      layer: 0,
+      head: 0,
+    };
+    for (const [key, value] of Object.entries({
+      sentence: TIRED,
+      causal: 'true',
+      layer: String(named.layer),
+      head: String(named.head),
+    }))
       await expect(panel(bad)).toHaveAttribute(`data-${key}`, value);
     await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-window', '4');
     await expect(panel(bad).locator('.ae-cm-window')).toHaveAttribute('data-sentence', /too tired/);
   });
 
-  test('sliding window: the row of "it" and the answer equal analyze({window}); "animal" is cut off once |i − j| ≥ w', async ({ page }) => {
+  test('sliding window: the row of "it" and the answer equal analyze({window}); "animal" is cut off once |i − j| ≥ w', async ({
+    page,
+  }) => {
     await openPanel(page);
     const view = panel(page);
     const part = view.locator('.ae-cm-window');
@@ -318,7 +396,9 @@ test.describe('causal mask panel', () => {
     for (let w = 4; w < distance + 1; w++) await page.keyboard.press('ArrowRight');
     const back = await check(distance + 1);
     expect(back.prediction).toBe('animal');
-    await expect(view.locator('.ae-cm-window-value')).toHaveText(strings.en.windowValue.replace('{w}', distance + 1).replace('{seen}', 2 * distance + 1));
+    await expect(view.locator('.ae-cm-window-value')).toHaveText(
+      strings.en.windowValue.replace('{w}', distance + 1).replace('{seen}', 2 * distance + 1),
+    );
     await page.locator('#causal-mask .ae-cm-window').screenshot({ path: `${SHOTS}/causal-mask-window.png` });
   });
 });

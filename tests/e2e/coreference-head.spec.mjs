@@ -17,7 +17,9 @@ async function serveConfig(page, head) {
   const config = JSON.parse(fs.readFileSync(CONFIG, 'utf8'));
   if (head) config.coreference_head = { ...head };
   else delete config.coreference_head;
-  await page.route('**/models/coref-decoder/config.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(config) }));
+  await page.route('**/models/coref-decoder/config.json', (route) =>
+    route.fulfill({ contentType: 'application/json', body: JSON.stringify(config) }),
+  );
   return config;
 }
 
@@ -36,9 +38,10 @@ async function expectHead(panel, { layer, head }) {
   await expect(panel.getByLabel('Head', { exact: true })).toHaveValue(String(head));
 }
 
-const linked = (page, prefix) => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith(prefix)));
+const linked = (page, prefix) =>
+  Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith(prefix)));
 
-test.describe('panels default to the decoder\'s coreference head', () => {
+test.describe("panels default to the decoder's coreference head", () => {
   test.skip(!shipped, 'coref-decoder is not in web/models');
 
   test('a coreference_head in config.json is the head both panels open on', async ({ page }) => {
@@ -56,15 +59,19 @@ test.describe('panels default to the decoder\'s coreference head', () => {
     // Another head goes into the link (1-based); back on the default, it leaves again.
     await kv(page).getByLabel('Head', { exact: true }).selectOption({ value: '0' });
     await expect.poll(() => linked(page, 'kvcache.')).toEqual({ 'kvcache.head': '1' });
-    await kv(page).getByLabel('Head', { exact: true }).selectOption({ value: String(named.head) });
+    await kv(page)
+      .getByLabel('Head', { exact: true })
+      .selectOption({ value: String(named.head) });
     await expect.poll(() => linked(page, 'kvcache.')).toEqual({});
     await causal(page).getByLabel('Layer', { exact: true }).selectOption({ value: '0' });
     await expect.poll(() => linked(page, 'causal.')).toEqual({ 'causal.layer': '1' });
-    await causal(page).getByLabel('Layer', { exact: true }).selectOption({ value: String(named.layer) });
+    await causal(page)
+      .getByLabel('Layer', { exact: true })
+      .selectOption({ value: String(named.layer) });
     await expect.poll(() => linked(page, 'causal.')).toEqual({});
   });
 
-  test('a link\'s layer and head win over the coreference head', async ({ page }) => {
+  test("a link's layer and head win over the coreference head", async ({ page }) => {
     const { n_layers: nLayers, n_heads: nHeads } = JSON.parse(fs.readFileSync(CONFIG, 'utf8'));
     await serveConfig(page, { layer: nLayers - 1, head: nHeads - 1 });
     await openPanels(page, '/?model=untrained&kvcache.layer=1&kvcache.head=2&causal.layer=2&causal.head=1');

@@ -20,19 +20,23 @@ function apiBytes(page, sizes) {
   return page.evaluate(async (ns) => {
     const { getEngine } = await import('/lib/context.mjs');
     const engine = await getEngine();
-    return Object.fromEntries(ns.flatMap((n) => [
-      [`fused ${n}`, engine.fusedAttentionScratchBytes(n, 64, false)],
-      [`window ${n}`, engine.fusedAttentionScratchBytes(n, 64, true)],
-      [`traced ${n}`, engine.tracedAttentionBytes(n, 64)],
-    ]));
+    return Object.fromEntries(
+      ns.flatMap((n) => [
+        [`fused ${n}`, engine.fusedAttentionScratchBytes(n, 64, false)],
+        [`window ${n}`, engine.fusedAttentionScratchBytes(n, 64, true)],
+        [`traced ${n}`, engine.tracedAttentionBytes(n, 64)],
+      ]),
+    );
   }, sizes);
 }
 
-const shownBytes = (locator) => locator.evaluateAll((nodes) =>
-  Object.fromEntries(nodes.map((n) => [`${n.dataset.kernel} ${n.dataset.n}`, Number(n.dataset.bytes)])));
+const shownBytes = (locator) =>
+  locator.evaluateAll((nodes) =>
+    Object.fromEntries(nodes.map((n) => [`${n.dataset.kernel} ${n.dataset.n}`, Number(n.dataset.bytes)])),
+  );
 
 test.describe('n² cost panel', () => {
-  test('nothing is measured at page load; measuring n ≤ 256 shows the core\'s byte counts', async ({ page }) => {
+  test("nothing is measured at page load; measuring n ≤ 256 shows the core's byte counts", async ({ page }) => {
     await openPanel(page);
     const view = panel(page);
     await expect(view).toHaveAttribute('data-status', 'idle');
@@ -54,7 +58,9 @@ test.describe('n² cost panel', () => {
     expect(times).toHaveLength(9);
     for (const ms of times) expect(ms).toBeGreaterThan(0);
     // The n² reference goes through the fused kernel's largest point.
-    const fused256 = await view.locator('svg[data-chart="time"] [data-kernel="fused"][data-n="256"]').getAttribute('data-ms');
+    const fused256 = await view
+      .locator('svg[data-chart="time"] [data-kernel="fused"][data-n="256"]')
+      .getAttribute('data-ms');
     const reference = view.locator('svg[data-chart="time"] .k-reference');
     await expect(reference).toHaveAttribute('data-reference-n', '256');
     await expect(reference).toHaveAttribute('data-reference-ms', fused256);

@@ -20,34 +20,49 @@ async function openPanel(page) {
 }
 
 function api(page, a, b, layer, head) {
-  return page.evaluate(async ({ a, b, layer, head }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
-    try {
-      const ra = model.analyze(a), rb = model.analyze(b);
-      const ha = ra.layers[layer].selfAttention.heads[head], hb = rb.layers[layer].selfAttention.heads[head];
-      const dk = model.config.headDim;
-      const self = engine.attention({ q: ha.q, k: ha.k, v: ha.v, n: ra.n, m: ra.n, dk });
-      const cross = engine.attention({ q: ha.q, k: hb.k, v: hb.v, n: ra.n, m: rb.n, dk });
-      return {
-        n: ra.n, m: rb.n, rows: ra.tokens, cols: rb.tokens,
-        self: Array.from(self.weights, String), trace: Array.from(ha.weights, String), cross: Array.from(cross.weights, String),
-        coref: JSON.parse(model.config.configJson).coreference_head,
-      };
-    } finally {
-      model.delete();
-    }
-  }, { a, b, layer, head });
+  return page.evaluate(
+    async ({ a, b, layer, head }) => {
+      const { loadEngine } = await import('/lib/engine.mjs');
+      const engine = await loadEngine();
+      const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
+      try {
+        const ra = model.analyze(a),
+          rb = model.analyze(b);
+        const ha = ra.layers[layer].selfAttention.heads[head],
+          hb = rb.layers[layer].selfAttention.heads[head];
+        const dk = model.config.headDim;
+        const self = engine.attention({ q: ha.q, k: ha.k, v: ha.v, n: ra.n, m: ra.n, dk });
+        const cross = engine.attention({ q: ha.q, k: hb.k, v: hb.v, n: ra.n, m: rb.n, dk });
+        return {
+          n: ra.n,
+          m: rb.n,
+          rows: ra.tokens,
+          cols: rb.tokens,
+          self: Array.from(self.weights, String),
+          trace: Array.from(ha.weights, String),
+          cross: Array.from(cross.weights, String),
+          coref: JSON.parse(model.config.configJson).coreference_head,
+        };
+      } finally {
+        model.delete();
+      }
+    },
+    { a, b, layer, head },
+  );
 }
 
-const shown = (page, which) => panel(page).locator(`.ae-ca-${which} td[data-value]`).evaluateAll((tds) => tds.map((td) => td.dataset.value));
+const shown = (page, which) =>
+  panel(page)
+    .locator(`.ae-ca-${which} td[data-value]`)
+    .evaluateAll((tds) => tds.map((td) => td.dataset.value));
 const headers = (page, which) => panel(page).locator(`.ae-ca-${which} thead th`).allTextContents();
 
 test.describe('self vs cross-attention panel', () => {
   test.skip(!shipped, 'coref-encoder is not in web/models');
 
-  test('self and cross weights equal engine.attention on the API\'s Q, K, V; n×m; layer, head and swap', async ({ page }) => {
+  test("self and cross weights equal engine.attention on the API's Q, K, V; n×m; layer, head and swap", async ({
+    page,
+  }) => {
     await openPanel(page);
     const view = panel(page);
     const first = await api(page, A, B, 0, 0);
@@ -99,7 +114,11 @@ test.describe('self vs cross-attention panel', () => {
     const view = panel(page);
     const strings = await page.evaluate(async () => (await import('/strings/cross-attention.mjs')).default);
     await expect(view.locator('h2')).toHaveText(strings.en.title);
-    expect(await view.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(
+      await view.evaluate(
+        (el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth,
+      ),
+    ).toBe(true);
 
     const boxB = view.getByLabel(strings.en.sentenceB, { exact: true });
     await boxB.fill('The street was too wide.'); // no "it": the coreference model cannot read it

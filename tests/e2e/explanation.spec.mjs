@@ -23,49 +23,73 @@ async function openPanel(page) {
 // change in the predicted word's probability for every single-word knockout, every
 // single-head ablation and the given set of ablated heads (numbers as strings: exact match).
 function api(page, text, ablate = []) {
-  return page.evaluate(async ({ text, ablate }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
-    try {
-      const topK = model.config.vocabSize;
-      const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
-      const base = model.analyze(text, { topK });
-      const { position: it, token: word, probability } = base.prediction;
-      const n = base.n;
-      const p = (r) => r.prediction.top.find((t) => t.token === word).probability;
-      const w = base.layers[layer].selfAttention.heads[head].weights;
-      const knockouts = base.tokens.map((_, j) => {
-        const r = model.analyze(text, { topK, knockout: [j] });
-        return { delta: String(p(r) - probability), prediction: r.prediction.token };
-      });
-      const referent = base.tokens.findIndex((t, i) => t === word && i !== it);
-      const singles = [];
-      for (let l = 0; l < base.layers.length; l++) {
-        for (let h = 0; h < base.layers[l].selfAttention.heads.length; h++) {
-          const r = model.analyze(text, { topK, ablate: [[l, h]] });
-          singles.push({
-            layer: l, head: h, delta: String(p(r) - probability),
-            attention: String(base.layers[l].selfAttention.heads[h].weights[it * n + referent]),
-          });
+  return page.evaluate(
+    async ({ text, ablate }) => {
+      const { loadEngine } = await import('/lib/engine.mjs');
+      const engine = await loadEngine();
+      const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
+      try {
+        const topK = model.config.vocabSize;
+        const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
+        const base = model.analyze(text, { topK });
+        const { position: it, token: word, probability } = base.prediction;
+        const n = base.n;
+        const p = (r) => r.prediction.top.find((t) => t.token === word).probability;
+        const w = base.layers[layer].selfAttention.heads[head].weights;
+        const knockouts = base.tokens.map((_, j) => {
+          const r = model.analyze(text, { topK, knockout: [j] });
+          return { delta: String(p(r) - probability), prediction: r.prediction.token };
+        });
+        const referent = base.tokens.findIndex((t, i) => t === word && i !== it);
+        const singles = [];
+        for (let l = 0; l < base.layers.length; l++) {
+          for (let h = 0; h < base.layers[l].selfAttention.heads.length; h++) {
+            const r = model.analyze(text, { topK, ablate: [[l, h]] });
+            singles.push({
+              layer: l,
+              head: h,
+              delta: String(p(r) - probability),
+              attention: String(base.layers[l].selfAttention.heads[h].weights[it * n + referent]),
+            });
+          }
         }
+        const ablated = ablate.length ? model.analyze(text, { topK, ablate }) : base;
+        return {
+          tokens: base.tokens,
+          word,
+          probability: String(probability),
+          layer,
+          head,
+          it,
+          referent,
+          attention: Array.from(w.subarray(it * n, it * n + n), String),
+          knockouts,
+          singles,
+          ablated: {
+            prediction: ablated.prediction.token,
+            probability: String(p(ablated)),
+            delta: String(p(ablated) - probability),
+          },
+        };
+      } finally {
+        model.delete();
       }
-      const ablated = ablate.length ? model.analyze(text, { topK, ablate }) : base;
-      return {
-        tokens: base.tokens, word, probability: String(probability), layer, head, it, referent,
-        attention: Array.from(w.subarray(it * n, it * n + n), String), knockouts, singles,
-        ablated: { prediction: ablated.prediction.token, probability: String(p(ablated)), delta: String(p(ablated) - probability) },
-      };
-    } finally {
-      model.delete();
-    }
-  }, { text, ablate });
+    },
+    { text, ablate },
+  );
 }
 
 async function shownRows(page) {
-  return panel(page).locator('tbody tr').evaluateAll((rows) => rows.map((r) => ({
-    token: r.dataset.token, attention: r.dataset.attention, delta: r.dataset.delta, prediction: r.dataset.knockoutPrediction,
-  })));
+  return panel(page)
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((r) => ({
+        token: r.dataset.token,
+        attention: r.dataset.attention,
+        delta: r.dataset.delta,
+        prediction: r.dataset.knockoutPrediction,
+      })),
+    );
 }
 
 test.describe('attention is not explanation', () => {
@@ -74,7 +98,10 @@ test.describe('attention is not explanation', () => {
   test('attention bars and knockout effects equal analyze(), for tired and for wide', async ({ page }) => {
     await openPanel(page);
     const view = panel(page);
-    for (const [text, referent] of [[LESSON, 'animal'], [WIDE, 'street']]) {
+    for (const [text, referent] of [
+      [LESSON, 'animal'],
+      [WIDE, 'street'],
+    ]) {
       if (text === WIDE) {
         await view.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
         await expect(view).toHaveAttribute('data-sentence', WIDE);
@@ -86,8 +113,14 @@ test.describe('attention is not explanation', () => {
       await expect(view).toHaveAttribute('data-probability', a.probability);
       const rows = await shownRows(page);
       expect(rows.map((r) => r.token)).toEqual(a.tokens);
-      expect(rows.map((r) => r.attention), 'attention of “it”').toEqual(a.attention);
-      expect(rows.map((r) => r.delta), 'knockout effects').toEqual(a.knockouts.map((k) => k.delta));
+      expect(
+        rows.map((r) => r.attention),
+        'attention of “it”',
+      ).toEqual(a.attention);
+      expect(
+        rows.map((r) => r.delta),
+        'knockout effects',
+      ).toEqual(a.knockouts.map((k) => k.delta));
       expect(rows.map((r) => r.prediction)).toEqual(a.knockouts.map((k) => k.prediction));
       // The visible numbers are the same values, rounded.
       const cells = await view.locator('tbody tr').nth(a.referent).locator('td .ae-ex-num').allTextContents();
@@ -101,7 +134,13 @@ test.describe('attention is not explanation', () => {
       expect(a.tokens[top]).toBe(referent);
       // Every single-head button shows analyze()'s numbers.
       const buttons = await view.locator('.ae-ex-heads button').evaluateAll((bs) =>
-        bs.map((b) => ({ layer: Number(b.dataset.layer), head: Number(b.dataset.head), delta: b.dataset.delta, attention: b.dataset.attention })));
+        bs.map((b) => ({
+          layer: Number(b.dataset.layer),
+          head: Number(b.dataset.head),
+          delta: b.dataset.delta,
+          attention: b.dataset.attention,
+        })),
+      );
       expect(buttons).toEqual(a.singles);
       // The largest single-head effect is named and marked only when it is at least 0.0005
       // (below that it prints as 0.000: no head matters alone). Which branch a sentence takes
@@ -110,9 +149,11 @@ test.describe('attention is not explanation', () => {
       const none = Math.abs(Number(biggest.delta)) < 0.0005;
       await expect(view).toHaveAttribute('data-largest-effect-head', none ? '' : `${biggest.layer},${biggest.head}`);
       await expect(view.locator('.ae-ex-heads button.largest')).toHaveCount(none ? 0 : 1);
-      await expect(view.locator('.ae-ex-summary').last()).toContainText(none
-        ? `no single head changes the probability of “${a.word}” by 0.0005`
-        : `Largest effect of switching one head off: layer ${biggest.layer + 1}, head ${biggest.head + 1}`);
+      await expect(view.locator('.ae-ex-summary').last()).toContainText(
+        none
+          ? `no single head changes the probability of “${a.word}” by 0.0005`
+          : `Largest effect of switching one head off: layer ${biggest.layer + 1}, head ${biggest.head + 1}`,
+      );
     }
   });
 
@@ -121,7 +162,9 @@ test.describe('attention is not explanation', () => {
     const view = panel(page);
     const a = await api(page, LESSON);
     const coref = view.locator(`.ae-ex-heads button[data-layer="${a.layer}"][data-head="${a.head}"]`);
-    await expect(coref).toHaveAccessibleName(new RegExp(`^Layer ${a.layer + 1}, head ${a.head + 1} \\(the coreference head\\)`));
+    await expect(coref).toHaveAccessibleName(
+      new RegExp(`^Layer ${a.layer + 1}, head ${a.head + 1} \\(the coreference head\\)`),
+    );
     await coref.focus();
     await page.keyboard.press('Enter');
     await expect(coref).toHaveAttribute('aria-pressed', 'true');
@@ -149,7 +192,10 @@ test.describe('attention is not explanation', () => {
     const strongest = a.singles.reduce((x, y) => (Number(y.attention) > Number(x.attention) ? y : x));
     const largest = a.singles.reduce((x, y) => (Math.abs(y.delta) > Math.abs(x.delta) ? y : x));
     await expect(view).toHaveAttribute('data-strongest-head', `${strongest.layer},${strongest.head}`);
-    await expect(view).toHaveAttribute('data-largest-effect-head', Math.abs(Number(largest.delta)) < 0.0005 ? '' : `${largest.layer},${largest.head}`);
+    await expect(view).toHaveAttribute(
+      'data-largest-effect-head',
+      Math.abs(Number(largest.delta)) < 0.0005 ? '' : `${largest.layer},${largest.head}`,
+    );
 
     await view.getByRole('button', { name: 'Switch all heads on' }).click();
     await expect(view).toHaveAttribute('data-ablated', '[]');
@@ -158,28 +204,39 @@ test.describe('attention is not explanation', () => {
 
     // Typing a sentence re-measures it.
     const field = view.getByLabel('Sentence for this panel');
-    await field.fill('The dog didn\'t cross the road because it was too wide.');
-    await expect(view).toHaveAttribute('data-sentence', 'The dog didn\'t cross the road because it was too wide.');
+    await field.fill("The dog didn't cross the road because it was too wide.");
+    await expect(view).toHaveAttribute('data-sentence', "The dog didn't cross the road because it was too wide.");
     await expect(view).toHaveAttribute('data-status', 'ready');
-    const typed = await api(page, 'The dog didn\'t cross the road because it was too wide.');
+    const typed = await api(page, "The dog didn't cross the road because it was too wide.");
     expect((await shownRows(page)).map((r) => r.delta)).toEqual(typed.knockouts.map((k) => k.delta));
   });
 
-  test('the link keeps the sentence and the heads switched off; nonsense in a link is ignored', async ({ page, context }) => {
+  test('the link keeps the sentence and the heads switched off; nonsense in a link is ignored', async ({
+    page,
+    context,
+  }) => {
     await openPanel(page);
     const view = panel(page);
     await view.getByRole('button', { name: 'tired ↔ wide' }).click();
     await expect(view).toHaveAttribute('data-sentence', WIDE);
     await expect(view).toHaveAttribute('data-status', 'ready');
-    for (const [l, h] of [[2, 0], [1, 2]]) await view.locator(`.ae-ex-heads button[data-layer="${l}"][data-head="${h}"]`).click();
+    for (const [l, h] of [
+      [2, 0],
+      [1, 2],
+    ])
+      await view.locator(`.ae-ex-heads button[data-layer="${l}"][data-head="${h}"]`).click();
     await expect(view).toHaveAttribute('data-ablated', '[[1,2],[2,0]]');
-    const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('explanation.')));
+    const linked = () =>
+      Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('explanation.')));
     await expect.poll(linked).toEqual({ 'explanation.s': WIDE, 'explanation.ablate': '2.3,3.1' });
-    const state = (p) => panel(p).evaluate((el) => ({
-      data: { ...el.dataset },
-      pressed: [...el.querySelectorAll('.ae-ex-heads button[aria-pressed="true"]')].map((b) => `${b.dataset.layer},${b.dataset.head}`),
-      heads: [...el.querySelectorAll('.ae-ex-heads button')].map((b) => [b.dataset.delta, b.dataset.attention]),
-    }));
+    const state = (p) =>
+      panel(p).evaluate((el) => ({
+        data: { ...el.dataset },
+        pressed: [...el.querySelectorAll('.ae-ex-heads button[aria-pressed="true"]')].map(
+          (b) => `${b.dataset.layer},${b.dataset.head}`,
+        ),
+        heads: [...el.querySelectorAll('.ae-ex-heads button')].map((b) => [b.dataset.delta, b.dataset.attention]),
+      }));
     const before = await state(page);
     expect(before.pressed).toEqual(['1,2', '2,0']);
 
@@ -191,7 +248,10 @@ test.describe('attention is not explanation', () => {
     await expect(panel(other)).toHaveAttribute('data-ablated', '[[1,2],[2,0]]');
     expect(await state(other)).toEqual(before);
     expect(await shownRows(other)).toEqual(await shownRows(page));
-    const expected = await api(page, WIDE, [[1, 2], [2, 0]]);
+    const expected = await api(page, WIDE, [
+      [1, 2],
+      [2, 0],
+    ]);
     await expect(panel(other)).toHaveAttribute('data-ablated-probability', expected.ablated.probability);
     await expect(panel(other)).toHaveAttribute('data-ablated-prediction', expected.ablated.prediction);
     // Back at the defaults, the controls leave the link.
@@ -231,7 +291,8 @@ test.describe('attention is not explanation', () => {
     const view = panel(page);
     // Only this spec's section is judged here: the other lesson panels are set aside (CSSOM).
     await page.evaluate(() => {
-      for (const s of document.querySelectorAll('main > section.lesson-panel:not(#explanation)')) s.style.display = 'none';
+      for (const s of document.querySelectorAll('main > section.lesson-panel:not(#explanation)'))
+        s.style.display = 'none';
     });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const box = await view.locator('table').boundingBox();
@@ -250,7 +311,9 @@ test.describe('attention is not explanation', () => {
     await expect(view.locator('.ae-ex-ablation')).toContainText('关闭了 1 个头');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375); // after interacting, in Chinese
     const noneMatters = (await view.getAttribute('data-largest-effect-head')) === '';
-    await expect(view.locator('.ae-ex-summary').last()).toContainText(noneMatters ? '概率变化都不到 0.0005' : '单独关闭后影响最大的是');
+    await expect(view.locator('.ae-ex-summary').last()).toContainText(
+      noneMatters ? '概率变化都不到 0.0005' : '单独关闭后影响最大的是',
+    );
     await expectNoSeriousAxeViolations(page, '#explanation');
     await page.locator('#explanation').screenshot({ path: `${SHOTS}/explanation-dark-zh.png` });
   });

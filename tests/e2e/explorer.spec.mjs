@@ -3,13 +3,23 @@
 // through the store. Shown numbers are checked against a separately loaded engine.
 import fs from 'node:fs';
 import {
-  SHOTS, apiView, app, chooseModel, expect, expectCellsMatchApi, expectRendered, openPage, shownCells, test,
+  SHOTS,
+  apiView,
+  app,
+  chooseModel,
+  expect,
+  expectCellsMatchApi,
+  expectRendered,
+  openPage,
+  shownCells,
+  test,
 } from './fixtures.mjs';
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
 const WIDE = PAIR.wide;
 const shipped = fs.existsSync('web/models/index.json')
-  ? JSON.parse(fs.readFileSync('web/models/index.json', 'utf8')).models.map((m) => m.name) : [];
+  ? JSON.parse(fs.readFileSync('web/models/index.json', 'utf8')).models.map((m) => m.name)
+  : [];
 
 // What #app publishes about the view, and the cells as shown.
 async function view(page) {
@@ -21,10 +31,12 @@ async function view(page) {
 
 // The page writes the URL shortly after a change (history calls are throttled by browsers).
 async function settledUrl(page, params) {
-  await expect.poll(() => {
-    const search = new URL(page.url()).searchParams;
-    return Object.keys(params).every((key) => search.get(key) === params[key]);
-  }).toBe(true);
+  await expect
+    .poll(() => {
+      const search = new URL(page.url()).searchParams;
+      return Object.keys(params).every((key) => search.get(key) === params[key]);
+    })
+    .toBe(true);
   return page.url();
 }
 
@@ -41,7 +53,14 @@ test.describe('trained models', () => {
     await page.locator('#scale').uncheck();
     await page.locator('#causal').check();
     await expect(app(page)).toHaveAttribute('data-run', '{"causal":true,"scale":false}');
-    const url = await settledUrl(page, { model: 'coref-encoder', s: WIDE, layer: '2', head: '4', causal: '1', scale: '0' });
+    const url = await settledUrl(page, {
+      model: 'coref-encoder',
+      s: WIDE,
+      layer: '2',
+      head: '4',
+      causal: '1',
+      scale: '0',
+    });
     const before = await view(page);
 
     const other = await context.newPage();
@@ -64,7 +83,10 @@ test.describe('trained models', () => {
     await expect(thumbs).toHaveCount(api.nLayers * api.nHeads);
     // The coreference head is focused on load, and pressed in the grid.
     const { layer, head } = await app(page).evaluate((el) => ({ ...el.dataset }));
-    await expect(page.locator(`ae-head-grid button[data-layer="${layer}"][data-head="${head}"]`)).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator(`ae-head-grid button[data-layer="${layer}"][data-head="${head}"]`)).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
 
     await page.getByRole('button', { name: 'Layer 1, head 2', exact: true }).click();
     await expect(app(page)).toHaveAttribute('data-layer', '0');
@@ -88,7 +110,10 @@ test.describe('trained models', () => {
 
     // The selectors drive the grid too.
     await page.locator('#head').selectOption('3');
-    await expect(page.locator('ae-head-grid button[data-layer="1"][data-head="3"]')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('ae-head-grid button[data-layer="1"][data-head="3"]')).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
   });
 });
 
@@ -102,7 +127,15 @@ test('the URL round-trips the untrained model’s recipe and view', async ({ pag
   await page.locator('#head').selectOption('5');
   await page.locator('#causal').check();
   await expect(app(page)).toHaveAttribute('data-run', '{"causal":true,"scale":true}');
-  const url = await settledUrl(page, { model: 'untrained', heads: '8', pos: 'rope', seed: '7', layer: '2', head: '6', causal: '1' });
+  const url = await settledUrl(page, {
+    model: 'untrained',
+    heads: '8',
+    pos: 'rope',
+    seed: '7',
+    layer: '2',
+    head: '6',
+    causal: '1',
+  });
   const before = await view(page);
 
   const other = await context.newPage();
@@ -148,30 +181,38 @@ const corefHead = () => JSON.parse(fs.readFileSync('web/models/coref-encoder/con
 // The selected query's row in analyze() for the head the page shows.
 async function apiRow(page, from) {
   const state = await app(page).evaluate((el) => ({ ...el.dataset }));
-  return page.evaluate(async ({ model: name, run, text, layer, head, from }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const model = await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
-    try {
-      const result = model.analyze(text, JSON.parse(run));
-      const w = result.layers[Number(layer)].selfAttention.heads[Number(head)].weights;
-      return { tokens: result.tokens, row: Array.from(w.subarray(from * result.n, (from + 1) * result.n), String) };
-    } finally {
-      model.delete();
-    }
-  }, { ...state, from });
+  return page.evaluate(
+    async ({ model: name, run, text, layer, head, from }) => {
+      const { loadEngine } = await import('/lib/engine.mjs');
+      const engine = await loadEngine();
+      const model = await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
+      try {
+        const result = model.analyze(text, JSON.parse(run));
+        const w = result.layers[Number(layer)].selfAttention.heads[Number(head)].weights;
+        return { tokens: result.tokens, row: Array.from(w.subarray(from * result.n, (from + 1) * result.n), String) };
+      } finally {
+        model.delete();
+      }
+    },
+    { ...state, from },
+  );
 }
 
 // The lines as shown: [{to, weight}] and the token each points at.
 async function shownLines(page) {
-  return page.locator('ae-head-view line').evaluateAll((lines) =>
-    lines.map((l) => ({ from: Number(l.dataset.from), to: Number(l.dataset.to), weight: l.dataset.weight })));
+  return page
+    .locator('ae-head-view line')
+    .evaluateAll((lines) =>
+      lines.map((l) => ({ from: Number(l.dataset.from), to: Number(l.dataset.to), weight: l.dataset.weight })),
+    );
 }
 
 test.describe('head view', () => {
   test.skip(!shipped.includes('coref-encoder'), 'coref-encoder is not in web/models');
 
-  test('“it” draws its thickest line to animal when tired, to street when wide; weights equal analyze()', async ({ page }) => {
+  test('“it” draws its thickest line to animal when tired, to street when wide; weights equal analyze()', async ({
+    page,
+  }) => {
     await openPage(page);
     await chooseModel(page, 'coref-encoder');
     await expectRendered(page, LESSON);
@@ -183,7 +224,10 @@ test.describe('head view', () => {
     await it.hover();
     await expect(it).toHaveAttribute('aria-pressed', 'true');
 
-    for (const [text, referent] of [[LESSON, 'animal'], [LESSON.replace('tired', 'wide'), 'street']]) {
+    for (const [text, referent] of [
+      [LESSON, 'animal'],
+      [LESSON.replace('tired', 'wide'), 'street'],
+    ]) {
       await page.locator('#sentence').fill(text);
       await expectRendered(page, text);
       const from = Number(await it.getAttribute('data-index'));

@@ -39,10 +39,19 @@ function parseSvg(page, text) {
       width: Number(root.getAttribute('width')),
       height: Number(root.getAttribute('height')),
       cells: [...doc.querySelectorAll('rect.cell, rect[data-value]')].map((r) => ({
-        row: r.dataset.row, col: r.dataset.col, value: r.dataset.value, fill: r.getAttribute('fill'),
-        layer: r.parentNode.dataset?.layer, head: r.parentNode.dataset?.head,
+        row: r.dataset.row,
+        col: r.dataset.col,
+        value: r.dataset.value,
+        fill: r.getAttribute('fill'),
+        layer: r.parentNode.dataset?.layer,
+        head: r.parentNode.dataset?.head,
       })),
-      lines: [...doc.querySelectorAll('line')].map((l) => ({ to: l.dataset.to, weight: l.dataset.weight, stroke: l.getAttribute('stroke'), head: l.dataset.head })),
+      lines: [...doc.querySelectorAll('line')].map((l) => ({
+        to: l.dataset.to,
+        weight: l.dataset.weight,
+        stroke: l.getAttribute('stroke'),
+        head: l.dataset.head,
+      })),
       texts: [...doc.querySelectorAll('text')].map((t) => t.textContent),
       styled: all.filter((e) => e.hasAttribute('style')).length,
       unresolved: all.filter((e) => [...e.attributes].some((a) => a.value.includes('var('))).length,
@@ -59,7 +68,10 @@ test.describe('export', () => {
     const result = page.locator('#result');
 
     // SVG: standalone (no style attributes, no CSS variables), every cell with its value and colour.
-    const svgFile = await downloadOf(page, result.getByRole('button', { name: 'Download the heatmap as an SVG image' }));
+    const svgFile = await downloadOf(
+      page,
+      result.getByRole('button', { name: 'Download the heatmap as an SVG image' }),
+    );
     expect(svgFile.name).toBe(`attention-coref-encoder-heatmap-${corefHead()}.svg`);
     const svg = await parseSvg(page, svgFile.bytes.toString('utf8'));
     expect(svg.error).toBeNull();
@@ -75,7 +87,9 @@ test.describe('export', () => {
     for (const token of api.tokens) expect(svg.texts).toContain(token);
 
     // PNG, pressed from the keyboard: the PNG signature, and 2× the SVG's size.
-    const png = await downloadOf(page, result.getByRole('button', { name: 'Download the heatmap as a PNG image' }), { keyboard: true });
+    const png = await downloadOf(page, result.getByRole('button', { name: 'Download the heatmap as a PNG image' }), {
+      keyboard: true,
+    });
     expect(png.name).toBe(`attention-coref-encoder-heatmap-${corefHead()}.png`);
     expect([...png.bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
     expect(png.bytes.length).toBeGreaterThan(1000);
@@ -91,8 +105,12 @@ test.describe('export', () => {
     expect(data.sentence).toBe(await app(page).getAttribute('data-text'));
     expect(data.tokens).toEqual(all.tokens);
     expect(data.n).toBe(all.n);
-    expect([data.layers.length, data.layers[0].length, data.layers[0][0].length, data.layers[0][0][0].length])
-      .toEqual([all.layers.length, all.layers[0].length, all.n, all.n]);
+    expect([data.layers.length, data.layers[0].length, data.layers[0][0].length, data.layers[0][0][0].length]).toEqual([
+      all.layers.length,
+      all.layers[0].length,
+      all.n,
+      all.n,
+    ]);
     expect(data.layers).toEqual(all.layers);
     expect(data.prediction.token).toBe(await app(page).getAttribute('data-prediction'));
   });
@@ -104,7 +122,10 @@ test.describe('export', () => {
 
     // Head view: one line per key with the shown weights, and the words as text.
     const lines = page.locator('#lines');
-    const svgFile = await downloadOf(page, lines.getByRole('button', { name: 'Download the head view as an SVG image' }));
+    const svgFile = await downloadOf(
+      page,
+      lines.getByRole('button', { name: 'Download the head view as an SVG image' }),
+    );
     const svg = await parseSvg(page, svgFile.bytes.toString('utf8'));
     expect(svg.error).toBeNull();
     expect(svg.styled + svg.unresolved).toBe(0);
@@ -116,7 +137,12 @@ test.describe('export', () => {
 
     // Overlay: every head's lines, in as many colours as heads.
     await view.getByRole('button', { name: 'All heads of this layer' }).click();
-    const overlay = await parseSvg(page, (await downloadOf(page, lines.getByRole('button', { name: 'Download the head view as an SVG image' }))).bytes.toString('utf8'));
+    const overlay = await parseSvg(
+      page,
+      (
+        await downloadOf(page, lines.getByRole('button', { name: 'Download the head view as an SVG image' }))
+      ).bytes.toString('utf8'),
+    );
     const nHeads = await view.locator('.ae-hv-legend button').count();
     expect(overlay.lines).toHaveLength(nHeads * tokens.length);
     expect(new Set(overlay.lines.map((l) => l.stroke)).size).toBe(nHeads);
@@ -128,7 +154,12 @@ test.describe('export', () => {
     const pair = page.locator('ae-flip-pair');
     await pair.getByRole('button', { name: 'Compare tired and wide side by side' }).click();
     await expect(pair).toHaveAttribute('data-status', 'ready');
-    const both = await parseSvg(page, (await downloadOf(page, pair.getByRole('button', { name: 'Download the side-by-side view as an SVG image' }))).bytes.toString('utf8'));
+    const both = await parseSvg(
+      page,
+      (
+        await downloadOf(page, pair.getByRole('button', { name: 'Download the side-by-side view as an SVG image' }))
+      ).bytes.toString('utf8'),
+    );
     expect(both.error).toBeNull();
     expect(both.lines).toHaveLength(2 * tokens.length);
     expect(both.texts).toContain('tired');
@@ -136,12 +167,23 @@ test.describe('export', () => {
 
     // Head grid: every layer × head, its cells carrying the run's weights.
     const all = await apiAll(page);
-    const grid = await parseSvg(page, (await downloadOf(page, page.locator('#overview').getByRole('button', { name: 'Download the grid of all heads as an SVG image' }))).bytes.toString('utf8'));
+    const grid = await parseSvg(
+      page,
+      (
+        await downloadOf(
+          page,
+          page.locator('#overview').getByRole('button', { name: 'Download the grid of all heads as an SVG image' }),
+        )
+      ).bytes.toString('utf8'),
+    );
     expect(grid.error).toBeNull();
     const heads = new Set(grid.cells.map((c) => `${c.layer},${c.head}`));
     expect(heads.size).toBe(all.layers.length * all.layers[0].length);
     for (const c of grid.cells.slice(0, 50)) expect(Number(c.value)).toBeGreaterThan(0);
-    const gridPng = await downloadOf(page, page.locator('#overview').getByRole('button', { name: 'Download the grid of all heads as a PNG image' }));
+    const gridPng = await downloadOf(
+      page,
+      page.locator('#overview').getByRole('button', { name: 'Download the grid of all heads as a PNG image' }),
+    );
     expect([...gridPng.bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
   });
 
@@ -150,7 +192,10 @@ test.describe('export', () => {
     await page.getByRole('button', { name: '中文' }).click();
     await expect(page.locator('#result').getByRole('button', { name: '将热力图下载为 SVG 图片' })).toBeEnabled();
     await expect(page.locator('#result').getByRole('button', { name: /^将这个句子的注意力权重/ })).toBeEnabled();
-    const file = await downloadOf(page, page.locator('#overview').getByRole('button', { name: '将全部注意力头的缩略图下载为 PNG 图片' }));
+    const file = await downloadOf(
+      page,
+      page.locator('#overview').getByRole('button', { name: '将全部注意力头的缩略图下载为 PNG 图片' }),
+    );
     expect([...file.bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
   });
 });

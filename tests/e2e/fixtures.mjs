@@ -17,7 +17,8 @@ export const test = base.extend({
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
       await page.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (e) =>
-          console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+          console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+        );
       });
       await use(errors);
       const unexpected = errors.filter((e) => !expectedErrors.some((pattern) => pattern.test(e)));
@@ -49,7 +50,8 @@ export async function expectRendered(page, text) {
 // Every cell as shown: {row, col, value} with value the data-value string.
 export function shownCells(page) {
   return cells(page).evaluateAll((rects) =>
-    rects.map((r) => ({ row: Number(r.dataset.row), col: Number(r.dataset.col), value: r.dataset.value })));
+    rects.map((r) => ({ row: Number(r.dataset.row), col: Number(r.dataset.col), value: r.dataset.value })),
+  );
 }
 
 // No serious or critical axe violations on the page, or only in `selector` (a panel's section).
@@ -70,7 +72,10 @@ export async function expectNoSeriousAxeViolationsInSchemes(page, selector) {
     const axe = new AxeBuilder({ page }).include(selector);
     if (colorScheme === 'dark') axe.withRules(['color-contrast']);
     const { violations } = await axe.analyze();
-    expect(violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`), colorScheme).toEqual([]);
+    expect(
+      violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`),
+      colorScheme,
+    ).toEqual([]);
   }
 }
 
@@ -96,8 +101,14 @@ export async function apiAll(page) {
     try {
       const r = untrained ? model.run(text, JSON.parse(run)) : model.analyze(text, JSON.parse(run));
       return {
-        tokens: r.tokens, n: r.n, prediction: r.prediction?.token ?? null,
-        layers: r.layers.map((l) => l.selfAttention.heads.map((h) => Array.from({ length: r.n }, (_, i) => Array.from(h.weights.subarray(i * r.n, (i + 1) * r.n))))),
+        tokens: r.tokens,
+        n: r.n,
+        prediction: r.prediction?.token ?? null,
+        layers: r.layers.map((l) =>
+          l.selfAttention.heads.map((h) =>
+            Array.from({ length: r.n }, (_, i) => Array.from(h.weights.subarray(i * r.n, (i + 1) * r.n))),
+          ),
+        ),
       };
     } finally {
       model.delete();
@@ -125,7 +136,10 @@ export async function expectCellsMatchApi(page) {
   const api = await apiView(page);
   await expect(cells(page)).toHaveCount(api.n * api.n);
   const shown = await shownCells(page);
-  expect(shown.filter(({ row, col, value }) => value !== api.values[row * api.n + col]), 'cells ≠ API').toEqual([]);
+  expect(
+    shown.filter(({ row, col, value }) => value !== api.values[row * api.n + col]),
+    'cells ≠ API',
+  ).toEqual([]);
   const labels = await page.locator('ae-attention-heatmap text.label').allTextContents();
   expect(labels.slice(0, api.n)).toEqual(api.tokens);
   if (api.prediction !== null) await expect(app(page)).toHaveAttribute('data-prediction', api.prediction);

@@ -30,8 +30,20 @@ const INDEX = `<!doctype html>
 const SITE_JS = "import './node_modules/attention-explorer/elements.mjs';\n";
 
 // Styles a host could break: the font, the colours, the boxes.
-const STYLE_KEYS = ['font-family', 'font-size', 'letter-spacing', 'text-transform', 'color', 'background-color',
-  'border-top-width', 'border-top-style', 'padding-top', 'line-height', 'box-sizing', 'fill'];
+const STYLE_KEYS = [
+  'font-family',
+  'font-size',
+  'letter-spacing',
+  'text-transform',
+  'color',
+  'background-color',
+  'border-top-width',
+  'border-top-style',
+  'padding-top',
+  'line-height',
+  'box-sizing',
+  'fill',
+];
 function computed(element, keys) {
   const style = getComputedStyle(element);
   return Object.fromEntries(keys.map((k) => [k, style.getPropertyValue(k)]));
@@ -46,7 +58,11 @@ test.beforeAll(async () => {
   run('node', ['scripts/dist.mjs'], process.cwd());
   const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir], process.cwd()));
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'blog', private: true }));
-  run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', path.join(dir, packed.filename)], dir);
+  run(
+    'npm',
+    ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', path.join(dir, packed.filename)],
+    dir,
+  );
   writeFileSync(path.join(dir, 'index.html'), INDEX);
   writeFileSync(path.join(dir, 'site.css'), HOST_CSS);
   writeFileSync(path.join(dir, 'site.mjs'), SITE_JS);
@@ -59,7 +75,10 @@ test.afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('the packed element flips on the lesson pair inside a hostile host page, and styles hold both ways', async ({ page, browser }) => {
+test('the packed element flips on the lesson pair inside a hostile host page, and styles hold both ways', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   // The host's own elements, first without the package (same page, element hidden and undefined).
   const hostOnly = await (await browser.newContext()).newPage();
@@ -73,10 +92,15 @@ test('the packed element flips on the lesson pair inside a hostile host page, an
   await page.goto(`${base}plain.html`);
   const explorer = page.locator('attention-explorer');
   const parts = ['root', 'sentence', 'answer', 'select', 'button'];
-  const inside = (p) => p.locator('attention-explorer').evaluate((el, [names, keys]) => names.map((name) => {
-    const style = getComputedStyle(el.shadowRoot.querySelector(`[part~="${name}"]`));
-    return Object.fromEntries(keys.map((k) => [k, style.getPropertyValue(k)]));
-  }), [parts, STYLE_KEYS]);
+  const inside = (p) =>
+    p.locator('attention-explorer').evaluate(
+      (el, [names, keys]) =>
+        names.map((name) => {
+          const style = getComputedStyle(el.shadowRoot.querySelector(`[part~="${name}"]`));
+          return Object.fromEntries(keys.map((k) => [k, style.getPropertyValue(k)]));
+        }),
+      [parts, STYLE_KEYS],
+    );
   await expect(explorer.locator('[part="answer"]')).toContainText('animal');
   const plainInside = await inside(page);
 
@@ -102,13 +126,18 @@ test('the packed element flips on the lesson pair inside a hostile host page, an
   await expect(page.locator('ae-head-view line').first()).toBeAttached();
 
   // Swap the sentence in the element: the answer flips and a change event says so.
-  const changed = explorer.evaluate((el) => new Promise((resolve) => el.addEventListener('change', (e) => resolve(e.detail), { once: true })));
+  const changed = explorer.evaluate(
+    (el) => new Promise((resolve) => el.addEventListener('change', (e) => resolve(e.detail), { once: true })),
+  );
   await explorer.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
   expect((await changed).prediction.token).toBe('street');
   await expect(explorer.locator('[part="answer"]')).toContainText('street');
 
   // Attributes drive it too: another head, then Chinese from the host's lang.
-  await explorer.evaluate((el) => { el.setAttribute('layer', '1'); el.setAttribute('head', '2'); });
+  await explorer.evaluate((el) => {
+    el.setAttribute('layer', '1');
+    el.setAttribute('head', '2');
+  });
   await expect(explorer.locator('.ae-hm-caption')).toHaveText('Layer 1, head 2');
   await page.evaluate(() => document.documentElement.setAttribute('lang', 'zh-CN'));
   await expect(explorer.locator('.ae-hm-caption')).toHaveText('第 1 层，第 2 个头');

@@ -13,27 +13,38 @@ const corefHead = () => JSON.parse(fs.readFileSync('web/models/coref-encoder/con
 
 // The weights of query `from` in every head of `layer`, for `text`, as analyze() gives them.
 function apiRows(page, text, layer, from) {
-  return page.evaluate(async ({ text, layer, from }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
-    try {
-      const r = model.analyze(text, { causal: false, scale: true });
-      return {
-        tokens: r.tokens,
-        rows: r.layers[layer].selfAttention.heads.map((h) => Array.from(h.weights.subarray(from * r.n, (from + 1) * r.n), String)),
-        prediction: r.prediction.token,
-      };
-    } finally {
-      model.delete();
-    }
-  }, { text, layer, from });
+  return page.evaluate(
+    async ({ text, layer, from }) => {
+      const { loadEngine } = await import('/lib/engine.mjs');
+      const engine = await loadEngine();
+      const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
+      try {
+        const r = model.analyze(text, { causal: false, scale: true });
+        return {
+          tokens: r.tokens,
+          rows: r.layers[layer].selfAttention.heads.map((h) =>
+            Array.from(h.weights.subarray(from * r.n, (from + 1) * r.n), String),
+          ),
+          prediction: r.prediction.token,
+        };
+      } finally {
+        model.delete();
+      }
+    },
+    { text, layer, from },
+  );
 }
 
-const linesOf = (locator) => locator.evaluateAll((lines) => lines.map((l) => ({
-  head: l.dataset.head === undefined ? null : Number(l.dataset.head), to: Number(l.dataset.to),
-  from: Number(l.dataset.from), weight: l.dataset.weight, stroke: getComputedStyle(l).stroke,
-})));
+const linesOf = (locator) =>
+  locator.evaluateAll((lines) =>
+    lines.map((l) => ({
+      head: l.dataset.head === undefined ? null : Number(l.dataset.head),
+      to: Number(l.dataset.to),
+      from: Number(l.dataset.from),
+      weight: l.dataset.weight,
+      stroke: getComputedStyle(l).stroke,
+    })),
+  );
 
 const thickest = (lines) => lines.reduce((a, b) => (Number(b.weight) > Number(a.weight) ? b : a));
 
@@ -64,7 +75,10 @@ test.describe('head view extras', () => {
     const lines = await linesOf(overlay);
     for (let h = 0; h < nHeads; h++) {
       const mine = lines.filter((l) => l.head === h);
-      expect(mine.map((l) => l.weight), `head ${h + 1}`).toEqual(api.rows[h]);
+      expect(
+        mine.map((l) => l.weight),
+        `head ${h + 1}`,
+      ).toEqual(api.rows[h]);
       expect(mine.every((l) => l.from === from)).toBe(true);
       expect(new Set(mine.map((l) => l.stroke)).size).toBe(1);
     }
@@ -79,7 +93,9 @@ test.describe('head view extras', () => {
     // Legend: one entry per head with that head's colour; the readout names each head's target.
     const legend = view.getByRole('group', { name: `Heads of layer ${layer + 1}` });
     await expect(legend.getByRole('button')).toHaveCount(nHeads);
-    const swatches = await legend.locator('.ae-hv-swatch').evaluateAll((ss) => ss.map((s) => getComputedStyle(s).backgroundColor));
+    const swatches = await legend
+      .locator('.ae-hv-swatch')
+      .evaluateAll((ss) => ss.map((s) => getComputedStyle(s).backgroundColor));
     for (let h = 0; h < nHeads; h++) expect(swatches[h]).toBe(lines.find((l) => l.head === h).stroke);
     await expect(view.locator('.ae-hv-readout')).toContainText(`head ${head + 1} → “animal”`);
     fs.mkdirSync(SHOTS, { recursive: true });
@@ -107,7 +123,10 @@ test.describe('head view extras', () => {
     await expect(pair).toHaveAttribute('data-status', 'ready');
     const { layer, head } = corefHead();
 
-    for (const [side, text, referent] of [['tired', LESSON, 'animal'], ['wide', WIDE, 'street']]) {
+    for (const [side, text, referent] of [
+      ['tired', LESSON, 'animal'],
+      ['wide', WIDE, 'street'],
+    ]) {
       const view = pair.locator(`[data-side="${side}"] ae-flip-view`);
       await expect(view).toHaveAttribute('data-layer', String(layer));
       await expect(view).toHaveAttribute('data-head', String(head));
@@ -115,7 +134,10 @@ test.describe('head view extras', () => {
       const api = await apiRows(page, text, layer, from);
       expect(api.tokens[from]).toBe('it');
       const lines = await linesOf(view.locator('line'));
-      expect(lines.map((l) => l.weight), side).toEqual(api.rows[head]);
+      expect(
+        lines.map((l) => l.weight),
+        side,
+      ).toEqual(api.rows[head]);
       expect(api.tokens[thickest(lines).to], side).toBe(referent);
       await expect(view).toHaveAttribute('data-strongest', String(thickest(lines).to));
       await expect(pair).toHaveAttribute(`data-${side}-prediction`, api.prediction);
@@ -123,7 +145,10 @@ test.describe('head view extras', () => {
 
     // Another head from the grid: both sides follow.
     await page.getByRole('button', { name: 'Layer 1, head 2', exact: true }).click();
-    for (const [side, text] of [['tired', LESSON], ['wide', WIDE]]) {
+    for (const [side, text] of [
+      ['tired', LESSON],
+      ['wide', WIDE],
+    ]) {
       const view = pair.locator(`[data-side="${side}"] ae-flip-view`);
       await expect(view).toHaveAttribute('data-head', '1');
       const from = Number(await view.getAttribute('data-from'));
@@ -132,7 +157,8 @@ test.describe('head view extras', () => {
     }
     // A word chosen on one side is chosen on both, and in the page's head view.
     await pair.locator('[data-side="wide"]').getByRole('button', { name: 'street (word 7)' }).hover();
-    for (const side of ['tired', 'wide']) await expect(pair.locator(`[data-side="${side}"] ae-flip-view`)).toHaveAttribute('data-from', '6');
+    for (const side of ['tired', 'wide'])
+      await expect(pair.locator(`[data-side="${side}"] ae-flip-view`)).toHaveAttribute('data-from', '6');
     await expect(page.locator('ae-head-view')).toHaveAttribute('data-from', '6');
 
     // A sentence without the pair hides it.
@@ -141,7 +167,10 @@ test.describe('head view extras', () => {
     await expect(pair).toBeHidden();
   });
 
-  test('the overlay and the open pair are kept in the link, and leave it when switched off', async ({ page, context }) => {
+  test('the overlay and the open pair are kept in the link, and leave it when switched off', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/'); // the page opens on coref-encoder, the lesson sentence
     await expect(app(page)).toHaveAttribute('data-status', 'ready');
     const param = (p, key) => new URL(p.url()).searchParams.get(key);
@@ -152,9 +181,14 @@ test.describe('head view extras', () => {
     const other = await context.newPage();
     await other.goto(page.url());
     await expect(other.locator('ae-head-view')).toHaveAttribute('data-overlay', 'on');
-    await expect(other.locator('ae-head-view').getByRole('button', { name: 'All heads of this layer' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(
+      other.locator('ae-head-view').getByRole('button', { name: 'All heads of this layer' }),
+    ).toHaveAttribute('aria-pressed', 'true');
     await expect(other.locator('ae-flip-pair')).toHaveAttribute('data-status', 'ready');
-    await expect(other.locator('ae-flip-pair [data-side="wide"] ae-flip-view')).toHaveAttribute('data-head', String(corefHead().head));
+    await expect(other.locator('ae-flip-pair [data-side="wide"] ae-flip-view')).toHaveAttribute(
+      'data-head',
+      String(corefHead().head),
+    );
 
     await other.locator('ae-head-view').getByRole('button', { name: 'All heads of this layer' }).click();
     await other.locator('ae-flip-pair').getByRole('button', { name: 'Compare tired and wide side by side' }).click();
@@ -180,7 +214,10 @@ test.describe('head view extras', () => {
     await expectNoSeriousAxeViolations(page, '#lines');
     await page.getByRole('button', { name: '中文' }).click();
     await expect(pair.getByRole('button', { name: '并排对比 tired 与 wide' })).toHaveAttribute('aria-expanded', 'true');
-    await expect(page.locator('ae-head-view').getByRole('button', { name: '显示本层全部注意力头' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('ae-head-view').getByRole('button', { name: '显示本层全部注意力头' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     await expect(pair.locator('.ae-fp-answer').first()).toContainText('“it” → animal');
     await expect(page.locator('ae-head-view .ae-hv-readout')).toContainText('在各个头中最关注的词');
   });

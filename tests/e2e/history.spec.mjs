@@ -15,8 +15,11 @@ test('layer, head and switches push entries, typing does not, and Back restores 
   await openPage(page, '/');
   await settled(page);
   const start = await length(page);
-  const first = { layer: await page.locator('#layer').inputValue(), head: await page.locator('#head').inputValue(),
-    sentence: await page.locator('#sentence').inputValue() };
+  const first = {
+    layer: await page.locator('#layer').inputValue(),
+    head: await page.locator('#head').inputValue(),
+    sentence: await page.locator('#sentence').inputValue(),
+  };
 
   const otherHead = first.head === '0' ? '1' : '0';
   await page.locator('#head').selectOption(otherHead);

@@ -29,8 +29,14 @@ function api(page, prompt) {
       promptLength: cached.promptLength,
       tokens: cached.tokens,
       steps: cached.steps.map((s, k) => ({
-        position: s.position, token: s.token, rowsReused: s.rowsReused, rowsNew: s.rowsNew, cacheRows: s.cacheRows,
-        with: String(s.work.total), without: String(full.steps[k].work.total), rowsWithout: String(full.steps[k].rowsNew),
+        position: s.position,
+        token: s.token,
+        rowsReused: s.rowsReused,
+        rowsNew: s.rowsNew,
+        cacheRows: s.cacheRows,
+        with: String(s.work.total),
+        without: String(full.steps[k].work.total),
+        rowsWithout: String(full.steps[k].rowsNew),
         attention: s.attention.map((layer) => Array.from(layer, String)),
         fullAttention: full.steps[k].attention.map((layer) => Array.from(layer, String)),
       })),
@@ -38,11 +44,20 @@ function api(page, prompt) {
   }, prompt);
 }
 
-const shownRows = (view) => view.locator('g.ae-kv-row').evaluateAll((rows) =>
-  rows.map((r) => ({ position: Number(r.dataset.position), state: r.dataset.state, token: r.dataset.token, weight: r.dataset.weight })));
+const shownRows = (view) =>
+  view.locator('g.ae-kv-row').evaluateAll((rows) =>
+    rows.map((r) => ({
+      position: Number(r.dataset.position),
+      state: r.dataset.state,
+      token: r.dataset.token,
+      weight: r.dataset.weight,
+    })),
+  );
 
 test.describe('KV cache panel', () => {
-  test('stepping gives generate()\'s words, and the cache rows, weights and work counts of the API', async ({ page }) => {
+  test("stepping gives generate()'s words, and the cache rows, weights and work counts of the API", async ({
+    page,
+  }) => {
     await openPanel(page);
     const view = panel(page);
     const prompt = await view.getAttribute('data-prompt');
@@ -65,9 +80,14 @@ test.describe('KV cache panel', () => {
       const shown = await shownRows(view);
       expect(shown).toHaveLength(rows);
       const weights = step.attention[layer].slice(head * rows, (head + 1) * rows);
-      expect(shown).toEqual(shown.map((_, j) => ({
-        position: j, state: j < step.rowsReused ? 'reused' : 'new', token: expected.tokens[j], weight: weights[j],
-      })));
+      expect(shown).toEqual(
+        shown.map((_, j) => ({
+          position: j,
+          state: j < step.rowsReused ? 'reused' : 'new',
+          token: expected.tokens[j],
+          weight: weights[j],
+        })),
+      );
       expect(shown.filter((r) => r.state === 'new')).toHaveLength(step.rowsNew);
       // On screen the positions count from 1, as in the other panels.
       expect(await view.locator('g.ae-kv-row text.pos').allTextContents()).toEqual(shown.map((_, j) => String(j + 1)));
@@ -75,8 +95,15 @@ test.describe('KV cache panel', () => {
       await expect(view.locator('.ae-kv-rows')).toContainText(`(positions 1–${rows})`);
       // Work per step, both ways, as the core counted it.
       const work = await view.locator('tbody tr[data-step]').evaluateAll((trs) =>
-        trs.map((tr) => ({ with: tr.dataset.with, without: tr.dataset.without, rowsWithout: tr.dataset.rowsWithout })));
-      expect(work).toEqual(expected.steps.slice(0, k + 1).map((s) => ({ with: s.with, without: s.without, rowsWithout: s.rowsWithout })));
+        trs.map((tr) => ({
+          with: tr.dataset.with,
+          without: tr.dataset.without,
+          rowsWithout: tr.dataset.rowsWithout,
+        })),
+      );
+      expect(work).toEqual(
+        expected.steps.slice(0, k + 1).map((s) => ({ with: s.with, without: s.without, rowsWithout: s.rowsWithout })),
+      );
     }
     await expect(view.getByRole('button', { name: 'Step', exact: true })).toBeDisabled();
     expect(JSON.parse(await view.getAttribute('data-generated'))).toEqual(expected.words);
@@ -95,9 +122,14 @@ test.describe('KV cache panel', () => {
     await view.getByLabel('Show the same step without a cache').check();
     await expect(view).toHaveAttribute('data-mode', 'full');
     const recomputed = await shownRows(view);
-    expect(recomputed).toEqual(recomputed.map((_, j) => ({
-      position: j, state: 'new', token: expected.tokens[j], weight: last.fullAttention[layer][head * rows + j],
-    })));
+    expect(recomputed).toEqual(
+      recomputed.map((_, j) => ({
+        position: j,
+        state: 'new',
+        token: expected.tokens[j],
+        weight: last.fullAttention[layer][head * rows + j],
+      })),
+    );
     expect(recomputed).toHaveLength(rows);
     await view.getByLabel('Show the same step without a cache').uncheck();
     await expect(view.locator('g.ae-kv-row[data-state="new"]')).toHaveCount(1);
@@ -106,7 +138,9 @@ test.describe('KV cache panel', () => {
     await view.getByRole('button', { name: 'Reset' }).click();
     await expect(view).toHaveAttribute('data-step', '0');
     await expect(view.locator('g.ae-kv-row')).toHaveCount(0);
-    await view.evaluate((el) => { el.playMs = 100; });
+    await view.evaluate((el) => {
+      el.playMs = 100;
+    });
     await view.getByRole('button', { name: 'Play' }).click();
     await expect(view.getByRole('button', { name: 'Pause' })).toHaveAttribute('aria-pressed', 'true');
     await expect(view).toHaveAttribute('data-step', String(expected.steps.length));
@@ -122,22 +156,27 @@ test.describe('KV cache panel', () => {
     await page.locator('#kv-cache').screenshot({ path: `${SHOTS}/kv-cache.png` });
   });
 
-  test('tired ↔ wide changes the completion to the API\'s; a too long prompt is an error in place', async ({ page }) => {
+  test("tired ↔ wide changes the completion to the API's; a too long prompt is an error in place", async ({ page }) => {
     await openPanel(page);
     const view = panel(page);
     await view.getByRole('button', { name: 'tired ↔ wide' }).click();
     await expect(view).toHaveAttribute('data-prompt', /too wide/);
     const prompt = await view.getAttribute('data-prompt');
     const expected = await api(page, prompt);
-    for (let k = 0; k < expected.steps.length; k++) await view.getByRole('button', { name: 'Step', exact: true }).click();
+    for (let k = 0; k < expected.steps.length; k++)
+      await view.getByRole('button', { name: 'Step', exact: true }).click();
     expect(JSON.parse(await view.getAttribute('data-generated'))).toEqual(expected.words);
     expect(expected.words).toContain('street');
 
     const { max_len: maxLen } = JSON.parse(fs.readFileSync('web/models/coref-decoder/config.json', 'utf8'));
     await view.getByLabel('Prompt for the decoder').fill('the '.repeat(maxLen + 8));
-    await expect(view.getByRole('alert')).toHaveText(/^Could not generate: the text is longer than this model can read/);
-    await expect(view.getByRole('alert')).toHaveAttribute('title',
-      new RegExp(`the prompt has ${maxLen + 8} tokens; this model reads at most ${maxLen}`));
+    await expect(view.getByRole('alert')).toHaveText(
+      /^Could not generate: the text is longer than this model can read/,
+    );
+    await expect(view.getByRole('alert')).toHaveAttribute(
+      'title',
+      new RegExp(`the prompt has ${maxLen + 8} tokens; this model reads at most ${maxLen}`),
+    );
     await expect(view).toHaveAttribute('data-status', 'error');
     await view.getByLabel('Prompt for the decoder').fill(DECODER_PROMPT.tired);
     await expect(view).toHaveAttribute('data-status', 'ready');
@@ -146,7 +185,10 @@ test.describe('KV cache panel', () => {
     await expect(view.locator('.ae-kv-words mark')).toHaveText(['animal']);
   });
 
-  test('the link keeps the prompt, layer and head, not the progress; nonsense in a link is ignored', async ({ page, context }) => {
+  test('the link keeps the prompt, layer and head, not the progress; nonsense in a link is ignored', async ({
+    page,
+    context,
+  }) => {
     await openPanel(page);
     const view = panel(page);
     // The head the panel opened on (the decoder's coreference head, or the fallback).
@@ -161,8 +203,13 @@ test.describe('KV cache panel', () => {
       await view.getByRole('button', { name: 'Step', exact: true }).click();
       await expect(view).toHaveAttribute('data-step', String(k));
     }
-    const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('kvcache.')));
-    await expect.poll(linked).toEqual({ 'kvcache.prompt': prompt, 'kvcache.layer': String(chosen.layer + 1), 'kvcache.head': String(chosen.head + 1) });
+    const linked = () =>
+      Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('kvcache.')));
+    await expect.poll(linked).toEqual({
+      'kvcache.prompt': prompt,
+      'kvcache.layer': String(chosen.layer + 1),
+      'kvcache.head': String(chosen.head + 1),
+    });
     const before = await shownRows(view);
     expect(before.length).toBeGreaterThan(10);
 
@@ -171,7 +218,12 @@ test.describe('KV cache panel', () => {
     await other.locator('#kv-cache').scrollIntoViewIfNeeded();
     const again = panel(other);
     await expect(again).toHaveAttribute('data-status', 'ready');
-    for (const [key, value] of Object.entries({ prompt, layer: String(chosen.layer), head: String(chosen.head), step: '0' }))
+    for (const [key, value] of Object.entries({
+      prompt,
+      layer: String(chosen.layer),
+      head: String(chosen.head),
+      step: '0',
+    }))
       await expect(again).toHaveAttribute(`data-${key}`, value);
     expect(await again.getByLabel('Layer', { exact: true }).inputValue()).toBe(String(chosen.layer));
     for (const k of [1, 2]) {
@@ -182,7 +234,9 @@ test.describe('KV cache panel', () => {
     // …which are the API's weights for that layer and head.
     const step = (await api(page, prompt)).steps[1];
     const rows = step.position + 1;
-    expect(before.map((r) => r.weight)).toEqual(step.attention[chosen.layer].slice(chosen.head * rows, (chosen.head + 1) * rows));
+    expect(before.map((r) => r.weight)).toEqual(
+      step.attention[chosen.layer].slice(chosen.head * rows, (chosen.head + 1) * rows),
+    );
     // Back at the defaults, the controls leave the link.
     await view.getByRole('button', { name: 'tired ↔ wide' }).click();
     await view.getByLabel('Layer', { exact: true }).selectOption({ value: defaults.layer });
@@ -203,12 +257,16 @@ test.describe('KV cache panel', () => {
     test.use({ expectedErrors: [/Failed to load resource: the server responded with a status of 404/] });
 
     test('the panel waits until it is in view, shows the error in place, and Step retries', async ({ page }) => {
-      await page.route('**/models/coref-decoder/model.safetensors', (route) => route.fulfill({ status: 404, body: 'Not Found' }));
+      await page.route('**/models/coref-decoder/model.safetensors', (route) =>
+        route.fulfill({ status: 404, body: 'Not Found' }),
+      );
       await openPage(page);
       const view = panel(page);
       await expect(view).toHaveAttribute('data-status', 'waiting'); // nothing loaded at page start
       await page.locator('#kv-cache').scrollIntoViewIfNeeded();
-      await expect(view.getByRole('alert')).toHaveText('The decoder model failed to load: the model files were not found on the server.');
+      await expect(view.getByRole('alert')).toHaveText(
+        'The decoder model failed to load: the model files were not found on the server.',
+      );
       await expect(view.getByRole('alert')).toHaveAttribute('title', /^could not load model\.safetensors .*HTTP 404$/);
       await expect(view).toHaveAttribute('data-status', 'error');
       await page.unroute('**/models/coref-decoder/model.safetensors');
@@ -230,8 +288,11 @@ test.describe('KV cache panel', () => {
     // The panel fits: nothing in it is wider than the section, and the section fits the screen.
     const section = page.locator('#kv-cache');
     expect(await section.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
-    const wide = await section.evaluate((el) => [...el.querySelectorAll('*')]
-      .filter((node) => node.getBoundingClientRect().right > 375).map((node) => node.className?.baseVal ?? node.className));
+    const wide = await section.evaluate((el) =>
+      [...el.querySelectorAll('*')]
+        .filter((node) => node.getBoundingClientRect().right > 375)
+        .map((node) => node.className?.baseVal ?? node.className),
+    );
     expect(wide).toEqual([]);
     // The page itself does not scroll sideways (the other lesson panels set aside, so only this one is judged).
     await view.getByLabel('Show the same step without a cache').check();

@@ -25,7 +25,10 @@ async function apiStages(page) {
       const r = trained ? model.analyze(text, JSON.parse(run)) : model.run(text, JSON.parse(run));
       const s = (a) => Array.from(a, String);
       return {
-        tokens: r.tokens, n: r.n, norm: model.config.norm, nLayers: r.layers.length,
+        tokens: r.tokens,
+        n: r.n,
+        norm: model.config.norm,
+        nLayers: r.layers.length,
         layers: r.layers.map((l) => ({
           stages: Object.fromEntries(Object.entries(l.stages).map(([k, v]) => [k, s(v)])),
           norms: Object.fromEntries(Object.entries(l.stageNorms).map(([k, v]) => [k, s(v)])),
@@ -43,9 +46,13 @@ const rowOf = (flat, r, width) => flat.slice(r * width, (r + 1) * width);
 async function expectStagesMatch(panel, api, l, i) {
   await expect(panel).toHaveAttribute('data-layer', String(l));
   await expect(panel).toHaveAttribute('data-token', String(i));
-  const rows = await panel.locator('li[data-stage]').evaluateAll((lis) => lis.map((li) => ({
-    ...li.dataset, values: JSON.parse(li.querySelector('svg.ae-strip').dataset.values), text: li.querySelector('.ae-layer-norm').textContent,
-  })));
+  const rows = await panel.locator('li[data-stage]').evaluateAll((lis) =>
+    lis.map((li) => ({
+      ...li.dataset,
+      values: JSON.parse(li.querySelector('svg.ae-strip').dataset.values),
+      text: li.querySelector('.ae-layer-norm').textContent,
+    })),
+  );
   expect(rows.map((r) => r.stage)).toEqual(PRE); // the shipped and the page's random models are pre-LN
   const { stages, norms } = api.layers[l];
   for (const row of rows) {
@@ -82,7 +89,7 @@ test.describe('with the coreference model', () => {
     await expect(panel).toHaveAttribute('data-token', String(it));
     await expect(panel).toHaveAttribute('data-norm', 'pre');
     await expect(panel.locator('.ae-layer-placement')).toHaveText(strings.en.pre);
-    const layer = Number(await app(page).getAttribute('data-layer') ?? 0);
+    const layer = Number((await app(page).getAttribute('data-layer')) ?? 0);
     await expectStagesMatch(panel, api, layer, it);
 
     // "In parallel": 1 step for all n×n scores vs n RNN steps, with this sentence's n.
@@ -92,7 +99,10 @@ test.describe('with the coreference model', () => {
     await expect(parallel).toContainText(`${api.n} × ${api.n} = ${api.n * api.n}`);
 
     // Another layer and another word, chosen in the panel: the store follows (the head view too).
-    await panel.locator('select').nth(1).selectOption(String(api.nLayers - 1));
+    await panel
+      .locator('select')
+      .nth(1)
+      .selectOption(String(api.nLayers - 1));
     await panel.locator('select').first().selectOption('1');
     await expectStagesMatch(panel, api, api.nLayers - 1, 1);
     await expect(page.locator('ae-head-view')).toHaveAttribute('data-from', '1');
@@ -115,7 +125,9 @@ test.describe('with the coreference model', () => {
     // Pointing at a stage shows it too.
     await panel.locator('li[data-stage="ffnHidden"]').hover();
     await expect(readout).toHaveAttribute('data-stage', 'ffnHidden');
-    expect(JSON.parse(await readout.getAttribute('data-values'))).toHaveLength(api.layers[0].stages.ffnHidden.length / api.n);
+    expect(JSON.parse(await readout.getAttribute('data-values'))).toHaveLength(
+      api.layers[0].stages.ffnHidden.length / api.n,
+    );
   });
 });
 
@@ -174,14 +186,17 @@ test('the layer panel switches language, fits a 375 px screen and passes axe', a
   await expect(panel.locator('h2')).toHaveText(strings.zh.title);
   await expect(page.locator('#toc a[href="#transformer-layer"]')).toHaveText('Transformer 层');
   await expect(panel.locator('.ae-layer-placement')).toHaveText(strings.zh.pre);
-  await expect(panel.locator('li[data-stage="ffnHidden"] .ae-layer-stage-name')).toContainText(strings.zh.stage.ffnHidden);
+  await expect(panel.locator('li[data-stage="ffnHidden"] .ae-layer-stage-name')).toContainText(
+    strings.zh.stage.ffnHidden,
+  );
   await expect(panel.locator('.ae-layer-parallel')).toContainText('步');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   const box = await panel.boundingBox();
   expect(box.x + box.width).toBeLessThanOrEqual(375);
   await panel.screenshot({ path: `${SHOTS}/layer-375.png` });
   const { violations } = await new AxeBuilder({ page }).include('ae-layer').analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious, 'axe: serious or critical violations in the layer panel').toEqual([]);
   await page.locator('#lang').click();

@@ -9,25 +9,29 @@ import fs from 'node:fs';
 import { alert, app, expect, expectNoSeriousAxeViolations, expectRendered, openPage, test } from './fixtures.mjs';
 import { LESSON } from '../../web/lib/lesson.mjs';
 
-const format = (template, params) => template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+const format = (template, params) =>
+  template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 const strings = (page, name) => page.evaluate(async (file) => (await import(`/strings/${file}.mjs`)).default, name);
 const shipped = (...names) => names.every((name) => fs.existsSync(`web/models/${name}/config.json`));
 
 // The EngineError code the engine gives for `call` on a trained model, computed in the page.
 function engineCode(page, model, call, ...args) {
-  return page.evaluate(async ({ model, call, args }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const m = await engine.fetchTrainedModel(new URL(`/models/${model}/`, location.href));
-    try {
-      m[call](...args);
-      return null;
-    } catch (error) {
-      return error.code;
-    } finally {
-      m.delete();
-    }
-  }, { model, call, args });
+  return page.evaluate(
+    async ({ model, call, args }) => {
+      const { loadEngine } = await import('/lib/engine.mjs');
+      const engine = await loadEngine();
+      const m = await engine.fetchTrainedModel(new URL(`/models/${model}/`, location.href));
+      try {
+        m[call](...args);
+        return null;
+      } catch (error) {
+        return error.code;
+      } finally {
+        m.delete();
+      }
+    },
+    { model, call, args },
+  );
 }
 
 async function openLessonPanel(page, id, tag, attribute = 'data-state') {
@@ -89,7 +93,7 @@ test.describe('positional encoding: the conclusion follows from the table (item 
   });
 });
 
-test.describe('errors a reader causes are worded in the page\'s language (item 2)', () => {
+test.describe("errors a reader causes are worded in the page's language (item 2)", () => {
   test.skip(!shipped('coref-encoder', 'coref-decoder', 'word-order-none'), 'the trained models are not in web/models');
 
   test('main view, positional encoding, KV cache and cross-attention, in Chinese', async ({ page }) => {
@@ -115,7 +119,9 @@ test.describe('errors a reader causes are worded in the page\'s language (item 2
     const posText = (await strings(page, 'positions')).zh;
     const posCode = await engineCode(page, 'word-order-none', 'analyze', '');
     await positions.getByLabel(posText.sentenceA, { exact: true }).fill('');
-    await expect(positions.getByRole('alert')).toHaveText(format(posText.runError, { which: 'A', message: words[posCode] }));
+    await expect(positions.getByRole('alert')).toHaveText(
+      format(posText.runError, { which: 'A', message: words[posCode] }),
+    );
 
     // KV cache: a prompt longer than the decoder reads.
     const kv = await openLessonPanel(page, 'kv-cache', 'ae-kv-cache', 'data-status');
@@ -132,7 +138,9 @@ test.describe('errors a reader causes are worded in the page\'s language (item 2
     const crossText = (await strings(page, 'cross-attention')).zh;
     const crossCode = await engineCode(page, 'coref-encoder', 'analyze', '');
     await cross.getByLabel(crossText.sentenceA, { exact: true }).fill('');
-    await expect(cross.getByRole('alert')).toContainText(format(crossText.runError, { which: 'A', message: words[crossCode] }));
+    await expect(cross.getByRole('alert')).toContainText(
+      format(crossText.runError, { which: 'A', message: words[crossCode] }),
+    );
   });
 });
 
@@ -148,23 +156,29 @@ test.describe('a 375 px phone (item 7)', () => {
     // A tap on the last column's cell still reads its value.
     const last = page.locator('ae-attention-heatmap rect.cell').last();
     await last.tap();
-    await expect(page.locator('ae-attention-heatmap .ae-hm-readout')).toContainText(await last.getAttribute('data-value').then((v) => Number(v).toFixed(2)));
+    await expect(page.locator('ae-attention-heatmap .ae-hm-readout')).toContainText(
+      await last.getAttribute('data-value').then((v) => Number(v).toFixed(2)),
+    );
 
     // Walk the page so that every lesson panel is built, then measure every control.
     for (const section of await page.locator('main > section[id]').all()) await section.scrollIntoViewIfNeeded();
     await page.waitForTimeout(500);
     const small = await page.evaluate(() => {
-      const controls = document.querySelectorAll('button, input:not([type="hidden"]), select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])');
-      return [...controls].filter((el) => {
-        if (el.closest('p, li:not(.toc li)') && el.matches('a') && !el.closest('.toc')) return false; // links in running text are exempt (WCAG 2.5.8)
-        if (el.matches('.skip-link')) return false; // off screen until focused
-        const r = el.getBoundingClientRect();
-        if (r.width === 0 && r.height === 0) return false; // not rendered
-        return r.width < 24 || r.height < 24;
-      }).map((el) => {
-        const r = el.getBoundingClientRect();
-        return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} ${r.width.toFixed(0)}×${r.height.toFixed(0)}`;
-      });
+      const controls = document.querySelectorAll(
+        'button, input:not([type="hidden"]), select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])',
+      );
+      return [...controls]
+        .filter((el) => {
+          if (el.closest('p, li:not(.toc li)') && el.matches('a') && !el.closest('.toc')) return false; // links in running text are exempt (WCAG 2.5.8)
+          if (el.matches('.skip-link')) return false; // off screen until focused
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 && r.height === 0) return false; // not rendered
+          return r.width < 24 || r.height < 24;
+        })
+        .map((el) => {
+          const r = el.getBoundingClientRect();
+          return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} ${r.width.toFixed(0)}×${r.height.toFixed(0)}`;
+        });
     });
     expect(small).toEqual([]);
 
@@ -196,7 +210,9 @@ test.describe('KV cache before the first step (item 8)', () => {
   });
 });
 
-test('an error hides the old heatmap, answer and token count; a good sentence brings them back (item 11)', async ({ page }) => {
+test('an error hides the old heatmap, answer and token count; a good sentence brings them back (item 11)', async ({
+  page,
+}) => {
   await openPage(page);
   const heatmap = page.locator('#heatmap');
   await expect(heatmap).toBeVisible();

@@ -23,13 +23,27 @@ async function apiRun(page) {
     const model = await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
     try {
       const r = model.analyze(text, JSON.parse(run));
-      const l = Number(layer), h = Number(head);
+      const l = Number(layer),
+        h = Number(head);
       const at = r.layers[l].selfAttention;
       const s = (a) => Array.from(a, String);
       return {
-        tokens: r.tokens, n: r.n, layer: l, head: h,
-        heads: at.heads.map((x) => ({ q: s(x.q), k: s(x.k), v: s(x.v), raw: s(x.rawScores), scaled: s(x.scaledScores), weights: s(x.weights), output: s(x.output) })),
-        concat: s(at.concat), output: s(at.output), x: s(r.layers[l].stages.norm1), // pre-LN: x = LN₁(layer input)
+        tokens: r.tokens,
+        n: r.n,
+        layer: l,
+        head: h,
+        heads: at.heads.map((x) => ({
+          q: s(x.q),
+          k: s(x.k),
+          v: s(x.v),
+          raw: s(x.rawScores),
+          scaled: s(x.scaledScores),
+          weights: s(x.weights),
+          output: s(x.output),
+        })),
+        concat: s(at.concat),
+        output: s(at.output),
+        x: s(r.layers[l].stages.norm1), // pre-LN: x = LN₁(layer input)
         params: engine.attentionParameterCount(at.concat.length / r.n, at.heads.length),
         oneHead: engine.attentionParameterCount(at.concat.length / r.n, 1),
       };
@@ -61,7 +75,9 @@ test.describe('with the coreference model', () => {
     const check = async (i) => {
       const rows = panel.locator('tbody tr');
       await expect(rows).toHaveCount(api.n);
-      const shown = await rows.evaluateAll((trs) => trs.map((tr) => ({ ...tr.dataset, text: [...tr.cells].map((c) => c.textContent) })));
+      const shown = await rows.evaluateAll((trs) =>
+        trs.map((tr) => ({ ...tr.dataset, text: [...tr.cells].map((c) => c.textContent) })),
+      );
       shown.forEach((row, j) => {
         expect(row.raw, `q·k of key ${j}`).toBe(head.raw[i * api.n + j]);
         expect(row.scaled, `÷√d of key ${j}`).toBe(head.scaled[i * api.n + j]);
@@ -71,12 +87,16 @@ test.describe('with the coreference model', () => {
         expect(row.text[3]).toBe(fixed(head.scaled[i * api.n + j]));
         expect(row.text[4]).toBe(fixed(head.weights[i * api.n + j]));
       });
-      const strips = await panel.locator('tbody svg.ae-strip').evaluateAll((svgs) => svgs.map((s) => JSON.parse(s.dataset.values)));
+      const strips = await panel
+        .locator('tbody svg.ae-strip')
+        .evaluateAll((svgs) => svgs.map((s) => JSON.parse(s.dataset.values)));
       strips.forEach((values, idx) => {
         const j = Math.floor(idx / 2);
         expect(values).toEqual(rowOf(idx % 2 ? head.v : head.k, j, d));
       });
-      const [q, out] = await panel.locator('code.ae-qkv-values[data-values]').evaluateAll((c) => c.map((x) => JSON.parse(x.dataset.values)));
+      const [q, out] = await panel
+        .locator('code.ae-qkv-values[data-values]')
+        .evaluateAll((c) => c.map((x) => JSON.parse(x.dataset.values)));
       expect(q).toEqual(rowOf(head.q, i, d));
       expect(out).toEqual(rowOf(head.output, i, d));
     };
@@ -84,9 +104,15 @@ test.describe('with the coreference model', () => {
 
     // The formula, and step 0: x (the layer input after LayerNorm: the model is pre-LN) and the
     // q, k, v this head makes from it, all from the trace.
-    await expect(panel.locator('.ae-qkv-formula code')).toHaveText('Attention(Q, K, V) = softmax(QK\u1d40 / \u221ad_k) \u00b7 V');
+    await expect(panel.locator('.ae-qkv-formula code')).toHaveText(
+      'Attention(Q, K, V) = softmax(QK\u1d40 / \u221ad_k) \u00b7 V',
+    );
     await expect(panel).toHaveAttribute('data-norm', 'pre');
-    const zero = Object.fromEntries(await panel.locator('code.ae-qkv-zero-values').evaluateAll((c) => c.map((x) => [x.dataset.vector, JSON.parse(x.dataset.values)])));
+    const zero = Object.fromEntries(
+      await panel
+        .locator('code.ae-qkv-zero-values')
+        .evaluateAll((c) => c.map((x) => [x.dataset.vector, JSON.parse(x.dataset.values)])),
+    );
     expect(zero.x).toEqual(rowOf(api.x, it, api.concat.length / api.n));
     expect(zero.q).toEqual(rowOf(head.q, it, d));
     expect(zero.k).toEqual(rowOf(head.k, it, d));
@@ -100,10 +126,16 @@ test.describe('with the coreference model', () => {
     await expect(mark).toHaveAttribute('data-row', String(it));
     await expect(mark).toHaveAttribute('data-col', '1');
     await expect(panel.locator('tbody tr[data-key="1"]')).toBeFocused();
-    const cellValue = await page.locator(`#heatmap rect.cell[data-row="${it}"][data-col="1"]`).getAttribute('data-value');
+    const cellValue = await page
+      .locator(`#heatmap rect.cell[data-row="${it}"][data-col="1"]`)
+      .getAttribute('data-value');
     expect(cellValue).toBe(head.weights[it * api.n + 1]);
     await expect(panel.locator('.ae-qkv-readout')).toContainText(fixed(cellValue, 4));
-    await expect(panel.locator('.ae-qkv-rowvalues')).toContainText(`k(${api.tokens[1]}) = [${rowOf(head.k, 1, d).map((v) => fixed(v)).join(', ')}]`);
+    await expect(panel.locator('.ae-qkv-rowvalues')).toContainText(
+      `k(${api.tokens[1]}) = [${rowOf(head.k, 1, d)
+        .map((v) => fixed(v))
+        .join(', ')}]`,
+    );
     await page.keyboard.press('End');
     await expect(mark).toHaveAttribute('data-col', String(api.n - 1));
     // Pointing at a row marks its cell too.
@@ -140,27 +172,40 @@ test.describe('with the coreference model', () => {
     const out = panel.locator('.ae-sc-model');
     await expect(out).toBeVisible({ timeout: 15_000 });
     // analyze() for every setting the test visits, with one separately loaded engine and model.
-    const settings = [{}, { scale: true, scoreMultiplier: 0.25 }, { scale: true, scoreMultiplier: 4 }, { scale: false, scoreMultiplier: 4 }];
-    const [normal, low, high, raw] = await page.evaluate(async ({ text, settings }) => {
-      const { loadEngine } = await import('/lib/engine.mjs');
-      const engine = await loadEngine();
-      const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
-      try {
-        const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
-        return settings.map((options) => {
-          const r = model.analyze(text, options);
-          const it = r.prediction.position, n = r.n;
-          const row = r.layers[layer].selfAttention.heads[head].weights.slice(it * n, it * n + n);
-          return {
-            referent: r.prediction.token, probability: String(r.prediction.probability), layer, head,
-            weights: Array.from(row, String), entropy: String(engine.rowEntropy(row)),
-            factor: String(engine.attentionScoreScale(model.config.headDim, options)),
-          };
-        });
-      } finally {
-        model.delete();
-      }
-    }, { text: LESSON, settings });
+    const settings = [
+      {},
+      { scale: true, scoreMultiplier: 0.25 },
+      { scale: true, scoreMultiplier: 4 },
+      { scale: false, scoreMultiplier: 4 },
+    ];
+    const [normal, low, high, raw] = await page.evaluate(
+      async ({ text, settings }) => {
+        const { loadEngine } = await import('/lib/engine.mjs');
+        const engine = await loadEngine();
+        const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
+        try {
+          const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
+          return settings.map((options) => {
+            const r = model.analyze(text, options);
+            const it = r.prediction.position,
+              n = r.n;
+            const row = r.layers[layer].selfAttention.heads[head].weights.slice(it * n, it * n + n);
+            return {
+              referent: r.prediction.token,
+              probability: String(r.prediction.probability),
+              layer,
+              head,
+              weights: Array.from(row, String),
+              entropy: String(engine.rowEntropy(row)),
+              factor: String(engine.attentionScoreScale(model.config.headDim, options)),
+            };
+          });
+        } finally {
+          model.delete();
+        }
+      },
+      { text: LESSON, settings },
+    );
     const expectShown = async (expected, multiplier, scale) => {
       await expect(out).toHaveAttribute('data-multiplier', String(multiplier));
       await expect(out).toHaveAttribute('data-scale', String(scale));
@@ -195,14 +240,20 @@ test.describe('with the coreference model', () => {
     await panel.scrollIntoViewIfNeeded();
     const api = await apiRun(page);
     const it = api.tokens.indexOf('it');
-    const h = api.heads.length, d = api.concat.length / api.n, dh = d / h;
+    const h = api.heads.length,
+      d = api.concat.length / api.n,
+      dh = d / h;
     await expect(panel).toHaveAttribute('data-heads', String(h));
     await expect(panel).toHaveAttribute('data-d-model', String(d));
     await expect(panel).toHaveAttribute('data-query', String(it));
     const cells = await panel.locator('tbody td[data-head]').evaluateAll((tds) => tds.map((td) => ({ ...td.dataset })));
     expect(cells).toHaveLength(api.n * h);
     for (const c of cells) expect(c.weight).toBe(api.heads[Number(c.head)].weights[it * api.n + Number(c.key)]);
-    const strips = Object.fromEntries(await panel.locator('[data-strip]').evaluateAll((els) => els.map((e) => [e.dataset.strip, JSON.parse(e.dataset.values)])));
+    const strips = Object.fromEntries(
+      await panel
+        .locator('[data-strip]')
+        .evaluateAll((els) => els.map((e) => [e.dataset.strip, JSON.parse(e.dataset.values)])),
+    );
     api.heads.forEach((head, k) => expect(strips[`head${k}`]).toEqual(rowOf(head.output, it, dh)));
     expect(strips.concat).toEqual(rowOf(api.concat, it, d));
     expect(strips.output).toEqual(rowOf(api.output, it, d));
@@ -214,7 +265,9 @@ test.describe('with the coreference model', () => {
     await expect(params).toHaveAttribute('data-total', String(api.params));
     await expect(params).toHaveAttribute('data-one-head', String(api.oneHead));
     expect(api.params).toBe(api.oneHead);
-    const totals = await panel.locator('.ae-mh-paramtable tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.total));
+    const totals = await panel
+      .locator('.ae-mh-paramtable tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => tr.dataset.total));
     expect(totals.length).toBeGreaterThan(2);
     expect(new Set(totals)).toEqual(new Set([String(api.params)]));
 
@@ -237,22 +290,35 @@ test('÷√d on random vectors: the shown statistics are the core’s for the sa
   await openPage(page);
   const panel = page.locator('ae-scaling');
   await panel.scrollIntoViewIfNeeded();
-  const demo = (d, seed, scale) => page.evaluate(async (args) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const r = engine.scalingDemo({ ...args, keys: 8, queries: 200 });
-    const curve = (s) => [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024].map((dd) => String(engine.scalingDemo({ d: dd, keys: 8, queries: 200, seed: args.seed, scale: s }).meanEntropy));
-    return {
-      weights: Array.from(r.weights.slice(0, 8), String), entropy: String(r.entropy[0]), scoreStd: String(r.scoreStd),
-      meanEntropy: String(r.meanEntropy), maxWeight: String(r.maxWeight[0]), scaled: curve(true), raw: curve(false),
-    };
-  }, { d, seed, scale });
+  const demo = (d, seed, scale) =>
+    page.evaluate(
+      async (args) => {
+        const { loadEngine } = await import('/lib/engine.mjs');
+        const engine = await loadEngine();
+        const r = engine.scalingDemo({ ...args, keys: 8, queries: 200 });
+        const curve = (s) =>
+          [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024].map((dd) =>
+            String(engine.scalingDemo({ d: dd, keys: 8, queries: 200, seed: args.seed, scale: s }).meanEntropy),
+          );
+        return {
+          weights: Array.from(r.weights.slice(0, 8), String),
+          entropy: String(r.entropy[0]),
+          scoreStd: String(r.scoreStd),
+          meanEntropy: String(r.meanEntropy),
+          maxWeight: String(r.maxWeight[0]),
+          scaled: curve(true),
+          raw: curve(false),
+        };
+      },
+      { d, seed, scale },
+    );
   const expectShown = async (d, seed, scale) => {
     await expect(panel).toHaveAttribute('data-d', String(d));
     await expect(panel).toHaveAttribute('data-scale', String(scale));
     await expect(panel).toHaveAttribute('data-seed', String(seed));
     const api = await demo(d, seed, scale);
-    for (const key of ['entropy', 'scoreStd', 'meanEntropy', 'maxWeight']) await expect(panel).toHaveAttribute(`data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, api[key]);
+    for (const key of ['entropy', 'scoreStd', 'meanEntropy', 'maxWeight'])
+      await expect(panel).toHaveAttribute(`data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, api[key]);
     expect(JSON.parse(await panel.getAttribute('data-weights'))).toEqual(api.weights);
     const bars = await panel.locator('.ae-sc-bar').evaluateAll((gs) => gs.map((g) => g.dataset.weight));
     expect(bars).toEqual(api.weights);
@@ -279,18 +345,27 @@ test('÷√d on random vectors: the shown statistics are the core’s for the sa
   await expectShown(1024, 2, false);
 });
 
-test('the head-count calculator: heads and parameters from the core, a message when it does not divide', async ({ page }) => {
+test('the head-count calculator: heads and parameters from the core, a message when it does not divide', async ({
+  page,
+}) => {
   await openPage(page);
   const panel = page.locator('ae-multi-head');
   await panel.scrollIntoViewIfNeeded();
   const result = panel.locator('.ae-mh-calcresult');
-  const count = (d, h) => page.evaluate(async ([d, h]) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    return (await loadEngine()).attentionParameterCount(d, h);
-  }, [d, h]);
+  const count = (d, h) =>
+    page.evaluate(
+      async ([d, h]) => {
+        const { loadEngine } = await import('/lib/engine.mjs');
+        return (await loadEngine()).attentionParameterCount(d, h);
+      },
+      [d, h],
+    );
   await expect(result).toHaveAttribute('data-heads', '32'); // 4096 / 128
   await expect(result).toHaveAttribute('data-total', String(await count(4096, 32)));
-  const [dInput, hInput] = [panel.locator('input[type="number"]').first(), panel.locator('input[type="number"]').nth(1)];
+  const [dInput, hInput] = [
+    panel.locator('input[type="number"]').first(),
+    panel.locator('input[type="number"]').nth(1),
+  ];
   await hInput.fill('100');
   await expect(panel.getByRole('alert').last()).toContainText('100');
   await expect(result).not.toHaveAttribute('data-heads', /./);
@@ -313,7 +388,11 @@ test('the three panels switch language and fit a 375 px screen', async ({ page }
   await page.setViewportSize({ width: 375, height: 812 });
   await openPage(page);
   if (shipped) await chooseModel(page, 'coref-encoder');
-  const panels = [['ae-qkv-steps', qkvStrings], ['ae-scaling', scalingStrings], ['ae-multi-head', multiHeadStrings]];
+  const panels = [
+    ['ae-qkv-steps', qkvStrings],
+    ['ae-scaling', scalingStrings],
+    ['ae-multi-head', multiHeadStrings],
+  ];
   for (const [tag, strings] of panels) await expect(page.locator(`${tag} h2`)).toHaveText(strings.en.title);
   await page.locator('#lang').click();
   for (const [tag, strings] of panels) await expect(page.locator(`${tag} h2`)).toHaveText(strings.zh.title);
@@ -325,8 +404,13 @@ test('the three panels switch language and fit a 375 px screen', async ({ page }
     await expect(page.locator('ae-qkv-steps caption')).toContainText('查询');
   }
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  const { violations } = await new AxeBuilder({ page }).include('ae-qkv-steps').include('ae-scaling').include('ae-multi-head').analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  const { violations } = await new AxeBuilder({ page })
+    .include('ae-qkv-steps')
+    .include('ae-scaling')
+    .include('ae-multi-head')
+    .analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious, 'axe: serious or critical violations in the three panels').toEqual([]);
   for (const [tag] of panels) {

@@ -44,7 +44,8 @@ test('a panel’s own controls travel in the link (the ÷√d panel: d, scaling,
   await panel.locator('input[type="checkbox"]').first().check();
   await panel.locator('input[type="checkbox"]').first().uncheck(); // ÷√d off
   await panel.getByRole('button').first().click(); // seed 2
-  await expect.poll(() => [param(page, 'scaling.d'), param(page, 'scaling.scaled'), param(page, 'scaling.seed')])
+  await expect
+    .poll(() => [param(page, 'scaling.d'), param(page, 'scaling.scaled'), param(page, 'scaling.seed')])
     .toEqual(['1024', '0', '2']);
 
   const other = await context.newPage();

@@ -9,7 +9,9 @@ test('a slow model download shows its progress, never the untrained model', asyn
     return page.evaluate(async () => (await import('/i18n.mjs')).messages.en);
   })();
   let release;
-  const held = new Promise((resolve) => { release = resolve; });
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
   await page.route('**/models/coref-encoder/model.safetensors', async (route) => {
     const response = await route.fetch();
     await held; // the weights arrive only when the test says so
@@ -33,7 +35,9 @@ test('the model download reports its bytes', async ({ page }) => {
     const { loadEngine } = await import('/lib/engine.mjs');
     const engine = await loadEngine();
     const seen = [];
-    const model = await engine.fetchTrainedModel('/models/word-order-rope/', fetch, { onProgress: (p) => seen.push(p) });
+    const model = await engine.fetchTrainedModel('/models/word-order-rope/', fetch, {
+      onProgress: (p) => seen.push(p),
+    });
     model.delete();
     return seen;
   });

@@ -12,7 +12,7 @@ async function choose(page, name) {
   await expect(app(page)).toHaveAttribute('data-status', 'ready');
 }
 
-test('a link to the decoder without a sentence opens on the decoder\'s prompt', async ({ page }) => {
+test("a link to the decoder without a sentence opens on the decoder's prompt", async ({ page }) => {
   await openPage(page, '/?model=coref-decoder');
   await expect(sentence(page)).toHaveValue(/ it =$/);
   await expect(app(page)).toHaveAttribute('data-prediction', /^(animal|street)$/);

@@ -22,14 +22,19 @@ test('a GPT-2 checkpoint opened from disk shows its heads as the reference compu
   const prompt = golden.prompts[0];
   await page.locator('#sentence').fill(prompt.text);
   await expectRendered(page, prompt.text);
-  for (const [layer, head] of [[0, 0], [2, 3]]) {
+  for (const [layer, head] of [
+    [0, 0],
+    [2, 3],
+  ]) {
     await page.locator('#layer').selectOption(String(layer));
     await page.locator('#head').selectOption(String(head));
     await expect(app(page)).toHaveAttribute('data-head', String(head));
     const n = prompt.ids.length;
     await expect(cells(page)).toHaveCount(n * n);
     const expected = prompt.attention[layer][head];
-    const off = (await shownCells(page)).filter(({ row, col, value }) => Math.abs(Number(value) - expected[row][col]) > 1e-4);
+    const off = (await shownCells(page)).filter(
+      ({ row, col, value }) => Math.abs(Number(value) - expected[row][col]) > 1e-4,
+    );
     expect(off, `layer ${layer + 1}, head ${head + 1}: cells off the reference`).toEqual([]);
   }
   await expect(page.locator('#prediction')).toBeVisible();

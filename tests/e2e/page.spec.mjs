@@ -3,8 +3,17 @@
 // uncaught page error (the `errors` fixture in fixtures.mjs).
 import fs from 'node:fs';
 import {
-  SHOTS, alert, app, cells, expect, expectCellsMatchApi, expectNoSeriousAxeViolations, expectRendered, openPage,
-  shownCells, test,
+  SHOTS,
+  alert,
+  app,
+  cells,
+  expect,
+  expectCellsMatchApi,
+  expectNoSeriousAxeViolations,
+  expectRendered,
+  openPage,
+  shownCells,
+  test,
 } from './fixtures.mjs';
 import { LESSON } from '../../web/lib/lesson.mjs';
 
@@ -24,7 +33,9 @@ test('loads, shows the untrained-model banner and the default heatmap', async ({
   await expect(page.locator('#fact-params')).not.toHaveText('–');
   await expect(page.locator('#fact-headdim')).toHaveText('8');
   await expect(page.locator('#fact-simd')).toHaveText(/^(on|off)$/);
-  await expect(page.locator('#fact-arithmetic')).toHaveText(/^(fused, one rounding \(relaxed SIMD\)|multiply, then add \(SIMD128\))$/);
+  await expect(page.locator('#fact-arithmetic')).toHaveText(
+    /^(fused, one rounding \(relaxed SIMD\)|multiply, then add \(SIMD128\))$/,
+  );
   await expect(page.locator('ae-attention-heatmap .values text')).toHaveCount(13 * 13);
   await expectCellsMatchApi(page);
 });
@@ -35,8 +46,9 @@ test('Chromium runs relaxed SIMD: the page loads the fused multiply-add build, a
   await page.goto('/');
   await expect(app(page)).toHaveAttribute('data-status', 'ready');
   await expect(page.locator('#fact-arithmetic')).toHaveText('fused, one rounding (relaxed SIMD)');
-  expect(await page.evaluate(async () => (await (await import('/lib/context.mjs')).getEngine()).features)).toMatchObject(
-    { build: 'relaxed', relaxedSimd: true, fma: true, gemm: 'f32_gemm_ukernel_6x8__wasmrelaxedsimd' });
+  expect(
+    await page.evaluate(async () => (await (await import('/lib/context.mjs')).getEngine()).features),
+  ).toMatchObject({ build: 'relaxed', relaxedSimd: true, fma: true, gemm: 'f32_gemm_ukernel_6x8__wasmrelaxedsimd' });
   expect(fetched).toContain('/dist/attention-relaxed.wasm');
   expect(fetched.filter((p) => /\/dist\/attention\.(mjs|wasm)$/.test(p))).toEqual([]);
   await page.locator('#lang').click();
@@ -73,7 +85,10 @@ test('typed sentences render exactly the weights the wasm API returns', async ({
   await page.locator('#positional').selectOption('rope');
   await page.locator('#seed').fill('7');
   await page.locator('#scale').uncheck();
-  await expect(app(page)).toHaveAttribute('data-config', /"nHeads":8,"nLayers":3,"positional":"rope","causal":false,"seed":7/);
+  await expect(app(page)).toHaveAttribute(
+    'data-config',
+    /"nHeads":8,"nLayers":3,"positional":"rope","causal":false,"seed":7/,
+  );
   await expect(app(page)).toHaveAttribute('data-run', '{"causal":false,"scale":false}');
   await page.locator('#layer').selectOption({ label: 'Layer 3' });
   await page.locator('#head').selectOption({ label: 'Head 6' });
@@ -307,10 +322,11 @@ test('screenshots: desktop, dark Chinese, and 375 px without horizontal overflow
 
 test('on a projector (1920 × 1080) the text and the heatmap grow, without sideways scrolling', async ({ page }) => {
   // Root font size, and the drawn height of a heatmap label (the SVG scales with its width).
-  const sizes = () => page.evaluate(() => ({
-    root: parseFloat(getComputedStyle(document.documentElement).fontSize),
-    label: document.querySelector('ae-attention-heatmap text.label').getBoundingClientRect().height,
-  }));
+  const sizes = () =>
+    page.evaluate(() => ({
+      root: parseFloat(getComputedStyle(document.documentElement).fontSize),
+      label: document.querySelector('ae-attention-heatmap text.label').getBoundingClientRect().height,
+    }));
   await page.setViewportSize({ width: 1280, height: 800 });
   await openPage(page);
   const laptop = await sizes();

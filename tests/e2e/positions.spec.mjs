@@ -23,58 +23,80 @@ async function openPanel(page) {
 // matrices — whether B's scaled scores / weights are A's with rows and columns reordered like
 // the tokens, for every layer and head ('exact', 'rounding' (≤ 1e-4) or 'no').
 function api(page, a, b) {
-  return page.evaluate(async ({ a, b, encodings }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const out = { roles: { a: engine.wordOrderRoles(a), b: engine.wordOrderRoles(b) } };
-    for (const encoding of encodings) {
-      const model = await engine.fetchTrainedModel(new URL(`/models/word-order-${encoding}/`, location.href));
-      try {
-        const ra = model.analyze(a, { topK: 3 }), rb = model.analyze(b, { topK: 3 });
-        const used = new Set();
-        const sigma = ra.tokens.map((t) => {
-          const j = rb.tokens.findIndex((u, k) => u === t && !used.has(k));
-          used.add(j);
-          return j;
-        });
-        const n = ra.n;
-        const verdicts = {};
-        ra.layers.forEach((layer, l) => layer.selfAttention.heads.forEach((ha, h) => {
-          const hb = rb.layers[l].selfAttention.heads[h];
-          for (const field of ['scaledScores', 'weights']) {
-            let exact = true, diff = 0;
-            for (let i = 0; i < n; i++)
-              for (let j = 0; j < n; j++) {
-                const x = ha[field][i * n + j], y = hb[field][sigma[i] * n + sigma[j]];
-                if (x !== y) { exact = false; diff = Math.max(diff, Math.abs(x - y)); }
+  return page.evaluate(
+    async ({ a, b, encodings }) => {
+      const { loadEngine } = await import('/lib/engine.mjs');
+      const engine = await loadEngine();
+      const out = { roles: { a: engine.wordOrderRoles(a), b: engine.wordOrderRoles(b) } };
+      for (const encoding of encodings) {
+        const model = await engine.fetchTrainedModel(new URL(`/models/word-order-${encoding}/`, location.href));
+        try {
+          const ra = model.analyze(a, { topK: 3 }),
+            rb = model.analyze(b, { topK: 3 });
+          const used = new Set();
+          const sigma = ra.tokens.map((t) => {
+            const j = rb.tokens.findIndex((u, k) => u === t && !used.has(k));
+            used.add(j);
+            return j;
+          });
+          const n = ra.n;
+          const verdicts = {};
+          ra.layers.forEach((layer, l) =>
+            layer.selfAttention.heads.forEach((ha, h) => {
+              const hb = rb.layers[l].selfAttention.heads[h];
+              for (const field of ['scaledScores', 'weights']) {
+                let exact = true,
+                  diff = 0;
+                for (let i = 0; i < n; i++)
+                  for (let j = 0; j < n; j++) {
+                    const x = ha[field][i * n + j],
+                      y = hb[field][sigma[i] * n + sigma[j]];
+                    if (x !== y) {
+                      exact = false;
+                      diff = Math.max(diff, Math.abs(x - y));
+                    }
+                  }
+                verdicts[`${l},${h},${field}`] = exact ? 'exact' : diff <= 1e-4 ? 'rounding' : 'no';
               }
-            verdicts[`${l},${h},${field}`] = exact ? 'exact' : diff <= 1e-4 ? 'rounding' : 'no';
-          }
-        }));
-        out[encoding] = {
-          a: { token: ra.prediction.token, p: String(ra.prediction.probability) },
-          b: { token: rb.prediction.token, p: String(rb.prediction.probability) },
-          // Largest difference between A's final output and B's with its rows put back in A's order.
-          outputGap: ra.output.reduce((gap, v, i) => {
-            const d = ra.output.length / n;
-            return Math.max(gap, Math.abs(v - rb.output[sigma[Math.floor(i / d)] * d + (i % d)]));
-          }, 0),
-          scoresA: Array.from(ra.layers[0].selfAttention.heads[0].scaledScores, String),
-          tokensA: ra.tokens, tokensB: rb.tokens, verdicts,
-        };
-      } finally {
-        model.delete();
+            }),
+          );
+          out[encoding] = {
+            a: { token: ra.prediction.token, p: String(ra.prediction.probability) },
+            b: { token: rb.prediction.token, p: String(rb.prediction.probability) },
+            // Largest difference between A's final output and B's with its rows put back in A's order.
+            outputGap: ra.output.reduce((gap, v, i) => {
+              const d = ra.output.length / n;
+              return Math.max(gap, Math.abs(v - rb.output[sigma[Math.floor(i / d)] * d + (i % d)]));
+            }, 0),
+            scoresA: Array.from(ra.layers[0].selfAttention.heads[0].scaledScores, String),
+            tokensA: ra.tokens,
+            tokensB: rb.tokens,
+            verdicts,
+          };
+        } finally {
+          model.delete();
+        }
       }
-    }
-    return out;
-  }, { a, b, encodings: ENCODINGS });
+      return out;
+    },
+    { a, b, encodings: ENCODINGS },
+  );
 }
 
 async function shownAnswers(page) {
-  return panel(page).locator('tbody tr[data-encoding]').evaluateAll((rows) => Object.fromEntries(rows.map((r) => [
-    r.dataset.encoding,
-    { a: { token: r.dataset.answerA, p: r.dataset.probA, right: r.dataset.rightA }, b: { token: r.dataset.answerB, p: r.dataset.probB, right: r.dataset.rightB } },
-  ])));
+  return panel(page)
+    .locator('tbody tr[data-encoding]')
+    .evaluateAll((rows) =>
+      Object.fromEntries(
+        rows.map((r) => [
+          r.dataset.encoding,
+          {
+            a: { token: r.dataset.answerA, p: r.dataset.probA, right: r.dataset.rightA },
+            b: { token: r.dataset.answerB, p: r.dataset.probB, right: r.dataset.rightB },
+          },
+        ]),
+      ),
+    );
 }
 
 const compare = (page) => panel(page).locator('.ae-pos-compare');
@@ -82,7 +104,9 @@ const compare = (page) => panel(page).locator('.ae-pos-compare');
 test.describe('positional encoding panel', () => {
   test.skip(!shipped, 'the word-order models are not in web/models');
 
-  test('answers equal analyze(); no encoding: same output, scores a permutation; every encoding: right', async ({ page }) => {
+  test('answers equal analyze(); no encoding: same output, scores a permutation; every encoding: right', async ({
+    page,
+  }) => {
     await openPanel(page);
     const expected = await api(page, '猫追狗', '狗追猫');
     const shown = await shownAnswers(page);
@@ -106,25 +130,39 @@ test.describe('positional encoding panel', () => {
     // The "why": layer 1 head 1 scores of the model without positions, an exact reordering.
     expect(expected.none.verdicts['0,0,scaledScores']).toBe('exact');
     await expect(compare(page)).toHaveAttribute('data-permutation', 'exact');
-    const cellsA = await compare(page).locator('.ae-pos-matrix').first().locator('td[data-value]')
+    const cellsA = await compare(page)
+      .locator('.ae-pos-matrix')
+      .first()
+      .locator('td[data-value]')
       .evaluateAll((tds) => tds.map((td) => td.dataset.value));
     expect(cellsA).toEqual(expected.none.scoresA);
     // Every other view the panel offers says what the API's matrices say.
-    for (const [encoding, layer, kind] of [['none', 1, 'weights'], ['sinusoidal', 0, 'scores'], ['rope', 1, 'scores']]) {
+    for (const [encoding, layer, kind] of [
+      ['none', 1, 'weights'],
+      ['sinusoidal', 0, 'scores'],
+      ['rope', 1, 'scores'],
+    ]) {
       await panel(page).getByLabel('Encoding shown in detail').selectOption(encoding);
-      await panel(page).getByLabel('Layer', { exact: true }).selectOption({ value: String(layer) });
+      await panel(page)
+        .getByLabel('Layer', { exact: true })
+        .selectOption({ value: String(layer) });
       await panel(page).getByLabel('Show', { exact: true }).selectOption(kind);
       const field = kind === 'scores' ? 'scaledScores' : 'weights';
       await expect(compare(page)).toHaveAttribute('data-encoding', encoding);
       await expect(compare(page)).toHaveAttribute('data-kind', kind);
       await expect(compare(page)).toHaveAttribute('data-layer', String(layer));
-      await expect(compare(page)).toHaveAttribute('data-permutation', expected[encoding].verdicts[`${layer},0,${field}`]);
+      await expect(compare(page)).toHaveAttribute(
+        'data-permutation',
+        expected[encoding].verdicts[`${layer},0,${field}`],
+      );
     }
     expect(expected.sinusoidal.verdicts['0,0,scaledScores']).toBe('no');
     await page.locator('#positions').screenshot({ path: `${SHOTS}/positions.png` });
   });
 
-  test('the pictures are the core\'s sinusoidal table and RoPE rotation; swap exchanges the sentences', async ({ page }) => {
+  test("the pictures are the core's sinusoidal table and RoPE rotation; swap exchanges the sentences", async ({
+    page,
+  }) => {
     await openPanel(page);
     const view = panel(page);
     await view.getByRole('slider', { name: 'Positions' }).fill('8');
@@ -132,7 +170,9 @@ test.describe('positional encoding panel', () => {
     await view.getByLabel('Dimension pair', { exact: true }).selectOption({ value: '1' });
     await expect(view.locator('svg.ae-pos-rope')).toHaveAttribute('data-pair', '1');
     const shownSin = await view.locator('svg.ae-pos-sin rect').evaluateAll((rs) => rs.map((r) => r.dataset.value));
-    const shownRope = await view.locator('svg.ae-pos-rope line[data-pos]').evaluateAll((ls) => ls.map((l) => [l.dataset.x, l.dataset.y]));
+    const shownRope = await view
+      .locator('svg.ae-pos-rope line[data-pos]')
+      .evaluateAll((ls) => ls.map((l) => [l.dataset.x, l.dataset.y]));
     const expected = await page.evaluate(async () => {
       const { loadEngine } = await import('/lib/engine.mjs');
       const engine = await loadEngine();
@@ -140,7 +180,10 @@ test.describe('positional encoding panel', () => {
       unit[2] = 1; // pair 1 = dimensions 2, 3 of the RoPE model's 16-wide heads
       return {
         sin: Array.from(engine.sinusoidalTable(8, 32), String),
-        rope: Array.from({ length: 16 }, (_, p) => { const v = engine.ropeRotate(unit, p, 10000); return [String(v[2]), String(v[3])]; }),
+        rope: Array.from({ length: 16 }, (_, p) => {
+          const v = engine.ropeRotate(unit, p, 10000);
+          return [String(v[2]), String(v[3])];
+        }),
       };
     });
     expect(shownSin).toEqual(expected.sin);
@@ -155,7 +198,10 @@ test.describe('positional encoding panel', () => {
     expect(shown.rope.a.token).toBe('狗');
   });
 
-  test('the link keeps the pair, the encoding, layer, head and scores/weights; nonsense in a link is ignored', async ({ page, context }) => {
+  test('the link keeps the pair, the encoding, layer, head and scores/weights; nonsense in a link is ignored', async ({
+    page,
+    context,
+  }) => {
     await openPanel(page);
     const view = panel(page);
     await view.getByRole('button', { name: 'Swap A ↔ B' }).click();
@@ -165,11 +211,20 @@ test.describe('positional encoding panel', () => {
     await view.getByLabel('Head', { exact: true }).selectOption({ value: '1' });
     await view.getByLabel('Show', { exact: true }).selectOption('weights');
     await expect(compare(page)).toHaveAttribute('data-kind', 'weights');
-    const linked = () => Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('positions.')));
+    const linked = () =>
+      Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('positions.')));
     await expect.poll(linked).toEqual({
-      'positions.a': '狗追猫', 'positions.b': '猫追狗', 'positions.enc': 'rope', 'positions.layer': '2', 'positions.head': '2', 'positions.show': 'weights',
+      'positions.a': '狗追猫',
+      'positions.b': '猫追狗',
+      'positions.enc': 'rope',
+      'positions.layer': '2',
+      'positions.head': '2',
+      'positions.show': 'weights',
     });
-    const cellsOf = (p) => compare(p).locator('td[data-value]').evaluateAll((tds) => tds.map((td) => td.dataset.value));
+    const cellsOf = (p) =>
+      compare(p)
+        .locator('td[data-value]')
+        .evaluateAll((tds) => tds.map((td) => td.dataset.value));
     const other = await context.newPage();
     await other.goto(page.url());
     await other.locator('#positions').scrollIntoViewIfNeeded();
@@ -193,7 +248,9 @@ test.describe('positional encoding panel', () => {
 
     // Out-of-range or malformed values are ignored: the defaults stay.
     const bad = await context.newPage();
-    await bad.goto(`/?model=untrained&positions.enc=bogus&positions.layer=3&positions.head=0&positions.show=probabilities&positions.a=${'猫'.repeat(201)}`);
+    await bad.goto(
+      `/?model=untrained&positions.enc=bogus&positions.layer=3&positions.head=0&positions.show=probabilities&positions.a=${'猫'.repeat(201)}`,
+    );
     await bad.locator('#positions').scrollIntoViewIfNeeded();
     await expect(panel(bad)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
     await expect(panel(bad)).toHaveAttribute('data-a', '猫追狗');
@@ -207,20 +264,23 @@ test.describe('positional encoding panel', () => {
     const view = panel(page);
     const strings = await page.evaluate(async () => (await import('/strings/positions.mjs')).default);
     await expect(view.locator('h2')).toHaveText(strings.en.title);
-    const fits = await view.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth);
+    const fits = await view.evaluate(
+      (el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth,
+    );
     expect(fits).toBe(true);
     // After interacting, the page itself does not scroll sideways (the other lesson panels set
     // aside, so that only this one is judged).
     await view.getByLabel(strings.en.encoding, { exact: true }).selectOption('rope');
     await view.getByLabel(strings.en.show, { exact: true }).selectOption('weights');
     await view.getByLabel(strings.en.positions, { exact: true }).fill('64');
-    const overflow = () => page.evaluate(() => {
-      const others = [...document.querySelectorAll('main > section.lesson-panel:not(#positions)')];
-      for (const s of others) s.style.display = 'none';
-      const width = document.documentElement.scrollWidth;
-      for (const s of others) s.style.removeProperty('display');
-      return width - window.innerWidth;
-    });
+    const overflow = () =>
+      page.evaluate(() => {
+        const others = [...document.querySelectorAll('main > section.lesson-panel:not(#positions)')];
+        for (const s of others) s.style.display = 'none';
+        const width = document.documentElement.scrollWidth;
+        for (const s of others) s.style.removeProperty('display');
+        return width - window.innerWidth;
+      });
     expect(await overflow()).toBeLessThanOrEqual(0);
 
     const inputA = view.getByLabel('Sentence A', { exact: true });

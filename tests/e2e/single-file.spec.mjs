@@ -14,7 +14,7 @@ test.beforeAll(() => {
   execFileSync('node', ['scripts/single.mjs'], { stdio: 'pipe' });
 });
 
-test('the single file opened from disk and offline shows the lesson pair\'s attention', async ({ page, context }) => {
+test("the single file opened from disk and offline shows the lesson pair's attention", async ({ page, context }) => {
   const requests = [];
   await context.route('**/*', (route) => {
     const url = route.request().url();

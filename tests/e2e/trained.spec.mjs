@@ -2,8 +2,18 @@
 // lazy loading, the task's answer, [UNK] words, load errors, and cells equal to the engine's.
 import fs from 'node:fs';
 import {
-  SHOTS, alert, app, cells, chooseModel, expect, expectCellsMatchApi, expectNoSeriousAxeViolations, expectRendered,
-  openPage, shownCells, test,
+  SHOTS,
+  alert,
+  app,
+  cells,
+  chooseModel,
+  expect,
+  expectCellsMatchApi,
+  expectNoSeriousAxeViolations,
+  expectRendered,
+  openPage,
+  shownCells,
+  test,
 } from './fixtures.mjs';
 import { format, messages } from '../../web/i18n.mjs';
 import { LESSON as PAIR, DECODER_PROMPT } from '../../web/lib/lesson.mjs';
@@ -13,7 +23,9 @@ const PROMPT = DECODER_PROMPT.tired;
 const UNK_TITLE = '[UNK] — not in this model’s vocabulary';
 
 const readJson = (path) => JSON.parse(fs.readFileSync(path, 'utf8'));
-const shipped = fs.existsSync('web/models/index.json') ? readJson('web/models/index.json').models.map((m) => m.name) : [];
+const shipped = fs.existsSync('web/models/index.json')
+  ? readJson('web/models/index.json').models.map((m) => m.name)
+  : [];
 const has = (name) => shipped.includes(name);
 
 const answer = (page) => page.locator('#answer');
@@ -53,7 +65,7 @@ test('word-order-sinusoidal loads on demand and names the agent: 猫 for 猫追�
     await route.continue();
   });
   await openPage(page);
-  await expect(page.locator('#model option')).toHaveCount(2 + shipped.length);  // untrained, shipped, "Open a model…"
+  await expect(page.locator('#model option')).toHaveCount(2 + shipped.length); // untrained, shipped, "Open a model…"
   await expect(page.locator('#model option').first()).toHaveText('Untrained (random weights)');
   await expect(page.locator('#model option').last()).toHaveText('Open a model…');
 
@@ -87,14 +99,20 @@ test('word-order-sinusoidal loads on demand and names the agent: 猫 for 猫追�
   await expect(page.getByRole('note')).toContainText('Untrained model.');
 });
 
-test('word-order-none cannot tell 猫追狗 from 狗追猫: same answer, same weights up to the word order', async ({ page }) => {
+test('word-order-none cannot tell 猫追狗 from 狗追猫: same answer, same weights up to the word order', async ({
+  page,
+}) => {
   await openPage(page);
   await chooseModel(page, 'word-order-none');
   await expect(page.getByRole('note')).toContainText('猫追狗 and 狗追猫 look the same');
   const seen = {};
   for (const sentence of ['猫追狗', '狗追猫']) {
     await typeSentence(page, sentence);
-    seen[sentence] = { answer: await answer(page).textContent(), alternatives: await page.locator('#alternatives').textContent(), heads: [] };
+    seen[sentence] = {
+      answer: await answer(page).textContent(),
+      alternatives: await page.locator('#alternatives').textContent(),
+      heads: [],
+    };
     for (const layer of ['0', '1']) {
       for (const head of ['0', '1']) {
         await page.locator('#layer').selectOption(layer);
@@ -112,7 +130,8 @@ test('word-order-none cannot tell 猫追狗 from 狗追猫: same answer, same we
     expect(p).toEqual([0, 3, 2, 1]);
     const off = [];
     for (let i = 0; i < x.n; i++)
-      for (let j = 0; j < x.n; j++) if (Math.abs(x.w[i][j] - y.w[p[i]][p[j]]) > 1e-6) off.push([h, i, j, x.w[i][j], y.w[p[i]][p[j]]]);
+      for (let j = 0; j < x.n; j++)
+        if (Math.abs(x.w[i][j] - y.w[p[i]][p[j]]) > 1e-6) off.push([h, i, j, x.w[i][j], y.w[p[i]][p[j]]]);
     expect(off, 'weights that differ after permuting rows and columns').toEqual([]);
   });
 });
@@ -154,22 +173,39 @@ test('each model is fetched once, however often the menu switches', async ({ pag
   const fetched = [];
   page.on('request', (r) => r.url().endsWith('model.safetensors') && fetched.push(new URL(r.url()).pathname));
   await openPage(page);
-  for (const name of ['word-order-none', 'word-order-rope', 'untrained', 'word-order-none', 'word-order-rope', 'untrained']) {
+  for (const name of [
+    'word-order-none',
+    'word-order-rope',
+    'untrained',
+    'word-order-none',
+    'word-order-rope',
+    'untrained',
+  ]) {
     await chooseModel(page, name);
     if (name !== 'untrained') await expect(answer(page)).toHaveText(/^Agent: /);
   }
-  expect(fetched.sort()).toEqual(['/models/word-order-none/model.safetensors', '/models/word-order-rope/model.safetensors']);
+  expect(fetched.sort()).toEqual([
+    '/models/word-order-none/model.safetensors',
+    '/models/word-order-rope/model.safetensors',
+  ]);
 });
 
 test.describe('when a model fails to load', () => {
   test.use({ expectedErrors: [/Failed to load resource: the server responded with a status of 404/] });
 
   test('the error shows in the alert, and other models (and a retry) still work', async ({ page }) => {
-    await page.route('**/models/word-order-rope/model.safetensors', (route) => route.fulfill({ status: 404, body: 'Not Found' }));
+    await page.route('**/models/word-order-rope/model.safetensors', (route) =>
+      route.fulfill({ status: 404, body: 'Not Found' }),
+    );
     await openPage(page);
     await page.locator('#model').selectOption('word-order-rope');
-    await expect(alert(page)).toHaveText('The model “Word order: RoPE” could not be loaded: the model files were not found on the server.');
-    await expect(alert(page)).toHaveAttribute('title', /^could not load model.safetensors from .*\/models\/word-order-rope\/: HTTP 404$/);
+    await expect(alert(page)).toHaveText(
+      'The model “Word order: RoPE” could not be loaded: the model files were not found on the server.',
+    );
+    await expect(alert(page)).toHaveAttribute(
+      'title',
+      /^could not load model.safetensors from .*\/models\/word-order-rope\/: HTTP 404$/,
+    );
     await expect(app(page)).toHaveAttribute('data-status', 'error');
     await expect(page.locator('#status')).toBeHidden();
     await expect(page.locator('#prediction')).toBeHidden();
@@ -213,7 +249,9 @@ test('coref-encoder resolves “it”: animal when tired, street when wide', asy
 // A share of a split as the page should write it, formatted here from config.json's number.
 const rate = (x, locale) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(x);
 
-test('Model facts list coref-encoder’s checks on unseen sentences from config.json, in English and Chinese', async ({ page }) => {
+test('Model facts list coref-encoder’s checks on unseen sentences from config.json, in English and Chinese', async ({
+  page,
+}) => {
   test.skip(!has('coref-encoder'), 'coref-encoder is not in web/models');
   const { splits } = readJson('web/models/coref-encoder/config.json');
   expect(Object.keys(splits).length, 'config.json has splits').toBeGreaterThan(0);
@@ -222,23 +260,35 @@ test('Model facts list coref-encoder’s checks on unseen sentences from config.
   await openPage(page, '/?model=coref-encoder'); // a linked model stays when the language changes
   await expect(app(page)).toHaveAttribute('data-model', 'coref-encoder');
   // The page starts in English; the language button then names the other language.
-  for (const [lang, locale, htmlLang, next] of [['en', 'en', 'en', '中文'], ['zh', 'zh-CN', 'zh-Hans', 'English']]) {
+  for (const [lang, locale, htmlLang, next] of [
+    ['en', 'en', 'en', '中文'],
+    ['zh', 'zh-CN', 'zh-Hans', 'English'],
+  ]) {
     await expect(page.locator('html')).toHaveAttribute('lang', htmlLang);
     await expect(row).toBeVisible();
     await expect(row.locator('dt')).toHaveText(messages[lang].factSplits);
     // Validation first, then the held-out splits, in the order of the strings' splitNames.
     const order = Object.keys(messages[lang].splitNames).filter((name) => name in splits);
     expect(order.length).toBe(Object.keys(splits).length);
-    await expect(items).toHaveText(order.map((name) => [name, splits[name]]).map(([name, { accuracy, flip_rate: flip }]) =>
-      format(messages[lang].factSplitValue, {
-        name: messages[lang].splitNames[name], accuracy: rate(accuracy, locale), flip: rate(flip, locale),
-      })));
+    await expect(items).toHaveText(
+      order
+        .map((name) => [name, splits[name]])
+        .map(([name, { accuracy, flip_rate: flip }]) =>
+          format(messages[lang].factSplitValue, {
+            name: messages[lang].splitNames[name],
+            accuracy: rate(accuracy, locale),
+            flip: rate(flip, locale),
+          }),
+        ),
+    );
     await page.getByRole('button', { name: next }).click();
   }
   // Back in English: the validation line spelled out, so a wrong template or number format also fails.
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   const { accuracy, flip_rate: flip } = splits.validation;
-  await expect(items.first()).toHaveText(`validation: ${+(accuracy * 100).toFixed(1)}% right, head follows ${+(flip * 100).toFixed(1)}% of pairs`);
+  await expect(items.first()).toHaveText(
+    `validation: ${+(accuracy * 100).toFixed(1)}% right, head follows ${+(flip * 100).toFixed(1)}% of pairs`,
+  );
 
   // Models without held-out splits hide the row.
   await chooseModel(page, 'word-order-rope');
@@ -261,7 +311,9 @@ test('coref-decoder writes the referent after “it =”', async ({ page }) => {
   await expectCellsMatchApi(page);
 });
 
-test('axe finds no serious or critical violations with a trained model (light English, dark Chinese)', async ({ page }) => {
+test('axe finds no serious or critical violations with a trained model (light English, dark Chinese)', async ({
+  page,
+}) => {
   await openPage(page);
   await chooseModel(page, 'word-order-sinusoidal');
   await typeSentence(page, '猫追 blorp');
@@ -291,7 +343,10 @@ test('screenshots of trained models: desktop, 375 px light and dark Chinese', as
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.getByRole('button', { name: '中文' }).click();
   // The sentence first: the coreference model would reject the Chinese one (no "it").
-  await typeSentence(page, coref === 'coref-encoder' ? LESSON.replace('animal', 'zebra') : PROMPT.replace('animal', 'zebra'));
+  await typeSentence(
+    page,
+    coref === 'coref-encoder' ? LESSON.replace('animal', 'zebra') : PROMPT.replace('animal', 'zebra'),
+  );
   await chooseModel(page, coref);
   await expect(page.locator('#unknown')).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

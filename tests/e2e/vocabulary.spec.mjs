@@ -13,11 +13,14 @@ const CHINESE = '那只动物没有穿过马路，因为它太累了。';
 
 // model[method](...args) in the page, on the coref-encoder the page shows (its shared copy).
 function callModel(page, method, ...args) {
-  return page.evaluate(async ({ method, args }) => {
-    const { getTrainedModel } = await import('/lib/context.mjs');
-    const model = await getTrainedModel('coref-encoder');
-    return model[method](...args);
-  }, { method, args });
+  return page.evaluate(
+    async ({ method, args }) => {
+      const { getTrainedModel } = await import('/lib/context.mjs');
+      const model = await getTrainedModel('coref-encoder');
+      return model[method](...args);
+    },
+    { method, args },
+  );
 }
 
 // analyze() of each text: {text, tokens, answer} or {text, error: message}.
@@ -39,7 +42,9 @@ function analyzeAll(page, texts) {
 // Every axe violation (of any impact) in the controls and the result, where the help lives.
 async function expectNoAxeViolations(page) {
   const { violations } = await new AxeBuilder({ page }).include('#controls').include('#result').analyze();
-  expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+    [],
+  );
 }
 
 async function typeSentence(page, text) {
@@ -50,7 +55,9 @@ async function typeSentence(page, text) {
 test.describe('vocabulary help', () => {
   test.skip(!shipped, 'coref-encoder is not in web/models');
 
-  test('"Words this model knows (N)" lists the vocabulary, filters it and inserts a word at the caret', async ({ page }) => {
+  test('"Words this model knows (N)" lists the vocabulary, filters it and inserts a word at the caret', async ({
+    page,
+  }) => {
     await openPage(page, '/');
     const words = await callModel(page, 'vocabularyWords');
     const vocab = page.locator('#vocab');
@@ -108,7 +115,9 @@ test.describe('vocabulary help', () => {
     await expect(vocab).toBeHidden();
   });
 
-  test('a word read as [UNK] gets "did you mean" with the nearest known words, which replace it (375 px, dark)', async ({ page }) => {
+  test('a word read as [UNK] gets "did you mean" with the nearest known words, which replace it (375 px, dark)', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.emulateMedia({ colorScheme: 'dark' });
     await openPage(page, '/');
@@ -129,7 +138,10 @@ test.describe('vocabulary help', () => {
     await page.locator('#vocab-summary').click();
     await page.getByLabel('Find a word').fill(word.slice(0, 2));
     await page.locator('#controls').screenshot({ path: `${SHOTS}/vocabulary.png` });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling at 375 px').toBe(true);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth),
+      'no sideways scrolling at 375 px',
+    ).toBe(true);
     await page.locator('#result .prediction ~ .suggestions').screenshot({ path: `${SHOTS}/suggestions.png` });
     await expectNoAxeViolations(page);
 
@@ -144,7 +156,12 @@ test.describe('vocabulary help', () => {
   test('an answer that is not a word of the sentence says so, in both languages', async ({ page }) => {
     await openPage(page, '/');
     // Sentences without a noun for "it": whatever the model names, it cannot be in them.
-    const candidates = ['it was too tired.', 'it was too wide.', 'because it was too tired.', 'yesterday it was too wide.'];
+    const candidates = [
+      'it was too tired.',
+      'it was too wide.',
+      'because it was too tired.',
+      'yesterday it was too wide.',
+    ];
     const runs = await analyzeAll(page, candidates);
     const outside = runs.find((r) => r.answer && !r.tokens.includes(r.answer));
     expect(outside, JSON.stringify(runs)).toBeTruthy();
@@ -154,13 +171,17 @@ test.describe('vocabulary help', () => {
     await expect(app(page)).toHaveAttribute('data-answer-in-sentence', 'true');
     await typeSentence(page, outside.text);
     await expect(app(page)).toHaveAttribute('data-prediction', outside.answer);
-    await expect(note).toHaveText(`“${outside.answer}” is not a word of this sentence: the model named a word it remembers from training instead of one it read here.`);
+    await expect(note).toHaveText(
+      `“${outside.answer}” is not a word of this sentence: the model named a word it remembers from training instead of one it read here.`,
+    );
     await expect(app(page)).toHaveAttribute('data-answer-in-sentence', 'false');
     await page.locator('#lang').click();
     await expect(note).toContainText(`“${outside.answer}”不是这个句子里的词`);
   });
 
-  test('a Chinese sentence in the English coreference model: "this model reads English", not "has no it"', async ({ page }) => {
+  test('a Chinese sentence in the English coreference model: "this model reads English", not "has no it"', async ({
+    page,
+  }) => {
     await openPage(page, '/');
     const [refused] = await analyzeAll(page, [CHINESE]);
     expect(refused.error).toContain('"it"'); // the engine refuses it for want of "it"…
@@ -173,7 +194,7 @@ test.describe('vocabulary help', () => {
 
     // An English sentence without "it" still gets the engine's reason (worded by its code).
     await page.locator('#lang').click();
-    await page.locator('#sentence').fill('The animal didn\'t cross the street.');
+    await page.locator('#sentence').fill("The animal didn't cross the street.");
     await expect(alert(page)).toContainText(/has no [“"]it[”"]/);
 
     // The decoder runs any sentence; with a Chinese one the note says the same instead of

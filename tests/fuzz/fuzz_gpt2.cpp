@@ -24,7 +24,8 @@ std::string fixture_file(const char* file) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const ae::ModelConfig config = ae::gpt2_config_from_json(fixture_file("config.json"));
-  static const ae::BpeTokenizer tokenizer = ae::BpeTokenizer::parse(fixture_file("vocab.json"), fixture_file("merges.txt"));
+  static const ae::BpeTokenizer tokenizer =
+      ae::BpeTokenizer::parse(fixture_file("vocab.json"), fixture_file("merges.txt"));
   if (size == 0) return 0;
   const std::string_view rest = fuzz::as_text(data + 1, size - 1);
   fuzz::expect_ok_or_invalid_argument([&] {

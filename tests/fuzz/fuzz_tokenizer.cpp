@@ -12,7 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::expect_ok_or_invalid_argument([&] {
     const std::string_view text = fuzz::as_text(data, size);
     for (const std::string& word : ae::split_words(text))
-      if (word.empty() || ae::hashed_token_id(word, 1000, 5) < 5 || ae::hashed_token_id(word, 1000, 5) >= 1000) std::abort();
+      if (word.empty() || ae::hashed_token_id(word, 1000, 5) < 5 || ae::hashed_token_id(word, 1000, 5) >= 1000)
+        std::abort();
     const ae::Vocabulary::Encoded e = vocab.encode(text, /*prepend_cls=*/false);
     if (e.ids.size() != e.tokens.size()) std::abort();
     for (int id : e.ids)

@@ -28,9 +28,18 @@ const cases = {
     'deep-header-100000': safetensors(deep(100000)),
     'deep-dtype-100000': safetensors(`{"x":{"dtype":${deep(100000)},"shape":[1],"data_offsets":[0,4]}}`),
     'truncated-shipped-model': shippedWeights.subarray(0, 1000),
-    'shape-2-to-the-64': safetensors('{"x":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}}', Buffer.alloc(4)),
-    'huge-header-length': Buffer.concat([Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]), Buffer.from('{}')]),
-    'long-dtype-name': safetensors(`{"x":{"dtype":"${'B'.repeat(100000)}","shape":[1],"data_offsets":[0,4]}}`, Buffer.alloc(4)),
+    'shape-2-to-the-64': safetensors(
+      '{"x":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}}',
+      Buffer.alloc(4),
+    ),
+    'huge-header-length': Buffer.concat([
+      Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]),
+      Buffer.from('{}'),
+    ]),
+    'long-dtype-name': safetensors(
+      `{"x":{"dtype":"${'B'.repeat(100000)}","shape":[1],"data_offsets":[0,4]}}`,
+      Buffer.alloc(4),
+    ),
     'number-1e999': safetensors('{"x":{"dtype":"F32","shape":[1e999],"data_offsets":[0,4]}}', Buffer.alloc(4)),
   },
   config: {
@@ -38,7 +47,7 @@ const cases = {
     // 51 GB claimed next to 107 KB of weights: allocated first, then std::bad_alloc.
     'claims-51-GB': Buffer.from(config({ vocab_size: 1 << 20, d_model: 4096, n_layers: 64, d_ff: 16384 })),
     'claims-260-MB': Buffer.from(config({ vocab_size: 1000000, d_model: 64 })),
-    'task-is-a-number': Buffer.from(config({ task: 5 })),  // json type_error.302 naming no key
+    'task-is-a-number': Buffer.from(config({ task: 5 })), // json type_error.302 naming no key
     'd-model-1e999': Buffer.from(config({}).replace('"d_model":32', '"d_model":1e999')),
     'not-utf8': Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]),
   },
@@ -57,10 +66,15 @@ const cases = {
   // The first byte chooses the loader (fuzz_gpt2.cpp): 0 config, 1 weights, 2 text, 3 vocab + merges.
   gpt2: {
     'truncated-emoji': Buffer.from([2, 0xf0, 0x9f, 0x98]),
-    'spaces-100000': Buffer.concat([Buffer.from([2]), Buffer.from(' '.repeat(100000) + 'x')]),  // one piece: O(m log m) BPE
+    'spaces-100000': Buffer.concat([Buffer.from([2]), Buffer.from(' '.repeat(100000) + 'x')]), // one piece: O(m log m) BPE
     'vocab-without-bytes': Buffer.from('\x03{"a":0}\n\n#version\nx y z'),
-    'claims-gpt2-xl': Buffer.from('\x00' + JSON.stringify({ n_embd: 1600, n_head: 25, n_layer: 48, n_positions: 1024, vocab_size: 50257 })),
-    'weights-of-another-layout': Buffer.concat([Buffer.from([1]), safetensors('{"model.embed_tokens.weight":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}', Buffer.alloc(4))]),
+    'claims-gpt2-xl': Buffer.from(
+      '\x00' + JSON.stringify({ n_embd: 1600, n_head: 25, n_layer: 48, n_positions: 1024, vocab_size: 50257 }),
+    ),
+    'weights-of-another-layout': Buffer.concat([
+      Buffer.from([1]),
+      safetensors('{"model.embed_tokens.weight":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}', Buffer.alloc(4)),
+    ]),
   },
 };
 

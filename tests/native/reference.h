@@ -98,8 +98,7 @@ inline DMat layer_norm(const DMat& x, const DMat& gamma, const DMat& beta, doubl
     mean /= x.cols;
     for (int c = 0; c < x.cols; ++c) var += (x(r, c) - mean) * (x(r, c) - mean);
     var /= x.cols;
-    for (int c = 0; c < x.cols; ++c)
-      y(r, c) = (x(r, c) - mean) / std::sqrt(var + eps) * gamma(0, c) + beta(0, c);
+    for (int c = 0; c < x.cols; ++c) y(r, c) = (x(r, c) - mean) / std::sqrt(var + eps) * gamma(0, c) + beta(0, c);
   }
   return y;
 }
@@ -198,11 +197,10 @@ struct MultiHeadSteps {
 };
 
 // Multi-head attention, one head at a time: head h owns columns [h·dh, (h+1)·dh).
-inline MultiHeadSteps multi_head(const ae::MultiHeadAttention& mha, const DMat& queries_from,
-                                 const DMat& keys_from, const ae::AttentionOptions& o,
-                                 std::optional<double> rope_base, const std::vector<uint8_t>* head_active) {
-  const DMat q_all = linear(queries_from, mha.wq), k_all = linear(keys_from, mha.wk),
-             v_all = linear(keys_from, mha.wv);
+inline MultiHeadSteps multi_head(const ae::MultiHeadAttention& mha, const DMat& queries_from, const DMat& keys_from,
+                                 const ae::AttentionOptions& o, std::optional<double> rope_base,
+                                 const std::vector<uint8_t>* head_active) {
+  const DMat q_all = linear(queries_from, mha.wq), k_all = linear(keys_from, mha.wk), v_all = linear(keys_from, mha.wv);
   const int dh = mha.head_dim;
   MultiHeadSteps s;
   s.concat = DMat(queries_from.rows, mha.n_heads * dh);
@@ -244,8 +242,9 @@ inline bool near(double actual, double expected, double abs_tol, double rel_tol)
 inline void check_matrix_near(const char* file, int line, const char* name, const ae::Matrix& actual,
                               const ref::DMat& expected, double abs_tol, double rel_tol) {
   if (actual.rows() != expected.rows || actual.cols() != expected.cols) {
-    ADD_FAIL_CHECK_AT(file, line, name << ": shape " << actual.rows() << "x" << actual.cols()
-                                       << ", expected " << expected.rows << "x" << expected.cols);
+    ADD_FAIL_CHECK_AT(file, line,
+                      name << ": shape " << actual.rows() << "x" << actual.cols() << ", expected " << expected.rows
+                           << "x" << expected.cols);
     return;
   }
   int bad = 0;
@@ -256,9 +255,9 @@ inline void check_matrix_near(const char* file, int line, const char* name, cons
       if (!near(actual(r, c), expected(r, c), abs_tol, rel_tol) && bad++ < 5)
         first << "\n  [" << r << "," << c << "] got " << actual(r, c) << ", expected " << expected(r, c);
   if (bad > 0)
-    ADD_FAIL_CHECK_AT(file, line, name << ": " << bad << " of " << expected.v.size()
-                                       << " entries differ (abs_tol " << abs_tol << ", rel_tol " << rel_tol
-                                       << ")" << first.str());
+    ADD_FAIL_CHECK_AT(file, line,
+                      name << ": " << bad << " of " << expected.v.size() << " entries differ (abs_tol " << abs_tol
+                           << ", rel_tol " << rel_tol << ")" << first.str());
 }
 
 inline void check_matrix_near(const char* file, int line, const char* name, const ae::Matrix& actual,

@@ -22,9 +22,9 @@ struct MaskCase {
 };
 
 constexpr MaskCase kMasks[] = {
-    {"none", false, 0, false},          {"causal", true, 0, false},
-    {"window 1", false, 1, false},      {"window 2", false, 2, false},
-    {"window 5", false, 5, false},      {"causal window 1", true, 1, false},
+    {"none", false, 0, false},           {"causal", true, 0, false},
+    {"window 1", false, 1, false},       {"window 2", false, 2, false},
+    {"window 5", false, 5, false},       {"causal window 1", true, 1, false},
     {"causal window 3", true, 3, false}, {"key padding", false, 0, true},
     {"causal + padding", true, 0, true}, {"window 1 + padding", false, 1, true},
 };
@@ -284,7 +284,8 @@ TEST_CASE("statistics: Var(q.k) is about d, and about 1 after the 1/sqrt(d) scal
     const ae::Matrix v = ae::Matrix::Ones(1, 1);
     double raw_sq = 0.0, scaled_sq = 0.0;  // the mean is 0, so Var = E[x²]
     for (int s = 0; s < kSamples; ++s) {
-      for (int c = 0; c < d; ++c) q(0, c) = static_cast<float>(rng.normal()), k(0, c) = static_cast<float>(rng.normal());
+      for (int c = 0; c < d; ++c)
+        q(0, c) = static_cast<float>(rng.normal()), k(0, c) = static_cast<float>(rng.normal());
       const ae::AttentionTrace t = ae::attention_traced(q, k, v, ae::AttentionOptions{});
       raw_sq += static_cast<double>(t.raw_scores(0, 0)) * t.raw_scores(0, 0);
       scaled_sq += static_cast<double>(t.scaled_scores(0, 0)) * t.scaled_scores(0, 0);
@@ -358,8 +359,8 @@ TEST_CASE("query_offset near 2^31: 64-bit positions, and an error past the large
   o.mask.window = 2;
   o.mask.query_offset = kLargest;  // the audit's UBSan case: query_offset + i overflowed int
   // One query at position 2³¹ − 1 sees every key causally; the window hides them all.
-  CHECK_THROWS_WITH_AS(ae::attention_traced(ref::random_matrix(1, 3, 3), k, v, o), doctest::Contains("every key is masked"),
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(ae::attention_traced(ref::random_matrix(1, 3, 3), k, v, o),
+                       doctest::Contains("every key is masked"), std::invalid_argument);
   o.mask.window = 0;
   check_finite_weights(ae::attention_traced(ref::random_matrix(1, 3, 3), k, v, o));
   o.mask.query_offset = kLargest - 1;

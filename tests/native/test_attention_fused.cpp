@@ -3,8 +3,8 @@
 // KV-cache offsets and cross-attention shapes; logits up to ~1e4 that would overflow a
 // softmax without max subtraction; the same errors as ae::attention; and the vector exp
 // it relies on. Also built to wasm (kernel_tests_wasm) and run by ctest.
-#include "ops/attention_fused.h"
 #include "ops/activation.h"
+#include "ops/attention_fused.h"
 #include "reference.h"
 
 #include <cmath>
@@ -24,9 +24,15 @@ struct MaskCase {
 };
 
 constexpr MaskCase kMasks[] = {
-    {"none", false, 0, false},           {"causal", true, 0, false},          {"window 1", false, 1, false},
-    {"window 5", false, 5, false},       {"window 40", false, 40, false},     {"causal window 3", true, 3, false},
-    {"causal window 70", true, 70, false}, {"key padding", false, 0, true},   {"causal + padding", true, 0, true},
+    {"none", false, 0, false},
+    {"causal", true, 0, false},
+    {"window 1", false, 1, false},
+    {"window 5", false, 5, false},
+    {"window 40", false, 40, false},
+    {"causal window 3", true, 3, false},
+    {"causal window 70", true, 70, false},
+    {"key padding", false, 0, true},
+    {"causal + padding", true, 0, true},
     {"window 1 + padding", false, 1, true},
 };
 
@@ -109,8 +115,8 @@ TEST_CASE("scale off, score multipliers (also negative), and head widths that ar
     float multiplier;
     int dk, dv;
   };
-  const Variant variants[] = {{false, 1.0f, 5, 3},  {true, 0.5f, 16, 9},   {true, 3.0f, 1, 1},
-                              {false, -2.0f, 7, 17}, {true, 0.0f, 4, 8},   {true, 1.0f, 64, 64}};
+  const Variant variants[] = {{false, 1.0f, 5, 3},   {true, 0.5f, 16, 9}, {true, 3.0f, 1, 1},
+                              {false, -2.0f, 7, 17}, {true, 0.0f, 4, 8},  {true, 1.0f, 64, 64}};
   for (const Variant& var : variants)
     for (int n : {1, 5, 17, 65})
       for (const MaskCase& mask : {kMasks[0], kMasks[1], kMasks[5], kMasks[8]}) {
@@ -139,7 +145,8 @@ TEST_CASE("query_offset: new queries over a longer key cache, across key blocks"
 }
 
 TEST_CASE("cross-attention shapes: n != m") {
-  const int shapes[][4] = {{3, 5, 4, 7}, {16, 4, 8, 2}, {1, 257, 16, 3}, {17, 15, 5, 1}, {64, 1, 3, 9}, {9, 130, 2, 16}};
+  const int shapes[][4] = {{3, 5, 4, 7},   {16, 4, 8, 2}, {1, 257, 16, 3},
+                           {17, 15, 5, 1}, {64, 1, 3, 9}, {9, 130, 2, 16}};
   for (const auto& s : shapes)
     for (const MaskCase& mask : {kMasks[0], kMasks[7]}) {
       CAPTURE(s[0]);
@@ -298,7 +305,8 @@ TEST_CASE("fused: a score that overflows float is the same error as ae::attentio
   late.mask.causal = true;
   late.mask.query_offset = std::numeric_limits<int>::max() - 1;
   const ae::Matrix small = x.topRows(1);
-  CHECK_NOTHROW(ae::attention_fused(ae::Matrix(x.topRows(2) * 0.5f), small.replicate(3, 1), small.replicate(3, 1), late));
+  CHECK_NOTHROW(
+      ae::attention_fused(ae::Matrix(x.topRows(2) * 0.5f), small.replicate(3, 1), small.replicate(3, 1), late));
   late.mask.query_offset += 1;
   CHECK_THROWS_WITH_AS(ae::attention_fused(ae::Matrix(x * 0.5f), small.replicate(3, 1), small.replicate(3, 1), late),
                        doctest::Contains("beyond the largest position"), std::invalid_argument);

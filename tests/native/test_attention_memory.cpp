@@ -70,11 +70,11 @@ TEST_CASE("attention_traced refuses a trace above kMaxTraceBytes before allocati
                        "attention: n = 8192 queries × m = 8192 keys need 1.07 GB (1073774592 bytes) for the trace; "
                        "the limit is 1.07 GB (1073741824 bytes) (use fewer tokens, or the fused kernel)",
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(ae::check_trace_fits(30000, 30000, 64), doctest::Contains("need 14.41 GB (14407680000 bytes) for the trace"),
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(ae::check_trace_fits(30000, 30000, 64),
+                       doctest::Contains("need 14.41 GB (14407680000 bytes) for the trace"), std::invalid_argument);
   // Through attention_traced: the inputs are small (dk = 1), the trace would be 14.4 GB.
   ae::Rng rng(3);
   const ae::Matrix q = random_matrix(30000, 1, rng);
-  CHECK_THROWS_WITH_AS(ae::attention_traced(q, q, q, {}), doctest::Contains("30000 keys need 14.40 GB (14400120000 bytes)"),
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(ae::attention_traced(q, q, q, {}),
+                       doctest::Contains("30000 keys need 14.40 GB (14400120000 bytes)"), std::invalid_argument);
 }

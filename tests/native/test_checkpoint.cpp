@@ -223,8 +223,8 @@ TEST_CASE("checkpoint: an F32 round trip reproduces every parameter and the forw
     const auto& what_ = what;  // clang 14 cannot capture a structured binding
     CAPTURE(what_);
     auto original = random_model(config, 11);
-    const ae::Checkpoint loaded = ae::load_checkpoint_from_memory(
-        config_text(config), ae::save_weights(*original, ae::DType::F32), "a\nb\n");
+    const ae::Checkpoint loaded =
+        ae::load_checkpoint_from_memory(config_text(config), ae::save_weights(*original, ae::DType::F32), "a\nb\n");
     CHECK(loaded.vocab_text == "a\nb\n");
     CHECK(loaded.config_json == ae::config_to_json(config));
     const auto before = parameters(*original);
@@ -280,9 +280,7 @@ TEST_CASE("checkpoint: load_weights refuses files that do not fit the config and
   const ae::SafetensorsFile good = ae::parse_safetensors(ae::save_weights(*source, ae::DType::F32));
   auto target = random_model(config, 6);
   const auto target_before = parameters(*target);
-  auto load_error = [&](const ae::SafetensorsFile& file) {
-    return error_of([&] { ae::load_weights(*target, file); });
-  };
+  auto load_error = [&](const ae::SafetensorsFile& file) { return error_of([&] { ae::load_weights(*target, file); }); };
 
   {
     ae::SafetensorsFile f = good;
@@ -305,7 +303,8 @@ TEST_CASE("checkpoint: load_weights refuses files that do not fit the config and
   {
     ae::SafetensorsFile f = good;
     f.tensors["lm_head.weight"] = ae::StoredTensor{{8, 11}, ae::DType::F32, std::vector<float>(88, 0.0f)};
-    CHECK_CONTAINS(load_error(f), "weights: unexpected tensor 'lm_head.weight': this configuration has no such parameter");
+    CHECK_CONTAINS(load_error(f),
+                   "weights: unexpected tensor 'lm_head.weight': this configuration has no such parameter");
   }
   {
     ae::SafetensorsFile f = good;
@@ -329,7 +328,8 @@ TEST_CASE("checkpoint: in-memory loading names the stage that failed") {
   const std::string weights = ae::save_weights(*model, ae::DType::F32);
   CHECK_CONTAINS(error_of([&] { ae::load_checkpoint_from_memory("{\"format\":", weights, ""); }),
                  "config: invalid JSON: ");
-  CHECK_CONTAINS(error_of([&] { ae::load_checkpoint_from_memory("{}", weights, ""); }), "config: missing key \"format\"");
+  CHECK_CONTAINS(error_of([&] { ae::load_checkpoint_from_memory("{}", weights, ""); }),
+                 "config: missing key \"format\"");
   CHECK_CONTAINS(error_of([&] { ae::load_checkpoint_from_memory(config_text(config), weights.substr(0, 5), ""); }),
                  "safetensors: file shorter than 8 bytes");
   ae::ModelConfig wider = config;
@@ -367,7 +367,9 @@ TEST_CASE("checkpoint: save_checkpoint and load_checkpoint through a directory")
   ae::save_checkpoint(nested, *other, vocab, ae::DType::F16, nullptr);
   CHECK(ae::load_checkpoint(nested).config_json.count("task") == 0);
 
-  CHECK_CONTAINS(error_of([&] { ae::save_checkpoint(nested, *model, vocab, ae::DType::F32, json{{"d_model", 4}}); }),
+  CHECK_CONTAINS(error_of([&] {
+                   ae::save_checkpoint(nested, *model, vocab, ae::DType::F32, json{{"d_model", 4}});
+                 }),
                  "save_checkpoint: extra_config key \"d_model\" would override");
   CHECK_CONTAINS(error_of([&] { ae::save_checkpoint(nested, *model, vocab, ae::DType::F32, json::array()); }),
                  "extra_config must be a JSON object, got array");
@@ -396,6 +398,7 @@ TEST_CASE("checkpoint: file errors name the path") {
     CHECK(error_of([&] { ae::load_checkpoint(dir.str()); }) ==
           dir.str() + "/config.json: config: missing key \"vocab_size\"");
   }
-  CHECK_CONTAINS(error_of([&] { ae::save_checkpoint((dir.path / "config.json").string(), *model, "", ae::DType::F32); }),
-                 "cannot create directory");
+  CHECK_CONTAINS(
+      error_of([&] { ae::save_checkpoint((dir.path / "config.json").string(), *model, "", ae::DType::F32); }),
+      "cannot create directory");
 }

@@ -36,18 +36,20 @@ const std::vector<BadConfig>& bad_configs() {
       {"zero max_len", [](C& c) { c.max_len = 0; }, "max_len"},
       {"negative max_len", [](C& c) { c.max_len = -128; }, "max_len"},
       {"negative d_ff", [](C& c) { c.d_ff = -1; }, "d_ff"},
-      {"RoPE with odd head width", [](C& c) { c.d_model = 12, c.n_heads = 4, c.positional = ae::PositionalEncoding::Rope; },
-       "RoPE"},
+      {"RoPE with odd head width",
+       [](C& c) { c.d_model = 12, c.n_heads = 4, c.positional = ae::PositionalEncoding::Rope; }, "RoPE"},
       {"RoPE with odd head width (names the width)",
        [](C& c) { c.d_model = 12, c.n_heads = 4, c.positional = ae::PositionalEncoding::Rope; }, "head width"},
       {"sinusoidal with odd d_model",
        [](C& c) { c.d_model = 9, c.n_heads = 3, c.positional = ae::PositionalEncoding::Sinusoidal; }, "d_model"},
       {"zero layer_norm_eps", [](C& c) { c.layer_norm_eps = 0.0f; }, "layer_norm_eps"},
-      {"NaN layer_norm_eps", [](C& c) { c.layer_norm_eps = std::numeric_limits<float>::quiet_NaN(); }, "layer_norm_eps"},
+      {"NaN layer_norm_eps", [](C& c) { c.layer_norm_eps = std::numeric_limits<float>::quiet_NaN(); },
+       "layer_norm_eps"},
       {"rope_base of 1", [](C& c) { c.rope_base = 1.0f; }, "rope_base"},
       // Every dimension within its own bound, 3.3·10¹¹ parameters together (the 51 GB config).
       {"more parameters than kMaxParameters",
-       [](C& c) { c.vocab_size = 1 << 20, c.d_model = 4096, c.n_layers = 64, c.d_ff = 16384; }, "the limit is 67108864"},
+       [](C& c) { c.vocab_size = 1 << 20, c.d_model = 4096, c.n_layers = 64, c.d_ff = 16384; },
+       "the limit is 67108864"},
   };
   return cases;
 }
@@ -79,7 +81,7 @@ TEST_CASE("the Transformer constructor rejects every invalid config") {
 
 TEST_CASE("valid configs pass validation and build a model") {
   std::vector<ae::ModelConfig> valid(6);
-  valid[1].positional = ae::PositionalEncoding::Rope;  // 32/4 = 8, even
+  valid[1].positional = ae::PositionalEncoding::Rope;                                                 // 32/4 = 8, even
   valid[2].d_model = 9, valid[2].n_heads = 3, valid[2].positional = ae::PositionalEncoding::Learned;  // odd d is fine
   valid[3].d_model = 6, valid[3].n_heads = 6, valid[3].positional = ae::PositionalEncoding::None, valid[3].d_ff = 5;
   valid[4].causal = true, valid[4].cross_attention = true, valid[4].norm = ae::NormPlacement::Post;
@@ -124,7 +126,8 @@ TEST_CASE("parameter_count() equals what a Transformer of the config allocates")
   configs[3].cross_attention = true, configs[3].causal = true, configs[3].n_layers = 3;
   configs[4].tie_output = false, configs[4].vocab_size = 181;
   configs[5].d_model = 9, configs[5].n_heads = 3, configs[5].positional = ae::PositionalEncoding::Learned;
-  configs[6].vocab_size = 1, configs[6].d_model = 2, configs[6].n_heads = 1, configs[6].n_layers = 1, configs[6].max_len = 1;
+  configs[6].vocab_size = 1, configs[6].d_model = 2, configs[6].n_heads = 1, configs[6].n_layers = 1,
+  configs[6].max_len = 1;
   for (size_t i = 0; i < configs.size(); ++i) {
     CAPTURE(i);
     CHECK(configs[i].parameter_count() == static_cast<int64_t>(ae::Transformer{configs[i]}.parameter_count()));

@@ -72,7 +72,9 @@ std::set<std::string> text_set(const std::vector<Example>& split) {
   return {t.begin(), t.end()};
 }
 
-double fraction(int part, size_t whole) { return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole); }
+double fraction(int part, size_t whole) {
+  return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
+}
 
 const ae::CorefFamily& family_named(const std::string& name, ae::CorefLanguage language = ae::CorefLanguage::English) {
   for (const auto& f : lexicon_families(language))
@@ -155,8 +157,9 @@ TEST_CASE("held-out templates never occur in train or validation") {
   for (const auto language : kLanguages) {
     CAPTURE(ae::to_string(language));
     std::set<std::pair<std::string, int>> seen_templates, heldout_templates;
-    for (const auto* split : {&coref(language).train, &coref(language).validation, &coref(language).heldout_combinations,
-                              &coref(language).heldout_structures, &coref(language).heldout_noun_roles})
+    for (const auto* split :
+         {&coref(language).train, &coref(language).validation, &coref(language).heldout_combinations,
+          &coref(language).heldout_structures, &coref(language).heldout_noun_roles})
       for (const auto& e : *split) seen_templates.insert({e.family, e.template_id});
     for (const auto& e : coref(language).heldout_templates) heldout_templates.insert({e.family, e.template_id});
 
@@ -317,8 +320,8 @@ TEST_CASE("lesson sentences are in the training split with the right referents")
   CHECK(lesson[0].other_word == "street");
   CHECK(lesson[1].referent_word == "street");
   CHECK(lesson[1].other_word == "animal");
-  CHECK(lesson[0].tokens == std::vector<std::string>{"the", "animal", "did", "n't", "cross", "the", "street",
-                                                      "because", "it", "was", "too", "tired", "."});
+  CHECK(lesson[0].tokens == std::vector<std::string>{"the", "animal", "did", "n't", "cross", "the", "street", "because",
+                                                     "it", "was", "too", "tired", "."});
   CHECK(lesson[0].pronoun == 8);
   CHECK(lesson[0].first_noun == 1);
   CHECK(lesson[0].second_noun == 6);
@@ -424,18 +427,21 @@ TEST_CASE("every token index field points at the right word") {
       CAPTURE(name_);
       for (const auto& e : *split) {
         const int n = static_cast<int>(e.tokens.size());
-        const auto at = [&](int i) { return i >= 0 && i < n ? e.tokens[static_cast<size_t>(i)] : std::string("<out of range>"); };
+        const auto at = [&](int i) {
+          return i >= 0 && i < n ? e.tokens[static_cast<size_t>(i)] : std::string("<out of range>");
+        };
         const auto decider_at = std::find(e.tokens.begin() + std::max(0, e.pronoun), e.tokens.end(), e.decider);
-        const bool ok = e.tokens == vocabulary(language).encode(e.text).tokens && at(e.pronoun) == pronoun &&
-                        at(e.referent) == e.referent_word && (e.referent == e.first_noun || e.referent == e.second_noun) &&
-                        std::set<std::string>{at(e.first_noun), at(e.second_noun)} ==
-                            std::set<std::string>{e.referent_word, e.other_word} &&
-                        e.referent_word != e.other_word && e.first_noun < e.second_noun &&
-                        decider_at != e.tokens.end() && at(n - 1) == end && e.text.substr(e.text.size() - end.size()) == end &&
-                        std::count(e.tokens.begin(), e.tokens.end(), e.referent_word) == 1 &&
-                        std::count(e.tokens.begin(), e.tokens.end(), e.other_word) == 1 &&
-                        (e.referent_role == 0 || e.referent_role == 1) &&
-                        std::count(e.tokens.begin(), e.tokens.end(), pronoun) == 1;
+        const bool ok =
+            e.tokens == vocabulary(language).encode(e.text).tokens && at(e.pronoun) == pronoun &&
+            at(e.referent) == e.referent_word && (e.referent == e.first_noun || e.referent == e.second_noun) &&
+            std::set<std::string>{at(e.first_noun), at(e.second_noun)} ==
+                std::set<std::string>{e.referent_word, e.other_word} &&
+            e.referent_word != e.other_word && e.first_noun < e.second_noun && decider_at != e.tokens.end() &&
+            at(n - 1) == end && e.text.substr(e.text.size() - end.size()) == end &&
+            std::count(e.tokens.begin(), e.tokens.end(), e.referent_word) == 1 &&
+            std::count(e.tokens.begin(), e.tokens.end(), e.other_word) == 1 &&
+            (e.referent_role == 0 || e.referent_role == 1) &&
+            std::count(e.tokens.begin(), e.tokens.end(), pronoun) == 1;
         if (!ok) {
           CAPTURE(e.text);
           CAPTURE(e.pronoun);
@@ -521,8 +527,8 @@ TEST_CASE("Chinese lesson sentences: 它 refers to 动物 (累) or 马路 (宽),
   REQUIRE(lesson.size() == 2);
   CHECK(lesson[0].text == "那只动物没有穿过马路，因为它太累了。");
   CHECK(lesson[1].text == "那只动物没有穿过马路，因为它太宽了。");
-  CHECK(lesson[0].tokens ==
-        std::vector<std::string>{"那", "只", "动物", "没有", "穿过", "马路", "，", "因为", "它", "太", "累", "了", "。"});
+  CHECK(lesson[0].tokens == std::vector<std::string>{"那", "只", "动物", "没有", "穿过", "马路", "，", "因为", "它",
+                                                     "太", "累", "了", "。"});
   CHECK(lesson[0].referent_word == "动物");
   CHECK(lesson[1].referent_word == "马路");
   CHECK(lesson[0].pronoun == 8);
@@ -531,9 +537,10 @@ TEST_CASE("Chinese lesson sentences: 它 refers to 动物 (累) or 马路 (宽),
   CHECK(coref(ae::CorefLanguage::Chinese).train[0].text == lesson[0].text);
   // The model's vocabulary reads a learner's sentence the same way, spaces or not.
   const ae::Vocabulary& v = vocabulary(ae::CorefLanguage::Chinese);
-  CHECK(v.encode("那只动物没有穿过马路，因为它太累了").tokens == std::vector<std::string>(lesson[0].tokens.begin(),
-                                                                                          lesson[0].tokens.end() - 1));
-  CHECK(v.encode("那只 动物 没有穿过 马路").tokens == std::vector<std::string>{"那", "只", "动物", "没有", "穿过", "马路"});
+  CHECK(v.encode("那只动物没有穿过马路，因为它太累了").tokens ==
+        std::vector<std::string>(lesson[0].tokens.begin(), lesson[0].tokens.end() - 1));
+  CHECK(v.encode("那只 动物 没有穿过 马路").tokens ==
+        std::vector<std::string>{"那", "只", "动物", "没有", "穿过", "马路"});
   CHECK(v.size() >= 300);
   CHECK(v.size() < 512);
 }

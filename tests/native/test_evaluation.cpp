@@ -33,10 +33,10 @@ TEST_CASE("evaluation: a pair flips only when both sentences are ≥ 0.5 on the 
 
 TEST_CASE("evaluation: summarize counts per category and overall, pairs are consecutive lines") {
   const std::vector<SentenceReading> readings = {
-      reading("a", 0.9f, 0.1f), reading("a", 0.8f, 0.0f),          // pair flips
-      reading("a", 0.9f, 0.1f, false), reading("a", 0.4f, 0.1f),   // pair does not flip; one wrong answer
-      reading("b", 0.6f, 0.1f), reading("b", 0.7f, 0.3f),          // does not flip (0.3 on the other)
-      reading("b", 1.0f, 0.0f),                                    // trailing unpaired line
+      reading("a", 0.9f, 0.1f),        reading("a", 0.8f, 0.0f),  // pair flips
+      reading("a", 0.9f, 0.1f, false), reading("a", 0.4f, 0.1f),  // pair does not flip; one wrong answer
+      reading("b", 0.6f, 0.1f),        reading("b", 0.7f, 0.3f),  // does not flip (0.3 on the other)
+      reading("b", 1.0f, 0.0f),                                   // trailing unpaired line
   };
   const std::vector<CategoryStats> s = summarize(readings, {1, 0});
   REQUIRE(s.size() == 3);
@@ -73,8 +73,8 @@ TEST_CASE("evaluation: a pair whose two lines have different categories is refus
 TEST_CASE("evaluation: the pairs rule picks the head whose worse sentence of each pair is best") {
   // Head 1:0 is great on one sentence of each pair and wrong on the other; head 0:1 is modest in
   // both. By the mean margin 1:0 wins (0.35 vs 0.3); by the worse sentence of each pair 0:1 does.
-  std::vector<SentenceReading> readings = {reading("a", 1.0f, 0.0f), reading("a", 0.2f, 0.5f),
-                                           reading("a", 1.0f, 0.0f), reading("a", 0.2f, 0.5f)};
+  std::vector<SentenceReading> readings = {reading("a", 1.0f, 0.0f), reading("a", 0.2f, 0.5f), reading("a", 1.0f, 0.0f),
+                                           reading("a", 0.2f, 0.5f)};
   for (auto& r : readings) r.heads[0][1] = {0.5f, 0.2f};
   const HeadRef h = choose_head_by_pairs(readings);
   CHECK(h.layer == 0);

@@ -21,8 +21,8 @@ constexpr float kGuard = -12345.0f;  // fills C's padding columns: no kernel may
 struct Case {
   int m, n, k;
   bool transpose_b = false, bias = false, accumulate = false;
-  int pad = 0;            // extra floats per row in every leading dimension
-  double scale = 1.0;     // magnitude of the entries
+  int pad = 0;         // extra floats per row in every leading dimension
+  double scale = 1.0;  // magnitude of the entries
   uint64_t seed = 1;
 };
 
@@ -73,7 +73,8 @@ struct Problem {
           sum += term;
           magnitude += std::abs(term);
         }
-        if (c.accumulate) sum += c0[static_cast<size_t>(i) * ldc + j], magnitude += std::abs(c0[static_cast<size_t>(i) * ldc + j]);
+        if (c.accumulate)
+          sum += c0[static_cast<size_t>(i) * ldc + j], magnitude += std::abs(c0[static_cast<size_t>(i) * ldc + j]);
         if (c.bias) sum += bias[static_cast<size_t>(j)], magnitude += std::abs(bias[static_cast<size_t>(j)]);
         expected[static_cast<size_t>(i) * c.n + j] = sum;
         bound[static_cast<size_t>(i) * c.n + j] = 2.0 * (c.k + 3) * u * magnitude + std::abs(sum) * u;
@@ -127,7 +128,11 @@ void check_all_variants(const Case& c) {
 TEST_CASE("the build has the portable, Eigen and SIMD variants, with distinct names") {
   std::vector<std::string> names;
   for (const ae::GemmKernel& k : ae::gemm_kernels()) names.emplace_back(k.name);
-  MESSAGE("variants: " << [&] { std::string s; for (auto& n : names) s += n + " "; return s; }());
+  MESSAGE("variants: " << [&] {
+    std::string s;
+    for (auto& n : names) s += n + " ";
+    return s;
+  }());
   CHECK(ae::find_gemm_kernel("f32_gemm__scalar") != nullptr);
   CHECK(ae::find_gemm_kernel("f32_gemm__eigen") != nullptr);
   // Each register tile in both multiply-add forms (AE_RELAXED_SIMD: the relaxed-SIMD build).

@@ -123,8 +123,9 @@ TEST_CASE("gpt2: the core matches the PyTorch reference on every prompt: ids, lo
     double attention_error = 0;
     for (size_t l = 0; l < a.trace.layers.size(); ++l)
       for (size_t h = 0; h < a.trace.layers[l].self_attention.heads.size(); ++h)
-        attention_error = std::max(attention_error, relative_error(a.trace.layers[l].self_attention.heads[h].attention.weights,
-                                                                   prompt["attention"][l][h]));
+        attention_error = std::max(
+            attention_error,
+            relative_error(a.trace.layers[l].self_attention.heads[h].attention.weights, prompt["attention"][l][h]));
     INFO("attention: relative error " << attention_error);
     CHECK(attention_error <= kTolerance);
   }
@@ -168,7 +169,8 @@ TEST_CASE("gpt2: generation step by step gives the same tokens with and without 
 TEST_CASE("gpt2: config.json refusals name the key") {
   const auto error = [](const json& config) { return error_of([&] { ae::gpt2_config_from_json(config.dump()); }); };
   CHECK_CONTAINS(error(config_with("model_type", "llama")), "model_type \"llama\" is not GPT-2");
-  CHECK_CONTAINS(error(config_with("architectures", json::array({"BertModel"}))), "architecture \"BertModel\" is not GPT-2");
+  CHECK_CONTAINS(error(config_with("architectures", json::array({"BertModel"}))),
+                 "architecture \"BertModel\" is not GPT-2");
   CHECK_CONTAINS(error(config_with("n_embd", json(json::value_t::discarded))), "missing key \"n_embd\"");
   CHECK_CONTAINS(error(config_with("n_head", 5)), "n_heads (5) must divide d_model (32)");
   CHECK_CONTAINS(error(config_with("activation_function", "relu")), "activation_function \"relu\" is not supported");
@@ -187,7 +189,8 @@ TEST_CASE("gpt2: weights that disagree with config.json are refused before the m
   const auto error = [](const std::string& config, const std::string& weights) {
     return error_of([&] { open(config, weights); });
   };
-  CHECK_CONTAINS(error(files().config, without("h.1.attn.c_attn.weight")), "tensor 'h.1.attn.c_attn.weight' is missing");
+  CHECK_CONTAINS(error(files().config, without("h.1.attn.c_attn.weight")),
+                 "tensor 'h.1.attn.c_attn.weight' is missing");
   CHECK_CONTAINS(error(config_with("n_positions", 64).dump(), files().weights),
                  "tensor 'wpe.weight' has shape [32,32] but config.json implies [64,32]");
   CHECK_CONTAINS(error(config_with("n_layer", 2).dump(), files().weights), "unexpected tensor 'h.2.");
@@ -202,7 +205,9 @@ TEST_CASE("gpt2: weights that disagree with config.json are refused before the m
   const std::string llama = ae::write_safetensors({{"model.embed_tokens.weight", {1}, ae::DType::F32, &one}});
   CHECK_CONTAINS(error(files().config, llama), "not a GPT-2 layout (the file holds model.embed_tokens.weight)");
   CHECK_CONTAINS(error(files().config, "not a file"), "model.safetensors: safetensors:");
-  CHECK_CONTAINS(error_of([] { ae::Gpt2Model(config_with("vocab_size", 321).dump(), files().weights, files().vocab, files().merges); }),
+  CHECK_CONTAINS(error_of([] {
+                   ae::Gpt2Model(config_with("vocab_size", 321).dump(), files().weights, files().vocab, files().merges);
+                 }),
                  "vocab.json has 320 tokens but config.json's vocab_size is 321");
 }
 
@@ -225,10 +230,13 @@ TEST_CASE("bpe: GPT-2's pre-tokenizer pattern") {
 
 TEST_CASE("bpe: vocab.json and merges.txt refusals name the line") {
   const std::string& vocab = files().vocab;
-  CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(vocab, "#version: 0.2\na b c\n"); }), "merges.txt: line 2 must be two tokens");
-  CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(vocab, "Ā ā\n"); }), "merges.txt: line 1: the merged token \"Āā\" is not in vocab.json");
+  CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(vocab, "#version: 0.2\na b c\n"); }),
+                 "merges.txt: line 2 must be two tokens");
+  CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(vocab, "Ā ā\n"); }),
+                 "merges.txt: line 1: the merged token \"Āā\" is not in vocab.json");
   CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(R"({"a": 0})", ""); }), "vocab.json: no token for byte 0");
-  CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(R"({"a": 0, "b": 0})", ""); }), "vocab.json: id 0 is given to two tokens");
+  CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(R"({"a": 0, "b": 0})", ""); }),
+                 "vocab.json: id 0 is given to two tokens");
   CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(R"({"a": 7})", ""); }), "must be an integer in [0, 1)");
 }
 

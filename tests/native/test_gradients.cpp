@@ -256,7 +256,8 @@ TEST_CASE("gradient: whole model with a prediction loss, every positional encodi
 // same masks as the analytic pass -------------------------------------------------------------
 
 TEST_CASE("dropout masks: seeded, inverted scaling, rate close to p") {
-  const Matrix a = dropout_mask(40, 50, 0.25f, 11), b = dropout_mask(40, 50, 0.25f, 11), c = dropout_mask(40, 50, 0.25f, 12);
+  const Matrix a = dropout_mask(40, 50, 0.25f, 11), b = dropout_mask(40, 50, 0.25f, 11),
+               c = dropout_mask(40, 50, 0.25f, 12);
   CHECK(a == b);
   CHECK(a != c);
   int dropped = 0;
@@ -368,7 +369,9 @@ TEST_CASE("gradient: untied output head, with and without dropout") {
     const std::vector<std::string> names = check_model_gradients(model, kTinyExample, o);
     REQUIRE(names.back() == "output_projection.weight");
     Matrix* projection = nullptr;
-    model.visit_parameters([&](const std::string& n, Matrix& m) { if (n == names.back()) projection = &m; });
+    model.visit_parameters([&](const std::string& n, Matrix& m) {
+      if (n == names.back()) projection = &m;
+    });
     CHECK(projection->rows() == 8);
     CHECK(projection->cols() == 11);
   }

@@ -71,12 +71,18 @@ TEST_CASE("half: known values") {
     float value;
   };
   const Case cases[] = {
-      {0x0000, 0.0f},          {0x3c00, 1.0f},
-      {0xc000, -2.0f},         {0x3555, 0.333251953125f},  // nearest half to 1/3
-      {0x3bff, 0.99951171875f}, {0x7bff, 65504.0f},          // largest finite
-      {0x0400, 0x1p-14f},      {0x0001, 0x1p-24f},           // smallest normal, smallest subnormal
-      {0x03ff, 1023 * 0x1p-24f}, {0x8001, -0x1p-24f},        // largest subnormal, negative subnormal
-      {0x3e00, 1.5f},          {0x4248, 3.140625f},
+      {0x0000, 0.0f},
+      {0x3c00, 1.0f},
+      {0xc000, -2.0f},
+      {0x3555, 0.333251953125f},  // nearest half to 1/3
+      {0x3bff, 0.99951171875f},
+      {0x7bff, 65504.0f},  // largest finite
+      {0x0400, 0x1p-14f},
+      {0x0001, 0x1p-24f},  // smallest normal, smallest subnormal
+      {0x03ff, 1023 * 0x1p-24f},
+      {0x8001, -0x1p-24f},  // largest subnormal, negative subnormal
+      {0x3e00, 1.5f},
+      {0x4248, 3.140625f},
   };
   for (const Case& c : cases) {
     CAPTURE(c.bits);

@@ -19,7 +19,9 @@ using nlohmann::json;
 
 const std::string kModel = std::string(AE_SOURCE_DIR) + "/web/models/coref-decoder";
 
-std::string nested_arrays(int depth) { return std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']'); }
+std::string nested_arrays(int depth) {
+  return std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']');
+}
 
 std::string le64(uint64_t v) {
   std::string s;
@@ -71,23 +73,29 @@ TEST_CASE("error messages describe large values by size instead of quoting them"
   for (int i = 0; i < 100'000; ++i) shape += ",1";
   shape += "]";
   const std::string shape_error = error_of([&] {
-    ae::parse_safetensors(safetensors_with_header(R"({"x":{"dtype":"F32","shape":)" + shape + R"(,"data_offsets":[0,1.5]}})"));
+    ae::parse_safetensors(
+        safetensors_with_header(R"({"x":{"dtype":"F32","shape":)" + shape + R"(,"data_offsets":[0,1.5]}})"));
   });
-  CHECK(shape_error == "safetensors: tensor 'x': data_offsets must be [begin, end] with two non-negative integers, got [0,1.5]");
+  CHECK(shape_error ==
+        "safetensors: tensor 'x': data_offsets must be [begin, end] with two non-negative integers, got [0,1.5]");
   const std::string long_text(1'000'000, 'q');
   const std::string dtype_error = error_of([&] {
-    ae::parse_safetensors(safetensors_with_header(R"({"x":{"dtype":")" + long_text + R"(","shape":[1],"data_offsets":[0,4]}})"));
+    ae::parse_safetensors(
+        safetensors_with_header(R"({"x":{"dtype":")" + long_text + R"(","shape":[1],"data_offsets":[0,4]}})"));
   });
   CHECK(dtype_error.find("unsupported dtype qqq") != std::string::npos);
   CHECK(dtype_error.size() < 200);
   const std::string name_error = error_of([&] {
-    ae::parse_safetensors(safetensors_with_header("{\"" + long_text + R"(":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})"));
+    ae::parse_safetensors(
+        safetensors_with_header("{\"" + long_text + R"(":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})"));
   });
   CHECK(name_error.find("safetensors: tensor 'qqq") == 0);
   CHECK(name_error.size() < 300);
-  const std::string config_error =
-      error_of([&] { ae::config_from_json(json{{"format", ae::kCheckpointFormat}, {"vocab_size", long_text}}); });
-  CHECK(config_error == "config: \"vocab_size\" must be an integer, got \"" + std::string(60, 'q') + "\"… (1000000 bytes)");
+  const std::string config_error = error_of([&] {
+    ae::config_from_json(json{{"format", ae::kCheckpointFormat}, {"vocab_size", long_text}});
+  });
+  CHECK(config_error ==
+        "config: \"vocab_size\" must be an integer, got \"" + std::string(60, 'q') + "\"… (1000000 bytes)");
   // nlohmann's parse error quotes the last token: here a 1 MB string that never ends.
   const std::string syntax_error = error_of([&] { ae::load_checkpoint_from_memory("{\"" + long_text, "", ""); });
   CHECK(syntax_error.find("config: invalid JSON: [json.exception.parse_error.101]") == 0);
@@ -104,7 +112,8 @@ TEST_CASE("a config that claims more parameters than the weights file holds fail
   huge["d_model"] = 64;
   const ae::ModelConfig claimed = ae::config_from_json(huge);
   REQUIRE(claimed.parameter_count() <= ae::kMaxParameters);
-  const std::string message = error_of([&] { ae::load_checkpoint_from_memory(huge.dump(), weights, shipped.vocab_text); });
+  const std::string message =
+      error_of([&] { ae::load_checkpoint_from_memory(huge.dump(), weights, shipped.vocab_text); });
   CHECK(message == "weights: config.json describes a model of " + std::to_string(claimed.parameter_count()) +
                        " parameters, but the file holds " + std::to_string(shipped.config.parameter_count()) +
                        " values in " + std::to_string(ae::parse_safetensors(weights).tensors.size()) +
@@ -114,7 +123,8 @@ TEST_CASE("a config that claims more parameters than the weights file holds fail
   huge["d_model"] = 4096;
   huge["n_layers"] = 64;
   huge["d_ff"] = 16384;
-  const std::string too_big = error_of([&] { ae::load_checkpoint_from_memory(huge.dump(), weights, shipped.vocab_text); });
+  const std::string too_big =
+      error_of([&] { ae::load_checkpoint_from_memory(huge.dump(), weights, shipped.vocab_text); });
   CHECK(too_big.find("config: the model would have ") == 0);
   CHECK(too_big.find("the limit is 67108864 (256 MiB)") != std::string::npos);
 }

@@ -22,7 +22,8 @@ struct StringMaker<StepWork> {
   static String convert(const StepWork& w) {
     return ("{projections " + std::to_string(w.projections) + ", scores " + std::to_string(w.scores) +
             ", weighted sums " + std::to_string(w.weighted_sums) + ", ffn " + std::to_string(w.ffn) + ", output " +
-            std::to_string(w.output) + "}").c_str();
+            std::to_string(w.output) + "}")
+        .c_str();
   }
 };
 }  // namespace doctest
@@ -141,11 +142,11 @@ TEST_CASE("KV cache: stepping one token at a time equals the full causal forward
     PositionalEncoding pe;
     NormPlacement norm;
   };
-  for (const Variant v : {Variant{PositionalEncoding::Sinusoidal, NormPlacement::Pre},
-                          Variant{PositionalEncoding::Learned, NormPlacement::Pre},
-                          Variant{PositionalEncoding::Rope, NormPlacement::Pre},
-                          Variant{PositionalEncoding::Rope, NormPlacement::Post},
-                          Variant{PositionalEncoding::None, NormPlacement::Post}}) {
+  for (const Variant v :
+       {Variant{PositionalEncoding::Sinusoidal, NormPlacement::Pre},
+        Variant{PositionalEncoding::Learned, NormPlacement::Pre}, Variant{PositionalEncoding::Rope, NormPlacement::Pre},
+        Variant{PositionalEncoding::Rope, NormPlacement::Post},
+        Variant{PositionalEncoding::None, NormPlacement::Post}}) {
     const ModelConfig c = causal_config(v.pe, v.norm);
     CAPTURE(to_string(v.pe));
     CAPTURE(to_string(v.norm));
@@ -199,7 +200,7 @@ TEST_CASE("KV cache: the counted work is the closed form, and the cache saves a 
   CHECK(t.work.scores == L * 5 * 5 * d);
   CHECK(t.work.weighted_sums == L * 5 * 5 * d);
   CHECK(t.work.ffn == L * 2 * 5 * d * f);
-  CHECK(t.work.output == 0);  // forward_cached computes no logits
+  CHECK(t.work.output == 0);             // forward_cached computes no logits
   model.forward_cached({9}, cache, &t);  // position 5: one row against 6 keys
   CHECK(t.work.projections == L * 4 * d * d);
   CHECK(t.work.scores == L * 6 * d);
@@ -262,7 +263,9 @@ TEST_CASE("KV cache: an encoder's earlier rows change when a token is appended, 
   encoder.forward(std::vector<int>(ids.begin(), ids.end() - 1), {}, &shorter);
   encoder.forward(ids, {}, &longer);
   // Layer 0's keys come from the embeddings alone; from layer 1 on, row 0 has seen the new token.
-  const auto key0 = [](const ForwardTrace& t, int layer) { return Matrix(t.layers[static_cast<size_t>(layer)].self_attention.heads[0].k.row(0)); };
+  const auto key0 = [](const ForwardTrace& t, int layer) {
+    return Matrix(t.layers[static_cast<size_t>(layer)].self_attention.heads[0].k.row(0));
+  };
   CHECK(max_abs(key0(shorter, 0), key0(longer, 0)) <= kRowTolerance);
   CHECK(max_abs(key0(shorter, 1), key0(longer, 1)) > 1e-3f);
 
@@ -286,8 +289,8 @@ TEST_CASE("KV cache: bad input is refused with a message, and the cache is left 
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(model.forward_cached({}, cache, nullptr), doctest::Contains("no new token"),
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(model.forward_cached({c.vocab_size}, cache, nullptr), doctest::Contains("outside the vocabulary"),
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(model.forward_cached({c.vocab_size}, cache, nullptr),
+                       doctest::Contains("outside the vocabulary"), std::invalid_argument);
   CHECK(cache.rows() == c.max_len - 1);
   CHECK_THROWS_WITH_AS((void)cache.keys(c.n_layers, 0), doctest::Contains("no layer"), std::invalid_argument);
   ModelConfig other = c;
@@ -303,13 +306,13 @@ TEST_CASE("KV cache: bad input is refused with a message, and the cache is left 
   for (int i = 0; i < c.max_len + 1; ++i) long_prompt += "w6 ";
   for (bool use_cache : {true, false}) {
     CHECK_THROWS_WITH_AS(decoder.generate_steps(long_prompt, 3, use_cache),
-                         doctest::Contains("the prompt has 21 tokens; this model reads at most 20"), std::invalid_argument);
+                         doctest::Contains("the prompt has 21 tokens; this model reads at most 20"),
+                         std::invalid_argument);
     CHECK_THROWS_WITH_AS(decoder.generate_steps("  ", 3, use_cache), doctest::Contains("empty"), std::invalid_argument);
     CHECK_THROWS_WITH_AS(decoder.generate_steps("w6", -1, use_cache), doctest::Contains("≥ 0"), std::invalid_argument);
   }
   CHECK_THROWS_WITH_AS(decoder.generate_cached(long_prompt, 3), doctest::Contains("reads at most 20"),
                        std::invalid_argument);
   const TrainedModel encoder(load_checkpoint(kModels + "coref-encoder"));
-  CHECK_THROWS_WITH_AS(encoder.generate_steps(kLesson, 3, true), doctest::Contains("next-word"),
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(encoder.generate_steps(kLesson, 3, true), doctest::Contains("next-word"), std::invalid_argument);
 }

@@ -68,8 +68,10 @@ TEST_CASE("layer_stages: nine stages in the lesson's order, each recomputed from
 
       const std::vector<ae::LayerStage> stages = ae::layer_stages(trace, x);
       REQUIRE(stages.size() == static_cast<size_t>(ae::kLayerStageCount));
-      const char* order[] = {"input", "norm1", "attention", "residual1", "norm2", "ffnHidden", "ffn", "residual2", "output"};
-      for (int i = 0; i < ae::kLayerStageCount; ++i) CHECK(std::string(stages[static_cast<size_t>(i)].name) == order[i]);
+      const char* order[] = {"input",     "norm1", "attention", "residual1", "norm2",
+                             "ffnHidden", "ffn",   "residual2", "output"};
+      for (int i = 0; i < ae::kLayerStageCount; ++i)
+        CHECK(std::string(stages[static_cast<size_t>(i)].name) == order[i]);
       auto s = by_name(trace, x);
       for (const auto& [name, m] : s) {
         const auto& name_ = name;  // clang 14 cannot capture a structured binding

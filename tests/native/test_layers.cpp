@@ -65,8 +65,8 @@ TEST_CASE("layer_norm matches the reference for every width, eps and offset") {
 TEST_CASE("layer_norm with unit gain and zero bias gives rows of mean 0 and variance 1") {
   for (int d : {4, 16, 64}) {
     CAPTURE(d);
-    const ae::Matrix y = ae::layer_norm(ref::random_matrix(6, d, 800 + d, 5.0), ae::Matrix::Ones(1, d),
-                                        ae::Matrix::Zero(1, d), 1e-5f);
+    const ae::Matrix y =
+        ae::layer_norm(ref::random_matrix(6, d, 800 + d, 5.0), ae::Matrix::Ones(1, d), ae::Matrix::Zero(1, d), 1e-5f);
     for (int r = 0; r < y.rows(); ++r) {
       const double mean = y.row(r).cast<double>().mean();
       const double var = (y.row(r).cast<double>().array() - mean).square().mean();
@@ -127,7 +127,8 @@ TEST_CASE("gelu_values equals the scalar gelu bit for bit, at every length and a
     for (size_t offset : {size_t{0}, size_t{1}, size_t{3}}) {
       CAPTURE(n);
       CAPTURE(offset);
-      std::vector<float> y(static_cast<size_t>(n), -1.0f), dy(static_cast<size_t>(n), -1.0f), y2(static_cast<size_t>(n));
+      std::vector<float> y(static_cast<size_t>(n), -1.0f), dy(static_cast<size_t>(n), -1.0f),
+          y2(static_cast<size_t>(n));
       ae::gelu_values(x.data() + offset, y.data(), static_cast<size_t>(n));
       ae::gelu_values_and_derivative(x.data() + offset, y2.data(), dy.data(), static_cast<size_t>(n));
       for (int i = 0; i < n; ++i) {
@@ -260,9 +261,9 @@ void check_multi_head(const ae::MultiHeadAttention& mha, const ae::Matrix& xq, c
   if (rope_base) rope = ae::RopeSettings{*rope_base};
   ae::MultiHeadTrace trace;
   const ae::Matrix out = mha.forward(xq, xkv, o, rope, head_active, &trace);
-  const ref::MultiHeadSteps expected = ref::multi_head(
-      mha, ref::to_double(xq), ref::to_double(xkv), o,
-      rope_base ? std::optional<double>(*rope_base) : std::nullopt, head_active);
+  const ref::MultiHeadSteps expected =
+      ref::multi_head(mha, ref::to_double(xq), ref::to_double(xkv), o,
+                      rope_base ? std::optional<double>(*rope_base) : std::nullopt, head_active);
   REQUIRE(trace.heads.size() == static_cast<size_t>(mha.n_heads));
   // Projections and scores are float products over ≤ 64 terms of O(1) values (observed ≲ 1e-6);
   // the errors pass through softmax and two more products, so the later steps get 2e-5.
@@ -331,8 +332,7 @@ TEST_CASE("multi-head cross-attention: queries and keys from different sequences
       check_multi_head(mha, ref::random_matrix(5, s.d, 401), ref::random_matrix(n_k, s.d, 402), o, std::nullopt,
                        nullptr);
       ae::MultiHeadTrace trace;
-      mha.forward(ref::random_matrix(5, s.d, 401), ref::random_matrix(n_k, s.d, 402), o, std::nullopt, nullptr,
-                  &trace);
+      mha.forward(ref::random_matrix(5, s.d, 401), ref::random_matrix(n_k, s.d, 402), o, std::nullopt, nullptr, &trace);
       CHECK(trace.heads[0].attention.weights.rows() == 5);
       CHECK(trace.heads[0].attention.weights.cols() == n_k);
     }
@@ -421,8 +421,9 @@ ref::DMat layer_ref(const ae::TransformerLayer& layer, const ref::DMat& x_in, co
   } else {
     x = layer_norm_ref(ref::add(x, multi_head_out(layer.self_attention, x, x, o.self_attention, rope)), layer.ln_self);
     if (memory)
-      x = layer_norm_ref(ref::add(x, multi_head_out(*layer.cross_attention, x, *memory, o.cross_attention, std::nullopt)),
-                         *layer.ln_cross);
+      x = layer_norm_ref(
+          ref::add(x, multi_head_out(*layer.cross_attention, x, *memory, o.cross_attention, std::nullopt)),
+          *layer.ln_cross);
     x = layer_norm_ref(ref::add(x, ref::feed_forward(x, layer.ffn)), layer.ln_ffn);
   }
   return x;

@@ -2,8 +2,8 @@
 // and coref_encoder_training_throughput (the coreference recipe's trainer). Their timings are
 // not asserted (no timed tests); what is checked is that they do the work they report.
 #include "bench/model_latency.h"
-#include "io/checkpoint.h"
 #include "bench/training_throughput.h"
+#include "io/checkpoint.h"
 
 #include <doctest/doctest.h>
 
@@ -62,7 +62,8 @@ TEST_CASE("matrix_products_per_forward counts the forward's products: the flop o
 
 TEST_CASE("coref_encoder_training_throughput runs the recipe's trainer for the asked steps") {
   const ae::TrainedModel model = coref_encoder();
-  const ae::TrainingThroughput t = ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 6, 8, 64, 3);
+  const ae::TrainingThroughput t =
+      ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 6, 8, 64, 3);
   CHECK(t.steps == 6);
   CHECK(t.batch_size == 8);
   CHECK(t.examples == 64);
@@ -73,8 +74,10 @@ TEST_CASE("coref_encoder_training_throughput runs the recipe's trainer for the a
   // A fresh model over a vocabulary of ~180 words starts near ln(vocab size).
   CHECK(t.first_loss > 2.0f);
   // The same seed gives the same losses (the trainer is deterministic).
-  const ae::TrainingThroughput again = ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 6, 8, 64, 3);
+  const ae::TrainingThroughput again =
+      ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 6, 8, 64, 3);
   CHECK(again.first_loss == t.first_loss);
   CHECK(again.last_loss == t.last_loss);
-  CHECK_THROWS_AS(ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 0, 8), std::invalid_argument);
+  CHECK_THROWS_AS(ae::coref_encoder_training_throughput(model.config(), model.vocabulary(), 0, 8),
+                  std::invalid_argument);
 }

@@ -167,7 +167,7 @@ TEST_CASE("RoPE inside the model: identical token vectors give scores that depen
         toeplitz_gap = std::max(toeplitz_gap, std::abs(static_cast<double>(s(i + 1, j + 1)) - s(i, j)));
         spread = std::max(spread, std::abs(static_cast<double>(s(i, j)) - s(0, 0)));
       }
-    CHECK(toeplitz_gap <= 1e-5);      // float rounding of the rotation, scores of order 1
+    CHECK(toeplitz_gap <= 1e-5);        // float rounding of the rotation, scores of order 1
     CHECK(spread > kClearlyDifferent);  // yet the scores do vary with the offset
   }
 }
@@ -213,8 +213,8 @@ TEST_CASE("embed adds the sinusoidal table, and nothing for None or RoPE") {
     const ref::DMat sin_table = ref::sinusoidal(static_cast<int>(kIds.size()), 16);
     for (int i = 0; i < expected.rows; ++i)
       for (int c = 0; c < 16; ++c)
-        expected(i, c) = table(kIds[static_cast<size_t>(i)], c) +
-                         (pe == ae::PositionalEncoding::Sinusoidal ? sin_table(i, c) : 0.0);
+        expected(i, c) =
+            table(kIds[static_cast<size_t>(i)], c) + (pe == ae::PositionalEncoding::Sinusoidal ? sin_table(i, c) : 0.0);
     CHECK_MATRIX_NEAR(model.embed(kIds), expected, 1e-6, 1e-6);  // one float addition
   }
 }

@@ -62,11 +62,11 @@ std::string write_error(const std::vector<ae::NamedTensor>& tensors) {
   return "";
 }
 
-#define CHECK_CONTAINS(text, part)                               \
-  do {                                                           \
-    const std::string text_ = (text);                            \
-    INFO("message: " << text_);                                  \
-    CHECK(text_.find(part) != std::string::npos);                \
+#define CHECK_CONTAINS(text, part)                \
+  do {                                            \
+    const std::string text_ = (text);             \
+    INFO("message: " << text_);                   \
+    CHECK(text_.find(part) != std::string::npos); \
   } while (0)
 
 }  // namespace
@@ -75,9 +75,7 @@ std::string write_error(const std::vector<ae::NamedTensor>& tensors) {
 // safetensors/src/tensor.rs: test_empty, test_serialization, test_serialization_forced_alignement),
 // written here as text plus the little-endian length.
 TEST_CASE("safetensors: the writer reproduces the reference implementation's bytes") {
-  SUBCASE("no tensors, no metadata") {
-    CHECK(ae::write_safetensors({}) == le64(8) + "{}      ");
-  }
+  SUBCASE("no tensors, no metadata") { CHECK(ae::write_safetensors({}) == le64(8) + "{}      "); }
   SUBCASE("no tensors, one metadata entry") {
     CHECK(ae::write_safetensors({}, {{"framework", "pt"}}) ==
           le64(40) + "{\"__metadata__\":{\"framework\":\"pt\"}}     ");
@@ -99,7 +97,8 @@ TEST_CASE("safetensors: the writer reproduces the reference implementation's byt
   }
 }
 
-TEST_CASE("safetensors: the byte layout checked by hand (length field and keys and order and alignment and endianness)") {
+TEST_CASE(
+    "safetensors: the byte layout checked by hand (length field and keys and order and alignment and endianness)") {
   const std::vector<float> a = {1.0f, -2.0f, 0.5f};
   const std::vector<float> b = {1.0f, 65504.0f};
   const std::vector<float> c = {3.0f, 4.0f, 5.0f, 6.0f};
@@ -125,7 +124,7 @@ TEST_CASE("safetensors: the byte layout checked by hand (length field and keys a
   CHECK(file.size() == 8 + n + 26);
 
   const std::string buffer = file.substr(8 + n);
-  CHECK(buffer.substr(0, 4) == std::string("\x00\x00\x40\x40", 4));  // 3.0f
+  CHECK(buffer.substr(0, 4) == std::string("\x00\x00\x40\x40", 4));   // 3.0f
   CHECK(buffer.substr(16, 4) == std::string("\x00\x3c\xff\x7b", 4));  // F16 1.0, 65504
   CHECK(buffer.substr(20, 2) == std::string("\x00\x3c", 2));
 }
@@ -137,8 +136,8 @@ TEST_CASE("safetensors: round trips") {
   const std::vector<ae::NamedTensor> tensors = {
       {"layers.0.w", {3, 4}, ae::DType::F32, w.data()},
       {"layers.0.v", {5}, ae::DType::F16, v.data()},
-      {"scalar", {}, ae::DType::F32, s.data()},           // shape [] holds one value
-      {"empty", {0, 7}, ae::DType::F32, nullptr},        // no elements, no bytes
+      {"scalar", {}, ae::DType::F32, s.data()},    // shape [] holds one value
+      {"empty", {0, 7}, ae::DType::F32, nullptr},  // no elements, no bytes
   };
   const std::map<std::string, std::string> metadata = {{"format", "attention-explorer/1"}, {"note", "héllo\n\"q\""}};
   const ae::SafetensorsFile file = ae::parse_safetensors(ae::write_safetensors(tensors, metadata));
@@ -174,7 +173,8 @@ TEST_CASE("safetensors: the writer refuses what it cannot write faithfully") {
                  "two tensors are named 'a'");
   CHECK_CONTAINS(write_error({{"", {1}, ae::DType::F32, &x}}), "a tensor name is empty");
   CHECK_CONTAINS(write_error({{"__metadata__", {1}, ae::DType::F32, &x}}), "reserved");
-  CHECK_CONTAINS(write_error({{"a", {2, -1}, ae::DType::F32, &x}}), "safetensors: tensor 'a': shape [2,-1] has a negative dimension");
+  CHECK_CONTAINS(write_error({{"a", {2, -1}, ae::DType::F32, &x}}),
+                 "safetensors: tensor 'a': shape [2,-1] has a negative dimension");
   CHECK_CONTAINS(write_error({{"a", {2}, ae::DType::F32, nullptr}}), "tensor 'a': no data");
   CHECK_CONTAINS(write_error({{"bad\xff", {1}, ae::DType::F32, &x}}), "not valid UTF-8");
   CHECK(ae::dtype_from_string("F16") == ae::DType::F16);
@@ -202,8 +202,9 @@ TEST_CASE("safetensors: malformed files are rejected with a message that names t
        "invalid JSON header"},
       {"array header", make_file("[1,2]", ""), "the header must be a JSON object, got array"},
       {"duplicate names",
-       make_file(R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
-                 zeros(4)),
+       make_file(
+           R"({"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
+           zeros(4)),
        "the header names 'x' twice"},
       {"entry not an object", make_file(R"({"x":[1]})", ""), "tensor 'x': the entry must be an object"},
       {"missing dtype", make_file(R"({"x":{"shape":[1],"data_offsets":[0,4]}})", zeros(4)),
@@ -246,12 +247,14 @@ TEST_CASE("safetensors: malformed files are rejected with a message that names t
                  zeros(12)),
        "tensors 'a' [0, 8] and 'b' [4, 12] overlap"},
       {"same bytes twice",
-       make_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
-                 zeros(4)),
+       make_file(
+           R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
+           zeros(4)),
        "overlap"},
       {"gap between tensors",
-       make_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
-                 zeros(12)),
+       make_file(
+           R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
+           zeros(12)),
        "safetensors: bytes 4 to 8 of the data buffer belong to no tensor (before 'b')"},
       {"gap at the start", make_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", zeros(8)),
        "bytes 0 to 4 of the data buffer belong to no tensor"},
@@ -273,9 +276,10 @@ TEST_CASE("safetensors: malformed files are rejected with a message that names t
 
 TEST_CASE("safetensors: truncated and corrupted files only ever raise std::invalid_argument") {
   const std::vector<float> w = random_values(24, 7);
-  const std::string valid = ae::write_safetensors(
-      {{"w", {4, 6}, ae::DType::F32, w.data()}, {"h", {3, 2}, ae::DType::F16, w.data()}, {"b", {6}, ae::DType::F32, w.data()}},
-      {{"format", "attention-explorer/1"}});
+  const std::string valid = ae::write_safetensors({{"w", {4, 6}, ae::DType::F32, w.data()},
+                                                   {"h", {3, 2}, ae::DType::F16, w.data()},
+                                                   {"b", {6}, ae::DType::F32, w.data()}},
+                                                  {{"format", "attention-explorer/1"}});
   REQUIRE_NOTHROW(ae::parse_safetensors(valid));
   const size_t header_end = 8 + read_le64(valid);
 

@@ -143,7 +143,7 @@ TEST_CASE("scaling demo: without scaling a large d collapses the weights onto on
   CHECK(raw.mean_max_weight > 0.9);
   CHECK(raw.mean_entropy < 0.25);
   CHECK(scaled.mean_max_weight < 0.6);
-  CHECK(scaled.mean_entropy > 1.0);               // log 8 ≈ 2.08 is the most it can be
+  CHECK(scaled.mean_entropy > 1.0);  // log 8 ≈ 2.08 is the most it can be
   CHECK(scaled.mean_entropy <= scaled.uniform_entropy);
   // With scaling, the spread no longer depends on d: d = 2 and d = 1024 look alike.
   const ae::ScalingDemo small = ae::scaling_demo({2, 8, 256, 5, true});

@@ -55,8 +55,8 @@ TEST_CASE("shipped word-order models: position matters only with a positional en
       // one sentence of each pair can be right.
       CHECK(validation <= 0.5f);
       const TrainingExample a = word_order_example(corpus.validation[0], vocab);
-      const auto& partner = corpus.validation[0].pair_id == corpus.validation[1].pair_id ? corpus.validation[1]
-                                                                                         : corpus.validation[0];
+      const auto& partner =
+          corpus.validation[0].pair_id == corpus.validation[1].pair_id ? corpus.validation[1] : corpus.validation[0];
       const TrainingExample b = word_order_example(partner, vocab);
       const Matrix out_a = c.model->forward(a.ids, {}, nullptr), out_b = c.model->forward(b.ids, {}, nullptr);
       CHECK((out_a.row(0) - out_b.row(0)).cwiseAbs().maxCoeff() < 1e-5f);  // float summation order only
@@ -89,10 +89,12 @@ TEST_CASE("shipped coreference models: metrics.json's split reports, head and cr
 
     // The head named in config.json is the rule's choice over validation.
     const int layer = c.config_json["coreference_head"]["layer"], head = c.config_json["coreference_head"]["head"];
-    const HeadChoice choice = choose_coreference_head_by_pairs(probe_pronoun_heads(*c.model, corpus.validation, vocab, reader));
+    const HeadChoice choice =
+        choose_coreference_head_by_pairs(probe_pronoun_heads(*c.model, corpus.validation, vocab, reader));
     CHECK(choice.layer == layer);
     CHECK(choice.head == head);
-    CHECK(choice.mean.referent == doctest::Approx(shipped["chosen_head"]["mean_on_referent"].get<double>()).epsilon(1e-5));
+    CHECK(choice.mean.referent ==
+          doctest::Approx(shipped["chosen_head"]["mean_on_referent"].get<double>()).epsilon(1e-5));
     CHECK(choice.mean.other == doctest::Approx(shipped["chosen_head"]["mean_on_other"].get<double>()).epsilon(1e-5));
 
     bool accuracy_ok = true, in_sentence_ok = true, flip_ok = true;

@@ -35,10 +35,11 @@ uint32_t fnv1a(const std::string& s) {
 }  // namespace
 
 TEST_CASE("the lesson sentence splits into words, clitics and punctuation") {
-  const Words expected = {"the", "animal", "did", "n't", "cross", "the", "street",
-                          "because", "it", "was", "too", "tired", "."};
+  const Words expected = {"the",     "animal", "did", "n't", "cross", "the", "street",
+                          "because", "it",     "was", "too", "tired", "."};
   check_split({"ASCII apostrophe", "The animal didn't cross the street because it was too tired.", expected});
-  check_split({"typographic apostrophe", "The animal didn\u2019t cross the street because it was too tired.", expected});
+  check_split(
+      {"typographic apostrophe", "The animal didn\u2019t cross the street because it was too tired.", expected});
 }
 
 TEST_CASE("contractions split the same way every time") {
@@ -147,8 +148,8 @@ TEST_CASE("with a lexicon, a run of CJK characters is cut into the longest known
   using V = std::vector<std::string>;
   CHECK(ae::split_words("那只动物没有穿过马路，因为它太累了。", known) ==
         V{"那", "只", "动物", "没有", "穿过", "马路", "，", "因", "为", "它", "太", "累", "了", "。"});
-  CHECK(ae::split_words("马路", known) == V{"马路"});        // the longest word wins over 马
-  CHECK(ae::split_words("马跑", known) == V{"马", "跑"});     // a one-character word, then an unknown one
+  CHECK(ae::split_words("马路", known) == V{"马路"});      // the longest word wins over 马
+  CHECK(ae::split_words("马跑", known) == V{"马", "跑"});  // a one-character word, then an unknown one
   CHECK(ae::split_words("十字路口", known) == V{"十字路口"});
   CHECK(ae::split_words("字路口", known) == V{"字", "路口"});  // left to right: 字 is not a word, then 路口
   CHECK(ae::split_words("马 路", known) == V{"马", "路"});     // a space ends the run: no word across it

@@ -78,7 +78,8 @@ TEST_CASE("training: the same seed gives bit-identical weights") {
     options.batch_size = 8;
     train(model, train_set, options, nullptr);
     std::vector<float> weights;
-    model.visit_parameters([&](const std::string&, Matrix& m) { weights.insert(weights.end(), m.data(), m.data() + m.size()); });
+    model.visit_parameters(
+        [&](const std::string&, Matrix& m) { weights.insert(weights.end(), m.data(), m.data() + m.size()); });
     return weights;
   };
   const auto a = run();
@@ -101,7 +102,8 @@ TEST_CASE("training with dropout: deterministic for a seed, different from no dr
     options.optimizer.warmup_steps = 20;
     train(model, train_set, options, nullptr);
     std::vector<float> weights;
-    model.visit_parameters([&](const std::string&, Matrix& m) { weights.insert(weights.end(), m.data(), m.data() + m.size()); });
+    model.visit_parameters(
+        [&](const std::string&, Matrix& m) { weights.insert(weights.end(), m.data(), m.data() + m.size()); });
     return std::make_pair(weights, mean_loss(model, test_set));
   };
   CHECK(run(0.1f, 20).first == run(0.1f, 20).first);
@@ -182,7 +184,6 @@ TEST_CASE("next_epoch_order keeps groups together, is a permutation, and with gr
     CHECK(order == plain);
   }
 }
-
 
 TEST_CASE("CorefSettings::set takes key=value and names what is wrong") {
   ae::CorefSettings s;

@@ -256,8 +256,8 @@ TEST_CASE("bad inputs throw std::invalid_argument with a message") {
     CAPTURE(bad_id);
     std::vector<int> ids = sample_ids(4);
     ids[2] = bad_id;
-    CHECK_THROWS_WITH_AS(model.forward(ids, {}, nullptr), doctest::Contains(("token id " + std::to_string(bad_id)).c_str()),
-                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(model.forward(ids, {}, nullptr),
+                         doctest::Contains(("token id " + std::to_string(bad_id)).c_str()), std::invalid_argument);
     CHECK_THROWS_WITH_AS(model.forward(ids, {}, nullptr), doctest::Contains("position 2"), std::invalid_argument);
   }
   CHECK_THROWS_WITH_AS(model.forward_embeddings(ae::Matrix::Zero(3, kWidth + 1), {}, nullptr),
@@ -280,13 +280,13 @@ namespace {
 size_t expected_parameter_count(const ae::ModelConfig& c) {
   const size_t V = static_cast<size_t>(c.vocab_size), d = static_cast<size_t>(c.d_model),
                ff = static_cast<size_t>(c.ffn_dim()), L = static_cast<size_t>(c.n_layers);
-  const size_t attention = 4 * (d * d + d);   // W_Q, W_K, W_V, W_O with biases
-  const size_t layer_norm = 2 * d;            // gamma, beta
+  const size_t attention = 4 * (d * d + d);     // W_Q, W_K, W_V, W_O with biases
+  const size_t layer_norm = 2 * d;              // gamma, beta
   const size_t ffn = d * ff + ff + ff * d + d;  // expand and project with biases
   size_t per_layer = attention + 2 * layer_norm + ffn;
   if (c.cross_attention) per_layer += attention + layer_norm;
-  size_t total = V * d      // token embedding
-                 + V        // output bias of the tied vocabulary projection
+  size_t total = V * d  // token embedding
+                 + V    // output bias of the tied vocabulary projection
                  + L * per_layer;
   if (c.positional == ae::PositionalEncoding::Learned) total += static_cast<size_t>(c.max_len) * d;
   if (c.norm == ae::NormPlacement::Pre) total += layer_norm;  // final LayerNorm
@@ -335,6 +335,7 @@ TEST_CASE("position offset: token i gets the encoding of position offset + i, an
     const ae::Matrix long_run = model.embed({4, 4, 1, 2, 3});
     const ae::Matrix shifted = model.embed({1, 2, 3}, 2);
     CHECK((shifted - long_run.bottomRows(3)).cwiseAbs().maxCoeff() == 0.0f);
-    CHECK_THROWS_WITH_AS(model.embed({1, 2, 3}, 4), doctest::Contains("past the maximum length of 6"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(model.embed({1, 2, 3}, 4), doctest::Contains("past the maximum length of 6"),
+                         std::invalid_argument);
   }
 }

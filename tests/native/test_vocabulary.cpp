@@ -60,21 +60,23 @@ int reference_distance(const std::u32string& a, const std::u32string& b) {
     if (auto it = memo.find({i, j}); it != memo.end()) return it->second;
     int best = std::min({self(self, i - 1, j) + 1, self(self, i, j - 1) + 1,
                          self(self, i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) best = std::min(best, self(self, i - 2, j - 2) + 1);
+    if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+      best = std::min(best, self(self, i - 2, j - 2) + 1);
     return memo[{i, j}] = best;
   };
   return d(d, a.size(), b.size());
 }
 
 // nearest() the slow way: every word's reference distance, sorted by (distance, id), filtered, cut to k.
-std::vector<Vocabulary::Neighbour> reference_nearest(const std::vector<std::u32string>& words, const std::u32string& query,
-                                                     int k, int max_distance) {
+std::vector<Vocabulary::Neighbour> reference_nearest(const std::vector<std::u32string>& words,
+                                                     const std::u32string& query, int k, int max_distance) {
   std::vector<std::pair<int, size_t>> scored;  // (distance, index in words = id order)
   for (size_t i = 0; i < words.size(); ++i) scored.push_back({reference_distance(query, words[i]), i});
   std::sort(scored.begin(), scored.end());
   std::vector<Vocabulary::Neighbour> out;
   for (const auto& [distance, i] : scored)
-    if ((max_distance < 0 || distance <= max_distance) && out.size() < static_cast<size_t>(k)) out.push_back({to_utf8(words[i]), distance});
+    if ((max_distance < 0 || distance <= max_distance) && out.size() < static_cast<size_t>(k))
+      out.push_back({to_utf8(words[i]), distance});
   return out;
 }
 
@@ -88,8 +90,8 @@ TEST_CASE("special tokens have fixed ids 0..4") {
   CHECK(Vocabulary::kCls == 2);
   CHECK(Vocabulary::kSep == 3);
   CHECK(Vocabulary::kMask == 4);
-  for (const Vocabulary& v : {Vocabulary(), Vocabulary::from_words({"cat", "[MASK]", "dog"}),
-                              Vocabulary::parse(kSpecials + "zebra\n")}) {
+  for (const Vocabulary& v :
+       {Vocabulary(), Vocabulary::from_words({"cat", "[MASK]", "dog"}), Vocabulary::parse(kSpecials + "zebra\n")}) {
     CAPTURE(v.serialize());
     REQUIRE(v.size() >= 5);
     CHECK(v.token(Vocabulary::kPad) == "[PAD]");
@@ -104,8 +106,8 @@ TEST_CASE("special tokens have fixed ids 0..4") {
 TEST_CASE("from_words keeps first-seen order and drops duplicates and specials") {
   const Vocabulary v = Vocabulary::from_words({"the", "animal", "[CLS]", "the", "street", "猫", "animal", "[PAD]"});
   CHECK(v.size() == 9);
-  CHECK(v.tokens() == std::vector<std::string>{"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "the", "animal",
-                                               "street", "猫"});
+  CHECK(v.tokens() ==
+        std::vector<std::string>{"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "the", "animal", "street", "猫"});
   CHECK(v.id("the") == 5);
   CHECK(v.id("猫") == 8);
   CHECK(v.contains("street"));
@@ -182,8 +184,8 @@ TEST_CASE("encode keeps unknown words and reports their positions") {
   SUBCASE("without [CLS]") {
     const auto e = v.encode("The zebra didn't cross the Street.");
     CHECK(e.tokens == std::vector<std::string>{"the", "zebra", "did", "n't", "cross", "the", "street", "."});
-    CHECK(e.ids == std::vector<int>{v.id("the"), Vocabulary::kUnk, v.id("did"), v.id("n't"), v.id("cross"),
-                                    v.id("the"), v.id("street"), v.id(".")});
+    CHECK(e.ids == std::vector<int>{v.id("the"), Vocabulary::kUnk, v.id("did"), v.id("n't"), v.id("cross"), v.id("the"),
+                                    v.id("street"), v.id(".")});
     CHECK(e.unknown == std::vector<int>{1});
   }
   SUBCASE("with [CLS] positions count it") {
@@ -221,7 +223,7 @@ TEST_CASE("nearest: distances a learner's typos give") {
   CHECK(first("bycicle").distance == 2);
   CHECK(first("animal").distance == 0);  // a known word is its own nearest
   CHECK(first("狗").word == "狗");
-  CHECK(first("猪").distance == 1);  // one character, not three bytes
+  CHECK(first("猪").distance == 1);         // one character, not three bytes
   CHECK(v.nearest("strit", 3, 1).empty());  // "street" is 2 away
   CHECK(v.nearest("strit", 3, 2).at(0).word == "street");
 }

@@ -1,7 +1,7 @@
 // parse_word_order reads back every sentence the word-order corpus writes (agent, verb and
 // patient as the generator recorded them) and rejects text outside that grammar.
-#include "train/corpus.h"
 #include "lesson/word_order_roles.h"
+#include "train/corpus.h"
 
 #include <doctest/doctest.h>
 
@@ -35,9 +35,9 @@ TEST_CASE("parse_word_order: the lesson's pair and each pattern by hand") {
     const char* verb;
     const char* patient;
   };
-  for (const Case c : {Case{"猫追狗", "猫", "追", "狗"}, Case{"狗追猫", "狗", "追", "猫"},
-                       Case{"今天鸟在看鱼", "鸟", "看", "鱼"}, Case{"刚才马踢了牛", "马", "踢", "牛"},
-                       Case{"昨天 猫 咬 鼠", "猫", "咬", "鼠"}}) {
+  for (const Case c :
+       {Case{"猫追狗", "猫", "追", "狗"}, Case{"狗追猫", "狗", "追", "猫"}, Case{"今天鸟在看鱼", "鸟", "看", "鱼"},
+        Case{"刚才马踢了牛", "马", "踢", "牛"}, Case{"昨天 猫 咬 鼠", "猫", "咬", "鼠"}}) {
     CAPTURE(c.text);
     const auto roles = ae::parse_word_order(c.text);
     REQUIRE(roles.has_value());

@@ -13,19 +13,20 @@ let dir, server, url;
 // tmp/root/{index.html, sub/a.txt, links…} and tmp/outside/{secret.txt, index.html}.
 function makeTree() {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serve-test-'));
-  const root = path.join(dir, 'root'), outside = path.join(dir, 'outside');
+  const root = path.join(dir, 'root'),
+    outside = path.join(dir, 'outside');
   fs.mkdirSync(path.join(root, 'sub'), { recursive: true });
   fs.mkdirSync(outside);
   fs.writeFileSync(path.join(root, 'index.html'), '<p>root</p>');
   fs.writeFileSync(path.join(root, 'sub', 'a.txt'), 'inside');
   fs.writeFileSync(path.join(outside, 'secret.txt'), 'SECRET');
   fs.writeFileSync(path.join(outside, 'index.html'), 'SECRET INDEX');
-  fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'leak.txt'));   // file link out
-  fs.symlinkSync('../outside', path.join(root, 'leakdir'));                         // relative dir link out
-  fs.symlinkSync(outside, path.join(root, 'sub', 'deeper'));                        // nested dir link out
+  fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'leak.txt')); // file link out
+  fs.symlinkSync('../outside', path.join(root, 'leakdir')); // relative dir link out
+  fs.symlinkSync(outside, path.join(root, 'sub', 'deeper')); // nested dir link out
   fs.mkdirSync(path.join(root, 'indexlink'));
-  fs.symlinkSync(path.join(outside, 'index.html'), path.join(root, 'indexlink', 'index.html'));  // index out
-  fs.symlinkSync('sub/a.txt', path.join(root, 'alias.txt'));                        // link inside: fine
+  fs.symlinkSync(path.join(outside, 'index.html'), path.join(root, 'indexlink', 'index.html')); // index out
+  fs.symlinkSync('sub/a.txt', path.join(root, 'alias.txt')); // link inside: fine
   fs.symlinkSync('missing', path.join(root, 'dangling.txt'));
   return root;
 }
@@ -42,11 +43,13 @@ after(() => {
 // node:http sends the path as written; fetch() would collapse a literal "/../" first.
 function get(pathname) {
   return new Promise((resolve, reject) => {
-    http.get({ host: new URL(url).hostname, port: new URL(url).port, path: pathname }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode, body }));
-    }).on('error', reject);
+    http
+      .get({ host: new URL(url).hostname, port: new URL(url).port, path: pathname }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      })
+      .on('error', reject);
   });
 }
 

@@ -10,7 +10,7 @@ import { compareArrays, loadNodeEngine, nativeFixtures } from './helpers.mjs';
 // magnitude; softmax turns a score error δ into a relative weight error ≈ δ.
 const TOLERANCE = {
   attention: { atol: 1e-6, rtol: 1e-5 },
-  model: { atol: 1e-5, rtol: 1e-4 },  // two to four layers of accumulated rounding
+  model: { atol: 1e-5, rtol: 1e-4 }, // two to four layers of accumulated rounding
 };
 
 let engine;
@@ -53,7 +53,8 @@ describe('random models agree with the native build', () => {
             const got = run.layers[l].selfAttention.heads[h];
             assertAgrees(got.q, head.q, TOLERANCE.model, `${label} layer ${l} head ${h} q`);
             assertAgrees(got.weights, head.weights, TOLERANCE.model, `${label} layer ${l} head ${h} weights`);
-          }));
+          }),
+        );
         assertAgrees(run.output, c.expected.output, TOLERANCE.model, `${label} output`);
       } finally {
         model.delete();

@@ -9,7 +9,6 @@ import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
 const LESSON = PAIR.tired;
 
-
 let engine, benchEngine; // the page's module, the benchmarks' (attention_bench)
 before(async () => {
   engine = await loadNodeEngine();
@@ -17,10 +16,20 @@ before(async () => {
 });
 
 test('tracedAttentionBytes is the size of the trace the traced kernel returns', () => {
-  for (const [n, d] of [[1, 1], [5, 8], [17, 64], [64, 16]]) {
-    const q = new Float32Array(n * d).map((_, i) => Math.sin(i)), k = q.map((x) => x / 2), v = q.map((x) => -x);
+  for (const [n, d] of [
+    [1, 1],
+    [5, 8],
+    [17, 64],
+    [64, 16],
+  ]) {
+    const q = new Float32Array(n * d).map((_, i) => Math.sin(i)),
+      k = q.map((x) => x / 2),
+      v = q.map((x) => -x);
     const t = engine.attention({ q, k, v, n, m: n, dk: d });
-    const bytes = ['rawScores', 'scaledScores', 'maskedScores', 'weights', 'output'].reduce((s, key) => s + t[key].byteLength, 0);
+    const bytes = ['rawScores', 'scaledScores', 'maskedScores', 'weights', 'output'].reduce(
+      (s, key) => s + t[key].byteLength,
+      0,
+    );
     assert.equal(engine.tracedAttentionBytes(n, d), bytes, `n = ${n}, d = ${d}`);
   }
   // Sizes far too large to run are still answered (four 8192² float matrices + the output).
@@ -60,9 +69,11 @@ test('analyzePacked gives exactly what analyze gives, as views of one array', ()
   }
 });
 
-test('the page\'s module has no ModelBench: createModelBench says which module has it', () => {
-  assert.throws(() => engine.createModelBench(shippedModel('coref-encoder')),
-    (e) => e.code === 'bad-input' && /page's module has no benchmarks.*attention_bench/.test(e.message));
+test("the page's module has no ModelBench: createModelBench says which module has it", () => {
+  assert.throws(
+    () => engine.createModelBench(shippedModel('coref-encoder')),
+    (e) => e.code === 'bad-input' && /page's module has no benchmarks.*attention_bench/.test(e.message),
+  );
 });
 
 test('ModelBench times analyze inside wasm and runs the recipe trainer deterministically', () => {

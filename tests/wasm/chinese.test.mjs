@@ -28,11 +28,26 @@ test('the config names the pronoun, the language and the lesson pair', () => {
 
 test('the lesson pair flips: 它 is 动物 when tired, 马路 when wide, and the head follows', () => {
   const [tired, wide] = config.lesson.map((text) => model.analyze(text));
-  assert.deepEqual(tired.tokens, ['那', '只', '动物', '没有', '穿过', '马路', '，', '因为', '它', '太', '累', '了', '。']);
+  assert.deepEqual(tired.tokens, [
+    '那',
+    '只',
+    '动物',
+    '没有',
+    '穿过',
+    '马路',
+    '，',
+    '因为',
+    '它',
+    '太',
+    '累',
+    '了',
+    '。',
+  ]);
   assert.equal(tired.prediction.position, tired.tokens.indexOf('它'));
   assert.equal(tired.prediction.token, '动物');
   assert.equal(wide.prediction.token, '马路');
-  const animal = tired.tokens.indexOf('动物'), street = tired.tokens.indexOf('马路');
+  const animal = tired.tokens.indexOf('动物'),
+    street = tired.tokens.indexOf('马路');
   assert.ok(headWeight(tired, animal) > headWeight(tired, street), 'tired: the head looks at 动物');
   assert.ok(headWeight(wide, street) > headWeight(wide, animal), 'wide: the head looks at 马路');
 });

@@ -18,18 +18,38 @@ const badCalls = [
   ['NaN in Q', () => engine.attention({ ...identity2, q: [NaN, 0, 0, 1] }), /NaN or infinity/],
   ['empty sequence', () => engine.attention({ ...identity2, q: [], n: 0 }), /empty sequence/],
   ['every key padded', () => engine.attention({ ...identity2, keyPadding: [1, 1] }), /every key is masked for query 0/],
-  ['padding of the wrong length', () => engine.attention({ ...identity2, keyPadding: [1] }), /key_padding has 1 flags for 2 keys/],
+  [
+    'padding of the wrong length',
+    () => engine.attention({ ...identity2, keyPadding: [1] }),
+    /key_padding has 1 flags for 2 keys/,
+  ],
   ['missing shapes', () => engine.attention({ q: [1] }), /give the shapes/],
   ['q not an array', () => engine.attention({ ...identity2, q: 5 }), /q must be an array/],
   ['fractional window', () => engine.attention({ ...identity2, window: 1.5 }), /window must be a whole number/],
   ['huge layer count', () => engine.createRandomModel({ nLayers: 1e12 }), /nLayers must be a whole number/],
-  ['heads not dividing d_model', () => engine.createRandomModel({ dModel: 30, nHeads: 4 }), /n_heads \(4\) must divide d_model \(30\)/],
-  ['unknown positional encoding', () => engine.createRandomModel({ positional: 'alibi' }), /unknown positional encoding "alibi"/],
-  ['RoPE with odd head width', () => engine.createRandomModel({ dModel: 6, nHeads: 2, positional: 'rope' }), /must be even/],
+  [
+    'heads not dividing d_model',
+    () => engine.createRandomModel({ dModel: 30, nHeads: 4 }),
+    /n_heads \(4\) must divide d_model \(30\)/,
+  ],
+  [
+    'unknown positional encoding',
+    () => engine.createRandomModel({ positional: 'alibi' }),
+    /unknown positional encoding "alibi"/,
+  ],
+  [
+    'RoPE with odd head width',
+    () => engine.createRandomModel({ dModel: 6, nHeads: 2, positional: 'rope' }),
+    /must be even/,
+  ],
   ['negative seed', () => engine.createRandomModel({ seed: -1 }), /seed must be a whole number/],
   ['fractional seed', () => engine.createRandomModel({ seed: 0.5 }), /seed must be a whole number/],
   ['empty sentence', () => engine.createRandomModel({}).run('   '), /sequence is empty/],
-  ['sentence over max length', () => engine.createRandomModel({ maxLen: 4 }).run('one two three four five'), /5 tokens exceed the model's maximum length of 4/],
+  [
+    'sentence over max length',
+    () => engine.createRandomModel({ maxLen: 4 }).run('one two three four five'),
+    /5 tokens exceed the model's maximum length of 4/,
+  ],
 ];
 
 for (const [what, call, message] of badCalls) {
@@ -44,7 +64,7 @@ for (const [what, call, message] of badCalls) {
 test('thousands of errors do not exhaust the module', () => {
   for (let i = 0; i < 5000; i++) assert.throws(() => engine.attention({ ...identity2, q: [NaN, 0, 0, 1] }));
   const model = engine.createRandomModel({ seed: 7 });
-  assert.equal(model.run("it was too tired").tokens.length, 4);
+  assert.equal(model.run('it was too tired').tokens.length, 4);
   model.delete();
 });
 

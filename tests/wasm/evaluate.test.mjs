@@ -16,7 +16,11 @@ import { root } from './helpers.mjs';
 import { parseVocab, splitWords } from './reference-forward.mjs';
 
 const modelsDir = path.join(root, 'web/models');
-const readLines = (file) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const readLines = (file) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 const fixture = path.join(root, 'tests/fixtures/coref-eval.jsonl');
 const lines = readLines(fixture);
 // A model reads the fixture in its own language (config.json "language"; English when absent).
@@ -38,7 +42,8 @@ const near = (a, b) => Math.abs(a - b) < 1e-9;
 
 test('the fixture has pairs of one category and at least three categories', () => {
   assert.equal(lines.length % 2, 0);
-  for (let i = 0; i < lines.length; i += 2) assert.equal(lines[i].category, lines[i + 1].category, `lines ${i + 1}, ${i + 2}`);
+  for (let i = 0; i < lines.length; i += 2)
+    assert.equal(lines[i].category, lines[i + 1].category, `lines ${i + 1}, ${i + 2}`);
   assert.ok(new Set(lines.map((l) => l.category)).size >= 3);
   assert.ok(corefModels.length >= 2, 'index.json lists a coreference encoder and decoder');
 });
@@ -52,7 +57,10 @@ describe('evaluate --json on every coreference model', () => {
       const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
 
       const categories = [...new Set(lines.map((l) => l.category))];
-      assert.deepEqual(out.categories.map((c) => c.category), categories);
+      assert.deepEqual(
+        out.categories.map((c) => c.category),
+        categories,
+      );
       for (const c of out.categories) {
         const n = lines.filter((l) => l.category === c.category).length;
         assert.equal(c.n, n, c.category);
@@ -68,17 +76,28 @@ describe('evaluate --json on every coreference model', () => {
       assert.equal(out.all.n, lines.length);
       assert.equal(out.all.pairs, lines.length / 2);
       const sum = (f) => out.categories.reduce((s, c) => s + f(c), 0);
-      assert.equal(out.all.flips, sum((c) => c.flips));
+      assert.equal(
+        out.all.flips,
+        sum((c) => c.flips),
+      );
       for (const key of ['accuracy', 'answer_in_sentence', 'mean_on_referent', 'mean_on_other'])
         assert.ok(near(out.all[key], sum((c) => c[key] * c.n) / out.all.n), `all ${key}`);
 
       // The head: config.json's coreference_head (0-based) when present, else chosen from the file.
       if (config.coreference_head) {
-        assert.deepEqual([out.head.layer, out.head.head], [config.coreference_head.layer, config.coreference_head.head]);
+        assert.deepEqual(
+          [out.head.layer, out.head.head],
+          [config.coreference_head.layer, config.coreference_head.head],
+        );
         assert.match(out.head.source, /config/);
       } else {
         assert.match(out.head.source, /chosen from this file/);
-        assert.ok(out.head.layer >= 0 && out.head.layer < config.n_layers && out.head.head >= 0 && out.head.head < config.n_heads);
+        assert.ok(
+          out.head.layer >= 0 &&
+            out.head.layer < config.n_layers &&
+            out.head.head >= 0 &&
+            out.head.head < config.n_heads,
+        );
       }
 
       // Unknown words: the fixture's words the vocabulary lacks.
@@ -98,8 +117,10 @@ describe('evaluate --json on every coreference model', () => {
 });
 
 test('evaluate prints an aligned table by default', () => {
-  const out = evaluate(['--model', path.join(modelsDir, corefModels[0].name), '--file', fixture]).trimEnd().split('\n');
-  const table = out.slice(1, 1 + 1 + new Set(lines.map((l) => l.category)).size + 1);  // header, categories, all
+  const out = evaluate(['--model', path.join(modelsDir, corefModels[0].name), '--file', fixture])
+    .trimEnd()
+    .split('\n');
+  const table = out.slice(1, 1 + 1 + new Set(lines.map((l) => l.category)).size + 1); // header, categories, all
   assert.match(out[0], /head \d+:\d+/);
   assert.match(table[0], /^category\s+n\s+pairs\s+accuracy/);
   assert.match(table.at(-1), /^all\s/);
@@ -119,22 +140,68 @@ describe('command-line errors', () => {
     ['no arguments', 'evaluate', [], 2, /--model is required[\s\S]*usage/],
     ['no --file', 'evaluate', ['--model', encoder], 2, /--file is required/],
     ['unknown option', 'evaluate', ['--model', encoder, '--file', fixture, '--csv'], 2, /unknown option --csv/],
-    ['a line without "it"', 'evaluate', ['--model', encoder, '--file', file('no-it.jsonl',
-      `${JSON.stringify(lines[0])}\n${JSON.stringify({ ...lines[1], text: 'The street was wide.' })}\n`)], 2, /line 2: .*no "it"/],
-    ['a referent not in the sentence', 'evaluate', ['--model', encoder, '--file', file('referent.jsonl',
-      JSON.stringify({ ...lines[0], referent: 'zebra' }))], 2, /line 1: .*"zebra" is not a word of the sentence/],
-    ['a line that is not JSON', 'evaluate', ['--model', encoder, '--file', file('bad.jsonl', '{"text": ')], 2, /line 1: not JSON/],
-    ['a missing field', 'evaluate', ['--model', encoder, '--file', file('field.jsonl', '{"text": "it"}')], 2, /line 1: .*"referent"/],
+    [
+      'a line without "it"',
+      'evaluate',
+      [
+        '--model',
+        encoder,
+        '--file',
+        file(
+          'no-it.jsonl',
+          `${JSON.stringify(lines[0])}\n${JSON.stringify({ ...lines[1], text: 'The street was wide.' })}\n`,
+        ),
+      ],
+      2,
+      /line 2: .*no "it"/,
+    ],
+    [
+      'a referent not in the sentence',
+      'evaluate',
+      ['--model', encoder, '--file', file('referent.jsonl', JSON.stringify({ ...lines[0], referent: 'zebra' }))],
+      2,
+      /line 1: .*"zebra" is not a word of the sentence/,
+    ],
+    [
+      'a line that is not JSON',
+      'evaluate',
+      ['--model', encoder, '--file', file('bad.jsonl', '{"text": ')],
+      2,
+      /line 1: not JSON/,
+    ],
+    [
+      'a missing field',
+      'evaluate',
+      ['--model', encoder, '--file', file('field.jsonl', '{"text": "it"}')],
+      2,
+      /line 1: .*"referent"/,
+    ],
     ['a missing model', 'evaluate', ['--model', path.join(scratch, 'none'), '--file', fixture], 1, /cannot read/],
     ['a model of another task', 'evaluate', ['--model', otherTask, '--file', fixture], 1, /has task "(?!coreference)/],
     ['inspect without --text', 'inspect', ['--model', encoder], 2, /--text is required/],
     ['inspect with an empty sentence', 'inspect', ['--model', encoder, '--text', ''], 1, /empty/],
-    ['inspect with a fractional --top', 'inspect', ['--model', encoder, '--text', 'it', '--top', '1.5'], 2,
-      /--top expects a whole number, got "1.5"/],
-    ['inspect with --ablate missing its head', 'inspect', ['--model', encoder, '--text', 'it', '--ablate', '1:'], 2,
-      /--ablate expects a whole number/],
+    [
+      'inspect with a fractional --top',
+      'inspect',
+      ['--model', encoder, '--text', 'it', '--top', '1.5'],
+      2,
+      /--top expects a whole number, got "1.5"/,
+    ],
+    [
+      'inspect with --ablate missing its head',
+      'inspect',
+      ['--model', encoder, '--text', 'it', '--ablate', '1:'],
+      2,
+      /--ablate expects a whole number/,
+    ],
     ['inspect with a flag lacking its value', 'inspect', ['--model'], 2, /--model needs a value/],
-    ['train with --seeds abc (was silently 1)', 'train', ['--seeds', 'abc'], 2, /seeds must be a number in \[1, 1000\]/],
+    [
+      'train with --seeds abc (was silently 1)',
+      'train',
+      ['--seeds', 'abc'],
+      2,
+      /seeds must be a number in \[1, 1000\]/,
+    ],
     ['train with an unknown --set key', 'train', ['--set', 'width=3'], 2, /unknown key "width"/],
     ['train with a model it does not know', 'train', ['--only', 'gpt'], 2, /--only takes coref-encoder/],
     ['corpus_stats with a seed that is not a number', 'corpus_stats', ['12x'], 2, /SEED expects a whole number/],

@@ -10,7 +10,7 @@ import { before, describe, test } from 'node:test';
 import { loadNodeEngine, root } from './helpers.mjs';
 
 const GOLDEN_VERSION = 1;
-const TOLERANCE = 1e-4;  // max |wasm − reference| / max |reference| per tensor
+const TOLERANCE = 1e-4; // max |wasm − reference| / max |reference| per tensor
 const dir = path.join(root, 'tests/fixtures/gpt2-tiny');
 const read = (name) => readFileSync(path.join(dir, name));
 const files = () => ({
@@ -24,7 +24,8 @@ const golden = JSON.parse(read('golden.json').toString('utf8'));
 function relativeError(actual, expectedRows) {
   const expected = expectedRows.flat(Infinity);
   assert.equal(actual.length, expected.length);
-  let worst = 0, scale = 1e-30;
+  let worst = 0,
+    scale = 1e-30;
   for (let i = 0; i < expected.length; i++) {
     worst = Math.max(worst, Math.abs(actual[i] - expected[i]));
     scale = Math.max(scale, Math.abs(expected[i]));
@@ -36,7 +37,11 @@ describe('GPT-2 checkpoints in wasm', () => {
   let engine, model;
   const progress = [];
   before(async () => {
-    assert.equal(golden.version, GOLDEN_VERSION, 'golden.json has another version: python3 tools/gpt2_reference.py tiny tests/fixtures/gpt2-tiny');
+    assert.equal(
+      golden.version,
+      GOLDEN_VERSION,
+      'golden.json has another version: python3 tools/gpt2_reference.py tiny tests/fixtures/gpt2-tiny',
+    );
     engine = await loadNodeEngine();
     model = await engine.openGpt2Model(files(), { onProgress: (p) => progress.push(p) });
   });
@@ -57,11 +62,13 @@ describe('GPT-2 checkpoints in wasm', () => {
       assert.ok(logitsError <= TOLERANCE, `logits: relative error ${logitsError}`);
       const run = model.analyzePacked(prompt.text);
       let attentionError = 0;
-      run.layers.forEach((layer, l) => layer.selfAttention.heads.forEach((head, h) => {
-        attentionError = Math.max(attentionError, relativeError(head.weights, prompt.attention[l][h]));
-      }));
+      run.layers.forEach((layer, l) =>
+        layer.selfAttention.heads.forEach((head, h) => {
+          attentionError = Math.max(attentionError, relativeError(head.weights, prompt.attention[l][h]));
+        }),
+      );
       assert.ok(attentionError <= TOLERANCE, `attention: relative error ${attentionError}`);
-      assert.equal(run.prediction.position, prompt.ids.length - 1);  // the next token after the last
+      assert.equal(run.prediction.position, prompt.ids.length - 1); // the next token after the last
     });
   }
 
@@ -74,14 +81,17 @@ describe('GPT-2 checkpoints in wasm', () => {
 
   test('bad files are EngineErrors with code bad-model that name the file, and the module keeps working', async () => {
     const wrongConfig = { ...files(), config: JSON.stringify({ ...JSON.parse(files().config), model_type: 'llama' }) };
-    await assert.rejects(engine.openGpt2Model(wrongConfig), { code: 'bad-model', message: /config\.json: model_type "llama" is not GPT-2/ });
+    await assert.rejects(engine.openGpt2Model(wrongConfig), {
+      code: 'bad-model',
+      message: /config\.json: model_type "llama" is not GPT-2/,
+    });
     const truncated = { ...files(), weights: new Uint8Array(read('model.safetensors').subarray(0, 1000)) };
     await assert.rejects(engine.openGpt2Model(truncated), { code: 'bad-model', message: /model\.safetensors: / });
     await assert.rejects(engine.openGpt2Model({ ...files(), weights: 'model.safetensors' }), { code: 'bad-option' });
     assert.deepEqual(model.encode(golden.prompts[0].text).ids, golden.prompts[0].ids);
   });
 
-  test('a text over the model\'s 32 positions is too-long; an empty one empty-input', () => {
+  test("a text over the model's 32 positions is too-long; an empty one empty-input", () => {
     assert.throws(() => model.analyzePacked('word '.repeat(40)), { code: 'too-long' });
     assert.throws(() => model.analyzePacked(''), { code: 'empty-input' });
   });

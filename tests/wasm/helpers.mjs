@@ -41,15 +41,16 @@ export function nativeFixtures() {
   execFileSync(path.join(root, 'build/native/make_fixtures'), [out]);
   const fixtures = JSON.parse(readFileSync(out, 'utf8'));
   if (fixtures.version !== FIXTURE_VERSION)
-    throw new Error(`fixtures are version ${fixtures.version}, tests expect ${FIXTURE_VERSION}: rebuild (npm run build)`);
+    throw new Error(
+      `fixtures are version ${fixtures.version}, tests expect ${FIXTURE_VERSION}: rebuild (npm run build)`,
+    );
   return fixtures;
 }
 
 // Largest |actual − expected| relative to (atol + rtol·|expected|); ≤ 1 means "agrees".
 // Expected null stands for −∞ (JSON has no infinities) and must match exactly.
 export function compareArrays(actual, expected, { atol, rtol }) {
-  if (actual.length !== expected.length)
-    return { ok: false, detail: `length ${actual.length} ≠ ${expected.length}` };
+  if (actual.length !== expected.length) return { ok: false, detail: `length ${actual.length} ≠ ${expected.length}` };
   let worst = { ratio: 0, index: -1 };
   for (let i = 0; i < expected.length; i++) {
     const e = expected[i];
@@ -70,4 +71,5 @@ export const shippedModel = (name) => modelFiles(path.join(root, 'web/models', n
 
 // A shipped model's config.json, parsed: tests take shapes (max_len, vocab_size, layers, heads)
 // from it rather than typing them, so they follow a retrained model.
-export const shippedConfig = (name) => JSON.parse(readFileSync(path.join(root, 'web/models', name, 'config.json'), 'utf8'));
+export const shippedConfig = (name) =>
+  JSON.parse(readFileSync(path.join(root, 'web/models', name, 'config.json'), 'utf8'));

@@ -22,8 +22,10 @@ function gemmReference(a, b, m, n, k, transposeB) {
 }
 
 function maxRelDiff(x, y) {
-  let worst = 0, scale = 0;
-  for (let i = 0; i < y.length; i++) worst = Math.max(worst, Math.abs(x[i] - y[i])), scale = Math.max(scale, Math.abs(y[i]));
+  let worst = 0,
+    scale = 0;
+  for (let i = 0; i < y.length; i++)
+    ((worst = Math.max(worst, Math.abs(x[i] - y[i]))), (scale = Math.max(scale, Math.abs(y[i]))));
   return worst / scale;
 }
 
@@ -33,15 +35,23 @@ test('the build lists its GEMM variants, the fastest SIMD tile first', () => {
   assert.equal(engine.features.gemm, FIRST);
   const isas = build === 'relaxed' ? ['wasmsimd', 'wasmrelaxedsimd'] : ['wasmsimd'];
   for (const isa of isas)
-    for (const tile of ['4x8', '5x8', '6x8']) assert.ok(names.includes(`f32_gemm_ukernel_${tile}__${isa}`), `${tile} ${isa}`);
+    for (const tile of ['4x8', '5x8', '6x8'])
+      assert.ok(names.includes(`f32_gemm_ukernel_${tile}__${isa}`), `${tile} ${isa}`);
   for (const name of ['f32_gemm__eigen', 'f32_gemm__scalar']) assert.ok(names.includes(name), name);
-  assert.equal(names.some((n) => n.includes('relaxed')), build === 'relaxed');
+  assert.equal(
+    names.some((n) => n.includes('relaxed')),
+    build === 'relaxed',
+  );
 });
 
 test('every GEMM variant matches a plain JS product, both layouts of B', () => {
   const ws = engine.createKernelWorkspace(40 * 40);
   ws.fillRandom(3);
-  for (const [m, n, k] of [[1, 1, 1], [5, 17, 9], [33, 40, 31]])
+  for (const [m, n, k] of [
+    [1, 1, 1],
+    [5, 17, 9],
+    [33, 40, 31],
+  ])
     for (const transposeB of [false, true]) {
       const expected = gemmReference(ws.a, ws.b, m, n, k, transposeB);
       for (const name of engine.gemmKernelNames()) {
@@ -54,10 +64,16 @@ test('every GEMM variant matches a plain JS product, both layouts of B', () => {
 });
 
 test('fused and traced attention agree on random data, causal and windowed', () => {
-  const n = 100, d = 64;
+  const n = 100,
+    d = 64;
   const ws = engine.createKernelWorkspace(2 * n * d);
   ws.fillRandom(5);
-  for (const [causal, window] of [[false, 0], [true, 0], [false, 7], [true, 3]]) {
+  for (const [causal, window] of [
+    [false, 0],
+    [true, 0],
+    [false, 7],
+    [true, 3],
+  ]) {
     ws.attentionTraced(n, d, causal, window);
     const traced = ws.c.slice(0, n * d);
     ws.attentionFused(n, d, causal, window);
@@ -69,7 +85,10 @@ test('fused and traced attention agree on random data, causal and windowed', () 
 
 test('bad arguments throw Errors carrying the C++ message, and the workspace stays usable', () => {
   const ws = engine.createKernelWorkspace(32);
-  assert.throws(() => ws.gemm('f32_gemm__nope', 2, 2, 2), new RegExp(`unknown variant "f32_gemm__nope"; this build has ${FIRST}`));
+  assert.throws(
+    () => ws.gemm('f32_gemm__nope', 2, 2, 2),
+    new RegExp(`unknown variant "f32_gemm__nope"; this build has ${FIRST}`),
+  );
   assert.throws(() => ws.gemm('f32_gemm__scalar', 6, 6, 6), /needs 36 floats; the workspace buffers hold 32/);
   assert.throws(() => ws.attentionFused(4, 8), /K and V \(2 × n×d, buffer b\) needs 64 floats/);
   assert.throws(() => ws.attentionFused(0, 4), /n and d must be ≥ 1/);
@@ -86,11 +105,11 @@ test('views are taken again after wasm memory grows', () => {
   const ws = engine.createKernelWorkspace(2 * 512 * 8);
   ws.fillRandom(2);
   const before = ws.c;
-  ws.attentionTraced(512, 8);  // allocates four 512×512 matrices: memory may grow
+  ws.attentionTraced(512, 8); // allocates four 512×512 matrices: memory may grow
   const grown = engine.memoryStats().heapBytes;
   assert.ok(grown > 0);
   assert.equal(ws.c.length, ws.capacity);
   assert.ok(Number.isFinite(ws.c[0]));
-  if (before.buffer.byteLength === 0) assert.notEqual(ws.c, before);  // detached: a new view
+  if (before.buffer.byteLength === 0) assert.notEqual(ws.c, before); // detached: a new view
   ws.delete();
 });

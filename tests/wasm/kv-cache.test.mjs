@@ -9,16 +9,21 @@ import { after, before, test } from 'node:test';
 import { loadNodeEngine, root, shippedConfig, shippedModel } from './helpers.mjs';
 import { DECODER_PROMPT, DECODER_SENTENCE } from '../../web/lib/lesson.mjs';
 
-const PROMPTS = [DECODER_SENTENCE.tired, DECODER_PROMPT.wide,
-  'the trophy did not fit in the suitcase because it was too big .'];
+const PROMPTS = [
+  DECODER_SENTENCE.tired,
+  DECODER_PROMPT.wide,
+  'the trophy did not fit in the suitcase because it was too big .',
+];
 // Same rounding budget as trained.test.mjs: differently vectorised sums through 3 layers.
 const ATTENTION_TOLERANCE = 2e-5;
 const LOGIT_TOLERANCE = 1e-4;
 
-
 function nativeInspect(args) {
-  const out = execFileSync(path.join(root, 'build/native/inspect'),
-    ['--model', path.join(root, 'web/models/coref-decoder'), ...args]);
+  const out = execFileSync(path.join(root, 'build/native/inspect'), [
+    '--model',
+    path.join(root, 'web/models/coref-decoder'),
+    ...args,
+  ]);
   return JSON.parse(out);
 }
 
@@ -96,8 +101,11 @@ test('work per step follows the closed form: one row with the cache, every row w
   const { dModel: d, nLayers: L, vocabSize: V } = decoder.config;
   const f = 4 * d; // d_ff = 0 in config.json: the usual 4·d
   const work = (r, m) => ({
-    projections: L * 4 * r * d * d, scores: L * r * m * d, weightedSums: L * r * m * d,
-    ffn: L * 2 * r * d * f, output: d * V,
+    projections: L * 4 * r * d * d,
+    scores: L * r * m * d,
+    weightedSums: L * r * m * d,
+    ffn: L * 2 * r * d * f,
+    output: d * V,
   });
   const withTotal = (w) => ({ ...w, total: w.projections + w.scores + w.weightedSums + w.ffn + w.output });
   const prompt = PROMPTS[0];
@@ -113,10 +121,15 @@ test('work per step follows the closed form: one row with the cache, every row w
 
 test('errors: too long a prompt, an encoder, a negative count; the module keeps working', () => {
   const { max_len: maxLen } = shippedConfig('coref-decoder');
-  assert.throws(() => decoder.generateSteps('the '.repeat(maxLen + 8), 3, true),
-    new RegExp(`the prompt has ${maxLen + 8} tokens; this model reads at most ${maxLen}`));
+  assert.throws(
+    () => decoder.generateSteps('the '.repeat(maxLen + 8), 3, true),
+    new RegExp(`the prompt has ${maxLen + 8} tokens; this model reads at most ${maxLen}`),
+  );
   assert.throws(() => decoder.generateSteps('', 3, false), /empty/);
-  assert.throws(() => decoder.generateSteps('the animal', -1, true), /maxNewWords must be a whole number from 0 to 2147483647, got -1/);
+  assert.throws(
+    () => decoder.generateSteps('the animal', -1, true),
+    /maxNewWords must be a whole number from 0 to 2147483647, got -1/,
+  );
   const encoder = engine.loadTrainedModel(shippedModel('coref-encoder'));
   try {
     assert.throws(() => encoder.generateSteps(PROMPTS[0], 3, true), /next-word/);

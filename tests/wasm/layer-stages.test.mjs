@@ -12,7 +12,6 @@ const LESSON = PAIR.tired;
 const KEYS = ['input', 'norm1', 'attention', 'residual1', 'norm2', 'ffnHidden', 'ffn', 'residual2', 'output'];
 let engine;
 
-
 before(async () => {
   engine = await loadNodeEngine();
 });
@@ -43,7 +42,10 @@ function checkStages(r, norm) {
       assert.equal(norms.length, r.n);
       for (let i = 0; i < r.n; i++) {
         const length = Math.hypot(...s[key].subarray(i * width, (i + 1) * width));
-        assert.ok(Math.abs(norms[i] - length) <= 1e-5 * length + 1e-6, `layer ${l} ${key} word ${i}: ${norms[i]} vs ${length}`);
+        assert.ok(
+          Math.abs(norms[i] - length) <= 1e-5 * length + 1e-6,
+          `layer ${l} ${key} word ${i}: ${norms[i]} vs ${length}`,
+        );
       }
     }
   });

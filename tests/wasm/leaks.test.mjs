@@ -27,7 +27,11 @@ const TOO_LONG = Array.from({ length: LONGEST + 8 }, () => 'it').join(' ');
 const failing = [
   ['attention: every key padded', () => engine.attention({ ...identity2, keyPadding: [1, 1] }), 'bad-input'],
   ['attention: q shorter than its shape', () => engine.attention({ ...identity2, q: [1, 0, 0] }), 'bad-input'],
-  ['attention: causal "false" (refused in JS)', () => engine.attention({ ...identity2, causal: 'false' }), 'bad-option'],
+  [
+    'attention: causal "false" (refused in JS)',
+    () => engine.attention({ ...identity2, causal: 'false' }),
+    'bad-option',
+  ],
   ['analyze: ablate a head the model lacks', () => coref.analyze('it was', { ablate: [[3, 0]] }), 'bad-input'],
   ['analyze: empty sentence', () => coref.analyze('  ', {}), 'empty-input'],
   ['analyze: no pronoun', () => coref.analyze('the cat sat', { topK: 3 }), 'no-pronoun'],
@@ -35,8 +39,16 @@ const failing = [
   ['analyzePacked: knockout outside the sentence', () => coref.analyzePacked('it was', { knockout: [9] }), 'bad-input'],
   ['generate: encoder model', () => coref.generate('the cat', 2), 'wrong-task'],
   ['generateSteps: prompt over the maximum length', () => decoder.generateSteps(TOO_LONG, 1), 'too-long'],
-  ['createRandomModel: heads not dividing dModel', () => engine.createRandomModel({ dModel: 30, nHeads: 4 }), 'bad-config'],
-  ['loadTrainedModel: weights that are not safetensors', () => engine.loadTrainedModel({ config: '{}', weights: new Uint8Array(9), vocab: '' }), 'bad-model'],
+  [
+    'createRandomModel: heads not dividing dModel',
+    () => engine.createRandomModel({ dModel: 30, nHeads: 4 }),
+    'bad-config',
+  ],
+  [
+    'loadTrainedModel: weights that are not safetensors',
+    () => engine.loadTrainedModel({ config: '{}', weights: new Uint8Array(9), vocab: '' }),
+    'bad-model',
+  ],
   ['sinusoidalTable: odd width', () => engine.sinusoidalTable(4, 3), 'bad-input'],
   ['tokenize: not a string (refused in JS)', () => engine.tokenize(42), 'bad-option'],
 ];
@@ -61,13 +73,15 @@ function failOnce([what, call, code]) {
 test(`${ROUNDS.toLocaleString('en')} failing calls of ${failing.length} kinds leave stack, heap and memory flat`, () => {
   const attentionBefore = engine.attention(identity2).weights;
   const analysisBefore = coref.analyze(SENTENCE).prediction;
-  for (let i = 0; i < 50 * failing.length; i++) failOnce(failing[i % failing.length]);  // warm-up: lazy allocations
+  for (let i = 0; i < 50 * failing.length; i++) failOnce(failing[i % failing.length]); // warm-up: lazy allocations
   const start = snapshot();
   const t0 = performance.now();
   for (let i = 0; i < ROUNDS; i++) failOnce(failing[i % failing.length]);
   const seconds = (performance.now() - t0) / 1000;
   const end = snapshot();
-  console.log(`# ${ROUNDS} failing calls in ${seconds.toFixed(1)} s; before ${JSON.stringify(start)}, after ${JSON.stringify(end)}`);
+  console.log(
+    `# ${ROUNDS} failing calls in ${seconds.toFixed(1)} s; before ${JSON.stringify(start)}, after ${JSON.stringify(end)}`,
+  );
   assert.deepEqual(end, start);
   assert.deepEqual(engine.attention(identity2).weights, attentionBefore);
   assert.deepEqual(coref.analyze(SENTENCE).prediction, analysisBefore);
@@ -87,6 +101,8 @@ test(`${CALLS_100K.toLocaleString('en')} failing analyze() calls on a 100,000-ch
   const t0 = performance.now();
   for (let i = 0; i < CALLS_100K; i++) failOnce(fail);
   const end = snapshot();
-  console.log(`# ${CALLS_100K} failing analyze() on 100,000 characters in ${((performance.now() - t0) / 1000).toFixed(1)} s; after ${JSON.stringify(end)}`);
+  console.log(
+    `# ${CALLS_100K} failing analyze() on 100,000 characters in ${((performance.now() - t0) / 1000).toFixed(1)} s; after ${JSON.stringify(end)}`,
+  );
   assert.deepEqual(end, start);
 });

@@ -8,12 +8,17 @@ import path from 'node:path';
 
 import { loadNodeEngine, root } from './helpers.mjs';
 
-const LESSON = ["The animal didn't cross the street because it was too tired.",
-  "The animal didn't cross the street because it was too wide."];
+const LESSON = [
+  "The animal didn't cross the street because it was too tired.",
+  "The animal didn't cross the street because it was too wide.",
+];
 const files = (name) => {
   const dir = path.join(root, 'web/models', name);
-  return { config: readFileSync(path.join(dir, 'config.json'), 'utf8'),
-    weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))), vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8') };
+  return {
+    config: readFileSync(path.join(dir, 'config.json'), 'utf8'),
+    weights: new Uint8Array(readFileSync(path.join(dir, 'model.safetensors'))),
+    vocab: readFileSync(path.join(dir, 'vocab.txt'), 'utf8'),
+  };
 };
 const heads = (run) => run.layers.map((layer) => layer.selfAttention.heads.map((h) => Array.from(h.weights)));
 
@@ -40,7 +45,10 @@ for (const n of [64, 256]) {
   ws.gemm(engine.features.gemm, n, n, n, false);
   out.gemm[n] = Array.from(ws.c.subarray(0, n * n));
 }
-for (const [n, causal] of [[512, false], [300, true]]) {
+for (const [n, causal] of [
+  [512, false],
+  [300, true],
+]) {
   ws.fillRandom(n);
   ws.attentionFused(n, 64, causal, 0);
   out.attention[`${n}${causal ? ' causal' : ''}`] = Array.from(ws.c.subarray(0, n * 64));

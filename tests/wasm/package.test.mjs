@@ -20,15 +20,28 @@ before(() => {
   run('node', ['scripts/dist.mjs'], root);
   [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir], root));
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'site', private: true, type: 'module' }));
-  run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', path.join(dir, packed.filename)], dir);
+  run(
+    'npm',
+    ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', path.join(dir, packed.filename)],
+    dir,
+  );
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('the tarball holds the prebuilt module, its manifest, the models and the licence, and no sources', () => {
   const files = packed.files.map((f) => f.path);
-  for (const f of ['web/dist/attention.mjs', 'web/dist/attention.wasm', 'web/dist/manifest.json', 'LICENSE', 'CHANGELOG.md',
-    'index.mjs', 'elements.mjs', 'web/models/coref-encoder/model.safetensors', 'web/components/head-view.mjs'])
+  for (const f of [
+    'web/dist/attention.mjs',
+    'web/dist/attention.wasm',
+    'web/dist/manifest.json',
+    'LICENSE',
+    'CHANGELOG.md',
+    'index.mjs',
+    'elements.mjs',
+    'web/models/coref-encoder/model.safetensors',
+    'web/components/head-view.mjs',
+  ])
     assert.ok(files.includes(f), `${f} is packed`);
   const outside = files.filter((f) => /^(src|bindings|tests|tools|scripts|build)\//.test(f));
   assert.deepEqual(outside, [], 'no sources, tests or build outputs');

@@ -15,10 +15,18 @@ const read = (file) => readFileSync(path.join(root, file), 'utf8');
 const html = read('web/index.html');
 
 test('the table of contents and the sections of index.html follow the list', () => {
-  const toc = [...html.slice(html.indexOf('<nav id="toc"'), html.indexOf('</nav>')).matchAll(/href="#([\w-]+)"/g)].map((m) => m[1]);
-  assert.deepEqual(toc, PANELS.map((p) => p.section));
+  const toc = [...html.slice(html.indexOf('<nav id="toc"'), html.indexOf('</nav>')).matchAll(/href="#([\w-]+)"/g)].map(
+    (m) => m[1],
+  );
+  assert.deepEqual(
+    toc,
+    PANELS.map((p) => p.section),
+  );
   const sections = [...html.matchAll(/<section id="([\w-]+)"/g)].map((m) => m[1]).filter((id) => panelNumber(id));
-  assert.deepEqual(sections, PANELS.map((p) => p.section));
+  assert.deepEqual(
+    sections,
+    PANELS.map((p) => p.section),
+  );
   for (const { section, tag } of PANELS) {
     const body = html.slice(html.indexOf(`<section id="${section}"`));
     assert.ok(body.slice(0, body.indexOf('</section>')).includes(`<${tag}`), `section ${section} holds <${tag}>`);
@@ -37,9 +45,19 @@ test('each lesson component names its number, tag, strings file and link prefix 
     assert.match(source, new RegExp(`customElements\\.define\\('${tag}'`), `${file}.mjs defines <${tag}>`);
     if (!strings) continue;
     assert.match(source.split('\n')[0], new RegExp(`^// <${tag}>: panel ${i + 1}\\b`), `${file}.mjs's header`);
-    assert.match(source, new RegExp(`from '\\.\\./strings/${strings}\\.mjs'`), `${file}.mjs reads web/strings/${strings}.mjs`);
-    assert.match(read(`web/strings/${strings}.mjs`).split('\n')[0], new RegExp(`<${tag}> \\(panel ${i + 1}:`), `strings/${strings}.mjs's header`);
-    const prefixes = new Set([...source.matchAll(/(?:readControl|writeControl)\(this\.store, '(\w+)'/g)].map((m) => m[1]));
+    assert.match(
+      source,
+      new RegExp(`from '\\.\\./strings/${strings}\\.mjs'`),
+      `${file}.mjs reads web/strings/${strings}.mjs`,
+    );
+    assert.match(
+      read(`web/strings/${strings}.mjs`).split('\n')[0],
+      new RegExp(`<${tag}> \\(panel ${i + 1}:`),
+      `strings/${strings}.mjs's header`,
+    );
+    const prefixes = new Set(
+      [...source.matchAll(/(?:readControl|writeControl)\(this\.store, '(\w+)'/g)].map((m) => m[1]),
+    );
     assert.deepEqual([...prefixes], link ? [link] : [], `${file}.mjs's link prefix`);
   }
 });

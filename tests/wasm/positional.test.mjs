@@ -12,7 +12,12 @@ before(async () => {
 });
 
 test('sinusoidalTable(n, d) is sin/cos of p / 10000^(2i/d), row-major n×d', () => {
-  for (const [n, d] of [[1, 2], [5, 4], [16, 32], [64, 6]]) {
+  for (const [n, d] of [
+    [1, 2],
+    [5, 4],
+    [16, 32],
+    [64, 6],
+  ]) {
     const table = engine.sinusoidalTable(n, d);
     assert.ok(table instanceof Float32Array);
     assert.equal(table.length, n * d);
@@ -27,7 +32,12 @@ test('sinusoidalTable(n, d) is sin/cos of p / 10000^(2i/d), row-major n×d', () 
 
 test('ropeRotate turns each pair (2i, 2i+1) by p·base^(−2i/d) and keeps the length', () => {
   const vec = Float32Array.from([0.3, -1.2, 0.5, 0.25, -0.7, 0.9]);
-  for (const [position, base] of [[0, 10000], [1, 10000], [7, 10000], [3, 100]]) {
+  for (const [position, base] of [
+    [0, 10000],
+    [1, 10000],
+    [7, 10000],
+    [3, 100],
+  ]) {
     const out = engine.ropeRotate(vec, position, base);
     assert.equal(out.length, vec.length);
     for (let i = 0; i < vec.length / 2; i++) {
@@ -45,7 +55,8 @@ test('wordOrderRoles reads the corpus grammar', () => {
   assert.deepEqual({ ...engine.wordOrderRoles('猫追狗') }, { agent: '猫', verb: '追', patient: '狗' });
   assert.deepEqual({ ...engine.wordOrderRoles('狗追猫') }, { agent: '狗', verb: '追', patient: '猫' });
   assert.equal(engine.wordOrderRoles('刚才马踢了牛').agent, '马');
-  for (const text of ['', '猫狗追', '猫追龙', 'the cat chased the dog']) assert.equal(engine.wordOrderRoles(text), null, text);
+  for (const text of ['', '猫狗追', '猫追龙', 'the cat chased the dog'])
+    assert.equal(engine.wordOrderRoles(text), null, text);
 });
 
 test('bad arguments give readable Errors and the module keeps working', () => {

@@ -14,7 +14,7 @@ function halfToNumber(h) {
   const sign = h & 0x8000 ? -1 : 1;
   const exponent = (h >> 10) & 0x1f;
   const mantissa = h & 0x3ff;
-  if (exponent === 0) return sign * mantissa * 2 ** -24;  // zero and subnormals
+  if (exponent === 0) return sign * mantissa * 2 ** -24; // zero and subnormals
   if (exponent === 31) return mantissa ? NaN : sign * Infinity;
   return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
 }
@@ -60,8 +60,15 @@ export function loadReferenceModel(dir) {
 // --- tokens -------------------------------------------------------------------------------------
 
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d, 0x0c, 0x0b, 0xa0, 0x3000]);
-const CJK = [[0x4e00, 0x9fff], [0x3400, 0x4dbf], [0xf900, 0xfaff], [0x3000, 0x303f], [0xff00, 0xffef],
-  [0x3040, 0x30ff], [0x20000, 0x2ffff]];
+const CJK = [
+  [0x4e00, 0x9fff],
+  [0x3400, 0x4dbf],
+  [0xf900, 0xfaff],
+  [0x3000, 0x303f],
+  [0xff00, 0xffef],
+  [0x3040, 0x30ff],
+  [0x20000, 0x2ffff],
+];
 const isSpace = (c) => WHITESPACE.has(c);
 const isCjk = (c) => CJK.some(([lo, hi]) => c >= lo && c <= hi);
 const isApostrophe = (c) => c === 0x27 || c === 0x2019;
@@ -81,7 +88,12 @@ function pushWord(word, out) {
   out.push(word.slice(cut));
 }
 
-const IDEOGRAPHS = [[0x4e00, 0x9fff], [0x3400, 0x4dbf], [0xf900, 0xfaff], [0x20000, 0x2ffff]];
+const IDEOGRAPHS = [
+  [0x4e00, 0x9fff],
+  [0x3400, 0x4dbf],
+  [0xf900, 0xfaff],
+  [0x20000, 0x2ffff],
+];
 const isIdeograph = (c) => IDEOGRAPHS.some(([lo, hi]) => c >= lo && c <= hi);
 const MAX_WORD_CHARS = 8;
 
@@ -149,7 +161,7 @@ function layerNorm(x, gamma, beta, eps) {
   for (let r = 0; r < x.rows; r++) {
     const v = row(x, r);
     const mean = v.reduce((a, b) => a + b, 0) / x.cols;
-    const variance = v.reduce((a, b) => a + (b - mean) ** 2, 0) / x.cols;  // biased
+    const variance = v.reduce((a, b) => a + (b - mean) ** 2, 0) / x.cols; // biased
     const scale = 1 / Math.sqrt(variance + eps);
     for (let c = 0; c < x.cols; c++) y.data[r * x.cols + c] = (v[c] - mean) * scale * gamma.data[c] + beta.data[c];
   }
@@ -207,8 +219,7 @@ function rope(m, base) {
 // Columns [j·dh, (j+1)·dh) of an n×d matrix.
 function headColumns(m, j, dh) {
   const out = matrix(m.rows, dh);
-  for (let r = 0; r < m.rows; r++)
-    for (let c = 0; c < dh; c++) out.data[r * dh + c] = m.data[r * m.cols + j * dh + c];
+  for (let r = 0; r < m.rows; r++) for (let c = 0; c < dh; c++) out.data[r * dh + c] = m.data[r * m.cols + j * dh + c];
   return out;
 }
 
@@ -251,7 +262,9 @@ function multiHeadAttention(model, prefix, y) {
 function feedForward(model, prefix, x) {
   const w = model.weights;
   const hidden = linear(x, w[`${prefix}.expand.weight`], w[`${prefix}.expand.bias`]);
-  hidden.data.forEach((v, i) => { hidden.data[i] = gelu(v); });
+  hidden.data.forEach((v, i) => {
+    hidden.data[i] = gelu(v);
+  });
   return linear(hidden, w[`${prefix}.project.weight`], w[`${prefix}.project.bias`]);
 }
 
@@ -307,7 +320,11 @@ function outputLogits(model, h) {
   for (let t = 0; t < V; t++) {
     let s = w.output_bias.data[t];
     for (let c = 0; c < d; c++)
-      s += h[c] * (config.tie_output === false ? w['output_projection.weight'].data[c * V + t] : w.token_embedding.data[t * d + c]);
+      s +=
+        h[c] *
+        (config.tie_output === false
+          ? w['output_projection.weight'].data[c * V + t]
+          : w.token_embedding.data[t * d + c]);
     logits[t] = s;
   }
   return logits;

@@ -20,23 +20,36 @@ const index = JSON.parse(readFileSync(path.join(modelsDir, 'index.json'), 'utf8'
 
 // Per task, a few sentences; unknown words, a clause-first sentence and a second "it" included.
 const SENTENCES = {
-  coreference: [LESSON.tired, LESSON.wide,
+  coreference: [
+    LESSON.tired,
+    LESSON.wide,
     'Because it was too big, the trophy did not fit in the suitcase.',
-    "It's late: the zebra didn't cross the bridge because it was too tired."],
+    "It's late: the zebra didn't cross the bridge because it was too tired.",
+  ],
   'word-order': ['猫追狗', '狗追猫', '今天鸟在看鱼', '猫，狗！'],
-  'next-word': [DECODER_PROMPT.tired, DECODER_PROMPT.wide,
-    'the zebra overtook the car because it was so fast . it ='],
+  'next-word': [DECODER_PROMPT.tired, DECODER_PROMPT.wide, 'the zebra overtook the car because it was so fast . it ='],
 };
 
 // The Chinese coreference encoder: the lesson pair, the clause first, an unknown character (斑)
 // and a second 它.
-const SENTENCES_ZH = ['那只动物没有穿过马路，因为它太累了。', '那只动物没有穿过马路，因为它太宽了。',
-  '因为它太大了，奖杯放不进箱子。', '它很小：那只斑马没有穿过桥，因为它太累了。'];
+const SENTENCES_ZH = [
+  '那只动物没有穿过马路，因为它太累了。',
+  '那只动物没有穿过马路，因为它太宽了。',
+  '因为它太大了，奖杯放不进箱子。',
+  '它很小：那只斑马没有穿过桥，因为它太累了。',
+];
 
 // The tokenizer rules of the doc, on the cases it names.
-const TOKENIZER_CASES = ["It's five o'clock, isn't it?", "You shouldn't've; rock'n'roll!", "'quoted' dogs' toys",
-  '“Smart” ‘quotes’ and "plain" ones…', 'Café, NAÏVE «hello» — wait...', 'GPT2 has 1.5B\tparams\u00a0ok',
-  '猫追狗。AI很强！ネコ', "The animal didn\u2019t cross it."];
+const TOKENIZER_CASES = [
+  "It's five o'clock, isn't it?",
+  "You shouldn't've; rock'n'roll!",
+  "'quoted' dogs' toys",
+  '“Smart” ‘quotes’ and "plain" ones…',
+  'Café, NAÏVE «hello» — wait...',
+  'GPT2 has 1.5B\tparams\u00a0ok',
+  '猫追狗。AI很强！ネコ',
+  'The animal didn\u2019t cross it.',
+];
 
 // Largest |a − b| over two equal-length arrays, with where it happened.
 function maxAbsDiff(a, b) {
@@ -75,30 +88,42 @@ describe('the wasm module agrees with the reference forward pass of docs/model-f
           assert.deepEqual(splitWords(text), engine.tokenize(text), `${name}: split of "${text}"`);
           assert.deepEqual(actual.tokens, expected.tokens, `${name}: tokens of "${text}"`);
           assert.equal(actual.prediction.position, expected.position, `${name}: row read for "${text}"`);
-          actual.layers.forEach((layer, l) => layer.selfAttention.heads.forEach((head, h) => {
-            const d = maxAbsDiff(head.weights, expected.attention[l][h].data);
-            worst.attention = Math.max(worst.attention, d.diff);
-            assert.ok(d.diff <= TOLERANCE, `${name} "${text}" layer ${l} head ${h}: weight [${d.index}] ` +
-              `wasm ${d.a} vs reference ${d.b} (|Δ| ${d.diff})`);
-          }));
+          actual.layers.forEach((layer, l) =>
+            layer.selfAttention.heads.forEach((head, h) => {
+              const d = maxAbsDiff(head.weights, expected.attention[l][h].data);
+              worst.attention = Math.max(worst.attention, d.diff);
+              assert.ok(
+                d.diff <= TOLERANCE,
+                `${name} "${text}" layer ${l} head ${h}: weight [${d.index}] ` +
+                  `wasm ${d.a} vs reference ${d.b} (|Δ| ${d.diff})`,
+              );
+            }),
+          );
           // Every word's probability: the module's top-V list, by token, against the reference's ids.
           assert.equal(actual.prediction.top.length, vocabSize, 'topK = V lists the whole vocabulary');
           const byToken = new Map(actual.prediction.top.map((t) => [t.token, t.probability]));
           const wasm = reference.tokens.map((t) => byToken.get(t));
           const d = maxAbsDiff(wasm, expected.probabilities);
           worst.probability = Math.max(worst.probability, d.diff);
-          assert.ok(d.diff <= TOLERANCE, `${name} "${text}": probability of "${reference.tokens[d.index]}" ` +
-            `wasm ${d.a} vs reference ${d.b} (|Δ| ${d.diff})`);
+          assert.ok(
+            d.diff <= TOLERANCE,
+            `${name} "${text}": probability of "${reference.tokens[d.index]}" ` +
+              `wasm ${d.a} vs reference ${d.b} (|Δ| ${d.diff})`,
+          );
         }
         // Inputs over max_len are refused by both, not truncated.
-        const tooLong = Array(reference.config.max_len + 1).fill(reference.config.task === 'word-order' ? '猫' : 'it').join(' ');
+        const tooLong = Array(reference.config.max_len + 1)
+          .fill(reference.config.task === 'word-order' ? '猫' : 'it')
+          .join(' ');
         assert.throws(() => model.analyze(tooLong), /at most/);
         assert.throws(() => referenceForward(reference, tooLong), /max_len/);
       } finally {
         model.delete();
       }
-      console.log(`${name}: max |Δ| attention ${worst.attention.toExponential(2)}, ` +
-        `probability ${worst.probability.toExponential(2)}`);
+      console.log(
+        `${name}: max |Δ| attention ${worst.attention.toExponential(2)}, ` +
+          `probability ${worst.probability.toExponential(2)}`,
+      );
     });
   }
 });

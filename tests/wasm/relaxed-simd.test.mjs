@@ -18,7 +18,12 @@ import { buildRelaxedGemm, gemmWat, instantiateGemm, relaxedSimdSupported } from
 const DIMS = [1, 3, 5, 8, 13, 17, 33];
 // Every M×N×K over DIMS, then the blocking edges: K past one 512-row block of B (later blocks
 // add to C), N past one 1024-column block, M past one 256-row block of A.
-const CASES = [...DIMS.flatMap((m) => DIMS.flatMap((n) => DIMS.map((k) => [m, n, k]))), [7, 9, 600], [2, 1027, 514], [261, 10, 3]];
+const CASES = [
+  ...DIMS.flatMap((m) => DIMS.flatMap((n) => DIMS.map((k) => [m, n, k]))),
+  [7, 9, 600],
+  [2, 1027, 514],
+  [261, 10, 3],
+];
 const TOLERANCE = 1e-5;
 // NaN (an entry never written) arrives from the child's JSON as null: only a number passes.
 const agrees = (worst) => typeof worst === 'number' && worst <= TOLERANCE;
@@ -31,8 +36,10 @@ const agrees = (worst) => typeof worst === 'number' && worst <= TOLERANCE;
 async function checkAll(instantiate, bytes, sizes) {
   const g = await instantiate(bytes);
   let seed = 12345;
-  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 31) - 1;
-  let worst = 0, worstCase = '', cases = 0;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 31 - 1;
+  let worst = 0,
+    worstCase = '',
+    cases = 0;
   for (const [m, n, k] of sizes) {
     const op = g.prepare(m, n, k);
     for (let i = 0; i < op.a.length; i++) op.a[i] = next();
@@ -42,13 +49,15 @@ async function checkAll(instantiate, bytes, sizes) {
     let rel = 0;
     for (let i = 0; i < m; i++) {
       for (let j = 0; j < n; j++) {
-        let s = 0, terms = 0;
-        for (let p = 0; p < k; p++) s += op.a[i * k + p] * op.b[p * n + j], terms += Math.abs(op.a[i * k + p] * op.b[p * n + j]);
+        let s = 0,
+          terms = 0;
+        for (let p = 0; p < k; p++)
+          ((s += op.a[i * k + p] * op.b[p * n + j]), (terms += Math.abs(op.a[i * k + p] * op.b[p * n + j])));
         const r = Math.abs(op.c[i * n + j] - s) / Math.max(terms, 1e-30);
         rel = Number.isNaN(r) || r > rel ? r : rel;
       }
     }
-    if (!Number.isNaN(worst) && !(rel <= worst)) worst = rel, worstCase = `M=${m} N=${n} K=${k}`;  // NaN sticks
+    if (!Number.isNaN(worst) && !(rel <= worst)) ((worst = rel), (worstCase = `M=${m} N=${n} K=${k}`)); // NaN sticks
     cases++;
   }
   return { worst, worstCase, cases };
@@ -56,7 +65,8 @@ async function checkAll(instantiate, bytes, sizes) {
 
 // The parenthesised expression starting at text[i] (which is '('), as [its text, index after it].
 function sexp(text, i) {
-  let depth = 0, j = i;
+  let depth = 0,
+    j = i;
   do {
     if (text[j] === '(') depth++;
     else if (text[j] === ')') depth--;
@@ -66,11 +76,17 @@ function sexp(text, i) {
 }
 // Every (f32x4.add ACC (f32x4.mul B X)) of a WAT text replaced by (f32x4.relaxed_madd B X ACC).
 function toRelaxed(text) {
-  const ADD = '(f32x4.add ', MUL = '(f32x4.mul ';
-  let out = '', i = 0;
+  const ADD = '(f32x4.add ',
+    MUL = '(f32x4.mul ';
+  let out = '',
+    i = 0;
   for (let at; (at = text.indexOf(ADD, i)) >= 0;) {
     const [acc, afterAcc] = sexp(text, at + ADD.length);
-    assert.equal(text.slice(afterAcc, afterAcc + 1 + MUL.length), ` ${MUL}`, 'f32x4.add of something else than a product');
+    assert.equal(
+      text.slice(afterAcc, afterAcc + 1 + MUL.length),
+      ` ${MUL}`,
+      'f32x4.add of something else than a product',
+    );
     const [b, afterB] = sexp(text, afterAcc + 1 + MUL.length);
     const [x, afterX] = sexp(text, afterB + 1);
     assert.equal(text.slice(afterX, afterX + 2), '))');
@@ -86,9 +102,14 @@ test.after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test('the two variants come from one template and differ only in the multiply–add', () => {
   for (const mr of [5, 4]) {
-    const relaxed = gemmWat('relaxed', mr), muladd = gemmWat('muladd', mr);
+    const relaxed = gemmWat('relaxed', mr),
+      muladd = gemmWat('muladd', mr);
     const madds = relaxed.match(/f32x4\.relaxed_madd/g) ?? [];
-    assert.equal(madds.length, [...Array(mr).keys()].reduce((s, r) => s + 2 * (r + 1), 0), 'two per row of each kernel 1…mr');
+    assert.equal(
+      madds.length,
+      [...Array(mr).keys()].reduce((s, r) => s + 2 * (r + 1), 0),
+      'two per row of each kernel 1…mr',
+    );
     assert.doesNotMatch(relaxed, /f32x4\.(mul|add)\b/);
     assert.doesNotMatch(muladd, /relaxed_madd/);
     // (f32x4.add ACC (f32x4.mul B X)) ⇔ (f32x4.relaxed_madd B X ACC): rewrite one into the other.
@@ -131,8 +152,10 @@ test('relaxed_madd variant: C = A·B for the same sizes', async (t) => {
       for (const [mr, file] of Object.entries(${JSON.stringify({ 5: built[5].relaxed.wasm, 4: built[4].relaxed.wasm })}))
         out.results[mr] = await checkAll(instantiateGemm, readFileSync(file), ${JSON.stringify(CASES)});
     console.log(JSON.stringify(out));`;
-  const child = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', script],
-    { encoding: 'utf8', timeout: 20_000 });
+  const child = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   if (child.error) {
     t.skip(`cannot start a child node with --experimental-wasm-relaxed-simd: ${child.error.message}`);
     return;
@@ -142,6 +165,9 @@ test('relaxed_madd variant: C = A·B for the same sizes', async (t) => {
   assert.ok(out.supported, 'node --experimental-wasm-relaxed-simd does not validate f32x4.relaxed_madd');
   for (const mr of ['5', '4']) {
     assert.equal(out.results[mr].cases, CASES.length);
-    assert.ok(agrees(out.results[mr].worst), `${mr}×8: relative difference ${out.results[mr].worst} at ${out.results[mr].worstCase}`);
+    assert.ok(
+      agrees(out.results[mr].worst),
+      `${mr}×8: relative difference ${out.results[mr].worst} at ${out.results[mr].worstCase}`,
+    );
   }
 });

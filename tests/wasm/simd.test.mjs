@@ -12,7 +12,8 @@ test('the module reports a SIMD build', async () => {
 
 // wasm-objdump -d takes seconds per module: each file is disassembled once.
 const disassemblies = new Map();
-const disassemble = (file) => disassemblies.get(file) ??
+const disassemble = (file) =>
+  disassemblies.get(file) ??
   disassemblies.set(file, execFileSync('wasm-objdump', ['-d', file], { maxBuffer: 1 << 28 }).toString()).get(file);
 
 test('the .wasm code section contains SIMD128 instructions', () => {

@@ -12,7 +12,14 @@ function leaves(node, prefix = '') {
   const out = new Map();
   for (const [key, value] of Object.entries(node)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === 'string') out.set(path, [...value.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(','));
+    if (typeof value === 'string')
+      out.set(
+        path,
+        [...value.matchAll(/\{(\w+)\}/g)]
+          .map((m) => m[1])
+          .sort()
+          .join(','),
+      );
     else if (value && typeof value === 'object') for (const [k, v] of leaves(value, path)) out.set(k, v);
   }
   return out;
@@ -21,7 +28,8 @@ function leaves(node, prefix = '') {
 function assertSameShape(en, zh, where) {
   const [a, b] = [leaves(en), leaves(zh)];
   assert.deepEqual([...b.keys()].sort(), [...a.keys()].sort(), `${where}: zh and en keys differ`);
-  for (const [key, placeholders] of a) assert.equal(b.get(key), placeholders, `${where}: placeholders of ${key} differ`);
+  for (const [key, placeholders] of a)
+    assert.equal(b.get(key), placeholders, `${where}: placeholders of ${key} differ`);
 }
 
 test('the page strings have the same keys and placeholders in en and zh', () => {

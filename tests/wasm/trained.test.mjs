@@ -10,11 +10,16 @@ import { compareArrays, loadNodeEngine, root, shippedConfig, shippedModel } from
 import { DECODER_PROMPT, DECODER_SENTENCE, LESSON, WORD_ORDER_PAIR } from '../../web/lib/lesson.mjs';
 
 const modelsDir = path.join(root, 'web/models');
-const modelNames = readdirSync(modelsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const modelNames = readdirSync(modelsDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 // Per task, sentences whose analysis is compared.
-const SENTENCES_ZH = ['那只动物没有穿过马路，因为它太累了。', '因为它太宽了，那只动物没有穿过马路。',
-  '那只斑马没有穿过桥，因为它太累了。'];
+const SENTENCES_ZH = [
+  '那只动物没有穿过马路，因为它太累了。',
+  '因为它太宽了，那只动物没有穿过马路。',
+  '那只斑马没有穿过桥，因为它太累了。',
+];
 const SENTENCES = {
   coreference: [LESSON.tired, LESSON.wide, 'The zebra saw it.'],
   'word-order': [WORD_ORDER_PAIR.a, WORD_ORDER_PAIR.b, '今天鸟在看鱼'],
@@ -23,9 +28,13 @@ const SENTENCES = {
 // Weights agree to float32 rounding of differently vectorised sums, through 2–3 layers.
 const TOLERANCE = { atol: 2e-5, rtol: 1e-4 };
 
-
 function nativeInspect(name, text) {
-  const out = execFileSync(path.join(root, 'build/native/inspect'), ['--model', path.join(modelsDir, name), '--text', text]);
+  const out = execFileSync(path.join(root, 'build/native/inspect'), [
+    '--model',
+    path.join(modelsDir, name),
+    '--text',
+    text,
+  ]);
   return JSON.parse(out);
 }
 
@@ -35,8 +44,14 @@ before(async () => {
 });
 
 test('models are shipped', () => {
-  for (const expected of ['coref-encoder', 'coref-decoder', 'word-order-none', 'word-order-sinusoidal',
-    'word-order-learned', 'word-order-rope'])
+  for (const expected of [
+    'coref-encoder',
+    'coref-decoder',
+    'word-order-none',
+    'word-order-sinusoidal',
+    'word-order-learned',
+    'word-order-rope',
+  ])
     assert.ok(modelNames.includes(expected), `web/models/${expected} is missing: run npm run train`);
 });
 
@@ -53,10 +68,12 @@ describe('wasm and native agree on every shipped model', () => {
           assert.deepEqual(wasm.unknown, native.unknown, text);
           assert.equal(wasm.prediction.token, native.prediction.token, `${name}: "${text}" prediction`);
           assert.ok(Math.abs(wasm.prediction.probability - native.prediction.probability) < 1e-4);
-          native.attention.forEach((layer, l) => layer.forEach((head, h) => {
-            const r = compareArrays(wasm.layers[l].selfAttention.heads[h].weights, head.flat(), TOLERANCE);
-            assert.ok(r.ok, `${name} "${text}" layer ${l} head ${h}: ${r.detail}`);
-          }));
+          native.attention.forEach((layer, l) =>
+            layer.forEach((head, h) => {
+              const r = compareArrays(wasm.layers[l].selfAttention.heads[h].weights, head.flat(), TOLERANCE);
+              assert.ok(r.ok, `${name} "${text}" layer ${l} head ${h}: ${r.detail}`);
+            }),
+          );
         }
       } finally {
         model.delete();
@@ -67,11 +84,22 @@ describe('wasm and native agree on every shipped model', () => {
 
 // The explanation panel's knock-outs and ablations read probabilities() in place of
 // analyze(topK = vocabulary size): every word's probability must be analyze()'s, to the bit.
-test('probabilities() gives analyze()\'s probabilities exactly, with knock-outs and ablations', () => {
+test("probabilities() gives analyze()'s probabilities exactly, with knock-outs and ablations", () => {
   const model = engine.loadTrainedModel(shippedModel('coref-encoder'));
   try {
     const { vocabSize, nLayers, nHeads } = model.config;
-    const runs = [{}, { knockout: [1] }, { knockout: [9] }, { ablate: [[nLayers - 1, nHeads - 1]] }, { ablate: [[0, 0], [1, 2]] }];
+    const runs = [
+      {},
+      { knockout: [1] },
+      { knockout: [9] },
+      { ablate: [[nLayers - 1, nHeads - 1]] },
+      {
+        ablate: [
+          [0, 0],
+          [1, 2],
+        ],
+      },
+    ];
     for (const text of [LESSON.tired, LESSON.wide]) {
       for (const options of runs) {
         const a = model.analyze(text, { ...options, topK: vocabSize }).prediction;
@@ -79,7 +107,8 @@ test('probabilities() gives analyze()\'s probabilities exactly, with knock-outs 
         const label = `${text} ${JSON.stringify(options)}`;
         assert.equal(p.position, a.position, label);
         assert.equal(p.best, a.token, label);
-        for (const { token, probability } of a.top) assert.equal(p.probabilities[model.wordId(token)], probability, `${label}: ${token}`);
+        for (const { token, probability } of a.top)
+          assert.equal(p.probabilities[model.wordId(token)], probability, `${label}: ${token}`);
       }
     }
   } finally {
@@ -112,8 +141,15 @@ test('ablating every head and knocking out tokens change the analysis, bad optio
   const ablated = model.analyze(text, { ablate: all });
   assert.notEqual(ablated.prediction.probability, base.prediction.probability);
   const knocked = model.analyze(text, { knockout: [6] });
-  assert.equal(knocked.layers[0].selfAttention.heads[0].weights[8 * base.n + 6], 0, '"it" cannot see the knocked-out street');
-  assert.throws(() => model.analyze(text, { ablate: [[nLayers, 0]] }), /ablate: \[\d+, 0\] is not a head of this model/);
+  assert.equal(
+    knocked.layers[0].selfAttention.heads[0].weights[8 * base.n + 6],
+    0,
+    '"it" cannot see the knocked-out street',
+  );
+  assert.throws(
+    () => model.analyze(text, { ablate: [[nLayers, 0]] }),
+    /ablate: \[\d+, 0\] is not a head of this model/,
+  );
   assert.throws(() => model.analyze(text, { knockout: [99] }), /knockout position 99 is outside the sentence/);
   assert.throws(() => model.analyze('no pronoun here'), /has no "it"/);
   assert.equal(model.analyze(text).prediction.token, base.prediction.token, 'still works after errors');

@@ -16,23 +16,42 @@ const dir = path.join(root, 'tests/types');
 
 // One tsc run over both files (lib.dom takes most of its time): "file(line) code" per error.
 function compile() {
-  const r = spawnSync(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json'), '--pretty', 'false'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json'), '--pretty', 'false'], {
+    encoding: 'utf8',
+  });
   const output = r.stdout + r.stderr;
-  return { status: r.status, output, errors: [...output.matchAll(/(\w+)\.ts\((\d+),\d+\): error (TS\d+)/g)].map((m) => `${m[1]}(${m[2]}) ${m[3]}`) };
+  return {
+    status: r.status,
+    output,
+    errors: [...output.matchAll(/(\w+)\.ts\((\d+),\d+\): error (TS\d+)/g)].map((m) => `${m[1]}(${m[2]}) ${m[3]}`),
+  };
 }
 
 const { status, output, errors } = compile();
 
-test('a consumer of the package\'s types compiles', () => {
-  assert.deepEqual(errors.filter((e) => e.startsWith('consumer(')), [], output);
+test("a consumer of the package's types compiles", () => {
+  assert.deepEqual(
+    errors.filter((e) => e.startsWith('consumer(')),
+    [],
+    output,
+  );
 });
 
 test('each deliberately wrong use fails to compile, with the expected error', () => {
-  const expected = readFileSync(path.join(dir, 'wrong.ts'), 'utf8').split('\n')
+  const expected = readFileSync(path.join(dir, 'wrong.ts'), 'utf8')
+    .split('\n')
     .map((line, i) => line.match(/\/\/ error: (TS\d+)/) && `wrong(${i + 1}) ${line.match(/\/\/ error: (TS\d+)/)[1]}`)
     .filter(Boolean);
   assert.ok(expected.length >= 5, 'wrong.ts marks its errors');
   assert.notEqual(status, 0, 'tsc accepted wrong.ts');
-  assert.deepEqual(errors.filter((e) => e.startsWith('wrong(')), expected, output);
-  assert.deepEqual(errors.filter((e) => !/^(consumer|wrong)\(/.test(e)), [], output);
+  assert.deepEqual(
+    errors.filter((e) => e.startsWith('wrong(')),
+    expected,
+    output,
+  );
+  assert.deepEqual(
+    errors.filter((e) => !/^(consumer|wrong)\(/.test(e)),
+    [],
+    output,
+  );
 });

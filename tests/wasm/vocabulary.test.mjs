@@ -42,5 +42,8 @@ test('encodeWords agrees with analyze on tokens and unknown words, and works whe
   assert.throws(() => model.analyze('那只动物没有穿过马路'), /has no "it"/);
   const chinese = model.encodeWords('那只动物没有穿过马路');
   assert.deepEqual(chinese.tokens, engine.tokenize('那只动物没有穿过马路'));
-  assert.deepEqual(chinese.unknown, chinese.tokens.map((_, i) => i));
+  assert.deepEqual(
+    chinese.unknown,
+    chinese.tokens.map((_, i) => i),
+  );
 });

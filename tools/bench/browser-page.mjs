@@ -15,7 +15,7 @@ const WARM_MS = 300;
 
 async function loadPeers() {
   const tf = globalThis.tf;
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);  // one thread: tfjs-backend-wasm-simd.wasm
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false); // one thread: tfjs-backend-wasm-simd.wasm
   tf.wasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
   if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
   await tf.ready();
@@ -42,20 +42,36 @@ async function measure(entries, referenceName, rounds, tolerance) {
     await timeRound(entries, r);
     await pause();
   }
-  const out = Object.fromEntries(Object.entries(entries).map(([name, e]) => [name, { times: e.times, check: e.check }]));
+  const out = Object.fromEntries(
+    Object.entries(entries).map(([name, e]) => [name, { times: e.times, check: e.check }]),
+  );
   for (const e of Object.values(entries)) e.op.dispose?.();
   return out;
 }
 
-window.runBench = async ({ gemmSizes, gemmRounds, attentionSizes, attentionRounds, d, ortModels, lesson, lessonModel }) => {
+window.runBench = async ({
+  gemmSizes,
+  gemmRounds,
+  attentionSizes,
+  attentionRounds,
+  d,
+  ortModels,
+  lesson,
+  lessonModel,
+}) => {
   // The benchmarks' modules: each build's page module plus ModelBench (the lesson forward below).
   const relaxed = await loadEngine({}, 'bench-relaxed');
   const simd128 = await loadEngine({}, 'bench');
   const { tf, simd } = await loadPeers();
-  const result = { features: { relaxed: relaxed.features, simd128: simd128.features, tfjsSimd: simd, crossOriginIsolated },
-    gemm: {}, attention: {}, forward: {} };
+  const result = {
+    features: { relaxed: relaxed.features, simd128: simd128.features, tfjsSimd: simd, crossOriginIsolated },
+    gemm: {},
+    attention: {},
+    forward: {},
+  };
   // The default (fused 6×8), the fused 5×8, and the mul + add 5×8, SIMD128's default.
-  const fused = relaxed.features.gemm, fused5 = fused.replace(/\d+x8/, '5x8');
+  const fused = relaxed.features.gemm,
+    fused5 = fused.replace(/\d+x8/, '5x8');
   const plain = simd128.features.gemm;
 
   // GEMM, C = A·B, n×n×n: the same A and B (seeded, identical in both builds) for everyone.
@@ -67,19 +83,29 @@ window.runBench = async ({ gemmSizes, gemmRounds, attentionSizes, attentionRound
     return w;
   });
   for (const n of gemmSizes) {
-    const a = ws.a.slice(0, n * n), b = ws.b.slice(0, n * n);
+    const a = ws.a.slice(0, n * n),
+      b = ws.b.slice(0, n * n);
     const gemm = (w, name) => ours(() => w.gemm(name, n, n, n, false), w, n * n);
-    result.gemm[n] = await measure({
-      [`${fused} (relaxed build)`]: { op: gemm(wr, fused) },
-      [`${fused5} (relaxed build)`]: { op: gemm(wr, fused5) },
-      [`${plain} (relaxed build)`]: { op: gemm(wr, plain) },
-      [`${plain} (SIMD128 build)`]: { op: gemm(ws, plain) },
-      'tfjs-wasm (XNNPACK)': { op: tfjsGemm(tf, n, a, b) },
-      'onnxruntime-web': { op: await ortSession(ort, new Uint8Array(ortModels.gemm[n]), {
-        A: new ort.Tensor('float32', a, [n, n]), B: new ort.Tensor('float32', b, [n, n]) }) },
-    }, `${plain} (SIMD128 build)`, gemmRounds, 1e-4);
+    result.gemm[n] = await measure(
+      {
+        [`${fused} (relaxed build)`]: { op: gemm(wr, fused) },
+        [`${fused5} (relaxed build)`]: { op: gemm(wr, fused5) },
+        [`${plain} (relaxed build)`]: { op: gemm(wr, plain) },
+        [`${plain} (SIMD128 build)`]: { op: gemm(ws, plain) },
+        'tfjs-wasm (XNNPACK)': { op: tfjsGemm(tf, n, a, b) },
+        'onnxruntime-web': {
+          op: await ortSession(ort, new Uint8Array(ortModels.gemm[n]), {
+            A: new ort.Tensor('float32', a, [n, n]),
+            B: new ort.Tensor('float32', b, [n, n]),
+          }),
+        },
+      },
+      `${plain} (SIMD128 build)`,
+      gemmRounds,
+      1e-4,
+    );
   }
-  wr.delete(), ws.delete();
+  (wr.delete(), ws.delete());
 
   // Attention, d = 64, non-causal, scale 1/√d: Q = a, K and V = b (as bindings/kernels.cpp).
   const maxA = Math.max(...attentionSizes);
@@ -89,18 +115,31 @@ window.runBench = async ({ gemmSizes, gemmRounds, attentionSizes, attentionRound
     return w;
   });
   for (const n of attentionSizes) {
-    const nd = n * d, q = as.a.slice(0, nd), k = as.b.slice(0, nd), v = as.b.slice(nd, 2 * nd);
+    const nd = n * d,
+      q = as.a.slice(0, nd),
+      k = as.b.slice(0, nd),
+      v = as.b.slice(nd, 2 * nd);
     const att = (w) => ours(() => w.attentionFused(n, d, false, 0), w, nd);
-    result.attention[n] = await measure({
-      'fused (relaxed build)': { op: att(ar) },
-      'fused (SIMD128 build)': { op: att(as) },
-      'tfjs matMul(q, k, false, true)': { op: tfjsAttention(tf, n, d, false, q, k, v, 'transposeB') },
-      'tfjs matMul(q, transpose(k))': { op: tfjsAttention(tf, n, d, false, q, k, v, 'transpose') },
-      'onnxruntime-web': { op: await ortSession(ort, new Uint8Array(ortModels.attention[n]), {
-        Q: new ort.Tensor('float32', q, [n, d]), K: new ort.Tensor('float32', k, [n, d]), V: new ort.Tensor('float32', v, [n, d]) }) },
-    }, 'fused (SIMD128 build)', attentionRounds, 1e-4);
+    result.attention[n] = await measure(
+      {
+        'fused (relaxed build)': { op: att(ar) },
+        'fused (SIMD128 build)': { op: att(as) },
+        'tfjs matMul(q, k, false, true)': { op: tfjsAttention(tf, n, d, false, q, k, v, 'transposeB') },
+        'tfjs matMul(q, transpose(k))': { op: tfjsAttention(tf, n, d, false, q, k, v, 'transpose') },
+        'onnxruntime-web': {
+          op: await ortSession(ort, new Uint8Array(ortModels.attention[n]), {
+            Q: new ort.Tensor('float32', q, [n, d]),
+            K: new ort.Tensor('float32', k, [n, d]),
+            V: new ort.Tensor('float32', v, [n, d]),
+          }),
+        },
+      },
+      'fused (SIMD128 build)',
+      attentionRounds,
+      1e-4,
+    );
   }
-  ar.delete(), as.delete();
+  (ar.delete(), as.delete());
 
   // The lesson sentence with the full trace, timed inside wasm (ModelBench.analyzeTiming).
   const files = {
@@ -109,12 +148,12 @@ window.runBench = async ({ gemmSizes, gemmRounds, attentionSizes, attentionRound
     vocab: await (await fetch(`${lessonModel}vocab.txt`)).text(),
   };
   const benches = { relaxed: relaxed.createModelBench(files), simd128: simd128.createModelBench(files) };
-  for (const b of Object.values(benches)) b.analyzeTiming(lesson, 1000);  // warm-up (tier-up)
+  for (const b of Object.values(benches)) b.analyzeTiming(lesson, 1000); // warm-up (tier-up)
   for (const name of Object.keys(benches)) result.forward[name] = { core: [], gelu: [] };
   for (let r = 0; r < attentionRounds + 2; r++) {
     for (const name of r % 2 ? ['simd128', 'relaxed'] : ['relaxed', 'simd128']) {
       const t = benches[name].analyzeTiming(lesson, 1000);
-      result.forward[name].core.push(t.coreMicroseconds), result.forward[name].gelu.push(t.geluMicroseconds);
+      (result.forward[name].core.push(t.coreMicroseconds), result.forward[name].gelu.push(t.geluMicroseconds));
     }
     await pause();
   }

@@ -25,9 +25,13 @@ const machine = describeMachine();
 const LESSON = "The animal didn't cross the street because it was too tired.";
 const TARGETS = { gemmVsPeers: 1.5, peakPercent: 75, attentionVsPeers: 1.5, forwardMicroseconds: 50 };
 const config = {
-  gemmSizes: [64, 128, 256, 512], gemmRounds: quick ? 3 : 9,
-  attentionSizes: quick ? [512] : [512, 1024, 2048], attentionRounds: quick ? 2 : 5, d: 64,
-  lesson: LESSON, lessonModel: '/web/models/coref-encoder/',
+  gemmSizes: [64, 128, 256, 512],
+  gemmRounds: quick ? 3 : 9,
+  attentionSizes: quick ? [512] : [512, 1024, 2048],
+  attentionRounds: quick ? 2 : 5,
+  d: 64,
+  lesson: LESSON,
+  lessonModel: '/web/models/coref-encoder/',
 };
 config.ortModels = {
   gemm: Object.fromEntries(config.gemmSizes.map((n) => [n, Array.from(matmulModel(n, n, n))])),
@@ -41,7 +45,8 @@ config.ortModels = {
 function clockGHz() {
   const once = () => {
     try {
-      return JSON.parse(execFileSync(path.join(root, 'build/native/bench_kernels'), ['--clock'], { encoding: 'utf8' })).clock_ghz_estimate;
+      return JSON.parse(execFileSync(path.join(root, 'build/native/bench_kernels'), ['--clock'], { encoding: 'utf8' }))
+        .clock_ghz_estimate;
     } catch {
       return machine.nominalMHz / 1000;
     }
@@ -51,13 +56,27 @@ function clockGHz() {
 const clocks = [clockGHz()];
 
 // --- the page: files from this tree, under a made-up origin, cross-origin isolated ----------
-const TYPES = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.json': 'application/json', '.txt': 'text/plain', '.safetensors': 'application/octet-stream' };
+const TYPES = {
+  '.html': 'text/html',
+  '.mjs': 'text/javascript',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.txt': 'text/plain',
+  '.safetensors': 'application/octet-stream',
+};
 const ORIGIN = 'http://bench.localhost';
 const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium', headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--no-first-run'],
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 const page = await (await browser.newContext()).newPage();
 page.on('console', (m) => m.type() === 'error' && log('page:', m.text()));
@@ -66,12 +85,17 @@ await page.route(`${ORIGIN}/**`, (route) => {
   const file = path.join(root, rel);
   const allowed = ['web/', 'node_modules/', 'tools/bench/'].some((p) => rel.startsWith(p)) && !rel.includes('..');
   if (!allowed || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-  return route.fulfill({ path: file, contentType: TYPES[path.extname(file)] ?? 'application/octet-stream',
-    headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } });
+  return route.fulfill({
+    path: file,
+    contentType: TYPES[path.extname(file)] ?? 'application/octet-stream',
+    headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+  });
 });
 await page.goto(`${ORIGIN}/tools/bench/browser-page.html`);
 await page.waitForFunction(() => document.getElementById('status').textContent === 'ready' && window.runBench);
-log(`Chromium ${browser.version()}: GEMM n = ${config.gemmSizes.join(', ')}, attention n = ${config.attentionSizes.join(', ')}`);
+log(
+  `Chromium ${browser.version()}: GEMM n = ${config.gemmSizes.join(', ')}, attention n = ${config.attentionSizes.join(', ')}`,
+);
 const result = await page.evaluate((c) => window.runBench(c), config);
 await browser.close();
 clocks.push(clockGHz());
@@ -86,54 +110,82 @@ const clock = Math.max(...clocks);
 function cpuName() {
   const info = readFileSync('/proc/cpuinfo', 'utf8');
   const field = (k) => (info.match(new RegExp(`^${k}\\s*:\\s*(.+)$`, 'm')) ?? [])[1]?.trim();
-  const family = Number(field('cpu family')), model = Number(field('model'));
-  const zen = field('vendor_id') === 'AuthenticAMD' && family === 25 ? (model >= 0x10 && model <= 0x1f || model >= 0x60 ? ' (Zen 4)' : ' (Zen 3)') : '';
+  const family = Number(field('cpu family')),
+    model = Number(field('model'));
+  const zen =
+    field('vendor_id') === 'AuthenticAMD' && family === 25
+      ? (model >= 0x10 && model <= 0x1f) || model >= 0x60
+        ? ' (Zen 4)'
+        : ' (Zen 3)'
+      : '';
   return `${field('model name')}, family ${family} model ${model}${zen}`;
 }
-const FMA_PORTS = 2, LANES = 4;
+const FMA_PORTS = 2,
+  LANES = 4;
 const peak = FMA_PORTS * LANES * 2 * clock;
 const gflops = (n, ms) => (2 * n ** 3) / (ms * 1e6);
 const out = [];
 const say = (s = '') => out.push(s);
-const fused = result.features.relaxed.gemm, plain = result.features.simd128.gemm;
+const fused = result.features.relaxed.gemm,
+  plain = result.features.simd128.gemm;
 const ourGemm = `${fused} (relaxed build)`;
 
 say(BROWSER_START);
 say('## In Chromium: relaxed SIMD (fused multiply-add) against XNNPACK and ONNX Runtime Web');
 say();
 say(`- ${machineLine(machine)}`);
-say(`- Chromium ${browser.version()} (headless, Playwright), ${machine.date}; tfjs-backend-wasm, onnxruntime-web as in package.json; ` +
-  `all single-threaded wasm in one page (cross-origin isolated: ${result.features.crossOriginIsolated}; tfjs SIMD: ${result.features.tfjsSimd}).`);
-say(`- The page loads this project's relaxed build (\`engine.features\`: ${JSON.stringify(result.features.relaxed)}) and, for ` +
-  'comparison, the SIMD128 build. Every implementation runs in every round, interleaved, after a 300 ms warm-up; medians over ' +
-  `rounds (GEMM ${config.gemmRounds}, attention ${config.attentionRounds}) and same-round ratios (median, min–max). ` +
-  'Written by tools/bench/browser.mjs (`npm run bench` runs it after the Node run).');
+say(
+  `- Chromium ${browser.version()} (headless, Playwright), ${machine.date}; tfjs-backend-wasm, onnxruntime-web as in package.json; ` +
+    `all single-threaded wasm in one page (cross-origin isolated: ${result.features.crossOriginIsolated}; tfjs SIMD: ${result.features.tfjsSimd}).`,
+);
+say(
+  `- The page loads this project's relaxed build (\`engine.features\`: ${JSON.stringify(result.features.relaxed)}) and, for ` +
+    'comparison, the SIMD128 build. Every implementation runs in every round, interleaved, after a 300 ms warm-up; medians over ' +
+    `rounds (GEMM ${config.gemmRounds}, attention ${config.attentionRounds}) and same-round ratios (median, min–max). ` +
+    'Written by tools/bench/browser.mjs (`npm run bench` runs it after the Node run).',
+);
 say();
-say(`**FMA peak.** The clock under load is estimated by \`build/native/bench_kernels --clock\` (the fastest of several chains of ` +
-  `dependent 64-bit multiplies, 3 cycles each; the highest of 5 runs), before and after the run: ` +
-  `${clocks.map((c) => c.toFixed(2)).join(' and ')} GHz; the higher is used. The core (${cpuName()}) issues two 128-bit FMAs ` +
-  `per cycle (AMD Zen 4: pipes FP0 and FP1; Intel Golden Cove: ports 0 and 1; V8 compiles f32x4.relaxed_madd to vfmadd231ps), ` +
-  `so the FMA peak of 4-lane code is ${FMA_PORTS} ports × ${LANES} lanes × 2 flop × ${clock.toFixed(2)} GHz = ` +
-  `**${peak.toFixed(1)} GFLOP/s** on one core. Under load the clock estimate can still be low, which makes %peak too high: ` +
-  'a figure above 100 % means the clock was underestimated.');
+say(
+  `**FMA peak.** The clock under load is estimated by \`build/native/bench_kernels --clock\` (the fastest of several chains of ` +
+    `dependent 64-bit multiplies, 3 cycles each; the highest of 5 runs), before and after the run: ` +
+    `${clocks.map((c) => c.toFixed(2)).join(' and ')} GHz; the higher is used. The core (${cpuName()}) issues two 128-bit FMAs ` +
+    `per cycle (AMD Zen 4: pipes FP0 and FP1; Intel Golden Cove: ports 0 and 1; V8 compiles f32x4.relaxed_madd to vfmadd231ps), ` +
+    `so the FMA peak of 4-lane code is ${FMA_PORTS} ports × ${LANES} lanes × 2 flop × ${clock.toFixed(2)} GHz = ` +
+    `**${peak.toFixed(1)} GFLOP/s** on one core. Under load the clock estimate can still be low, which makes %peak too high: ` +
+    'a figure above 100 % means the clock was underestimated.',
+);
 say();
 say('### GEMM, C = A·B, n×n×n');
 say();
 const gemmNames = Object.keys(result.gemm[config.gemmSizes[0]]);
 say(`GFLOP/s (2n³ / median time); %FMA peak of ${ourGemm}, what \`ae::gemm()\` runs in the relaxed build.`);
 say();
-say(table(['n', ...gemmNames, '%FMA peak'], config.gemmSizes.map((n) => [n,
-  ...gemmNames.map((name) => fmt(gflops(n, median(result.gemm[n][name].times)))),
-  `${fmt((100 * gflops(n, median(result.gemm[n][ourGemm].times))) / peak, 0)} %`])));
+say(
+  table(
+    ['n', ...gemmNames, '%FMA peak'],
+    config.gemmSizes.map((n) => [
+      n,
+      ...gemmNames.map((name) => fmt(gflops(n, median(result.gemm[n][name].times)))),
+      `${fmt((100 * gflops(n, median(result.gemm[n][ourGemm].times))) / peak, 0)} %`,
+    ]),
+  ),
+);
 say();
 const vs = (group, key, other) => ratio(group[other].times, group[key].times);
 say(`Same-round speed-ups of ${ourGemm} (time of the other ÷ time of ours):`);
 say();
-say(table(['n', 'vs XNNPACK (tfjs-wasm)', 'vs onnxruntime-web', `vs ${plain} (same build)`, `vs ${plain} (SIMD128 build)`],
-  config.gemmSizes.map((n) => [n, fmtRatio(vs(result.gemm[n], ourGemm, 'tfjs-wasm (XNNPACK)')),
-    fmtRatio(vs(result.gemm[n], ourGemm, 'onnxruntime-web')),
-    fmtRatio(vs(result.gemm[n], ourGemm, `${plain} (relaxed build)`)),
-    fmtRatio(vs(result.gemm[n], ourGemm, `${plain} (SIMD128 build)`))])));
+say(
+  table(
+    ['n', 'vs XNNPACK (tfjs-wasm)', 'vs onnxruntime-web', `vs ${plain} (same build)`, `vs ${plain} (SIMD128 build)`],
+    config.gemmSizes.map((n) => [
+      n,
+      fmtRatio(vs(result.gemm[n], ourGemm, 'tfjs-wasm (XNNPACK)')),
+      fmtRatio(vs(result.gemm[n], ourGemm, 'onnxruntime-web')),
+      fmtRatio(vs(result.gemm[n], ourGemm, `${plain} (relaxed build)`)),
+      fmtRatio(vs(result.gemm[n], ourGemm, `${plain} (SIMD128 build)`)),
+    ]),
+  ),
+);
 say();
 say('### Fused attention, d = 64, non-causal');
 say();
@@ -141,59 +193,107 @@ const attNames = Object.keys(result.attention[config.attentionSizes[0]]);
 const attFlops = (n) => 4 * n * n * config.d;
 say('ms per call (medians); GFLOP/s counts the two products (4n²d).');
 say();
-say(table(['n', ...attNames, 'GFLOP/s (fused, relaxed)'], config.attentionSizes.map((n) => [n,
-  ...attNames.map((name) => fmt(median(result.attention[n][name].times), 2)),
-  fmt(attFlops(n) / (median(result.attention[n]['fused (relaxed build)'].times) * 1e6))])));
+say(
+  table(
+    ['n', ...attNames, 'GFLOP/s (fused, relaxed)'],
+    config.attentionSizes.map((n) => [
+      n,
+      ...attNames.map((name) => fmt(median(result.attention[n][name].times), 2)),
+      fmt(attFlops(n) / (median(result.attention[n]['fused (relaxed build)'].times) * 1e6)),
+    ]),
+  ),
+);
 say();
 const bestTfjs = (n) => {
-  const g = result.attention[n], k = 'fused (relaxed build)';
+  const g = result.attention[n],
+    k = 'fused (relaxed build)';
   const rs = ['tfjs matMul(q, k, false, true)', 'tfjs matMul(q, transpose(k))'].map((t) => vs(g, k, t));
-  return rs.reduce((a, b) => (a.median <= b.median ? a : b));  // the faster tfjs composition: the smaller ratio
+  return rs.reduce((a, b) => (a.median <= b.median ? a : b)); // the faster tfjs composition: the smaller ratio
 };
-say('Same-round speed-ups of the relaxed build\'s fused attention:');
+say("Same-round speed-ups of the relaxed build's fused attention:");
 say();
-say(table(['n', 'vs onnxruntime-web', 'vs the best tfjs composition', 'vs the SIMD128 build'],
-  config.attentionSizes.map((n) => [n, fmtRatio(vs(result.attention[n], 'fused (relaxed build)', 'onnxruntime-web')),
-    fmtRatio(bestTfjs(n)), fmtRatio(vs(result.attention[n], 'fused (relaxed build)', 'fused (SIMD128 build)'))])));
+say(
+  table(
+    ['n', 'vs onnxruntime-web', 'vs the best tfjs composition', 'vs the SIMD128 build'],
+    config.attentionSizes.map((n) => [
+      n,
+      fmtRatio(vs(result.attention[n], 'fused (relaxed build)', 'onnxruntime-web')),
+      fmtRatio(bestTfjs(n)),
+      fmtRatio(vs(result.attention[n], 'fused (relaxed build)', 'fused (SIMD128 build)')),
+    ]),
+  ),
+);
 say();
 say('### The lesson sentence, forward pass with the full trace');
 say();
-say(`coref-encoder on "${LESSON}", timed inside wasm (\`ModelBench.analyzeTiming\`, 1,000 calls per round), µs per call, ` +
-  `medians of ${result.forward.relaxed.core.length} rounds (ranges):`);
+say(
+  `coref-encoder on "${LESSON}", timed inside wasm (\`ModelBench.analyzeTiming\`, 1,000 calls per round), µs per call, ` +
+    `medians of ${result.forward.relaxed.core.length} rounds (ranges):`,
+);
 say();
 const range = (xs) => `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`;
-say(table(['build', 'core', 'of which GELU'], ['relaxed', 'simd128'].map((b) => [b, range(result.forward[b].core), range(result.forward[b].gelu)])));
+say(
+  table(
+    ['build', 'core', 'of which GELU'],
+    ['relaxed', 'simd128'].map((b) => [b, range(result.forward[b].core), range(result.forward[b].gelu)]),
+  ),
+);
 say();
 
 // --- targets --------------------------------------------------------------------------------
 const rows = [];
 const lowest = (rs) => rs.reduce((a, b) => (a.r.median <= b.r.median ? a : b));
 const gemmVs = (peer) => lowest(config.gemmSizes.map((n) => ({ n, r: vs(result.gemm[n], ourGemm, peer) })));
-for (const [peer, label] of [['tfjs-wasm (XNNPACK)', 'XNNPACK'], ['onnxruntime-web', 'onnxruntime-web']]) {
+for (const [peer, label] of [
+  ['tfjs-wasm (XNNPACK)', 'XNNPACK'],
+  ['onnxruntime-web', 'onnxruntime-web'],
+]) {
   const { n, r } = gemmVs(peer);
   const g = gflops(n, median(result.gemm[n][peer].times));
-  rows.push([`GEMM ≥ ${TARGETS.gemmVsPeers}× ${label}, n = 64–512`, `lowest median ratio ${r.median.toFixed(2)}× (n = ${n})`,
+  rows.push([
+    `GEMM ≥ ${TARGETS.gemmVsPeers}× ${label}, n = 64–512`,
+    `lowest median ratio ${r.median.toFixed(2)}× (n = ${n})`,
     r.median >= TARGETS.gemmVsPeers ? 'met' : '**not met**',
-    r.median >= TARGETS.gemmVsPeers ? '' : `there ${label} runs at ${fmt(g)} GFLOP/s, so 1.5× needs ${fmt(1.5 * g)} GFLOP/s = ${fmt((150 * g) / peak, 0)} % of the FMA peak`]);
+    r.median >= TARGETS.gemmVsPeers
+      ? ''
+      : `there ${label} runs at ${fmt(g)} GFLOP/s, so 1.5× needs ${fmt(1.5 * g)} GFLOP/s = ${fmt((150 * g) / peak, 0)} % of the FMA peak`,
+  ]);
 }
 const bigN = config.gemmSizes.filter((n) => n >= 256);
 const peaks = bigN.map((n) => (100 * gflops(n, median(result.gemm[n][ourGemm].times))) / peak);
-rows.push([`GEMM ≥ ${TARGETS.peakPercent} % of the FMA peak, n = 256–512`, `medians ${peaks.map((p) => `${fmt(p, 0)} %`).join(', ')}`,
+rows.push([
+  `GEMM ≥ ${TARGETS.peakPercent} % of the FMA peak, n = 256–512`,
+  `medians ${peaks.map((p) => `${fmt(p, 0)} %`).join(', ')}`,
   Math.min(...peaks) >= TARGETS.peakPercent ? 'met' : '**not met**',
-  Math.min(...peaks) >= TARGETS.peakPercent ? '' : `${fmt((TARGETS.peakPercent / 100) * peak)} GFLOP/s needed (on a quiet machine); ` +
-    'fewer loads per FMA next: the 6×8 tile loads 2 panel vectors and broadcasts 6 values of A per 12 FMAs']);
+  Math.min(...peaks) >= TARGETS.peakPercent
+    ? ''
+    : `${fmt((TARGETS.peakPercent / 100) * peak)} GFLOP/s needed (on a quiet machine); ` +
+      'fewer loads per FMA next: the 6×8 tile loads 2 panel vectors and broadcasts 6 values of A per 12 FMAs',
+]);
 const attBig = config.attentionSizes.filter((n) => n >= 512);
-for (const [label, get] of [['onnxruntime-web', (n) => vs(result.attention[n], 'fused (relaxed build)', 'onnxruntime-web')], ['the best tfjs composition', bestTfjs]]) {
+for (const [label, get] of [
+  ['onnxruntime-web', (n) => vs(result.attention[n], 'fused (relaxed build)', 'onnxruntime-web')],
+  ['the best tfjs composition', bestTfjs],
+]) {
   const { n, r } = lowest(attBig.map((n) => ({ n, r: get(n) })));
-  rows.push([`fused attention ≥ ${TARGETS.attentionVsPeers}× ${label}, d = 64, n ≥ 512`, `lowest median ratio ${r.median.toFixed(2)}× (n = ${n})`,
-    r.median >= TARGETS.attentionVsPeers ? 'met' : '**not met**', '']);
+  rows.push([
+    `fused attention ≥ ${TARGETS.attentionVsPeers}× ${label}, d = 64, n ≥ 512`,
+    `lowest median ratio ${r.median.toFixed(2)}× (n = ${n})`,
+    r.median >= TARGETS.attentionVsPeers ? 'met' : '**not met**',
+    '',
+  ]);
 }
 const core = median(result.forward.relaxed.core);
-rows.push([`lesson-sentence forward with full trace ≤ ${TARGETS.forwardMicroseconds} µs (core in wasm)`, `${fmt(core)} µs (SIMD128 build ${fmt(median(result.forward.simd128.core))} µs)`,
+rows.push([
+  `lesson-sentence forward with full trace ≤ ${TARGETS.forwardMicroseconds} µs (core in wasm)`,
+  `${fmt(core)} µs (SIMD128 build ${fmt(median(result.forward.simd128.core))} µs)`,
   core <= TARGETS.forwardMicroseconds ? 'met' : '**not met**',
-  core <= TARGETS.forwardMicroseconds ? '' : `${fmt(core / TARGETS.forwardMicroseconds, 1)}× the budget at load ${machine.load.split(',')[0]}; ` +
-    'FMA alone gives the ratio of the two builds; the rest needs pre-packed weights for the 13-row products and no trace copies ' +
-    'when the caller does not ask for them (src/model)']);
+  core <= TARGETS.forwardMicroseconds
+    ? ''
+    : `${fmt(core / TARGETS.forwardMicroseconds, 1)}× the budget at load ${machine.load.split(',')[0]}; ` +
+      'FMA alone gives the ratio of the two builds; the rest needs pre-packed weights for the 13-row products and no trace copies ' +
+      'when the caller does not ask for them (src/model)',
+]);
 say('### Targets (issue 15), in Chromium');
 say();
 say(table(['target', 'measured', 'status', 'what it would take'], rows));
@@ -206,4 +306,4 @@ const old = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
 const current = browserSection(old);
 writeFileSync(outFile, current ? old.replace(current, text) : `${old.trimEnd()}\n\n${text}\n`);
 log(`wrote ${path.relative(root, outFile)}`);
-process.exit(0);  // ONNX Runtime keeps handles open
+process.exit(0); // ONNX Runtime keeps handles open

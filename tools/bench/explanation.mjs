@@ -27,14 +27,18 @@ const { vocabSize, nLayers, nHeads } = model.config;
 
 // The option sets of one sentence's reruns: each token knocked out, each head ablated.
 function reruns(n) {
-  const heads = Array.from({ length: nLayers * nHeads }, (_, i) => ({ ablate: [[Math.floor(i / nHeads), i % nHeads]] }));
+  const heads = Array.from({ length: nLayers * nHeads }, (_, i) => ({
+    ablate: [[Math.floor(i / nHeads), i % nHeads]],
+  }));
   return [...Array.from({ length: n }, (_, p) => ({ knockout: [p] })), ...heads];
 }
 
 function before(text) {
   const base = model.analyze(text, { topK: vocabSize });
   const word = base.prediction.token;
-  return reruns(base.n).map((o) => model.analyze(text, { ...o, topK: vocabSize }).prediction.top.find((t) => t.token === word).probability);
+  return reruns(base.n).map(
+    (o) => model.analyze(text, { ...o, topK: vocabSize }).prediction.top.find((t) => t.token === word).probability,
+  );
 }
 
 function after(text) {
@@ -59,7 +63,9 @@ for (let r = 0; r < rounds; r++) {
     times[way].push((performance.now() - t0) / 2);
   }
 }
-console.log(`explanation panel, one sentence (${n} tokens: 1 + ${n} knock-outs + ${nLayers * nHeads} ablations = ${1 + n + nLayers * nHeads} runs), median of ${rounds} rounds:`);
+console.log(
+  `explanation panel, one sentence (${n} tokens: 1 + ${n} knock-outs + ${nLayers * nHeads} ablations = ${1 + n + nLayers * nHeads} runs), median of ${rounds} rounds:`,
+);
 console.log(`  before (analyze, topK ${vocabSize}):            ${fmt(median(times.before), 1)} ms`);
 console.log(`  after  (analyzePacked + probabilities):  ${fmt(median(times.after), 1)} ms`);
 console.log(`  before / after, same round:              ${fmtRatio(ratio(times.before, times.after))}`);

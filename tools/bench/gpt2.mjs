@@ -22,7 +22,7 @@ if (!existsSync(path.join(dir, 'model.safetensors'))) {
   console.error(`no checkpoint in ${dir}: /usr/bin/python3 tools/gpt2_reference.py random124m ${dir}`);
   process.exit(2);
 }
-const SENTENCE = "The animal didn't cross the street because it was too tired, so it lay down to sleep.";  // 20 tokens
+const SENTENCE = "The animal didn't cross the street because it was too tired, so it lay down to sleep."; // 20 tokens
 const RUNS = 5;
 const MB = 2 ** 20;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -32,7 +32,12 @@ const read = (name) => readFileSync(path.join(dir, name), 'utf8');
 const engine = await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention.wasm')) });
 const weights = await openAsBlob(path.join(dir, 'model.safetensors'));
 let started = performance.now();
-const model = await engine.openGpt2Model({ config: read('config.json'), weights, vocab: read('vocab.json'), merges: read('merges.txt') });
+const model = await engine.openGpt2Model({
+  config: read('config.json'),
+  weights,
+  vocab: read('vocab.json'),
+  merges: read('merges.txt'),
+});
 const loadMs = performance.now() - started;
 const heapAfterLoad = engine.memoryStats().heapBytes;
 const rss = process.memoryUsage().rss;
@@ -40,7 +45,8 @@ const rss = process.memoryUsage().rss;
 const { ids } = model.encode(SENTENCE);
 const times = [];
 let run;
-for (let i = 0; i <= RUNS; i++) {  // the first run warms up
+for (let i = 0; i <= RUNS; i++) {
+  // the first run warms up
   started = performance.now();
   run = model.analyzePacked(SENTENCE);
   if (i > 0) times.push(performance.now() - started);
@@ -53,39 +59,53 @@ for (let i = 0; i < 3; i++) {
 }
 
 const c = model.config;
-const traceBytes = run.layers[0].selfAttention.heads[0].weights.buffer.byteLength;  // every matrix views one buffer
+const traceBytes = run.layers[0].selfAttention.heads[0].weights.buffer.byteLength; // every matrix views one buffer
 console.error({ loadMs, heapAfterLoad, rss, tokens: ids.length, times, generation, traceBytes });
 model.delete();
 
 // The same in Chromium: a file input holds the four files, the page's engine opens them.
 async function inChromium() {
   const { server, url } = await startServer({ root: path.join(root, 'web'), port: 0 });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
   try {
     const page = await browser.newPage();
-    await page.goto(new URL('lib/engine.mjs', url).href);  // any page of the origin, without the app
+    await page.goto(new URL('lib/engine.mjs', url).href); // any page of the origin, without the app
     await page.evaluate(() => {
       const input = Object.assign(document.createElement('input'), { type: 'file', multiple: true, id: 'files' });
       document.body.append(input);
     });
-    await page.locator('#files').setInputFiles(['config.json', 'model.safetensors', 'vocab.json', 'merges.txt'].map((f) => path.join(dir, f)));
-    return await page.evaluate(async ({ sentence, runs }) => {
-      const { loadEngine } = await import('/lib/engine.mjs');
-      const { pickGpt2Files } = await import('/lib/own-model.mjs');
-      const engine = await loadEngine();
-      let t = performance.now();
-      const model = await engine.openGpt2Model(pickGpt2Files(document.getElementById('files').files));
-      const loadMs = performance.now() - t;
-      const heap = engine.memoryStats().heapBytes;
-      const times = [];
-      for (let i = 0; i <= runs; i++) {
-        t = performance.now();
-        model.analyzePacked(sentence);
-        if (i > 0) times.push(performance.now() - t);
-      }
-      return { loadMs, heap, times, version: navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] };
-    }, { sentence: SENTENCE, runs: RUNS });
+    await page
+      .locator('#files')
+      .setInputFiles(['config.json', 'model.safetensors', 'vocab.json', 'merges.txt'].map((f) => path.join(dir, f)));
+    return await page.evaluate(
+      async ({ sentence, runs }) => {
+        const { loadEngine } = await import('/lib/engine.mjs');
+        const { pickGpt2Files } = await import('/lib/own-model.mjs');
+        const engine = await loadEngine();
+        let t = performance.now();
+        const model = await engine.openGpt2Model(pickGpt2Files(document.getElementById('files').files));
+        const loadMs = performance.now() - t;
+        const heap = engine.memoryStats().heapBytes;
+        const times = [];
+        for (let i = 0; i <= runs; i++) {
+          t = performance.now();
+          model.analyzePacked(sentence);
+          if (i > 0) times.push(performance.now() - t);
+        }
+        return { loadMs, heap, times, version: navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] };
+      },
+      { sentence: SENTENCE, runs: RUNS },
+    );
   } finally {
     await browser.close();
     server.close();
@@ -98,9 +118,9 @@ const lines = [
   '## GPT-2 124M',
   '',
   `\`node --no-liftoff tools/bench/gpt2.mjs\` on a random-weight checkpoint of GPT-2 124M's shape (\`tools/gpt2_reference.py random124m\`, ` +
-  `F32, ${(weights.size / MB).toFixed(0)} MiB file): ${c.nLayers} layers × ${c.nHeads} heads, d_model ${c.dModel}, ` +
-  `${c.vocabSize} tokens, ${model.parameterCount.toLocaleString('en')} parameters. Node ${process.version}, one thread, ` +
-  `SIMD128 without FMA. Machine: ${machineLine(machine)}; ${machine.date}.`,
+    `F32, ${(weights.size / MB).toFixed(0)} MiB file): ${c.nLayers} layers × ${c.nHeads} heads, d_model ${c.dModel}, ` +
+    `${c.vocabSize} tokens, ${model.parameterCount.toLocaleString('en')} parameters. Node ${process.version}, one thread, ` +
+    `SIMD128 without FMA. Machine: ${machineLine(machine)}; ${machine.date}.`,
   '',
   '| figure | measured |',
   '| --- | --- |',
@@ -114,9 +134,9 @@ const lines = [
     `(median of ${RUNS}, ${Math.min(...browser.times).toFixed(0)}–${Math.max(...browser.times).toFixed(0)}) |`,
   '',
   `The trace holds ${(traceBytes / 4).toLocaleString('en')} floats (${(traceBytes / MB).toFixed(1)} MiB) for ${ids.length} tokens. ` +
-  'Peak memory while loading is the file plus the model: the file is streamed into one buffer in wasm memory, never held whole in JS. ' +
-  'The page is what the target is about (Chromium); Node is shown for comparison: its file-backed Blob streams in 64 KB chunks ' +
-  '(7.0 s for the 548 MB file alone, measured separately at load 16), and the rest of its load is slower than Chromium\'s for reasons not yet measured.',
+    'Peak memory while loading is the file plus the model: the file is streamed into one buffer in wasm memory, never held whole in JS. ' +
+    'The page is what the target is about (Chromium); Node is shown for comparison: its file-backed Blob streams in 64 KB chunks ' +
+    "(7.0 s for the 548 MB file alone, measured separately at load 16), and the rest of its load is slower than Chromium's for reasons not yet measured.",
   GPT2_END,
 ];
 const section = lines.join('\n');

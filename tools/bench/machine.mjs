@@ -5,7 +5,11 @@ import os from 'node:os';
 
 export function describeMachine() {
   const lscpu = (() => {
-    try { return execFileSync('lscpu', { encoding: 'utf8' }); } catch { return ''; }
+    try {
+      return execFileSync('lscpu', { encoding: 'utf8' });
+    } catch {
+      return '';
+    }
   })();
   const field = (name) => (lscpu.match(new RegExp(`^${name}:\\s*(.+)$`, 'm')) ?? [])[1]?.trim();
   const cpuinfoMHz = Number((readFileSync('/proc/cpuinfo', 'utf8').match(/cpu MHz\s*:\s*([\d.]+)/) ?? [])[1]);
@@ -24,7 +28,11 @@ export function describeMachine() {
   };
 }
 
-export const loadNow = () => os.loadavg().map((x) => x.toFixed(2)).join(', ');
+export const loadNow = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
 
 export const machineLine = (m) =>
   `${m.model}, ${m.cpus} CPUs (${m.coresPerSocket} cores × ${m.threadsPerCore} thread)` +
@@ -47,7 +55,8 @@ export const TRAIN_END = '<!-- end of training benchmark -->';
 
 // The text from `start` to `end` (markers included), or null.
 export function section(markdown, start, end) {
-  const i = markdown.indexOf(start), j = markdown.indexOf(end);
+  const i = markdown.indexOf(start),
+    j = markdown.indexOf(end);
   return i >= 0 && j > i ? markdown.slice(i, j + end.length) : null;
 }
 
@@ -55,7 +64,8 @@ export const BROWSER_START = '<!-- Chromium benchmark: written by tools/bench/br
 export const BROWSER_END = '<!-- end of Chromium benchmark -->';
 
 export function browserSection(markdown) {
-  const i = markdown.indexOf(BROWSER_START), j = markdown.indexOf(BROWSER_END);
+  const i = markdown.indexOf(BROWSER_START),
+    j = markdown.indexOf(BROWSER_END);
   return i >= 0 && j > i ? markdown.slice(i, j + BROWSER_END.length) : null;
 }
 export const pageSection = (markdown) => section(markdown, PAGE_START, PAGE_END);

@@ -8,26 +8,38 @@
 import { loadOrt, loadOurs, loadTfjs, ortAttention, ourWorkspace, tfjsAttention } from './runtimes.mjs';
 
 const [impl, nText, causalText] = process.argv.slice(2);
-const n = Number(nText), d = 64, causal = causalText === 'true';
+const n = Number(nText),
+  d = 64,
+  causal = causalText === 'true';
 const gc = globalThis.gc ?? (() => {});
 
 // Inputs are the same seeded values for every runtime: made by our workspace, then copied.
 const engine = await loadOurs();
 const ws = ourWorkspace(engine, 2 * n * d);
-const q = ws.a.slice(0, n * d), k = ws.b.slice(0, n * d), v = ws.b.slice(n * d, 2 * n * d);
+const q = ws.a.slice(0, n * d),
+  k = ws.b.slice(0, n * d),
+  v = ws.b.slice(n * d, 2 * n * d);
 
 let call;
 if (impl === 'fused' || impl === 'traced') {
   const kernel = impl === 'fused' ? 'attentionFused' : 'attentionTraced';
   const small = ourWorkspace(engine, 2 * 16 * d);
-  small[kernel](16, d, causal);  // first call of the code path, outside the measurement
+  small[kernel](16, d, causal); // first call of the code path, outside the measurement
   small.delete();
   call = () => ws[kernel](n, d, causal);
 } else if (impl.startsWith('tfjs')) {
   const tf = await loadTfjs();
-  const warm = tfjsAttention(tf, 16, d, causal, q.slice(0, 16 * d), k.slice(0, 16 * d), v.slice(0, 16 * d),
-                             impl === 'tfjs-transposeB' ? 'transposeB' : 'transpose');
-  warm.run(), warm.dispose();
+  const warm = tfjsAttention(
+    tf,
+    16,
+    d,
+    causal,
+    q.slice(0, 16 * d),
+    k.slice(0, 16 * d),
+    v.slice(0, 16 * d),
+    impl === 'tfjs-transposeB' ? 'transposeB' : 'transpose',
+  );
+  (warm.run(), warm.dispose());
   const op = tfjsAttention(tf, n, d, causal, q, k, v, impl === 'tfjs-transposeB' ? 'transposeB' : 'transpose');
   call = () => op.run();
 } else if (impl === 'ort') {
@@ -41,9 +53,19 @@ if (impl === 'fused' || impl === 'traced') {
 }
 
 gc();
-await new Promise((r) => setTimeout(r, 50));  // let background compilation threads settle
-const rss0 = process.memoryUsage().rss, brk0 = engine.memoryStats().brk;
+await new Promise((r) => setTimeout(r, 50)); // let background compilation threads settle
+const rss0 = process.memoryUsage().rss,
+  brk0 = engine.memoryStats().brk;
 await call();
 gc();
-const rss1 = process.memoryUsage().rss, brk1 = engine.memoryStats().brk;
-console.log(JSON.stringify({ impl, n, causal, rssGrowth: rss1 - rss0, brkGrowth: impl === 'fused' || impl === 'traced' ? brk1 - brk0 : null }));
+const rss1 = process.memoryUsage().rss,
+  brk1 = engine.memoryStats().brk;
+console.log(
+  JSON.stringify({
+    impl,
+    n,
+    causal,
+    rssGrowth: rss1 - rss0,
+    brkGrowth: impl === 'fused' || impl === 'traced' ? brk1 - brk0 : null,
+  }),
+);

@@ -15,12 +15,13 @@ import { fileURLToPath } from 'node:url';
 
 // --- protobuf wire format -------------------------------------------------------------------
 // A message is a list of fields; each field is (number, wire type, payload).
-const VARINT = 0, LEN = 2;
+const VARINT = 0,
+  LEN = 2;
 
 function varint(value) {
   const out = [];
   let v = BigInt(value);
-  if (v < 0n) v += 1n << 64n;  // int64 negatives are 10-byte two's complement
+  if (v < 0n) v += 1n << 64n; // int64 negatives are 10-byte two's complement
   do {
     let byte = Number(v & 0x7fn);
     v >>= 7n;
@@ -37,7 +38,7 @@ const str = (field, s) => bytes(field, [...new TextEncoder().encode(s)]);
 const msg = (field, ...parts) => bytes(field, parts.flat());
 
 // --- ONNX messages (field numbers from onnx/onnx.proto) -------------------------------------
-const FLOAT = 1;  // TensorProto.DataType
+const FLOAT = 1; // TensorProto.DataType
 const ATTR = { FLOAT: 1, INT: 2, TENSOR: 4, INTS: 7 };
 
 // TensorProto: dims = 1, data_type = 2, float_data = 4 (packed), int64_data = 7, name = 8
@@ -57,7 +58,14 @@ const attrTensor = (name, tensor) => msg(5, str(1, name), tensor, int(20, ATTR.T
 
 // NodeProto: input = 1, output = 2, name = 3, op_type = 4, attribute = 5
 const node = (op, inputs, outputs, ...attributes) =>
-  msg(1, ...inputs.map((s) => str(1, s)), ...outputs.map((s) => str(2, s)), str(3, `${op}_${outputs[0]}`), str(4, op), ...attributes);
+  msg(
+    1,
+    ...inputs.map((s) => str(1, s)),
+    ...outputs.map((s) => str(2, s)),
+    str(3, `${op}_${outputs[0]}`),
+    str(4, op),
+    ...attributes,
+  );
 
 // ValueInfoProto { name = 1, type = 2 { tensor_type = 1 { elem_type = 1, shape = 2 { dim = 1 { dim_value = 1 } } } } }
 const valueInfo = (field, name, dims) =>
@@ -67,7 +75,12 @@ const valueInfo = (field, name, dims) =>
 // GraphProto: node = 1, name = 2, initializer = 5, input = 11, output = 12
 function model({ nodes, initializers = [], inputs, outputs, name }) {
   const graph = msg(7, ...nodes, str(2, name), ...initializers, ...inputs, ...outputs);
-  return new Uint8Array([...int(1, 8), ...str(2, 'attention-explorer bench'), ...graph, ...msg(8, str(1, ''), int(2, 17))]);
+  return new Uint8Array([
+    ...int(1, 8),
+    ...str(2, 'attention-explorer bench'),
+    ...graph,
+    ...msg(8, str(1, ''), int(2, 17)),
+  ]);
 }
 
 export function matmulModel(m, k, n) {

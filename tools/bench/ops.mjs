@@ -4,7 +4,8 @@
 
 // --- TensorFlow.js, wasm backend (XNNPACK) -----------------------------------------------
 export function tfjsGemm(tf, n, a, b) {
-  const ta = tf.tensor2d(a, [n, n]), tb = tf.tensor2d(b, [n, n]);
+  const ta = tf.tensor2d(a, [n, n]),
+    tb = tf.tensor2d(b, [n, n]);
   return {
     run() {
       tf.matMul(ta, tb).dispose();
@@ -16,7 +17,7 @@ export function tfjsGemm(tf, n, a, b) {
       return out;
     },
     dispose() {
-      ta.dispose(), tb.dispose();
+      (ta.dispose(), tb.dispose());
     },
   };
 }
@@ -25,7 +26,9 @@ export function tfjsGemm(tf, n, a, b) {
 // The scale multiplies Q (n·d products) rather than the n×n scores; the causal mask is an
 // n×n tensor of 0 and −∞ made once, outside the timed calls.
 export function tfjsAttention(tf, n, d, causal, q, k, v, variant) {
-  const tq = tf.tensor2d(q, [n, d]), tk = tf.tensor2d(k, [n, d]), tv = tf.tensor2d(v, [n, d]);
+  const tq = tf.tensor2d(q, [n, d]),
+    tk = tf.tensor2d(k, [n, d]),
+    tv = tf.tensor2d(v, [n, d]);
   const scale = tf.scalar(1 / Math.sqrt(d));
   let mask = null;
   if (causal) {
@@ -73,4 +76,3 @@ export async function ortSession(ort, bytes, feeds) {
     dispose: () => session.release(),
   };
 }
-

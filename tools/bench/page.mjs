@@ -41,8 +41,15 @@ const { server, url } = await startServer({ root: path.join(root, 'web'), port: 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 const chromiumVersion = browser.version();
 
@@ -56,11 +63,18 @@ function recordReady() {
     window.__aeBench.ready = performance.now();
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => { window.__aeBench.painted = performance.now(); };
+      channel.port1.onmessage = () => {
+        window.__aeBench.painted = performance.now();
+      };
       channel.port2.postMessage(0);
     });
   };
-  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+  new MutationObserver(check).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['data-status'],
+  });
 }
 
 const kindOf = (u) => {
@@ -84,17 +98,31 @@ async function loadOnce() {
   const t = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0];
     const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'));
-    return { ...window.__aeBench, origin: performance.timeOrigin, domContentLoaded: nav.domContentLoadedEventEnd, wasmEnd: wasm?.responseEnd };
+    return {
+      ...window.__aeBench,
+      origin: performance.timeOrigin,
+      domContentLoaded: nav.domContentLoadedEventEnd,
+      wasmEnd: wasm?.responseEnd,
+    };
   });
   const files = [];
   for (const r of responses) {
     const timing = r.request().timing();
-    if (timing.startTime > t.origin + t.ready) continue;  // requested after the first render: not initial
+    if (timing.startTime > t.origin + t.ready) continue; // requested after the first render: not initial
     const sizes = await r.request().sizes();
     let raw = 0;
-    try { raw = (await r.body()).length; } catch { /* no body */ }
-    files.push({ url: new URL(r.url()).pathname, kind: kindOf(r.url()), encoded: sizes.responseBodySize, raw,
-      gzip: /gzip/.test((await r.allHeaders())['content-encoding'] ?? '') });
+    try {
+      raw = (await r.body()).length;
+    } catch {
+      /* no body */
+    }
+    files.push({
+      url: new URL(r.url()).pathname,
+      kind: kindOf(r.url()),
+      encoded: sizes.responseBodySize,
+      raw,
+      gzip: /gzip/.test((await r.allHeaders())['content-encoding'] ?? ''),
+    });
   }
   await context.close();
   return { ...t, files };
@@ -110,7 +138,7 @@ const rawTotal = files.reduce((s, f) => s + f.raw, 0);
 const byKind = {};
 for (const f of files) {
   byKind[f.kind] ??= { encoded: 0, raw: 0, count: 0 };
-  byKind[f.kind].encoded += f.encoded, byKind[f.kind].raw += f.raw, byKind[f.kind].count++;
+  ((byKind[f.kind].encoded += f.encoded), (byKind[f.kind].raw += f.raw), byKind[f.kind].count++);
 }
 log(`first render median ${fmt(median(firstRender), 0)} ms, transfer ${fmt(transfer / 1000, 1)} KB`);
 
@@ -164,7 +192,7 @@ for (const [name, act] of Object.entries(interactions)) {
   const samples = [];
   for (let i = 0; i < interactionReps + 3; i++) {
     const s = await page.evaluate(`window.__aeTime(${act.toString()})`);
-    if (i >= 3) samples.push(s);  // the first few warm up the code paths
+    if (i >= 3) samples.push(s); // the first few warm up the code paths
   }
   interactionResults[name] = samples;
   log(`${name}: work median ${fmt(median(samples.map((s) => s.work)), 1)} ms`);
@@ -179,7 +207,7 @@ for (const [name, act] of Object.entries(interactions)) {
   await cdp.send('Profiler.start');
   for (let i = 0; i < 10; i++) await page.evaluate(`window.__aeTime(${act.toString()})`);
   const { profile } = await cdp.send('Profiler.stop');
-  const dt = (profile.endTime - profile.startTime) / 1000 / profile.samples.length;  // ms per sample
+  const dt = (profile.endTime - profile.startTime) / 1000 / profile.samples.length; // ms per sample
   const self = new Map();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map(profile.nodes.flatMap((n) => (n.children ?? []).map((c) => [c, n.id])));
@@ -189,7 +217,9 @@ for (const [name, act] of Object.entries(interactions)) {
     // Charged to the page file whose code is running or called the native (DOM) function.
     let node = id;
     while (node !== undefined && !byId.get(node).callFrame.url) node = parent.get(node);
-    const file = (node === undefined ? functionName : byId.get(node).callFrame.url.replace(/^https?:\/\/[^/]+\//, '')) || '(browser)';
+    const file =
+      (node === undefined ? functionName : byId.get(node).callFrame.url.replace(/^https?:\/\/[^/]+\//, '')) ||
+      '(browser)';
     self.set(file, (self.get(file) ?? 0) + dt / 10);
   }
   profiles[name] = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
@@ -202,92 +232,107 @@ log('kernels in the page');
 const kernelPage = await (await browser.newContext()).newPage();
 await kernelPage.goto(url);
 await kernelPage.waitForFunction(() => document.getElementById('app').dataset.status === 'ready');
-const kernels = await kernelPage.evaluate(async ({ quick, lesson }) => {
-  const { loadEngine } = await import('/lib/engine.mjs');
-  const engine = await loadEngine({}, 'bench');  // the benchmarks' module, beside the page's
-  const { median, msPerCall: timeCall } = await import('/lib/stats.mjs');
-  const pause = () => new Promise((r) => setTimeout(r, 0));
-  // V8 in Chromium starts wasm in its baseline tier and tiers hot functions up: warm every
-  // kernel for ≥ 300 ms before timing so the optimised code is what gets measured.
-  const WARM_MS = 300;
+const kernels = await kernelPage.evaluate(
+  async ({ quick, lesson }) => {
+    const { loadEngine } = await import('/lib/engine.mjs');
+    const engine = await loadEngine({}, 'bench'); // the benchmarks' module, beside the page's
+    const { median, msPerCall: timeCall } = await import('/lib/stats.mjs');
+    const pause = () => new Promise((r) => setTimeout(r, 0));
+    // V8 in Chromium starts wasm in its baseline tier and tiers hot functions up: warm every
+    // kernel for ≥ 300 ms before timing so the optimised code is what gets measured.
+    const WARM_MS = 300;
 
-  const gemmSizes = [64, 128, 256, 512];
-  const variants = engine.gemmKernelNames();
-  const gws = engine.createKernelWorkspace(512 * 512);
-  gws.fillRandom(11);
-  gws.reserveGemm(512, 512, 512);
-  const gemm = {};
-  for (const n of gemmSizes) for (const v of variants) {
-    gemm[`${v} ${n}`] = [];
-    timeCall(() => gws.gemm(v, n, n, n, false), WARM_MS / 4);
-  }
-  const gemmRounds = quick ? 3 : 9;
-  for (let r = 0; r < gemmRounds; r++) {
-    for (const n of gemmSizes) {
-      for (let i = 0; i < variants.length; i++) {
-        const v = variants[(i + r) % variants.length];
-        gemm[`${v} ${n}`].push(timeCall(() => gws.gemm(v, n, n, n, false), 25));
+    const gemmSizes = [64, 128, 256, 512];
+    const variants = engine.gemmKernelNames();
+    const gws = engine.createKernelWorkspace(512 * 512);
+    gws.fillRandom(11);
+    gws.reserveGemm(512, 512, 512);
+    const gemm = {};
+    for (const n of gemmSizes)
+      for (const v of variants) {
+        gemm[`${v} ${n}`] = [];
+        timeCall(() => gws.gemm(v, n, n, n, false), WARM_MS / 4);
       }
-      await pause();
-    }
-  }
-  gws.delete();
-
-  const d = 64;
-  const sizes = quick ? [128, 512, 1024] : [128, 512, 1024, 2048, 8192];
-  const aws = engine.createKernelWorkspace(2 * Math.max(...sizes) * d);
-  aws.fillRandom(21);
-  const impls = {
-    fused: (n) => () => aws.attentionFused(n, d, false, 0),
-    'fused causal': (n) => () => aws.attentionFused(n, d, true, 0),
-    'window 64': (n) => () => aws.attentionFused(n, d, false, 64),
-    traced: (n) => (n <= 2048 ? () => aws.attentionTraced(n, d, false, 0) : null),
-  };
-  for (const make of Object.values(impls)) timeCall(make(128), WARM_MS);
-  const attention = {};
-  for (const n of sizes) {
-    const rounds = quick ? 2 : n >= 8192 ? 3 : 5;
-    const names = Object.keys(impls).filter((k) => impls[k](n));
-    for (const k of names) attention[`${k} ${n}`] = [];
-    for (let r = 0; r < rounds; r++) {
-      for (let i = 0; i < names.length; i++) {
-        const k = names[(i + r) % names.length];
-        attention[`${k} ${n}`].push(timeCall(impls[k](n), 25));
+    const gemmRounds = quick ? 3 : 9;
+    for (let r = 0; r < gemmRounds; r++) {
+      for (const n of gemmSizes) {
+        for (let i = 0; i < variants.length; i++) {
+          const v = variants[(i + r) % variants.length];
+          gemm[`${v} ${n}`].push(timeCall(() => gws.gemm(v, n, n, n, false), 25));
+        }
         await pause();
       }
     }
-  }
-  aws.delete();
+    gws.delete();
 
-  // The lesson sentence on the coreference encoder.
-  const base = new URL('/models/coref-encoder/', location.href);
-  const get = (f) => fetch(new URL(f, base));
-  const files = {
-    config: await (await get('config.json')).text(),
-    weights: new Uint8Array(await (await get('model.safetensors')).arrayBuffer()),
-    vocab: await (await get('vocab.txt')).text(),
-  };
-  const bench = engine.createModelBench(files);
-  const model = engine.loadTrainedModel(files);
-  timeCall(() => model.analyze(lesson), WARM_MS);
-  timeCall(() => model.analyzePacked(lesson), WARM_MS);
-  bench.analyzeTiming(lesson, 500);
-  const forward = { core: [], gelu: [], withObjects: [], withPacked: [], jsAnalyze: [], jsAnalyzePacked: [] };
-  for (let r = 0; r < (quick ? 3 : 7); r++) {
-    const t = bench.analyzeTiming(lesson, quick ? 300 : 1000);
-    forward.core.push(t.coreMicroseconds), forward.gelu.push(t.geluMicroseconds), forward.withObjects.push(t.withObjectsMicroseconds), forward.withPacked.push(t.withPackedMicroseconds);
-    forward.jsAnalyze.push(1000 * timeCall(() => model.analyze(lesson), 100));
-    forward.jsAnalyzePacked.push(1000 * timeCall(() => model.analyzePacked(lesson), 100));
-    await pause();
-  }
-  const training = [];
-  for (let r = 0; r < (quick ? 1 : 3); r++) training.push(bench.trainingThroughput({ steps: 20, batchSize: 32 }).stepsPerSecond);
-  model.delete();
-  bench.delete();
+    const d = 64;
+    const sizes = quick ? [128, 512, 1024] : [128, 512, 1024, 2048, 8192];
+    const aws = engine.createKernelWorkspace(2 * Math.max(...sizes) * d);
+    aws.fillRandom(21);
+    const impls = {
+      fused: (n) => () => aws.attentionFused(n, d, false, 0),
+      'fused causal': (n) => () => aws.attentionFused(n, d, true, 0),
+      'window 64': (n) => () => aws.attentionFused(n, d, false, 64),
+      traced: (n) => (n <= 2048 ? () => aws.attentionTraced(n, d, false, 0) : null),
+    };
+    for (const make of Object.values(impls)) timeCall(make(128), WARM_MS);
+    const attention = {};
+    for (const n of sizes) {
+      const rounds = quick ? 2 : n >= 8192 ? 3 : 5;
+      const names = Object.keys(impls).filter((k) => impls[k](n));
+      for (const k of names) attention[`${k} ${n}`] = [];
+      for (let r = 0; r < rounds; r++) {
+        for (let i = 0; i < names.length; i++) {
+          const k = names[(i + r) % names.length];
+          attention[`${k} ${n}`].push(timeCall(impls[k](n), 25));
+          await pause();
+        }
+      }
+    }
+    aws.delete();
 
-  const med = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, median(v)]));
-  return { variants, gemm: med(gemm), attention: med(attention), forward: med(forward), trainingStepsPerSecond: median(training), simd: engine.simd };
-}, { quick, lesson: LESSON });
+    // The lesson sentence on the coreference encoder.
+    const base = new URL('/models/coref-encoder/', location.href);
+    const get = (f) => fetch(new URL(f, base));
+    const files = {
+      config: await (await get('config.json')).text(),
+      weights: new Uint8Array(await (await get('model.safetensors')).arrayBuffer()),
+      vocab: await (await get('vocab.txt')).text(),
+    };
+    const bench = engine.createModelBench(files);
+    const model = engine.loadTrainedModel(files);
+    timeCall(() => model.analyze(lesson), WARM_MS);
+    timeCall(() => model.analyzePacked(lesson), WARM_MS);
+    bench.analyzeTiming(lesson, 500);
+    const forward = { core: [], gelu: [], withObjects: [], withPacked: [], jsAnalyze: [], jsAnalyzePacked: [] };
+    for (let r = 0; r < (quick ? 3 : 7); r++) {
+      const t = bench.analyzeTiming(lesson, quick ? 300 : 1000);
+      (forward.core.push(t.coreMicroseconds),
+        forward.gelu.push(t.geluMicroseconds),
+        forward.withObjects.push(t.withObjectsMicroseconds),
+        forward.withPacked.push(t.withPackedMicroseconds));
+      forward.jsAnalyze.push(1000 * timeCall(() => model.analyze(lesson), 100));
+      forward.jsAnalyzePacked.push(1000 * timeCall(() => model.analyzePacked(lesson), 100));
+      await pause();
+    }
+    const training = [];
+    for (let r = 0; r < (quick ? 1 : 3); r++)
+      training.push(bench.trainingThroughput({ steps: 20, batchSize: 32 }).stepsPerSecond);
+    model.delete();
+    bench.delete();
+
+    const med = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, median(v)]));
+    return {
+      variants,
+      gemm: med(gemm),
+      attention: med(attention),
+      forward: med(forward),
+      trainingStepsPerSecond: median(training),
+      simd: engine.simd,
+    };
+  },
+  { quick, lesson: LESSON },
+);
 await browser.close();
 server.close();
 
@@ -301,89 +346,179 @@ const kb = (b) => fmt(b / 1000, 1);
 say(PAGE_START);
 say('## The page in headless Chromium');
 say();
-say(`Generated by \`npm run bench:page\` (\`node tools/bench/page.mjs${quick ? ' --quick' : ''}${args.includes('--runs') ? ` --runs ${runs}` : ''}\`) on ${machine.date}; ` +
-    `total run time ${((performance.now() - started) / 1000).toFixed(0)} s. Do not edit by hand: run it again.`);
+say(
+  `Generated by \`npm run bench:page\` (\`node tools/bench/page.mjs${quick ? ' --quick' : ''}${args.includes('--runs') ? ` --runs ${runs}` : ''}\`) on ${machine.date}; ` +
+    `total run time ${((performance.now() - started) / 1000).toFixed(0)} s. Do not edit by hand: run it again.`,
+);
 say();
 say(`- Machine: ${machineLine(machine)}.`);
-say(`- Chromium ${chromiumVersion} (Debian's /usr/bin/chromium, headless, \`--disable-gpu\`), driven by Playwright; the page served from ` +
-    'localhost by scripts/serve.mjs (gzip, no caching across runs: every load is a fresh browser context).');
+say(
+  `- Chromium ${chromiumVersion} (Debian's /usr/bin/chromium, headless, \`--disable-gpu\`), driven by Playwright; the page served from ` +
+    'localhost by scripts/serve.mjs (gzip, no caching across runs: every load is a fresh browser context).',
+);
 say();
 say('### Loading');
 say();
-say(`Navigation start → the first frame painted after \`#app\` reports \`data-status="ready"\` (the default view: the lesson sentence's attention drawn), ${runs} loads:`);
+say(
+  `Navigation start → the first frame painted after \`#app\` reports \`data-status="ready"\` (the default view: the lesson sentence's attention drawn), ${runs} loads:`,
+);
 say();
-say(table(['figure', 'median', 'min–max', 'target', 'status'], [
-  ['first rendered attention', `${fmt(median(firstRender), 0)} ms`, `${fmt(Math.min(...firstRender), 0)}–${fmt(Math.max(...firstRender), 0)} ms`,
-    `≤ ${TARGETS.firstRenderMs} ms`, mark(median(firstRender) <= TARGETS.firstRenderMs)],
-  ['DOMContentLoaded', `${fmt(median(loads.map((l) => l.domContentLoaded)), 0)} ms`, '', '', ''],
-  ['wasm module received', `${fmt(median(loads.map((l) => l.wasmEnd ?? NaN)), 0)} ms`, '', '', ''],
-  ['initial transfer (gzipped)', `${kb(transfer)} KB`, `${kb(rawTotal)} KB uncompressed`, `≤ ${TARGETS.transferKB} KB`, mark(transfer / 1000 <= TARGETS.transferKB)],
-]));
+say(
+  table(
+    ['figure', 'median', 'min–max', 'target', 'status'],
+    [
+      [
+        'first rendered attention',
+        `${fmt(median(firstRender), 0)} ms`,
+        `${fmt(Math.min(...firstRender), 0)}–${fmt(Math.max(...firstRender), 0)} ms`,
+        `≤ ${TARGETS.firstRenderMs} ms`,
+        mark(median(firstRender) <= TARGETS.firstRenderMs),
+      ],
+      ['DOMContentLoaded', `${fmt(median(loads.map((l) => l.domContentLoaded)), 0)} ms`, '', '', ''],
+      ['wasm module received', `${fmt(median(loads.map((l) => l.wasmEnd ?? NaN)), 0)} ms`, '', '', ''],
+      [
+        'initial transfer (gzipped)',
+        `${kb(transfer)} KB`,
+        `${kb(rawTotal)} KB uncompressed`,
+        `≤ ${TARGETS.transferKB} KB`,
+        mark(transfer / 1000 <= TARGETS.transferKB),
+      ],
+    ],
+  ),
+);
 say();
 say('What the first render needed (bytes on the wire as the browser counted them; KB = 1000 bytes):');
 say();
-say(table(['kind', 'files', 'transferred KB', 'uncompressed KB'],
-  Object.entries(byKind).sort((a, b) => b[1].encoded - a[1].encoded).map(([k, v]) => [k, v.count, kb(v.encoded), kb(v.raw)])));
+say(
+  table(
+    ['kind', 'files', 'transferred KB', 'uncompressed KB'],
+    Object.entries(byKind)
+      .sort((a, b) => b[1].encoded - a[1].encoded)
+      .map(([k, v]) => [k, v.count, kb(v.encoded), kb(v.raw)]),
+  ),
+);
 say();
-const initialModels = [...new Set(files.filter((f) => f.kind === 'models').map((f) => f.url.split('/')[2]).filter((m) => m && !m.includes('.')))];
-say(`Models in it: ${initialModels.length ? initialModels.join(', ') : 'none'} (the one the page opens on) and models/index.json; ` +
-    'every other trained model is fetched when the first panel that shows it opens.');
+const initialModels = [
+  ...new Set(
+    files
+      .filter((f) => f.kind === 'models')
+      .map((f) => f.url.split('/')[2])
+      .filter((m) => m && !m.includes('.')),
+  ),
+];
+say(
+  `Models in it: ${initialModels.length ? initialModels.join(', ') : 'none'} (the one the page opens on) and models/index.json; ` +
+    'every other trained model is fetched when the first panel that shows it opens.',
+);
 say();
 say('### Interactions');
 say();
-say(`On the coreference model with the lesson sentence, ${interactionReps} repeats each after 3 warm-up ones, milliseconds. ` +
+say(
+  `On the coreference model with the lesson sentence, ${interactionReps} repeats each after 3 warm-up ones, milliseconds. ` +
     '"Work" is what the main thread does for the interaction: the handlers (synchronous, including the wasm forward pass when the sentence changes) ' +
-    'plus rendering the next frame (style, layout, paint). "To painted frame" also includes waiting for that frame to start. Median (max).');
+    'plus rendering the next frame (style, layout, paint). "To painted frame" also includes waiting for that frame to start. Median (max).',
+);
 say();
-say(table(['interaction', 'work', 'handlers', 'rendering', 'to painted frame', `target ≤ ${TARGETS.interactionMs} ms (work)`],
-  Object.entries(interactionResults).map(([name, s]) => [name, stats(s.map((x) => x.work)), stats(s.map((x) => x.sync)),
-    stats(s.map((x) => x.render)), stats(s.map((x) => x.toPaint)), mark(median(s.map((x) => x.work)) <= TARGETS.interactionMs)])));
+say(
+  table(
+    ['interaction', 'work', 'handlers', 'rendering', 'to painted frame', `target ≤ ${TARGETS.interactionMs} ms (work)`],
+    Object.entries(interactionResults).map(([name, s]) => [
+      name,
+      stats(s.map((x) => x.work)),
+      stats(s.map((x) => x.sync)),
+      stats(s.map((x) => x.render)),
+      stats(s.map((x) => x.toPaint)),
+      mark(median(s.map((x) => x.work)) <= TARGETS.interactionMs),
+    ]),
+  ),
+);
 say();
-say('Where the time goes (V8 sampling profiler, a separate untimed pass of 10 repeats): script time per file of the page, ' +
-    'including the DOM calls it makes, ms per interaction (rendering is not in it); dist/attention.wasm is the core:');
+say(
+  'Where the time goes (V8 sampling profiler, a separate untimed pass of 10 repeats): script time per file of the page, ' +
+    'including the DOM calls it makes, ms per interaction (rendering is not in it); dist/attention.wasm is the core:',
+);
 say();
-say(table(['interaction', 'top files by script time'], Object.entries(profiles).map(([name, top]) =>
-  [name, top.map(([fn, ms]) => `${fn.replace(/\|/g, '\\|')} ${fmt(ms, 1)}`).join('; ')])));
+say(
+  table(
+    ['interaction', 'top files by script time'],
+    Object.entries(profiles).map(([name, top]) => [
+      name,
+      top.map(([fn, ms]) => `${fn.replace(/\|/g, '\\|')} ${fmt(ms, 1)}`).join('; '),
+    ]),
+  ),
+);
 say();
 say('### Kernels in the page');
 say();
-say(`The same wasm module (SIMD128: ${kernels.simd ? 'yes' : 'no'}) loaded a second time in the page and timed with performance.now() ` +
+say(
+  `The same wasm module (SIMD128: ${kernels.simd ? 'yes' : 'no'}) loaded a second time in the page and timed with performance.now() ` +
     'through KernelWorkspace, as `npm run bench` does in Node; rounds interleaved, medians. Chromium compiles wasm with its baseline tier first and ' +
-    'optimises hot functions later, so every kernel runs ≥ 300 ms (GEMM: 75 ms per size) before it is timed.');
+    'optimises hot functions later, so every kernel runs ≥ 300 ms (GEMM: 75 ms per size) before it is timed.',
+);
 say();
 say('GEMM, C = A·B, n×n×n, GFLOP/s:');
 say();
-say(table(['n', ...kernels.variants], [64, 128, 256, 512].map((n) =>
-  [n, ...kernels.variants.map((v) => fmt((2 * n ** 3) / kernels.gemm[`${v} ${n}`] / 1e6))])));
+say(
+  table(
+    ['n', ...kernels.variants],
+    [64, 128, 256, 512].map((n) => [
+      n,
+      ...kernels.variants.map((v) => fmt((2 * n ** 3) / kernels.gemm[`${v} ${n}`] / 1e6)),
+    ]),
+  ),
+);
 say();
-say('Attention, one head, d = 64, milliseconds per call (GFLOP/s, counting 4·n²·d; half for causal; the window counts what it skips as not done):');
+say(
+  'Attention, one head, d = 64, milliseconds per call (GFLOP/s, counting 4·n²·d; half for causal; the window counts what it skips as not done):',
+);
 say();
 const attNames = ['fused', 'fused causal', 'window 64', 'traced'];
 const attSizes = [...new Set(Object.keys(kernels.attention).map((k) => Number(k.split(' ').pop())))];
-say(table(['n', 'fused', 'fused, causal', 'fused, sliding window w = 64', 'traced (keeps n×n)'], attSizes.map((n) => [n, ...attNames.map((k) => {
-  const ms = kernels.attention[`${k} ${n}`];
-  if (ms == null) return 'not run (trace > 1 GiB)';
-  const flops = k === 'fused' || k === 'traced' ? 4 * n * n * 64 : k === 'fused causal' ? 2 * n * n * 64 : null;
-  return flops ? `${fmt(ms, ms < 10 ? 2 : 0)} (${fmt(flops / ms / 1e6)})` : fmt(ms, ms < 10 ? 2 : 0);
-})])));
+say(
+  table(
+    ['n', 'fused', 'fused, causal', 'fused, sliding window w = 64', 'traced (keeps n×n)'],
+    attSizes.map((n) => [
+      n,
+      ...attNames.map((k) => {
+        const ms = kernels.attention[`${k} ${n}`];
+        if (ms == null) return 'not run (trace > 1 GiB)';
+        const flops = k === 'fused' || k === 'traced' ? 4 * n * n * 64 : k === 'fused causal' ? 2 * n * n * 64 : null;
+        return flops ? `${fmt(ms, ms < 10 ? 2 : 0)} (${fmt(flops / ms / 1e6)})` : fmt(ms, ms < 10 ? 2 : 0);
+      }),
+    ]),
+  ),
+);
 say();
 say('### The lesson sentence on the coreference encoder');
 say();
 const f = kernels.forward;
-say('Forward pass with the full trace the page needs (3 layers × 4 heads, every intermediate) and the prediction, µs per call. ' +
+say(
+  'Forward pass with the full trace the page needs (3 layers × 4 heads, every intermediate) and the prediction, µs per call. ' +
     '"In wasm" figures are timed inside the module with std::chrono::steady_clock (ModelBench, bindings/bench.cpp); ' +
-    '"from JS" ones are the calls the page makes, timed with performance.now().');
+    '"from JS" ones are the calls the page makes, timed with performance.now().',
+);
 say();
-say(table(['what', 'µs per call', 'target ≤ 50 µs'], [
-  ['core forward + trace + prediction (in wasm)', fmt(f.core, 0), mark(f.core <= 50)],
-  ['… of which GELU (in wasm)', fmt(f.gelu, 0), ''],
-  ['… + building the nested JS objects of analyze() (in wasm)', fmt(f.withObjects, 0), ''],
-  ['… + the packed form, one Float32Array (in wasm)', fmt(f.withPacked, 0), ''],
-  ['TrainedModel.analyze(text) from JS', fmt(f.jsAnalyze, 0), mark(f.jsAnalyze <= 50)],
-  ['TrainedModel.analyzePacked(text) from JS (views unpacked)', fmt(f.jsAnalyzePacked, 0), mark(f.jsAnalyzePacked <= 50)],
-]));
+say(
+  table(
+    ['what', 'µs per call', 'target ≤ 50 µs'],
+    [
+      ['core forward + trace + prediction (in wasm)', fmt(f.core, 0), mark(f.core <= 50)],
+      ['… of which GELU (in wasm)', fmt(f.gelu, 0), ''],
+      ['… + building the nested JS objects of analyze() (in wasm)', fmt(f.withObjects, 0), ''],
+      ['… + the packed form, one Float32Array (in wasm)', fmt(f.withPacked, 0), ''],
+      ['TrainedModel.analyze(text) from JS', fmt(f.jsAnalyze, 0), mark(f.jsAnalyze <= 50)],
+      [
+        'TrainedModel.analyzePacked(text) from JS (views unpacked)',
+        fmt(f.jsAnalyzePacked, 0),
+        mark(f.jsAnalyzePacked <= 50),
+      ],
+    ],
+  ),
+);
 say();
-say(`Training in the page, the coreference recipe (batch 32, dropout 0.1, AdamW), 20 steps on a fresh model: ${fmt(kernels.trainingStepsPerSecond, 1)} steps/s.`);
+say(
+  `Training in the page, the coreference recipe (batch 32, dropout 0.1, AdamW), 20 steps on a fresh model: ${fmt(kernels.trainingStepsPerSecond, 1)} steps/s.`,
+);
 say(PAGE_END);
 
 const section = out.join('\n');

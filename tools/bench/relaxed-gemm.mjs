@@ -28,8 +28,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const WAT2WASM = '/usr/bin/wat2wasm';
-export const NR = 8, KC = 512, MC = 256, NC = 1024;
-export const MR_DEFAULT = 5;  // rows of the micro-kernel, as f32_gemm_ukernel_5x8__wasmsimd
+export const NR = 8,
+  KC = 512,
+  MC = 256,
+  NC = 1024;
+export const MR_DEFAULT = 5; // rows of the micro-kernel, as f32_gemm_ukernel_5x8__wasmsimd
 export const VARIANTS = ['relaxed', 'muladd'];
 
 const get = (x) => `(local.get $${x})`;
@@ -37,7 +40,7 @@ const set = (x, v) => `(local.set $${x} ${v})`;
 const i32 = (v) => `(i32.const ${v})`;
 const add = (a, b) => `(i32.add ${a} ${b})`;
 const mul = (a, b) => `(i32.mul ${a} ${b})`;
-const min = (a, b) => `(select ${a} ${b} (i32.lt_s ${a} ${b}))`;  // operands must be pure
+const min = (a, b) => `(select ${a} ${b} (i32.lt_s ${a} ${b}))`; // operands must be pure
 // for (v = 0; v < end; v += step) body — as block/loop.
 const forLoop = (v, end, step, body) => [
   set(v, i32(0)),
@@ -56,8 +59,10 @@ const madd = (variant, b, x, acc) =>
 function microKernel(mr, variant) {
   const rows = [...Array(mr).keys()];
   const locals = [
-    ...rows.map((r) => `(local $a${r} i32)`), '(local $pp i32) (local $o i32) (local $i i32) (local $cr i32)',
-    ...rows.map((r) => `(local $lo${r} v128) (local $hi${r} v128)`), '(local $bl v128) (local $bh v128) (local $x v128)',
+    ...rows.map((r) => `(local $a${r} i32)`),
+    '(local $pp i32) (local $o i32) (local $i i32) (local $cr i32)',
+    ...rows.map((r) => `(local $lo${r} v128) (local $hi${r} v128)`),
+    '(local $bl v128) (local $bh v128) (local $x v128)',
   ];
   const rowAddr = (r) => (r === 0 ? get('c') : add(get('c'), mul(get('ldc4'), i32(r))));
   return [
@@ -66,36 +71,51 @@ function microKernel(mr, variant) {
     ...rows.map((r) => set(`a${r}`, r === 0 ? get('a') : add(get(`a${r - 1}`), get('lda4')))),
     `(if ${get('loadc')} (then`,
     `  (if (i32.eq ${get('nr')} ${i32(NR)}) (then`,
-    ...rows.flatMap((r) => [`    ${set('cr', rowAddr(r))}`,
-      `    ${set(`lo${r}`, `(v128.load ${get('cr')})`)} ${set(`hi${r}`, `(v128.load offset=16 ${get('cr')})`)}`]),
-    '  ) (else',  // all calls first: no vector may be live across a call (V8 would spill it in the loop)
+    ...rows.flatMap((r) => [
+      `    ${set('cr', rowAddr(r))}`,
+      `    ${set(`lo${r}`, `(v128.load ${get('cr')})`)} ${set(`hi${r}`, `(v128.load offset=16 ${get('cr')})`)}`,
+    ]),
+    '  ) (else', // all calls first: no vector may be live across a call (V8 would spill it in the loop)
     ...rows.map((r) => `    (call $load_edge ${rowAddr(r)} ${i32(32 * r)} ${get('nr')})`),
-    ...rows.map((r) => `    ${set(`lo${r}`, `(v128.load offset=${32 * r} ${i32(0)})`)} ${set(`hi${r}`, `(v128.load offset=${32 * r + 16} ${i32(0)})`)}`),
-    '  ))))',  // v128 locals start at zero otherwise
+    ...rows.map(
+      (r) =>
+        `    ${set(`lo${r}`, `(v128.load offset=${32 * r} ${i32(0)})`)} ${set(`hi${r}`, `(v128.load offset=${32 * r + 16} ${i32(0)})`)}`,
+    ),
+    '  ))))', // v128 locals start at zero otherwise
     // As clang compiles the C++ loop: a step counter i, one byte offset o = 4·i into every row of
     // A, the panel pointer stepped by 32 bytes, and the loop guarded by kc > 0 (always true
     // here). The guard matters to V8 11.3: without it, it schedules all mr broadcasts of a step
     // ahead of the multiply–adds, which needs 10 accumulators + 2 panel vectors + 5 broadcasts =
     // 17 xmm registers for mr = 5, and spills accumulators inside the loop.
     `(if (i32.gt_s ${get('kc')} ${i32(0)}) (then`,
-    set('pp', get('panel')), set('i', i32(0)),
+    set('pp', get('panel')),
+    set('i', i32(0)),
     '(loop $k',
     ...rows.flatMap((r) => {
       const x = `(v128.load32_splat ${add(get(`a${r}`), r === 0 ? `(local.tee $o (i32.shl ${get('i')} ${i32(2)}))` : get('o'))})`;
       return r === 0
-        ? [`  ${set('hi0', madd(variant, `(local.tee $bh (v128.load offset=16 ${get('pp')}))`, `(local.tee $x ${x})`, get('hi0')))}`,
-          `  ${set('lo0', madd(variant, `(local.tee $bl (v128.load ${get('pp')}))`, get('x'), get('lo0')))}`]
-        : [`  ${set(`hi${r}`, madd(variant, get('bh'), `(local.tee $x ${x})`, get(`hi${r}`)))}`,
-          `  ${set(`lo${r}`, madd(variant, get('bl'), get('x'), get(`lo${r}`)))}`];
+        ? [
+            `  ${set('hi0', madd(variant, `(local.tee $bh (v128.load offset=16 ${get('pp')}))`, `(local.tee $x ${x})`, get('hi0')))}`,
+            `  ${set('lo0', madd(variant, `(local.tee $bl (v128.load ${get('pp')}))`, get('x'), get('lo0')))}`,
+          ]
+        : [
+            `  ${set(`hi${r}`, madd(variant, get('bh'), `(local.tee $x ${x})`, get(`hi${r}`)))}`,
+            `  ${set(`lo${r}`, madd(variant, get('bl'), get('x'), get(`lo${r}`)))}`,
+          ];
     }),
     `  ${set('pp', add(get('pp'), i32(4 * NR)))}`,
     `  (br_if $k (i32.ne (local.tee $i ${add(get('i'), i32(1))}) ${get('kc')})))`,
     '))',
     `(if (i32.eq ${get('nr')} ${i32(NR)}) (then`,
-    ...rows.flatMap((r) => [`  ${set('cr', rowAddr(r))}`,
-      `  (v128.store ${get('cr')} ${get(`lo${r}`)}) (v128.store offset=16 ${get('cr')} ${get(`hi${r}`)})`]),
-    ') (else',  // every vector to the staging area, then the calls
-    ...rows.map((r) => `  (v128.store offset=${32 * r} ${i32(0)} ${get(`lo${r}`)}) (v128.store offset=${32 * r + 16} ${i32(0)} ${get(`hi${r}`)})`),
+    ...rows.flatMap((r) => [
+      `  ${set('cr', rowAddr(r))}`,
+      `  (v128.store ${get('cr')} ${get(`lo${r}`)}) (v128.store offset=16 ${get('cr')} ${get(`hi${r}`)})`,
+    ]),
+    ') (else', // every vector to the staging area, then the calls
+    ...rows.map(
+      (r) =>
+        `  (v128.store offset=${32 * r} ${i32(0)} ${get(`lo${r}`)}) (v128.store offset=${32 * r + 16} ${i32(0)} ${get(`hi${r}`)})`,
+    ),
     ...rows.map((r) => `  (call $store_edge ${rowAddr(r)} ${i32(32 * r)} ${get('nr')})`),
     ')))',
   ];
@@ -131,7 +151,8 @@ const packB = [
     ...forLoop('p', get('kc'), i32(1), [
       `(v128.store ${get('panel')} (v128.load ${get('src')}))`,
       `(v128.store offset=16 ${get('panel')} (v128.load offset=16 ${get('src')}))`,
-      set('panel', add(get('panel'), i32(4 * NR))), set('src', add(get('src'), get('ldb4'))),
+      set('panel', add(get('panel'), i32(4 * NR))),
+      set('src', add(get('src'), get('ldb4'))),
     ]),
     ') (else',
     ...forLoop('p', get('kc'), i32(1), [
@@ -139,7 +160,8 @@ const packB = [
         `(f32.store ${add(get('panel'), `(i32.shl ${get('j')} ${i32(2)})`)} (if (result f32) (i32.lt_s ${get('j')} ${get('nr')})` +
           ` (then (f32.load ${add(get('src'), `(i32.shl ${get('j')} ${i32(2)})`)})) (else (f32.const 0))))`,
       ]),
-      set('panel', add(get('panel'), i32(4 * NR))), set('src', add(get('src'), get('ldb4'))),
+      set('panel', add(get('panel'), i32(4 * NR))),
+      set('src', add(get('src'), get('ldb4'))),
     ]),
     '))',
   ]),
@@ -148,19 +170,23 @@ const packB = [
 
 // gemm(m, n, k, a, b, c, pack): byte addresses; pack holds packFloats(n, k) floats.
 function driver(MR) {
-  const callKernel = (mr) => `(call $mk${mr} ${get('kc')} ${get('ap')} ${get('lda4')} ${get('panel')} ${get('cp')} ${get('ldc4')} ${get('nr')} ${get('loadc')})`;
+  const callKernel = (mr) =>
+    `(call $mk${mr} ${get('kc')} ${get('ap')} ${get('lda4')} ${get('panel')} ${get('cp')} ${get('ldc4')} ${get('nr')} ${get('loadc')})`;
   let dispatch = callKernel(1);
-  for (let mr = 2; mr <= MR; mr++) dispatch = `(if (i32.eq ${get('rows')} ${i32(mr)}) (then ${callKernel(mr)}) (else ${dispatch}))`;
+  for (let mr = 2; mr <= MR; mr++)
+    dispatch = `(if (i32.eq ${get('rows')} ${i32(mr)}) (then ${callKernel(mr)}) (else ${dispatch}))`;
   return [
     '(func (export "gemm") (param $m i32) (param $n i32) (param $k i32) (param $a i32) (param $b i32) (param $c i32) (param $pack i32)',
     '(local $lda4 i32) (local $ldb4 i32) (local $ldc4 i32) (local $jc i32) (local $nc i32) (local $pc i32) (local $kc i32) (local $loadc i32)',
     '(local $ic i32) (local $mc i32) (local $jr i32) (local $nr i32) (local $panel i32) (local $ir i32) (local $rows i32) (local $ap i32) (local $cp i32)',
-    set('lda4', mul(get('k'), i32(4))), set('ldb4', mul(get('n'), i32(4))), set('ldc4', mul(get('n'), i32(4))),
+    set('lda4', mul(get('k'), i32(4))),
+    set('ldb4', mul(get('n'), i32(4))),
+    set('ldc4', mul(get('n'), i32(4))),
     ...forLoop('jc', get('n'), i32(NC), [
       set('nc', min(i32(NC), `(i32.sub ${get('n')} ${get('jc')})`)),
       ...forLoop('pc', get('k'), i32(KC), [
         set('kc', min(i32(KC), `(i32.sub ${get('k')} ${get('pc')})`)),
-        set('loadc', `(i32.ne ${get('pc')} ${i32(0)})`),  // later K blocks add to C
+        set('loadc', `(i32.ne ${get('pc')} ${i32(0)})`), // later K blocks add to C
         `(call $pack_b ${get('b')} ${get('ldb4')} ${get('pc')} ${get('kc')} ${get('jc')} ${get('nc')} ${get('pack')})`,
         ...forLoop('ic', get('m'), i32(MC), [
           set('mc', min(i32(MC), `(i32.sub ${get('m')} ${get('ic')})`)),
@@ -170,7 +196,10 @@ function driver(MR) {
             ...forLoop('ir', get('mc'), i32(MR), [
               set('rows', min(i32(MR), `(i32.sub ${get('mc')} ${get('ir')})`)),
               set('ap', add(add(get('a'), mul(add(get('ic'), get('ir')), get('lda4'))), mul(get('pc'), i32(4)))),
-              set('cp', add(add(get('c'), mul(add(get('ic'), get('ir')), get('ldc4'))), mul(add(get('jc'), get('jr')), i32(4)))),
+              set(
+                'cp',
+                add(add(get('c'), mul(add(get('ic'), get('ir')), get('ldc4'))), mul(add(get('jc'), get('jr')), i32(4))),
+              ),
               dispatch,
             ]),
           ]),
@@ -184,12 +213,14 @@ function driver(MR) {
 // The module's text for one variant with an mr×8 micro-kernel (mr = 1…5).
 export function gemmWat(variant, mr = MR_DEFAULT) {
   if (!(Number.isInteger(mr) && mr >= 1 && mr <= 5)) throw new Error(`relaxed-gemm: mr must be 1…5, got ${mr}`);
-  if (!VARIANTS.includes(variant)) throw new Error(`relaxed-gemm: unknown variant "${variant}" (${VARIANTS.join(', ')})`);
+  if (!VARIANTS.includes(variant))
+    throw new Error(`relaxed-gemm: unknown variant "${variant}" (${VARIANTS.join(', ')})`);
   const lines = [
     `;; Generated by tools/bench/relaxed-gemm.mjs (variant "${variant}", ${mr}×8 micro-kernel); do not edit.`,
     '(module',
     '(memory (export "memory") 1)',
-    ...edgeHelpers, ...packB,
+    ...edgeHelpers,
+    ...packB,
     ...[...Array(mr).keys()].flatMap((r) => microKernel(r + 1, variant)),
     ...driver(mr),
     ')',
@@ -207,12 +238,16 @@ export function buildRelaxedGemm({ mr = MR_DEFAULT, outDir = path.join(root, 'bu
   const built = {};
   for (const variant of VARIANTS) {
     const base = path.join(outDir, `gemm-${variant}-${mr}x8`);
-    const wat = `${base}.wat`, wasm = `${base}.wasm`;
+    const wat = `${base}.wat`,
+      wasm = `${base}.wasm`;
     writeFileSync(wat, gemmWat(variant, mr));
     try {
       execFileSync(WAT2WASM, ['--enable-relaxed-simd', wat, '-o', wasm], { stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
-      const why = e.code === 'ENOENT' ? `${WAT2WASM} not found (apt package wabt; scripts/ensure-deps.sh installs it)` : String(e.stderr || e.message);
+      const why =
+        e.code === 'ENOENT'
+          ? `${WAT2WASM} not found (apt package wabt; scripts/ensure-deps.sh installs it)`
+          : String(e.stderr || e.message);
       throw new Error(`relaxed-gemm: wat2wasm failed for ${variant} ${mr}×8: ${why}`, { cause: e });
     }
     built[variant] = { wat, wasm, bytes: readFileSync(wasm) };
@@ -223,12 +258,50 @@ export function buildRelaxedGemm({ mr = MR_DEFAULT, outDir = path.join(root, 'bu
 // A tiny module using f32x4.relaxed_madd, for WebAssembly.validate: true when this engine
 // accepts relaxed SIMD (Chromium; Node 20 only with --experimental-wasm-relaxed-simd).
 export const RELAXED_PROBE = Uint8Array.from([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,                    // \0asm, version 1
-  0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b,        // type: (v128 v128 v128) → v128
-  0x03, 0x02, 0x01, 0x00,                                            // one function of that type
-  0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00,                          // export "f"
-  0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02,  // local.get 0 1 2
-  0xfd, 0x85, 0x02, 0x0b,                                            // f32x4.relaxed_madd (0xfd 261), end
+  0x00,
+  0x61,
+  0x73,
+  0x6d,
+  0x01,
+  0x00,
+  0x00,
+  0x00, // \0asm, version 1
+  0x01,
+  0x08,
+  0x01,
+  0x60,
+  0x03,
+  0x7b,
+  0x7b,
+  0x7b,
+  0x01,
+  0x7b, // type: (v128 v128 v128) → v128
+  0x03,
+  0x02,
+  0x01,
+  0x00, // one function of that type
+  0x07,
+  0x05,
+  0x01,
+  0x01,
+  0x66,
+  0x00,
+  0x00, // export "f"
+  0x0a,
+  0x0d,
+  0x01,
+  0x0b,
+  0x00,
+  0x20,
+  0x00,
+  0x20,
+  0x01,
+  0x20,
+  0x02, // local.get 0 1 2
+  0xfd,
+  0x85,
+  0x02,
+  0x0b, // f32x4.relaxed_madd (0xfd 261), end
 ]);
 export const relaxedSimdSupported = () => WebAssembly.validate(RELAXED_PROBE);
 
@@ -237,20 +310,59 @@ export const relaxedSimdSupported = () => WebAssembly.validate(RELAXED_PROBE);
 export async function relaxedMaddIsFused() {
   const f32 = (x) => [...new Uint8Array(Float32Array.of(x).buffer)];
   const body = [
-    0x00,                                         // no locals
-    0x43, ...f32(1 + 2 ** -23), 0xfd, 0x13,       // f32.const a; f32x4.splat
-    0x43, ...f32(1 - 2 ** -23), 0xfd, 0x13,       // f32.const b; f32x4.splat
-    0x43, ...f32(-1), 0xfd, 0x13,                 // f32.const −1; f32x4.splat
-    0xfd, 0x85, 0x02,                             // f32x4.relaxed_madd
-    0xfd, 0x1f, 0x00,                             // f32x4.extract_lane 0
-    0x0b,                                         // end
+    0x00, // no locals
+    0x43,
+    ...f32(1 + 2 ** -23),
+    0xfd,
+    0x13, // f32.const a; f32x4.splat
+    0x43,
+    ...f32(1 - 2 ** -23),
+    0xfd,
+    0x13, // f32.const b; f32x4.splat
+    0x43,
+    ...f32(-1),
+    0xfd,
+    0x13, // f32.const −1; f32x4.splat
+    0xfd,
+    0x85,
+    0x02, // f32x4.relaxed_madd
+    0xfd,
+    0x1f,
+    0x00, // f32x4.extract_lane 0
+    0x0b, // end
   ];
   const bytes = Uint8Array.from([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7d,     // type: () → f32
-    0x03, 0x02, 0x01, 0x00,
-    0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00,     // export "f"
-    0x0a, body.length + 2, 0x01, body.length, ...body,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    0x01,
+    0x05,
+    0x01,
+    0x60,
+    0x00,
+    0x01,
+    0x7d, // type: () → f32
+    0x03,
+    0x02,
+    0x01,
+    0x00,
+    0x07,
+    0x05,
+    0x01,
+    0x01,
+    0x66,
+    0x00,
+    0x00, // export "f"
+    0x0a,
+    body.length + 2,
+    0x01,
+    body.length,
+    ...body,
   ]);
   const { instance } = await WebAssembly.instantiate(bytes);
   return instance.exports.f() !== 0;
@@ -267,7 +379,10 @@ export async function instantiateGemm(bytes) {
       for (const [name, v] of Object.entries({ m, n, k }))
         if (!Number.isInteger(v) || v < 1) throw new Error(`relaxed-gemm: ${name} must be an integer ≥ 1, got ${v}`);
       const align = (x) => Math.ceil(x / 64) * 64;
-      const a = align(4 * NR * 5), b = align(a + 4 * m * k), c = align(b + 4 * k * n), pack = align(c + 4 * m * n);
+      const a = align(4 * NR * 5),
+        b = align(a + 4 * m * k),
+        c = align(b + 4 * k * n),
+        pack = align(c + 4 * m * n);
       const end = pack + 4 * packFloats(n, k);
       if (end > 2 ** 31) throw new Error('relaxed-gemm: operands too large for 2 GiB of memory');
       const pages = Math.ceil(end / 65536) - memory.buffer.byteLength / 65536;

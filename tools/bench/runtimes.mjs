@@ -20,8 +20,11 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 // and 'bench' (the same plus ModelBench); by default the benchmark module of the build the probe picks.
 export async function loadOurs(build) {
   const { MODULE_FILES, chooseModule, loadEngine } = await import('../../web/lib/engine.mjs');
-  const chosen = build ?? (chooseModule() === 'relaxed' && existsSync(path.join(root, 'web/dist', MODULE_FILES['bench-relaxed'].wasm))
-    ? 'bench-relaxed' : 'bench');
+  const chosen =
+    build ??
+    (chooseModule() === 'relaxed' && existsSync(path.join(root, 'web/dist', MODULE_FILES['bench-relaxed'].wasm))
+      ? 'bench-relaxed'
+      : 'bench');
   return loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist', MODULE_FILES[chosen].wasm)) }, chosen);
 }
 
@@ -51,7 +54,7 @@ export async function loadTfjs() {
 // --- ONNX Runtime Web, wasm execution provider ---------------------------------------------
 export async function loadOrt() {
   const ort = await import('onnxruntime-web');
-  ort.env.wasm.numThreads = 1;  // one thread; the shipped wasm is the SIMD build
+  ort.env.wasm.numThreads = 1; // one thread; the shipped wasm is the SIMD build
   ort.env.wasm.proxy = false;
   ort.env.wasm.wasmPaths = path.join(root, 'node_modules/onnxruntime-web/dist') + path.sep;
   ort.env.logLevel = 'error';

@@ -31,8 +31,10 @@ export async function timeRound(entries, r) {
 
 // Largest |x − y| over all entries, relative to the largest |y|: how outputs are checked before timing.
 export function relDiff(x, y) {
-  let worst = 0, scale = 0;
-  for (let i = 0; i < y.length; i++) worst = Math.max(worst, Math.abs(x[i] - y[i])), scale = Math.max(scale, Math.abs(y[i]));
+  let worst = 0,
+    scale = 0;
+  for (let i = 0; i < y.length; i++)
+    ((worst = Math.max(worst, Math.abs(x[i] - y[i]))), (scale = Math.max(scale, Math.abs(y[i]))));
   return x.length === y.length ? worst / scale : Infinity;
 }
 

@@ -23,12 +23,21 @@ import { createStore } from '../lib/store.mjs';
 import './attention-heatmap.mjs';
 
 const LESSON = "The animal didn't cross the street because it was too tired.";
-const DEFAULT_SENTENCES = { // app.mjs's, per task
+const DEFAULT_SENTENCES = {
+  // app.mjs's, per task
   coreference: LESSON,
   'word-order': '猫追狗',
   'next-word': "the animal didn't cross the street because it was too tired . it =",
 };
-const MODELS = ['coref-encoder', 'coref-encoder-zh', 'coref-decoder', 'word-order-none', 'word-order-sinusoidal', 'word-order-learned', 'word-order-rope'];
+const MODELS = [
+  'coref-encoder',
+  'coref-encoder-zh',
+  'coref-decoder',
+  'word-order-none',
+  'word-order-sinusoidal',
+  'word-order-learned',
+  'word-order-rope',
+];
 const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/;
 const TOP_K = 4;
 const TYPING_DELAY_MS = 40;
@@ -116,8 +125,17 @@ export class AttentionExplorer extends HTMLElement {
 
   // The run and the selection, shared with the lesson panels placed inside (their `store`).
   store = createStore({
-    model: 'coref-encoder', sentence: '', layer: 0, head: 0, token: null, causal: false, scale: true,
-    lang: 'en', panel: null, controls: {}, result: null,
+    model: 'coref-encoder',
+    sentence: '',
+    layer: 0,
+    head: 0,
+    token: null,
+    causal: false,
+    scale: true,
+    lang: 'en',
+    panel: null,
+    controls: {},
+    result: null,
   });
 
   #ui = null;
@@ -128,14 +146,21 @@ export class AttentionExplorer extends HTMLElement {
 
   // --- properties (attributes are read through them) ---
 
-  get model() { return this.getAttribute('model') ?? 'coref-encoder'; }
-  set model(name) { this.setAttribute('model', String(name)); }
+  get model() {
+    return this.getAttribute('model') ?? 'coref-encoder';
+  }
+  set model(name) {
+    this.setAttribute('model', String(name));
+  }
 
   // What the text box holds (the reader may have typed since the attribute was set).
-  get sentence() { return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? DEFAULT_SENTENCES.coreference; }
+  get sentence() {
+    return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? DEFAULT_SENTENCES.coreference;
+  }
   set sentence(text) {
     const value = String(text);
-    if (this.#ui && this.getAttribute('sentence') === value) { // no attribute change to hear
+    if (this.#ui && this.getAttribute('sentence') === value) {
+      // no attribute change to hear
       this.#ui.sentence.value = value;
       this.#run();
     } else {
@@ -144,30 +169,61 @@ export class AttentionExplorer extends HTMLElement {
   }
 
   // 1-based; null until a model says which head it opens on.
-  get layer() { return this.#model ? this.store.get().layer + 1 : this.#wholeAttribute('layer'); }
-  set layer(n) { this.setAttribute('layer', String(n)); }
+  get layer() {
+    return this.#model ? this.store.get().layer + 1 : this.#wholeAttribute('layer');
+  }
+  set layer(n) {
+    this.setAttribute('layer', String(n));
+  }
 
-  get head() { return this.#model ? this.store.get().head + 1 : this.#wholeAttribute('head'); }
-  set head(n) { this.setAttribute('head', String(n)); }
+  get head() {
+    return this.#model ? this.store.get().head + 1 : this.#wholeAttribute('head');
+  }
+  set head(n) {
+    this.setAttribute('head', String(n));
+  }
 
-  get causal() { return this.store.get().causal; }
-  set causal(on) { this.toggleAttribute('causal', Boolean(on)); }
+  get causal() {
+    return this.store.get().causal;
+  }
+  set causal(on) {
+    this.toggleAttribute('causal', Boolean(on));
+  }
 
-  get scale() { return this.store.get().scale; }
-  set scale(on) { this.toggleAttribute('no-scale', !on); }
+  get scale() {
+    return this.store.get().scale;
+  }
+  set scale(on) {
+    this.toggleAttribute('no-scale', !on);
+  }
 
-  get lang() { return this.store.get().lang; }
-  set lang(value) { this.setAttribute('lang', String(value)); }
+  get lang() {
+    return this.store.get().lang;
+  }
+  set lang(value) {
+    this.setAttribute('lang', String(value));
+  }
 
-  get modelsBase() { return this.getAttribute('models-base'); }
-  set modelsBase(url) { this.setAttribute('models-base', String(url)); }
+  get modelsBase() {
+    return this.getAttribute('models-base');
+  }
+  set modelsBase(url) {
+    this.setAttribute('models-base', String(url));
+  }
 
   // What is shown: {model, sentence, layer, head (1-based), causal, scale, lang, tokens, prediction}.
   view() {
     const s = this.store.get();
     return {
-      model: s.model, sentence: s.sentence, layer: s.layer + 1, head: s.head + 1, causal: s.causal, scale: s.scale, lang: s.lang,
-      tokens: s.result?.tokens ?? [], prediction: s.result?.prediction ?? null,
+      model: s.model,
+      sentence: s.sentence,
+      layer: s.layer + 1,
+      head: s.head + 1,
+      causal: s.causal,
+      scale: s.scale,
+      lang: s.lang,
+      tokens: s.result?.tokens ?? [],
+      prediction: s.result?.prediction ?? null,
     };
   }
 
@@ -219,24 +275,47 @@ export class AttentionExplorer extends HTMLElement {
     root.append(wrapper);
     const $ = (selector) => wrapper.querySelector(selector);
     this.#ui = {
-      wrapper, model: $(`#${id}-model`), layer: $(`#${id}-layer`), head: $(`#${id}-head`), sentence: $('textarea'),
-      swap: $('button'), causal: $('[name=causal]'), scale: $('[name=scale]'), status: $('.status'), error: $('.error'),
-      answer: $('.answer'), heatmap: $('ae-attention-heatmap'), slot: $('slot'),
+      wrapper,
+      model: $(`#${id}-model`),
+      layer: $(`#${id}-layer`),
+      head: $(`#${id}-head`),
+      sentence: $('textarea'),
+      swap: $('button'),
+      causal: $('[name=causal]'),
+      scale: $('[name=scale]'),
+      status: $('.status'),
+      error: $('.error'),
+      answer: $('.answer'),
+      heatmap: $('ae-attention-heatmap'),
+      slot: $('slot'),
     };
     const ui = this.#ui;
     ui.model.append(...MODELS.map((name) => new Option(name, name)));
     ui.sentence.value = this.getAttribute('sentence') ?? DEFAULT_SENTENCES.coreference;
     this.store.set({ causal: this.hasAttribute('causal'), scale: !this.hasAttribute('no-scale') });
-    ui.model.addEventListener('change', () => { this.model = ui.model.value; });
+    ui.model.addEventListener('change', () => {
+      this.model = ui.model.value;
+    });
     ui.sentence.addEventListener('input', () => this.#runSoon());
     ui.swap.addEventListener('click', () => {
-      ui.sentence.value = ui.sentence.value.replace(TIRED_OR_WIDE, (_, w, end) => `too ${w === 'tired' ? 'wide' : 'tired'}${end}`);
+      ui.sentence.value = ui.sentence.value.replace(
+        TIRED_OR_WIDE,
+        (_, w, end) => `too ${w === 'tired' ? 'wide' : 'tired'}${end}`,
+      );
       this.#run();
     });
-    ui.causal.addEventListener('change', () => { this.causal = ui.causal.checked; });
-    ui.scale.addEventListener('change', () => { this.scale = ui.scale.checked; });
-    ui.layer.addEventListener('change', () => { this.layer = Number(ui.layer.value) + 1; });
-    ui.head.addEventListener('change', () => { this.head = Number(ui.head.value) + 1; });
+    ui.causal.addEventListener('change', () => {
+      this.causal = ui.causal.checked;
+    });
+    ui.scale.addEventListener('change', () => {
+      this.scale = ui.scale.checked;
+    });
+    ui.layer.addEventListener('change', () => {
+      this.layer = Number(ui.layer.value) + 1;
+    });
+    ui.head.addEventListener('change', () => {
+      this.head = Number(ui.head.value) + 1;
+    });
     ui.slot.addEventListener('slotchange', () => this.#shareStore());
   }
 
@@ -308,7 +387,8 @@ export class AttentionExplorer extends HTMLElement {
       const previousTask = this.#task();
       this.#model = model;
       this.store.set({ model: name });
-      if (!this.hasAttribute('sentence') && this.#task() !== previousTask) this.#ui.sentence.value = DEFAULT_SENTENCES[this.#task()];
+      if (!this.hasAttribute('sentence') && this.#task() !== previousTask)
+        this.#ui.sentence.value = DEFAULT_SENTENCES[this.#task()];
       this.#fillRanges();
       this.#selectHead(false);
       this.#run();
@@ -321,7 +401,10 @@ export class AttentionExplorer extends HTMLElement {
 
   #fillRanges() {
     const { nLayers, nHeads } = this.#model.config;
-    for (const [select, count, key] of [[this.#ui.layer, nLayers, 'layerN'], [this.#ui.head, nHeads, 'headN']])
+    for (const [select, count, key] of [
+      [this.#ui.layer, nLayers, 'layerN'],
+      [this.#ui.head, nHeads, 'headN'],
+    ])
       select.replaceChildren(...Array.from({ length: count }, (_, i) => new Option(this.#t(key, { i: i + 1 }), i)));
   }
 
@@ -334,7 +417,8 @@ export class AttentionExplorer extends HTMLElement {
       const n = this.#wholeAttribute(name);
       return n !== null && n <= count ? n - 1 : fallback;
     };
-    const layer = pick('layer', nLayers, named.layer), head = pick('head', nHeads, named.head);
+    const layer = pick('layer', nLayers, named.layer),
+      head = pick('head', nHeads, named.head);
     this.#ui.layer.value = layer;
     this.#ui.head.value = head;
     this.store.set({ layer, head });
@@ -399,11 +483,16 @@ export class AttentionExplorer extends HTMLElement {
     if (p) {
       const template = messages[lang].answer[this.#task()] ?? '{word} {p}';
       ui.answer.textContent = format(template, {
-        word: p.token, pronoun: pronounOf(this.#model?.config), p: this.#t('probability', { p: percent(p.probability, lang) }),
+        word: p.token,
+        pronoun: pronounOf(this.#model?.config),
+        p: this.#t('probability', { p: percent(p.probability, lang) }),
       });
       const others = document.createElement('span');
       others.className = 'alternatives';
-      others.textContent = ` · ${p.top.slice(1).map((o) => `${o.token} ${percent(o.probability, lang)}`).join(', ')}`;
+      others.textContent = ` · ${p.top
+        .slice(1)
+        .map((o) => `${o.token} ${percent(o.probability, lang)}`)
+        .join(', ')}`;
       ui.answer.append(others);
     }
     if (changed) this.#changed();

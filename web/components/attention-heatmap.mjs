@@ -11,8 +11,10 @@ import { el, svgNode } from '../lib/dom.mjs';
 
 const FONT = 13; // label size in viewBox units (= px at natural size)
 const VALUES_MAX_N = 16; // print values inside cells only while they fit
-const VALUES_CELL = 40, PLAIN_CELL = 24; // cell sizes in viewBox units, with and without values
-const VALUES_MIN_SCALE = 0.72, PLAIN_MIN_SCALE = 0.4; // smallest scales at which text stays legible
+const VALUES_CELL = 40,
+  PLAIN_CELL = 24; // cell sizes in viewBox units, with and without values
+const VALUES_MIN_SCALE = 0.72,
+  PLAIN_MIN_SCALE = 0.4; // smallest scales at which text stays legible
 const TITLES_MAX_N = 32; // above this, one shared <title> follows the pointer: halves the DOM
 const DEFAULT_STOPS = ['#ffffff', '#4a90c8', '#0b2a5b']; // style.css sets --ae-heat-0..2
 
@@ -24,18 +26,46 @@ const toLinear = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
 const toGamma = (c) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
 const mix = (m, v) => m.map((row) => row[0] * v[0] + row[1] * v[1] + row[2] * v[2]);
 // Matrices from Björn Ottosson's OKLab definition.
-const RGB_LMS = [[0.4122214708, 0.5363325363, 0.0514459929], [0.2119034982, 0.6806995451, 0.1073969566], [0.0883024619, 0.2817188376, 0.6299787005]];
-const LMS_LAB = [[0.2104542553, 0.793617785, -0.0040720468], [1.9779984951, -2.428592205, 0.4505937099], [0.0259040371, 0.7827717662, -0.808675766]];
-const LAB_LMS = [[1, 0.3963377774, 0.2158037573], [1, -0.1055613458, -0.0638541728], [1, -0.0894841775, -1.291485548]];
-const LMS_RGB = [[4.0767416621, -3.3077115913, 0.2309699292], [-1.2684380046, 2.6097574011, -0.3413193965], [-0.0041960863, -0.7034186147, 1.707614701]];
+const RGB_LMS = [
+  [0.4122214708, 0.5363325363, 0.0514459929],
+  [0.2119034982, 0.6806995451, 0.1073969566],
+  [0.0883024619, 0.2817188376, 0.6299787005],
+];
+const LMS_LAB = [
+  [0.2104542553, 0.793617785, -0.0040720468],
+  [1.9779984951, -2.428592205, 0.4505937099],
+  [0.0259040371, 0.7827717662, -0.808675766],
+];
+const LAB_LMS = [
+  [1, 0.3963377774, 0.2158037573],
+  [1, -0.1055613458, -0.0638541728],
+  [1, -0.0894841775, -1.291485548],
+];
+const LMS_RGB = [
+  [4.0767416621, -3.3077115913, 0.2309699292],
+  [-1.2684380046, 2.6097574011, -0.3413193965],
+  [-0.0041960863, -0.7034186147, 1.707614701],
+];
 
 function hexToOklab(hex) {
   const rgb = [1, 3, 5].map((i) => toLinear(parseInt(hex.slice(i, i + 2), 16) / 255));
   return mix(LMS_LAB, mix(RGB_LMS, rgb).map(Math.cbrt));
 }
 
-const oklabToLinear = (lab) => mix(LMS_RGB, mix(LAB_LMS, lab).map((c) => c ** 3)).map((c) => clamp(c, 1));
-const toHex = (rgb) => '#' + rgb.map((c) => Math.round(toGamma(c) * 255).toString(16).padStart(2, '0')).join('');
+const oklabToLinear = (lab) =>
+  mix(
+    LMS_RGB,
+    mix(LAB_LMS, lab).map((c) => c ** 3),
+  ).map((c) => clamp(c, 1));
+const toHex = (rgb) =>
+  '#' +
+  rgb
+    .map((c) =>
+      Math.round(toGamma(c) * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('');
 
 // 256 precomputed {fill, ink} over [0, 1]; ink is whichever of white/black text contrasts more.
 function buildRamp(hexes) {
@@ -117,8 +147,12 @@ export class AttentionHeatmap extends HTMLElement {
     const labels = tokens.map(shorten);
     const labelWidth = Math.max(textWidth(this.#strings.queries), ...labels.map(textWidth)) + 10;
     const before = JSON.parse(this.#layout);
-    if (tokens.length !== this.#tokens.length || JSON.stringify(unknown) !== JSON.stringify(before[1]) ||
-      labelWidth !== this.#grid.labelWidth) return false;
+    if (
+      tokens.length !== this.#tokens.length ||
+      JSON.stringify(unknown) !== JSON.stringify(before[1]) ||
+      labelWidth !== this.#grid.labelWidth
+    )
+      return false;
     // The label's own text node (an [UNK] label also holds a <title> after it).
     const setText = (node, label) => {
       if (node.firstChild?.nodeType === Node.TEXT_NODE) node.firstChild.nodeValue = label;
@@ -180,7 +214,10 @@ export class AttentionHeatmap extends HTMLElement {
     });
 
     this.replaceChildren(root);
-    if (this.isConnected) { this.#resize.disconnect(); this.#resize.observe(plot); }
+    if (this.isConnected) {
+      this.#resize.disconnect();
+      this.#resize.observe(plot);
+    }
     this.#parts = { caption, plot, svg, bar, readout };
     this.#layout = ''; // the next data renders in full
     this.#drawLegend();
@@ -226,11 +263,23 @@ export class AttentionHeatmap extends HTMLElement {
     const axis = { x: left - 8, class: 'axis', 'text-anchor': 'end' };
     svgNode('text', { ...axis, y: top - 26 }, svg, this.#strings.queries);
     svgNode('text', { ...axis, y: top - 8 }, svg, this.#strings.keys);
-    const rowLabels = labels.map((label, i) => svgNode('text', {
-      x: left - 8, y: top + (i + 0.5) * cell, class: 'label', 'text-anchor': 'end', 'dominant-baseline': 'central',
-    }, svg, label));
+    const rowLabels = labels.map((label, i) =>
+      svgNode(
+        'text',
+        {
+          x: left - 8,
+          y: top + (i + 0.5) * cell,
+          class: 'label',
+          'text-anchor': 'end',
+          'dominant-baseline': 'central',
+        },
+        svg,
+        label,
+      ),
+    );
     const colLabels = labels.map((label, j) => {
-      const x = left + (j + 0.5) * cell, y = top - 8;
+      const x = left + (j + 0.5) * cell,
+        y = top - 8;
       return svgNode('text', { x, y, class: 'label', transform: `rotate(-45 ${x} ${y})` }, svg, label);
     });
     for (const i of unknown) {
@@ -245,10 +294,16 @@ export class AttentionHeatmap extends HTMLElement {
     this.#cells = [];
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
-        const x = left + j * cell, y = top + i * cell;
-        const rect = svgNode('rect', { class: 'cell', x, y, width: cell - 1, height: cell - 1, 'data-row': i, 'data-col': j }, cells);
+        const x = left + j * cell,
+          y = top + i * cell;
+        const rect = svgNode(
+          'rect',
+          { class: 'cell', x, y, width: cell - 1, height: cell - 1, 'data-row': i, 'data-col': j },
+          cells,
+        );
         const title = n <= TITLES_MAX_N ? svgNode('title', {}, rect) : null;
-        const text = values && svgNode('text', { x: x + cell / 2, y: y + cell / 2, 'dominant-baseline': 'central' }, values);
+        const text =
+          values && svgNode('text', { x: x + cell / 2, y: y + cell / 2, 'dominant-baseline': 'central' }, values);
         this.#cells.push({ rect, title, text });
       }
     }
@@ -283,7 +338,8 @@ export class AttentionHeatmap extends HTMLElement {
       text.setAttribute('fill', colour.ink);
     });
     const hovered = this.#hoverTitle.parentNode;
-    if (hovered) this.#hoverTitle.textContent = this.#cellTitle(Number(hovered.dataset.row), Number(hovered.dataset.col));
+    if (hovered)
+      this.#hoverTitle.textContent = this.#cellTitle(Number(hovered.dataset.row), Number(hovered.dataset.col));
     this.#showActive(document.activeElement === this.#parts.plot);
   }
 
@@ -305,7 +361,8 @@ export class AttentionHeatmap extends HTMLElement {
     const id = `ae-hm-gradient-${nextId++}`;
     bar.replaceChildren();
     const gradient = svgNode('linearGradient', { id }, svgNode('defs', {}, bar));
-    for (let i = 0; i <= 10; i++) svgNode('stop', { offset: i / 10, 'stop-color': this.#ramp[rampIndex(i / 10)].fill }, gradient);
+    for (let i = 0; i <= 10; i++)
+      svgNode('stop', { offset: i / 10, 'stop-color': this.#ramp[rampIndex(i / 10)].fill }, gradient);
     svgNode('rect', { width: 100, height: 10, fill: `url(#${id})` }, bar);
   }
 
@@ -314,9 +371,18 @@ export class AttentionHeatmap extends HTMLElement {
     const last = this.#tokens.length - 1;
     let { row, col } = this.#active;
     const moves = {
-      ArrowUp: () => row--, ArrowDown: () => row++, ArrowLeft: () => col--, ArrowRight: () => col++,
-      Home: () => { col = 0; if (e.ctrlKey) row = 0; },
-      End: () => { col = last; if (e.ctrlKey) row = last; },
+      ArrowUp: () => row--,
+      ArrowDown: () => row++,
+      ArrowLeft: () => col--,
+      ArrowRight: () => col++,
+      Home: () => {
+        col = 0;
+        if (e.ctrlKey) row = 0;
+      },
+      End: () => {
+        col = last;
+        if (e.ctrlKey) row = last;
+      },
     };
     if (!moves[e.key]) return;
     moves[e.key]();
@@ -343,7 +409,9 @@ export class AttentionHeatmap extends HTMLElement {
     g.marker.setAttribute('x', g.left + col * g.cell - 1);
     g.marker.setAttribute('y', g.top + row * g.cell - 1);
     const value = this.#data.weights[row * this.#tokens.length + col].toFixed(4);
-    this.#say(format(this.#strings.cell, { q: this.#tokens[row], k: this.#tokens[col], row: row + 1, col: col + 1, value }));
+    this.#say(
+      format(this.#strings.cell, { q: this.#tokens[row], k: this.#tokens[col], row: row + 1, col: col + 1, value }),
+    );
   }
 
   // The cell another panel points at (the highlight property), while it is inside the grid.

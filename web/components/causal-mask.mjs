@@ -57,7 +57,8 @@ const row = (weights, n, i) => weights.subarray(i * n, (i + 1) * n);
 
 // Largest |a − b| over two equal-length arrays, and whether every pair is the same number.
 function compareRows(a, b) {
-  let same = a.length === b.length, diff = 0;
+  let same = a.length === b.length,
+    diff = 0;
   for (let j = 0; j < Math.min(a.length, b.length); j++) {
     if (Object.is(a[j], b[j])) continue;
     same = false;
@@ -102,7 +103,12 @@ export class CausalMask extends LessonPanel {
     const form = el('div', 'ae-cm-controls', root);
     const field = el('div', 'field', form);
     const label = el('label', '', field, { for: `${id}-sentence` });
-    const sentence = el('textarea', 'ae-cm-sentence', field, { id: `${id}-sentence`, rows: 2, autocomplete: 'off', spellcheck: 'false' });
+    const sentence = el('textarea', 'ae-cm-sentence', field, {
+      id: `${id}-sentence`,
+      rows: 2,
+      autocomplete: 'off',
+      spellcheck: 'false',
+    });
     sentence.value = DEFAULT_SENTENCE;
     const swap = el('button', 'chip', form, { type: 'button' });
     const view = el('div', 'ae-cm-view', root);
@@ -163,15 +169,57 @@ export class CausalMask extends LessonPanel {
 
     this.replaceChildren(root);
     this.#parts = {
-      title, intro, label, sentence, swap, mask, maskLabel, layer, head, status, error, answer, scores, weights, maskText,
-      itTitle, itHow, itRows, itOwn, itPartner, itText, decisionTitle, decisionHow, decisionRows, decisionOwn,
-      decisionPartner, decisionText, encTitle, encoder, decoder,
-      winSection, winTitle, winHow, winSentenceLabel, winSentence, winLabel, winInput, winOutput, winStatus, winError,
-      winRow, winText, winNote,
+      title,
+      intro,
+      label,
+      sentence,
+      swap,
+      mask,
+      maskLabel,
+      layer,
+      head,
+      status,
+      error,
+      answer,
+      scores,
+      weights,
+      maskText,
+      itTitle,
+      itHow,
+      itRows,
+      itOwn,
+      itPartner,
+      itText,
+      decisionTitle,
+      decisionHow,
+      decisionRows,
+      decisionOwn,
+      decisionPartner,
+      decisionText,
+      encTitle,
+      encoder,
+      decoder,
+      winSection,
+      winTitle,
+      winHow,
+      winSentenceLabel,
+      winSentence,
+      winLabel,
+      winInput,
+      winOutput,
+      winStatus,
+      winError,
+      winRow,
+      winText,
+      winNote,
     };
 
     const write = (name, value) => writeControl(this.store, 'causal', name, value);
-    const saveSentence = () => write('s', sentence.value === DEFAULT_SENTENCE || sentence.value.length > LINK_SENTENCE_MAX ? null : sentence.value);
+    const saveSentence = () =>
+      write(
+        's',
+        sentence.value === DEFAULT_SENTENCE || sentence.value.length > LINK_SENTENCE_MAX ? null : sentence.value,
+      );
     const rerun = () => this.#ensureModel().then(() => this.#run());
     sentence.addEventListener('input', () => {
       saveSentence();
@@ -188,7 +236,10 @@ export class CausalMask extends LessonPanel {
       write('mask', mask.checked ? null : '0');
       rerun();
     });
-    for (const [key, control] of [['layer', layer], ['head', head]])
+    for (const [key, control] of [
+      ['layer', layer],
+      ['head', head],
+    ])
       control.node.addEventListener('change', (e) => {
         this.#view[key] = Number(e.target.value);
         write(key, this.#view[key] === this.#defaultView[key] ? null : this.#view[key] + 1); // 1-based, as labelled
@@ -226,17 +277,23 @@ export class CausalMask extends LessonPanel {
       this.#loading = getTrainedModel(MODEL)
         .then((model) => {
           this.#model = model;
-          const fill = (select, count) => select.replaceChildren(...Array.from({ length: count }, (_, i) => {
-            const option = document.createElement('option');
-            option.value = i;
-            option.textContent = String(i + 1);
-            return option;
-          }));
+          const fill = (select, count) =>
+            select.replaceChildren(
+              ...Array.from({ length: count }, (_, i) => {
+                const option = document.createElement('option');
+                option.value = i;
+                option.textContent = String(i + 1);
+                return option;
+              }),
+            );
           fill(this.#parts.layer.node, model.config.nLayers);
           fill(this.#parts.head.node, model.config.nHeads);
           this.#defaultView = coreferenceHead(model.config, FALLBACK_VIEW);
           this.#view = { ...this.#defaultView };
-          for (const [key, count] of [['layer', model.config.nLayers], ['head', model.config.nHeads]]) {
+          for (const [key, count] of [
+            ['layer', model.config.nLayers],
+            ['head', model.config.nHeads],
+          ]) {
             const text = readControl(this.store, 'causal', key);
             const linked = /^\d{1,3}$/.test(text ?? '') ? Number(text) - 1 : -1;
             if (linked >= 0 && linked < count) this.#view[key] = linked;
@@ -325,7 +382,8 @@ export class CausalMask extends LessonPanel {
     const runs = this.#model && !hard ? this.#runs : null;
     this.toggleAttribute('data-empty', !runs);
     for (const node of [p.answer, p.maskText, p.itHow, p.itText, p.decisionHow, p.decisionText]) node.textContent = '';
-    for (const node of [p.scores, p.weights, p.itOwn, p.itPartner, p.decisionOwn, p.decisionPartner]) node.replaceChildren();
+    for (const node of [p.scores, p.weights, p.itOwn, p.itPartner, p.decisionOwn, p.decisionPartner])
+      node.replaceChildren();
     if (!runs) return;
     this.#renderMatrices(runs);
     this.#renderItRows(runs);
@@ -339,18 +397,41 @@ export class CausalMask extends LessonPanel {
     const names = { layer: layer + 1, head: head + 1 };
     const last = own.tokens[own.n - 1];
     if (own.prediction)
-      p.answer.textContent = this.t('answer', { last, word: own.prediction.token, p: this.#percent(own.prediction.probability) });
+      p.answer.textContent = this.t('answer', {
+        last,
+        word: own.prediction.token,
+        p: this.#percent(own.prediction.probability),
+      });
     p.answer.dataset.prediction = own.prediction?.token ?? '';
     p.answer.dataset.probability = own.prediction ? String(own.prediction.probability) : '';
-    drawMatrix(p.scores, { rows: own.tokens, cols: own.tokens, values: h.maskedScores, kind: 'scores', caption: this.t('scoresCaption', names) });
-    drawMatrix(p.weights, { rows: own.tokens, cols: own.tokens, values: h.weights, kind: 'weights', caption: this.t('weightsCaption', names) });
-    let upperZero = true, upperMinusInf = true;
+    drawMatrix(p.scores, {
+      rows: own.tokens,
+      cols: own.tokens,
+      values: h.maskedScores,
+      kind: 'scores',
+      caption: this.t('scoresCaption', names),
+    });
+    drawMatrix(p.weights, {
+      rows: own.tokens,
+      cols: own.tokens,
+      values: h.weights,
+      kind: 'weights',
+      caption: this.t('weightsCaption', names),
+    });
+    let upperZero = true,
+      upperMinusInf = true;
     for (let i = 0; i < own.n; i++)
       for (let j = i + 1; j < own.n; j++) {
         upperZero &&= h.weights[i * own.n + j] === 0;
         upperMinusInf &&= h.maskedScores[i * own.n + j] === -Infinity;
       }
-    Object.assign(this.dataset, { causal: String(causal), upperZero: String(upperZero), upperMinusInf: String(upperMinusInf), layer, head });
+    Object.assign(this.dataset, {
+      causal: String(causal),
+      upperZero: String(upperZero),
+      upperMinusInf: String(upperMinusInf),
+      layer,
+      head,
+    });
     p.maskText.textContent = this.t(causal ? 'maskOn' : 'maskOff');
   }
 
@@ -365,16 +446,33 @@ export class CausalMask extends LessonPanel {
     const other = adjective === 'tired' ? 'wide' : 'tired';
     const rowOf = (run, l, h) => row(run.layers[l].selfAttention.heads[h].weights, run.n, pos);
     p.itHow.textContent = this.t('itHowTo', { pos: pos + 1 });
-    for (const [host, run, which] of [[p.itOwn, own, adjective], [p.itPartner, partner, other]])
-      drawMatrix(host, { rows: [IT], cols: run.tokens, values: rowOf(run, layer, head), rowOffset: pos, caption: this.t('itCaption', { which: this.t(which) }) });
+    for (const [host, run, which] of [
+      [p.itOwn, own, adjective],
+      [p.itPartner, partner, other],
+    ])
+      drawMatrix(host, {
+        rows: [IT],
+        cols: run.tokens,
+        values: rowOf(run, layer, head),
+        rowOffset: pos,
+        caption: this.t('itCaption', { which: this.t(which) }),
+      });
     const here = compareRows(rowOf(own, layer, head), rowOf(partner, layer, head));
     let all = true;
-    own.layers.forEach((l, li) => l.selfAttention.heads.forEach((_, hi) => { all &&= compareRows(rowOf(own, li, hi), rowOf(partner, li, hi)).same; }));
+    own.layers.forEach((l, li) =>
+      l.selfAttention.heads.forEach((_, hi) => {
+        all &&= compareRows(rowOf(own, li, hi), rowOf(partner, li, hi)).same;
+      }),
+    );
     this.dataset.identical = String(here.same);
     this.dataset.identicalAll = String(all);
     this.dataset.itPosition = pos;
-    p.itText.textContent = here.same && all ? this.t('itSame', { prefix: own.tokens.slice(0, pos + 1).join(' ') })
-      : here.same ? this.t('itSameHead') : this.t('itDiffer', { diff: here.diff.toExponential(2) });
+    p.itText.textContent =
+      here.same && all
+        ? this.t('itSame', { prefix: own.tokens.slice(0, pos + 1).join(' ') })
+        : here.same
+          ? this.t('itSameHead')
+          : this.t('itDiffer', { diff: here.diff.toExponential(2) });
   }
 
   #renderDecision({ own, partner, adjective }) {
@@ -386,12 +484,27 @@ export class CausalMask extends LessonPanel {
     const other = adjective === 'tired' ? 'wide' : 'tired';
     p.decisionHow.textContent = this.t('decisionHowTo', { last, pos: pos + 1 });
     const tops = [];
-    for (const [host, run, which] of [[p.decisionOwn, own, adjective], [p.decisionPartner, partner, other]]) {
+    for (const [host, run, which] of [
+      [p.decisionOwn, own, adjective],
+      [p.decisionPartner, partner, other],
+    ]) {
       const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, run.prediction.position);
-      const caption = this.t('decisionCaption', { which: this.t(which), last, word: run.prediction.token, p: this.#percent(run.prediction.probability) });
-      const table = drawMatrix(host, { rows: [last], cols: run.tokens, values, rowOffset: run.prediction.position, caption });
+      const caption = this.t('decisionCaption', {
+        which: this.t(which),
+        last,
+        word: run.prediction.token,
+        p: this.#percent(run.prediction.probability),
+      });
+      const table = drawMatrix(host, {
+        rows: [last],
+        cols: run.tokens,
+        values,
+        rowOffset: run.prediction.position,
+        caption,
+      });
       const top = argmax(values);
-      for (const th of table.querySelectorAll('thead th')) th.classList.toggle('ae-nm-top', th.dataset.col === String(top));
+      for (const th of table.querySelectorAll('thead th'))
+        th.classList.toggle('ae-nm-top', th.dataset.col === String(top));
       table.dataset.top = top;
       table.dataset.prediction = run.prediction.token;
       tops.push({ token: run.tokens[top], weight: values[top].toFixed(2), answer: run.prediction.token, values });
@@ -399,8 +512,14 @@ export class CausalMask extends LessonPanel {
     const differs = !compareRows(tops[0].values, tops[1].values).same;
     this.dataset.answerRowsDiffer = String(differs);
     p.decisionText.textContent = this.t('decisionText', {
-      a: this.t(adjective), b: this.t(other), topA: tops[0].token, wA: tops[0].weight, topB: tops[1].token,
-      wB: tops[1].weight, ansA: tops[0].answer, ansB: tops[1].answer,
+      a: this.t(adjective),
+      b: this.t(other),
+      topA: tops[0].token,
+      wA: tops[0].weight,
+      topB: tops[1].token,
+      wB: tops[1].weight,
+      ansA: tops[0].answer,
+      ansB: tops[1].answer,
     });
   }
 
@@ -439,30 +558,61 @@ export class CausalMask extends LessonPanel {
     const referent = full.tokens.findIndex((t, j) => t === full.prediction.token && j !== it);
     const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, it);
     const table = drawMatrix(p.winRow, {
-      rows: [run.tokens[it]], cols: run.tokens, values, rowOffset: it,
+      rows: [run.tokens[it]],
+      cols: run.tokens,
+      values,
+      rowOffset: it,
       caption: this.t('windowCaption', { layer: layer + 1, head: head + 1, w: size }),
     });
-    for (const th of table.querySelectorAll('thead th')) th.classList.toggle('ae-nm-top', th.dataset.col === String(referent));
+    for (const th of table.querySelectorAll('thead th'))
+      th.classList.toggle('ae-nm-top', th.dataset.col === String(referent));
     const distance = referent >= 0 ? Math.abs(it - referent) : -1;
     const reaches = referent >= 0 && distance < size;
     Object.assign(p.winSection.dataset, {
-      state: 'ready', window: size, sentence, it, referent, distance, reaches: String(reaches),
+      state: 'ready',
+      window: size,
+      sentence,
+      it,
+      referent,
+      distance,
+      reaches: String(reaches),
       referentWeight: referent >= 0 ? String(values[referent]) : '',
-      prediction: run.prediction.token, probability: String(run.prediction.probability),
-      fullPrediction: full.prediction.token, fullProbability: String(full.prediction.probability),
+      prediction: run.prediction.token,
+      probability: String(run.prediction.probability),
+      fullPrediction: full.prediction.token,
+      fullProbability: String(full.prediction.probability),
     });
     const params = {
-      it: run.tokens[it], itPos: it + 1, ref: full.tokens[referent], refPos: referent + 1, d: distance, reach: size - 1,
-      word: run.prediction.token, p: this.#percent(run.prediction.probability),
-      fullWord: full.prediction.token, fullP: this.#percent(full.prediction.probability),
-      relay: run.layers.length * (size - 1), layers: run.layers.length,
+      it: run.tokens[it],
+      itPos: it + 1,
+      ref: full.tokens[referent],
+      refPos: referent + 1,
+      d: distance,
+      reach: size - 1,
+      word: run.prediction.token,
+      p: this.#percent(run.prediction.probability),
+      fullWord: full.prediction.token,
+      fullP: this.#percent(full.prediction.probability),
+      relay: run.layers.length * (size - 1),
+      layers: run.layers.length,
     };
     if (referent < 0) p.winText.textContent = this.t('windowNoReferent', params);
     else if (reaches) p.winText.textContent = this.t('windowReaches', params);
-    else p.winText.textContent = this.t(run.prediction.token === full.prediction.token ? 'windowCutSame' : 'windowCut', params);
+    else
+      p.winText.textContent = this.t(
+        run.prediction.token === full.prediction.token ? 'windowCutSame' : 'windowCut',
+        params,
+      );
     // Through the layers a word can still pass information on, at most layers × (w − 1) positions.
-    if (referent >= 0 && !reaches) p.winNote.textContent = this.t(params.relay < distance ? 'windowNoRelay'
-      : run.prediction.token === full.prediction.token ? 'windowRelaySame' : 'windowRelay', params);
+    if (referent >= 0 && !reaches)
+      p.winNote.textContent = this.t(
+        params.relay < distance
+          ? 'windowNoRelay'
+          : run.prediction.token === full.prediction.token
+            ? 'windowRelaySame'
+            : 'windowRelay',
+        params,
+      );
   }
 }
 

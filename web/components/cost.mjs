@@ -32,7 +32,8 @@ const BATCHES = 3; // per point; the median is shown
 const SLOW_CALL_MS = 150; // a call this slow is timed once (no more batches)
 
 const SVG = 'http://www.w3.org/2000/svg';
-const W = 440, H = 280;
+const W = 440,
+  H = 280;
 const PAD = { left: 64, right: 12, top: 12, bottom: 46 };
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
@@ -74,7 +75,12 @@ export class Cost extends LessonPanel {
     const lengthLabel = el('label', '', lengthField, { for: `${id}-length` });
     const lengthRow = el('div', 'ae-cost-range', lengthField);
     const length = el('input', '', lengthRow, {
-      id: `${id}-length`, type: 'range', min: MIN_EXP, max: MAX_EXP, step: 1, value: DEFAULT_EXP,
+      id: `${id}-length`,
+      type: 'range',
+      min: MIN_EXP,
+      max: MAX_EXP,
+      step: 1,
+      value: DEFAULT_EXP,
     });
     const lengthOut = el('output', 'ae-cost-length', lengthRow, { for: `${id}-length` });
     const windowField = el('div', 'field', controls);
@@ -91,12 +97,24 @@ export class Cost extends LessonPanel {
     const charts = el('div', 'ae-cost-charts', root);
     const timeFigure = el('figure', 'ae-cost-figure', charts);
     const timeCaption = el('figcaption', '', timeFigure);
-    const timeSvg = svgNode('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'time' }, timeFigure);
+    const timeSvg = svgNode(
+      'svg',
+      { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'time' },
+      timeFigure,
+    );
     const memoryFigure = el('figure', 'ae-cost-figure', charts);
     const memoryCaption = el('figcaption', '', memoryFigure);
-    const memorySvg = svgNode('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'memory' }, memoryFigure);
+    const memorySvg = svgNode(
+      'svg',
+      { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'memory' },
+      memoryFigure,
+    );
     const cap = el('p', 'ae-cost-cap', root, { hidden: '' });
-    const tableWrap = el('div', 'ae-cost-table-wrap', root, { tabindex: '0', role: 'region', 'aria-labelledby': `${id}-table-caption` });
+    const tableWrap = el('div', 'ae-cost-table-wrap', root, {
+      tabindex: '0',
+      role: 'region',
+      'aria-labelledby': `${id}-table-caption`,
+    });
     const table = el('table', 'ae-cost-table', tableWrap);
     const tableCaption = el('caption', '', table, { id: `${id}-table-caption` });
     const headRow = el('tr', '', el('thead', '', table));
@@ -106,8 +124,30 @@ export class Cost extends LessonPanel {
 
     this.replaceChildren(root);
     this.#parts = {
-      title, intro, lengthLabel, length, lengthOut, windowLabel, windowSelect, measure, cancel, progress, status, error,
-      legend, timeCaption, timeSvg, memoryCaption, memorySvg, cap, table, tableCaption, headRow, body, memoryNote, caption,
+      title,
+      intro,
+      lengthLabel,
+      length,
+      lengthOut,
+      windowLabel,
+      windowSelect,
+      measure,
+      cancel,
+      progress,
+      status,
+      error,
+      legend,
+      timeCaption,
+      timeSvg,
+      memoryCaption,
+      memorySvg,
+      cap,
+      table,
+      tableCaption,
+      headRow,
+      body,
+      memoryNote,
+      caption,
     };
 
     length.addEventListener('input', () => this.#showLength());
@@ -205,7 +245,12 @@ export class Cost extends LessonPanel {
       for (const n of sizes) {
         for (const kernel of KERNELS) {
           if (this.#cancel) break;
-          this.#setStatus('progress', { kernel: this.t(`short.${kernel}`), n: n.toLocaleString(this.locale()), done: done + 1, total });
+          this.#setStatus('progress', {
+            kernel: this.t(`short.${kernel}`),
+            n: n.toLocaleString(this.locale()),
+            done: done + 1,
+            total,
+          });
           p.progress.value = done / total;
           await nextFrame();
           if (this.#cancel || !this.isConnected) break;
@@ -235,8 +280,10 @@ export class Cost extends LessonPanel {
   async #measurePoint(engine, ws, kernel, n, window) {
     const bytes = this.#bytes(kernel, n);
     if (kernel === 'traced' && bytes > this.#run.limit) return { kernel, n, bytes, capped: true };
-    const call = kernel === 'traced' ? () => ws.attentionTraced(n, D, false, 0)
-      : () => ws.attentionFused(n, D, false, kernel === 'window' ? window : 0);
+    const call =
+      kernel === 'traced'
+        ? () => ws.attentionTraced(n, D, false, 0)
+        : () => ws.attentionFused(n, D, false, kernel === 'window' ? window : 0);
     const brk0 = engine.memoryStats().brk;
     const times = [];
     for (let b = 0; b < BATCHES; b++) {
@@ -271,8 +318,9 @@ export class Cost extends LessonPanel {
 
   #fmtBytes(bytes) {
     const units = ['B', 'KiB', 'MiB', 'GiB'];
-    let i = 0, x = bytes;
-    while (x >= 1024 && i < units.length - 1) x /= 1024, i++;
+    let i = 0,
+      x = bytes;
+    while (x >= 1024 && i < units.length - 1) ((x /= 1024), i++);
     return `${x.toLocaleString(this.locale(), { maximumFractionDigits: x < 10 && i > 0 ? 1 : 0 })} ${units[i]}`;
   }
 
@@ -287,17 +335,19 @@ export class Cost extends LessonPanel {
 
   #drawLegend() {
     const items = KERNELS.map((k) => [k, this.#kernelName(k)]).concat([['reference', this.#referenceLabel() ?? 'n²']]);
-    this.#parts.legend.replaceChildren(...items.map(([kernel, label]) => {
-      const li = document.createElement('li');
-      li.dataset.kernel = kernel;
-      const swatch = document.createElementNS(SVG, 'svg');
-      swatch.setAttribute('viewBox', '0 0 28 10');
-      swatch.setAttribute('aria-hidden', 'true');
-      swatch.classList.add('ae-cost-swatch');
-      svgNode('line', { x1: 1, y1: 5, x2: 27, y2: 5, class: `ae-cost-line k-${kernel}` }, swatch);
-      li.append(swatch, label);
-      return li;
-    }));
+    this.#parts.legend.replaceChildren(
+      ...items.map(([kernel, label]) => {
+        const li = document.createElement('li');
+        li.dataset.kernel = kernel;
+        const swatch = document.createElementNS(SVG, 'svg');
+        swatch.setAttribute('viewBox', '0 0 28 10');
+        swatch.setAttribute('aria-hidden', 'true');
+        swatch.classList.add('ae-cost-swatch');
+        svgNode('line', { x1: 1, y1: 5, x2: 27, y2: 5, class: `ae-cost-line k-${kernel}` }, swatch);
+        li.append(swatch, label);
+        return li;
+      }),
+    );
   }
 
   // The n² reference passes through the fused kernel's largest measured point.
@@ -318,14 +368,34 @@ export class Cost extends LessonPanel {
     const values = measured.map((q) => q.ms);
     if (ref) values.push(ref.ms * (2 ** MIN_EXP / ref.n) ** 2, ref.ms * (2 ** MAX_EXP / ref.n) ** 2);
     const ticks = logTicks(values.length ? values : [0.01, 1000], 10);
-    const plot = axes(svg, ticks, (v) => v.toLocaleString(this.locale(), { maximumSignificantDigits: 1 }), this.t('axisN'), this.locale());
+    const plot = axes(
+      svg,
+      ticks,
+      (v) => v.toLocaleString(this.locale(), { maximumSignificantDigits: 1 }),
+      this.t('axisN'),
+      this.locale(),
+    );
     if (ref) {
-      const path = sizesUpTo(MAX_EXP).map((n, i) => `${i ? 'L' : 'M'}${plot.x(n)},${plot.y(ref.ms * (n / ref.n) ** 2)}`).join('');
-      svgNode('path', { d: path, class: 'ae-cost-line k-reference', 'data-reference-n': ref.n, 'data-reference-ms': ref.ms }, plot.g);
+      const path = sizesUpTo(MAX_EXP)
+        .map((n, i) => `${i ? 'L' : 'M'}${plot.x(n)},${plot.y(ref.ms * (n / ref.n) ** 2)}`)
+        .join('');
+      svgNode(
+        'path',
+        { d: path, class: 'ae-cost-line k-reference', 'data-reference-n': ref.n, 'data-reference-ms': ref.ms },
+        plot.g,
+      );
     }
     for (const kernel of KERNELS) {
       const pts = measured.filter((q) => q.kernel === kernel);
-      if (pts.length > 1) svgNode('path', { d: pts.map((q, i) => `${i ? 'L' : 'M'}${plot.x(q.n)},${plot.y(q.ms)}`).join(''), class: `ae-cost-line k-${kernel}` }, plot.g);
+      if (pts.length > 1)
+        svgNode(
+          'path',
+          {
+            d: pts.map((q, i) => `${i ? 'L' : 'M'}${plot.x(q.n)},${plot.y(q.ms)}`).join(''),
+            class: `ae-cost-line k-${kernel}`,
+          },
+          plot.g,
+        );
       for (const q of pts) {
         const dot = marker(plot.g, kernel, plot.x(q.n), plot.y(q.ms));
         Object.assign(dot.dataset, { kernel, n: q.n, ms: q.ms, bytes: q.bytes });
@@ -345,13 +415,24 @@ export class Cost extends LessonPanel {
     const limit = this.#run?.limit ?? this.tracedLimit;
     const sizes = sizesUpTo(MAX_EXP);
     const series = KERNELS.map((kernel) => ({ kernel, pts: sizes.map((n) => ({ n, bytes: this.#bytes(kernel, n) })) }));
-    const ticks = logTicks(series.flatMap((s) => s.pts.map((q) => q.bytes)), 32);
+    const ticks = logTicks(
+      series.flatMap((s) => s.pts.map((q) => q.bytes)),
+      32,
+    );
     const plot = axes(svg, ticks, (v) => this.#fmtBytes(v), this.t('axisN'), this.locale());
     for (const { kernel, pts } of series) {
       const over = pts.findIndex((q) => q.bytes > limit); // dashed from the last point it runs at
       const runs = over < 0 ? [pts, []] : [pts.slice(0, over), pts.slice(Math.max(0, over - 1))];
       runs.forEach((run, i) => {
-        if (run.length > 1) svgNode('path', { d: run.map((q, j) => `${j ? 'L' : 'M'}${plot.x(q.n)},${plot.y(q.bytes)}`).join(''), class: `ae-cost-line k-${kernel}${i ? ' would-need' : ''}` }, plot.g);
+        if (run.length > 1)
+          svgNode(
+            'path',
+            {
+              d: run.map((q, j) => `${j ? 'L' : 'M'}${plot.x(q.n)},${plot.y(q.bytes)}`).join(''),
+              class: `ae-cost-line k-${kernel}${i ? ' would-need' : ''}`,
+            },
+            plot.g,
+          );
       });
       for (const q of pts) {
         const dot = marker(plot.g, kernel, plot.x(q.n), plot.y(q.bytes), kernel === 'traced' && q.bytes > limit);
@@ -369,7 +450,9 @@ export class Cost extends LessonPanel {
     const ran = this.#points.filter((q) => q.kernel === 'traced' && !q.capped).map((q) => q.n);
     cap.textContent = this.t('tracedCap', {
       n: (ran.length ? Math.max(...ran) : capped.n / 2).toLocaleString(this.locale()),
-      next: capped.n.toLocaleString(this.locale()), bytes: this.#fmtBytes(capped.bytes), limit: this.#fmtBytes(this.#run.limit),
+      next: capped.n.toLocaleString(this.locale()),
+      bytes: this.#fmtBytes(capped.bytes),
+      limit: this.#fmtBytes(this.#run.limit),
     });
     Object.assign(cap.dataset, { n: capped.n, bytes: capped.bytes, limit: this.#run.limit });
   }
@@ -377,37 +460,56 @@ export class Cost extends LessonPanel {
   #drawTable() {
     const { headRow, body } = this.#parts;
     const th = (textContent) => Object.assign(document.createElement('th'), { scope: 'col', textContent });
-    headRow.replaceChildren(th(this.t('colN')), ...KERNELS.flatMap((k) => [
-      th(this.t('colTime', { kernel: this.t(`short.${k}`) })), th(this.t('colMemory', { kernel: this.t(`short.${k}`) }))]));
+    headRow.replaceChildren(
+      th(this.t('colN')),
+      ...KERNELS.flatMap((k) => [
+        th(this.t('colTime', { kernel: this.t(`short.${k}`) })),
+        th(this.t('colMemory', { kernel: this.t(`short.${k}`) })),
+      ]),
+    );
     const sizes = [...new Set(this.#points.map((q) => q.n))];
-    body.replaceChildren(...sizes.map((n) => {
-      const tr = document.createElement('tr');
-      const rowHead = Object.assign(document.createElement('th'), { scope: 'row', textContent: n.toLocaleString(this.locale()) });
-      tr.append(rowHead);
-      for (const kernel of KERNELS) {
-        const q = this.#points.find((x) => x.n === n && x.kernel === kernel);
-        const time = document.createElement('td'), memory = document.createElement('td');
-        if (q) {
-          Object.assign(time.dataset, { kernel, n, ...(q.ms > 0 ? { ms: q.ms } : {}) });
-          Object.assign(memory.dataset, { kernel, n, bytes: q.bytes, ...(q.capped ? { capped: '' } : { heap: q.heap }) });
-          time.className = 'ae-cost-time';
-          memory.className = 'ae-cost-memory';
-          if (q.capped) {
-            time.textContent = '—';
-            memory.textContent = this.t('notRun', { bytes: this.#fmtBytes(q.bytes) });
-          } else {
-            time.textContent = `${this.#fmtMs(q.ms)} ms`;
-            memory.textContent = this.#fmtBytes(q.bytes);
-            if (q.heap > 0) {
-              const heap = Object.assign(document.createElement('span'), { className: 'ae-cost-heap', textContent: this.t('heapGrowth', { bytes: this.#fmtBytes(q.heap) }) });
-              memory.append(' ', heap);
+    body.replaceChildren(
+      ...sizes.map((n) => {
+        const tr = document.createElement('tr');
+        const rowHead = Object.assign(document.createElement('th'), {
+          scope: 'row',
+          textContent: n.toLocaleString(this.locale()),
+        });
+        tr.append(rowHead);
+        for (const kernel of KERNELS) {
+          const q = this.#points.find((x) => x.n === n && x.kernel === kernel);
+          const time = document.createElement('td'),
+            memory = document.createElement('td');
+          if (q) {
+            Object.assign(time.dataset, { kernel, n, ...(q.ms > 0 ? { ms: q.ms } : {}) });
+            Object.assign(memory.dataset, {
+              kernel,
+              n,
+              bytes: q.bytes,
+              ...(q.capped ? { capped: '' } : { heap: q.heap }),
+            });
+            time.className = 'ae-cost-time';
+            memory.className = 'ae-cost-memory';
+            if (q.capped) {
+              time.textContent = '—';
+              memory.textContent = this.t('notRun', { bytes: this.#fmtBytes(q.bytes) });
+            } else {
+              time.textContent = `${this.#fmtMs(q.ms)} ms`;
+              memory.textContent = this.#fmtBytes(q.bytes);
+              if (q.heap > 0) {
+                const heap = Object.assign(document.createElement('span'), {
+                  className: 'ae-cost-heap',
+                  textContent: this.t('heapGrowth', { bytes: this.#fmtBytes(q.heap) }),
+                });
+                memory.append(' ', heap);
+              }
             }
           }
+          tr.append(time, memory);
         }
-        tr.append(time, memory);
-      }
-      return tr;
-    }));
+        return tr;
+      }),
+    );
   }
 }
 
@@ -416,7 +518,16 @@ export class Cost extends LessonPanel {
 // Log–log axes of both charts (web/lib/chart.mjs): x over n = 64…8192.
 function axes(svg, ticks, formatY, xTitle, locale) {
   return logLogAxes(svg, {
-    width: W, height: H, pad: PAD, minExp: MIN_EXP, maxExp: MAX_EXP, ticks, formatY, xTitle, locale, className: 'ae-cost-axes',
+    width: W,
+    height: H,
+    pad: PAD,
+    minExp: MIN_EXP,
+    maxExp: MAX_EXP,
+    ticks,
+    formatY,
+    xTitle,
+    locale,
+    className: 'ae-cost-axes',
   });
 }
 
@@ -424,7 +535,8 @@ function axes(svg, ticks, formatY, xTitle, locale) {
 function marker(parent, kernel, cx, cy, hollow = false) {
   const cls = `ae-cost-point k-${kernel}${hollow ? ' would-need' : ''}`;
   if (kernel === 'fused') return svgNode('circle', { cx, cy, r: 4.5, class: cls }, parent);
-  if (kernel === 'window') return svgNode('path', { d: `M${cx},${cy - 5.5}L${cx + 5},${cy + 4}L${cx - 5},${cy + 4}Z`, class: cls }, parent);
+  if (kernel === 'window')
+    return svgNode('path', { d: `M${cx},${cy - 5.5}L${cx + 5},${cy + 4}L${cx - 5},${cy + 4}Z`, class: cls }, parent);
   return svgNode('rect', { x: cx - 4, y: cy - 4, width: 8, height: 8, class: cls }, parent);
 }
 

@@ -51,7 +51,12 @@ export class CrossAttention extends LessonPanel {
     const field = (key, value) => {
       const f = el('div', 'field', form);
       const label = el('label', '', f, { for: `${id}-${key}` });
-      const input = el('textarea', 'ae-ca-sentence', f, { id: `${id}-${key}`, rows: 2, autocomplete: 'off', spellcheck: 'false' });
+      const input = el('textarea', 'ae-ca-sentence', f, {
+        id: `${id}-${key}`,
+        rows: 2,
+        autocomplete: 'off',
+        spellcheck: 'false',
+      });
       input.value = value;
       return { label, input };
     };
@@ -92,7 +97,10 @@ export class CrossAttention extends LessonPanel {
       [a.input.value, b.input.value] = [b.input.value, a.input.value];
       rerun();
     });
-    for (const [key, control] of [['layer', layer], ['head', head]])
+    for (const [key, control] of [
+      ['layer', layer],
+      ['head', head],
+    ])
       control.node.addEventListener('change', (e) => {
         this.#view[key] = Number(e.target.value);
         writeControl(this.store, 'cross', key, this.#view[key] + 1); // 1-based, as labelled
@@ -114,17 +122,22 @@ export class CrossAttention extends LessonPanel {
           // Start at the head the model documents as its coreference head (config.json).
           const chosen = model.config.metadata.coreference_head ?? {};
           this.#view = { layer: chosen.layer ?? 0, head: chosen.head ?? 0 };
-          for (const [key, count] of [['layer', model.config.nLayers], ['head', model.config.nHeads]]) {
+          for (const [key, count] of [
+            ['layer', model.config.nLayers],
+            ['head', model.config.nHeads],
+          ]) {
             const linked = Number(readControl(this.store, 'cross', key)) - 1;
             if (Number.isInteger(linked) && linked >= 0 && linked < count) this.#view[key] = linked;
           }
           const fill = (select, count, value) => {
-            select.replaceChildren(...Array.from({ length: count }, (_, i) => {
-              const option = document.createElement('option');
-              option.value = i;
-              option.textContent = String(i + 1);
-              return option;
-            }));
+            select.replaceChildren(
+              ...Array.from({ length: count }, (_, i) => {
+                const option = document.createElement('option');
+                option.value = i;
+                option.textContent = String(i + 1);
+                return option;
+              }),
+            );
             select.value = value;
           };
           fill(this.#parts.layer.node, model.config.nLayers, this.#view.layer);
@@ -151,7 +164,11 @@ export class CrossAttention extends LessonPanel {
       try {
         runs[side] = this.#model.analyzePacked(this.#parts[side].input.value, { topK: 1 });
         const run = runs[side];
-        if (run.unknown.length) this.#errors.push({ key: 'unknownWords', params: { which, words: run.unknown.map((p) => run.tokens[p]).join(' ') } });
+        if (run.unknown.length)
+          this.#errors.push({
+            key: 'unknownWords',
+            params: { which, words: run.unknown.map((p) => run.tokens[p]).join(' ') },
+          });
       } catch (error) {
         this.#errors.push(failure('runError', error, { which }));
         this.#hard = true;
@@ -205,11 +222,18 @@ export class CrossAttention extends LessonPanel {
     const { layer, head } = this.#view;
     const ha = a.layers[layer].selfAttention.heads[head];
     const hb = b.layers[layer].selfAttention.heads[head];
-    const n = a.n, m = b.n, d = this.#model.config.headDim;
+    const n = a.n,
+      m = b.n,
+      d = this.#model.config.headDim;
     const self = this.#engine.attention({ q: ha.q, k: ha.k, v: ha.v, n, m: n, dk: d });
     const cross = this.#engine.attention({ q: ha.q, k: hb.k, v: hb.v, n, m, dk: d });
     drawMatrix(p.self, { rows: a.tokens, cols: a.tokens, values: self.weights, caption: this.t('selfCaption', { n }) });
-    drawMatrix(p.cross, { rows: a.tokens, cols: b.tokens, values: cross.weights, caption: this.t('crossCaption', { n, m }) });
+    drawMatrix(p.cross, {
+      rows: a.tokens,
+      cols: b.tokens,
+      values: cross.weights,
+      caption: this.t('crossCaption', { n, m }),
+    });
     p.shapes.textContent = this.t('shapes', { n, m, d });
     Object.assign(this.dataset, { layer, head, n, m, d });
   }

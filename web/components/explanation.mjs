@@ -63,14 +63,18 @@ export class Explanation extends LessonPanel {
     return percent(p, this.store.get().lang);
   }
 
-
   // --- structure ---
 
   build() {
     const { id, root, title, intro } = this.frame('ae-ex');
     const form = el('div', 'ae-ex-controls', root);
     const label = el('label', '', form, { for: `${id}-sentence` });
-    const sentence = el('textarea', 'ae-ex-sentence', form, { id: `${id}-sentence`, rows: 2, autocomplete: 'off', spellcheck: 'false' });
+    const sentence = el('textarea', 'ae-ex-sentence', form, {
+      id: `${id}-sentence`,
+      rows: 2,
+      autocomplete: 'off',
+      spellcheck: 'false',
+    });
     sentence.value = LESSON;
     const linked = readControl(this.store, 'explanation', 's');
     if (typeof linked === 'string' && linked.length <= LINK_SENTENCE_MAX) sentence.value = linked;
@@ -98,12 +102,39 @@ export class Explanation extends LessonPanel {
 
     this.replaceChildren(root);
     this.#parts = {
-      title, intro, label, sentence, swap, status, error, answer, knockTitle, knockHow, table, tableCaption, cols,
-      body, knockSummary, headsTitle, headsHow, heads, reset, ablation, headsSummary, caption, buttons: [], rows: [],
+      title,
+      intro,
+      label,
+      sentence,
+      swap,
+      status,
+      error,
+      answer,
+      knockTitle,
+      knockHow,
+      table,
+      tableCaption,
+      cols,
+      body,
+      knockSummary,
+      headsTitle,
+      headsHow,
+      heads,
+      reset,
+      ablation,
+      headsSummary,
+      caption,
+      buttons: [],
+      rows: [],
     };
 
-    const saveSentence = () => writeControl(this.store, 'explanation', 's',
-      sentence.value === LESSON || sentence.value.length > LINK_SENTENCE_MAX ? null : sentence.value);
+    const saveSentence = () =>
+      writeControl(
+        this.store,
+        'explanation',
+        's',
+        sentence.value === LESSON || sentence.value.length > LINK_SENTENCE_MAX ? null : sentence.value,
+      );
     sentence.addEventListener('focus', () => this.#ensureModel());
     sentence.addEventListener('input', () => {
       saveSentence();
@@ -139,7 +170,9 @@ export class Explanation extends LessonPanel {
     p.label.textContent = this.t('sentence');
     p.swap.textContent = this.t('swap');
     p.tableCaption.textContent = this.t('tableCaption');
-    ['colWord', 'colAttention', 'colEffect'].forEach((key, i) => { p.cols[i].textContent = this.t(key); });
+    ['colWord', 'colAttention', 'colEffect'].forEach((key, i) => {
+      p.cols[i].textContent = this.t(key);
+    });
     p.knockTitle.textContent = this.t('knockoutTitle');
     p.headsTitle.textContent = this.t('headsTitle');
     p.heads.setAttribute('aria-label', this.t('headsLabel'));
@@ -157,7 +190,9 @@ export class Explanation extends LessonPanel {
 
   // explanation.ablate: "layer.head,…" (1-based, sorted); no head off → left out of the link.
   #saveAblated() {
-    const list = Explanation.#sortedHeads(this.#ablated).map(([l, h]) => `${l + 1}.${h + 1}`).join(',');
+    const list = Explanation.#sortedHeads(this.#ablated)
+      .map(([l, h]) => `${l + 1}.${h + 1}`)
+      .join(',');
     writeControl(this.store, 'explanation', 'ablate', list || null);
   }
 
@@ -174,15 +209,18 @@ export class Explanation extends LessonPanel {
 
   #ensureModel() {
     if (!this.#loading) {
-      this.#loading = getTrainedModel(MODEL).then((model) => {
-        this.#model = model;
-        this.#restoreAblated(model.config);
-        this.#measure();
-        return model;
-      }, (e) => {
-        this.#loading = null; // a later interaction retries
-        this.#fail('loadError', { message: e.message });
-      });
+      this.#loading = getTrainedModel(MODEL).then(
+        (model) => {
+          this.#model = model;
+          this.#restoreAblated(model.config);
+          this.#measure();
+          return model;
+        },
+        (e) => {
+          this.#loading = null; // a later interaction retries
+          this.#fail('loadError', { message: e.message });
+        },
+      );
       this.setState('loading');
       this.#showStatus();
     }
@@ -193,7 +231,6 @@ export class Explanation extends LessonPanel {
     const head = this.#model.config.metadata.coreference_head ?? { layer: 0, head: 0 };
     return { layer: head.layer, head: head.head };
   }
-
 
   // Runs the intact sentence, every single-word knockout and every single-head ablation, a
   // few calls per task so that input stays responsive; a newer call abandons this one.
@@ -243,7 +280,11 @@ export class Explanation extends LessonPanel {
         const { after, prediction } = rerun({ ablate: [[l, h]] });
         const row = base.layers[l].selfAttention.heads[h].weights;
         singles.push({
-          layer: l, head: h, after, delta: after - probability, prediction,
+          layer: l,
+          head: h,
+          after,
+          delta: after - probability,
+          prediction,
           attention: referent >= 0 ? row[it * n + referent] : null,
         });
         if (await pause()) return;
@@ -251,8 +292,22 @@ export class Explanation extends LessonPanel {
     }
     this.#error = null;
     this.#data = {
-      sentence, tokens, n, it, word, id, probability, referent, layer, head, nLayers, nHeads, unknown: [...(base.unknown ?? [])],
-      attention: Array.from({ length: n }, (_, j) => weights[it * n + j]), knockouts, singles,
+      sentence,
+      tokens,
+      n,
+      it,
+      word,
+      id,
+      probability,
+      referent,
+      layer,
+      head,
+      nLayers,
+      nHeads,
+      unknown: [...(base.unknown ?? [])],
+      attention: Array.from({ length: n }, (_, j) => weights[it * n + j]),
+      knockouts,
+      singles,
     };
     this.setState('ready');
     this.#showStatus();
@@ -295,8 +350,12 @@ export class Explanation extends LessonPanel {
     const p = this.#parts;
     p.table.hidden = p.reset.hidden = false;
     Object.assign(this.dataset, {
-      sentence: d.sentence, prediction: d.word, probability: String(d.probability),
-      corefLayer: d.layer, corefHead: d.head, referent: d.referent,
+      sentence: d.sentence,
+      prediction: d.word,
+      probability: String(d.probability),
+      corefLayer: d.layer,
+      corefHead: d.head,
+      referent: d.referent,
     });
     p.answer.textContent = this.t('answer', { word: d.word, p: this.#percent(d.probability) });
     p.knockHow.textContent = this.t('knockoutHowTo', { layer: d.layer + 1, head: d.head + 1, word: d.word });
@@ -317,7 +376,8 @@ export class Explanation extends LessonPanel {
       outer.append(fill);
       return outer;
     };
-    const num = (value) => Object.assign(document.createElement('span'), { className: 'ae-ex-num', textContent: value });
+    const num = (value) =>
+      Object.assign(document.createElement('span'), { className: 'ae-ex-num', textContent: value });
     const pair = (...nodes) => {
       const span = document.createElement('span');
       span.className = 'ae-ex-pair'; // bar and number stay on one line
@@ -358,14 +418,20 @@ export class Explanation extends LessonPanel {
     const others = d.tokens.map((_, j) => j).filter((j) => j !== d.it);
     const top = others.reduce((a, b) => (d.attention[b] > d.attention[a] ? b : a), others[0] ?? 0);
     const measured = others.filter((j) => !d.knockouts[j].error);
-    const cause = measured.reduce((a, b) => (Math.abs(d.knockouts[b].delta) > Math.abs(d.knockouts[a].delta) ? b : a), measured[0] ?? top);
+    const cause = measured.reduce(
+      (a, b) => (Math.abs(d.knockouts[b].delta) > Math.abs(d.knockouts[a].delta) ? b : a),
+      measured[0] ?? top,
+    );
     Object.assign(this.dataset, { topAttention: top, topEffect: cause });
     p.rows[top]?.classList.add('ae-ex-top-attention');
     p.rows[cause]?.classList.add('ae-ex-top-effect');
     const delta = d.knockouts[cause]?.delta ?? 0;
     p.knockSummary.textContent = this.t(top === cause ? 'knockoutSame' : 'knockoutSummary', {
-      top: d.tokens[top], weight: d.attention[top].toFixed(3), cause: d.tokens[cause],
-      delta: signed(delta), causeWeight: d.attention[cause].toFixed(3),
+      top: d.tokens[top],
+      weight: d.attention[top].toFixed(3),
+      cause: d.tokens[cause],
+      delta: signed(delta),
+      causeWeight: d.attention[cause].toFixed(3),
     });
   }
 
@@ -387,7 +453,12 @@ export class Explanation extends LessonPanel {
         const button = document.createElement('button');
         button.type = 'button';
         button.className = 'ae-ex-head';
-        Object.assign(button.dataset, { layer: l, head: h, delta: String(s.delta), attention: s.attention === null ? '' : String(s.attention) });
+        Object.assign(button.dataset, {
+          layer: l,
+          head: h,
+          delta: String(s.delta),
+          attention: s.attention === null ? '' : String(s.attention),
+        });
         if (coref) button.classList.add('coref');
         const name = document.createElement('span');
         name.className = 'ae-ex-head-name';
@@ -399,10 +470,17 @@ export class Explanation extends LessonPanel {
         effect.className = 'ae-ex-head-effect';
         effect.textContent = signed(s.delta);
         button.append(name, attention, effect);
-        button.setAttribute('aria-label', this.t('headButton', {
-          layer: l + 1, head: h + 1, coref: coref ? this.t('corefSuffix') : '', word: d.word,
-          attention: attention.textContent, delta: signed(s.delta),
-        }));
+        button.setAttribute(
+          'aria-label',
+          this.t('headButton', {
+            layer: l + 1,
+            head: h + 1,
+            coref: coref ? this.t('corefSuffix') : '',
+            word: d.word,
+            attention: attention.textContent,
+            delta: signed(s.delta),
+          }),
+        );
         row.append(button);
         p.buttons.push(button);
       }
@@ -426,8 +504,16 @@ export class Explanation extends LessonPanel {
     const e = largest
       ? { eLayer: largest.layer + 1, eHead: largest.head + 1, delta: signed(largest.delta), word: d.word }
       : { word: d.word };
-    const a = strongest ? { aLayer: strongest.layer + 1, aHead: strongest.head + 1, attention: strongest.attention.toFixed(3) } : {};
-    const key = largest ? (strongest ? 'headsSummary' : 'headsSummaryNoReferent') : strongest ? 'headsSummaryNoEffect' : 'headsNoEffectNoReferent';
+    const a = strongest
+      ? { aLayer: strongest.layer + 1, aHead: strongest.head + 1, attention: strongest.attention.toFixed(3) }
+      : {};
+    const key = largest
+      ? strongest
+        ? 'headsSummary'
+        : 'headsSummaryNoReferent'
+      : strongest
+        ? 'headsSummaryNoEffect'
+        : 'headsNoEffectNoReferent';
     p.headsSummary.textContent = this.t(key, { ...a, ...e });
   }
 
@@ -435,12 +521,17 @@ export class Explanation extends LessonPanel {
   #showAblation() {
     const d = this.#data;
     const p = this.#parts;
-    for (const b of p.buttons) b.setAttribute('aria-pressed', String(this.#ablated.has(`${b.dataset.layer},${b.dataset.head}`)));
+    for (const b of p.buttons)
+      b.setAttribute('aria-pressed', String(this.#ablated.has(`${b.dataset.layer},${b.dataset.head}`)));
     const ablate = Explanation.#sortedHeads(this.#ablated);
     this.dataset.ablated = JSON.stringify(ablate);
     if (!d || !this.#model) return;
     if (!ablate.length) {
-      Object.assign(this.dataset, { ablatedPrediction: d.word, ablatedProbability: String(d.probability), ablatedDelta: '0' });
+      Object.assign(this.dataset, {
+        ablatedPrediction: d.word,
+        ablatedProbability: String(d.probability),
+        ablatedDelta: '0',
+      });
       p.ablation.textContent = this.t('allOn', { word: d.word, p: this.#percent(d.probability) });
       return;
     }
@@ -451,9 +542,17 @@ export class Explanation extends LessonPanel {
       return this.#fail('runError', { message: e.message });
     }
     const delta = r.after - d.probability;
-    Object.assign(this.dataset, { ablatedPrediction: r.prediction, ablatedProbability: String(r.after), ablatedDelta: String(delta) });
+    Object.assign(this.dataset, {
+      ablatedPrediction: r.prediction,
+      ablatedProbability: String(r.after),
+      ablatedDelta: String(delta),
+    });
     p.ablation.textContent = this.t('ablated', {
-      count: ablate.length, word: r.prediction, p: this.#percent(r.predictionProbability), referent: d.word, delta: signed(delta),
+      count: ablate.length,
+      word: r.prediction,
+      p: this.#percent(r.predictionProbability),
+      referent: d.word,
+      delta: signed(delta),
     });
   }
 }

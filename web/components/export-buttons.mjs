@@ -71,7 +71,12 @@ export class ExportButtons extends StoreElement {
     if (kind === 'json') return fileName('attention', model);
     const view = this.#view;
     const perHead = view === 'heatmap' || view === 'headView' || view === 'flipPair';
-    return fileName('attention', model, view.replace(/[A-Z]/g, (c) => `-${c}`), perHead ? `l${layer + 1}h${head + 1}` : '');
+    return fileName(
+      'attention',
+      model,
+      view.replace(/[A-Z]/g, (c) => `-${c}`),
+      perHead ? `l${layer + 1}h${head + 1}` : '',
+    );
   }
 
   async #export(kind) {

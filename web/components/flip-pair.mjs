@@ -84,7 +84,7 @@ export class FlipPair extends LessonPanel {
     const pair = FlipPair.pair(s.sentence);
     const usable = Boolean(pair && s.model && s.model !== UNTRAINED && s.result);
     this.hidden = !usable;
-    this.setState(usable ? (this.#open ? this.state ?? 'loading' : 'closed') : 'hidden');
+    this.setState(usable ? (this.#open ? (this.state ?? 'loading') : 'closed') : 'hidden');
     if (relabel) {
       toggle.textContent = this.t('toggle');
       howTo.textContent = this.t('howTo');
@@ -105,7 +105,9 @@ export class FlipPair extends LessonPanel {
       try {
         const model = await getTrainedModel(s.model);
         if (generation !== this.#generation) return;
-        results = SIDES.map((side) => model.analyzePacked(pair[side], { causal: s.causal, scale: s.scale, topK: TOP_K }));
+        results = SIDES.map((side) =>
+          model.analyzePacked(pair[side], { causal: s.causal, scale: s.scale, topK: TOP_K }),
+        );
       } catch (e) {
         if (generation !== this.#generation) return;
         this.#key = '';
@@ -114,7 +116,9 @@ export class FlipPair extends LessonPanel {
         return;
       }
       this.#key = key;
-      SIDES.forEach((side, i) => { this.#panes[side].result = results[i]; });
+      SIDES.forEach((side, i) => {
+        this.#panes[side].result = results[i];
+      });
       relabel = true;
     }
     this.#parts.error.textContent = '';
@@ -128,7 +132,9 @@ export class FlipPair extends LessonPanel {
       pane.store.set({ result: pane.result, layer, head, token: current.token, lang: current.lang });
       pane.title.textContent = this.t(side);
       pane.root.setAttribute('aria-label', this.t('sideLabel', { word: side }));
-      pane.answer.textContent = prediction ? this.t('answer', { word: prediction.token, p: percent(prediction.probability, current.lang) }) : '';
+      pane.answer.textContent = prediction
+        ? this.t('answer', { word: prediction.token, p: percent(prediction.probability, current.lang) })
+        : '';
       this.dataset[`${side}Prediction`] = prediction?.token ?? '';
     }
     this.setState('ready');
@@ -164,16 +170,29 @@ export class FlipPair extends LessonPanel {
     if (!this.#panes || this.state !== 'ready') throw new Error('open the side-by-side view first');
     const parts = SIDES.map((side) => this.#panes[side].view.exportSvg());
     const c = pageColours(this);
-    const gap = 24, top = 28;
+    const gap = 24,
+      top = 28;
     const widths = parts.map((p) => Number(p.getAttribute('width')));
     const width = widths[0] + gap + widths[1];
     const height = top + Math.max(...parts.map((p) => Number(p.getAttribute('height'))));
-    const svg = svgNode('svg', { xmlns: 'http://www.w3.org/2000/svg', width, height, viewBox: `0 0 ${width} ${height}`, 'font-family': c.font, 'font-size': 14 });
+    const svg = svgNode('svg', {
+      xmlns: 'http://www.w3.org/2000/svg',
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      'font-family': c.font,
+      'font-size': 14,
+    });
     svgNode('rect', { width: '100%', height: '100%', fill: c.surface }, svg);
     let x = 0;
     SIDES.forEach((side, i) => {
       const pane = this.#panes[side];
-      svgNode('text', { x: x + 8, y: 18, fill: c.text, 'font-weight': 700 }, svg, `${pane.title.textContent} ${pane.answer.textContent}`);
+      svgNode(
+        'text',
+        { x: x + 8, y: 18, fill: c.text, 'font-weight': 700 },
+        svg,
+        `${pane.title.textContent} ${pane.answer.textContent}`,
+      );
       const inner = parts[i];
       inner.setAttribute('x', x);
       inner.setAttribute('y', top);

@@ -102,8 +102,11 @@ export class HeadGrid extends LessonPanel {
     if (result && (result !== this.#drawn || relabel)) {
       this.#drawn = result;
       const colours = this.#colours();
-      this.#buttons.forEach((row, l) => row.forEach((button, h) =>
-        paint(button.firstChild, result.n, result.layers[l].selfAttention.heads[h].weights, colours)));
+      this.#buttons.forEach((row, l) =>
+        row.forEach((button, h) =>
+          paint(button.firstChild, result.n, result.layers[l].selfAttention.heads[h].weights, colours),
+        ),
+      );
     }
     const focused = this.#buttons[layer]?.[head] ?? this.#buttons[0]?.[0];
     for (const button of this.#buttons.flat()) {
@@ -142,12 +145,23 @@ export class HeadGrid extends LessonPanel {
   #onKey(e) {
     const button = e.target.closest('button.ae-hg-thumb');
     if (!button) return;
-    const rows = this.#buttons.length, cols = this.#buttons[0]?.length ?? 0;
-    let l = Number(button.dataset.layer), h = Number(button.dataset.head);
+    const rows = this.#buttons.length,
+      cols = this.#buttons[0]?.length ?? 0;
+    let l = Number(button.dataset.layer),
+      h = Number(button.dataset.head);
     const moves = {
-      ArrowUp: () => l--, ArrowDown: () => l++, ArrowLeft: () => h--, ArrowRight: () => h++,
-      Home: () => { h = 0; if (e.ctrlKey) l = 0; },
-      End: () => { h = cols - 1; if (e.ctrlKey) l = rows - 1; },
+      ArrowUp: () => l--,
+      ArrowDown: () => l++,
+      ArrowLeft: () => h--,
+      ArrowRight: () => h++,
+      Home: () => {
+        h = 0;
+        if (e.ctrlKey) l = 0;
+      },
+      End: () => {
+        h = cols - 1;
+        if (e.ctrlKey) l = rows - 1;
+      },
     };
     if (!moves[e.key]) return;
     moves[e.key]();

@@ -86,7 +86,9 @@ export class HeadView extends LessonPanel {
     readout.setAttribute('aria-live', 'polite');
     root.append(caption, bar, board, readout);
     this.replaceChildren(root);
-    toggle.addEventListener('click', () => { this.overlay = !this.#overlay; });
+    toggle.addEventListener('click', () => {
+      this.overlay = !this.#overlay;
+    });
     legend.addEventListener('click', (e) => {
       const button = e.target.closest('button[data-head]');
       if (!button) return;
@@ -180,13 +182,15 @@ export class HeadView extends LessonPanel {
       : format(s.caption, { layer: layer + 1, head: head + 1 });
     const text = this.#overlay
       ? format(s.overlayReadout, {
-        q: tokens[from],
-        list: heads.map((h, i) => {
-          const r = h.weights.subarray(from * n, from * n + n);
-          const k = argmax(r);
-          return format(s.overlayItem, { head: i + 1, k: tokens[k], value: r[k].toFixed(4) });
-        }).join('; '),
-      })
+          q: tokens[from],
+          list: heads
+            .map((h, i) => {
+              const r = h.weights.subarray(from * n, from * n + n);
+              const k = argmax(r);
+              return format(s.overlayItem, { head: i + 1, k: tokens[k], value: r[k].toFixed(4) });
+            })
+            .join('; '),
+        })
       : format(s.readout, { q: tokens[from], k: tokens[strongest], value: row[strongest].toFixed(4) });
     if (readout.textContent !== text) readout.textContent = text;
   }
@@ -220,25 +224,29 @@ export class HeadView extends LessonPanel {
       for (const line of this.#overlayLines.flat()) line.remove();
       this.#overlayShape = shape;
       const step = heads.length > 1 ? SPREAD / (heads.length - 1) : 0;
-      this.#overlayLines = heads.map((_, h) => tokens.map((__, j) => {
-        const line = this.#line(j, j + 0.5 + (heads.length > 1 ? h * step - SPREAD / 2 : 0));
-        line.classList.add('ae-hv-overlay', `ae-hv-h${h % COLOURS}`);
-        line.dataset.head = h;
-        return line;
-      }));
+      this.#overlayLines = heads.map((_, h) =>
+        tokens.map((__, j) => {
+          const line = this.#line(j, j + 0.5 + (heads.length > 1 ? h * step - SPREAD / 2 : 0));
+          line.classList.add('ae-hv-overlay', `ae-hv-h${h % COLOURS}`);
+          line.dataset.head = h;
+          return line;
+        }),
+      );
       svg.append(...this.#overlayLines.flat());
       legend.setAttribute('aria-label', format(s.legend, { layer: layer + 1 }));
-      legend.replaceChildren(...heads.map((_, h) => {
-        const button = document.createElement('button');
-        Object.assign(button, { type: 'button', className: 'ae-hv-legend-item' });
-        button.dataset.head = h;
-        button.setAttribute('aria-label', format(s.legendHeadLabel, { head: h + 1 }));
-        const swatch = document.createElement('span');
-        swatch.className = `ae-hv-swatch ae-hv-h${h % COLOURS}`;
-        swatch.setAttribute('aria-hidden', 'true');
-        button.append(swatch, format(s.legendHead, { head: h + 1 }));
-        return button;
-      }));
+      legend.replaceChildren(
+        ...heads.map((_, h) => {
+          const button = document.createElement('button');
+          Object.assign(button, { type: 'button', className: 'ae-hv-legend-item' });
+          button.dataset.head = h;
+          button.setAttribute('aria-label', format(s.legendHeadLabel, { head: h + 1 }));
+          const swatch = document.createElement('span');
+          swatch.className = `ae-hv-swatch ae-hv-h${h % COLOURS}`;
+          swatch.setAttribute('aria-hidden', 'true');
+          button.append(swatch, format(s.legendHead, { head: h + 1 }));
+          return button;
+        }),
+      );
     }
     legend.hidden = false;
     heads.forEach((h, i) => {
@@ -256,33 +264,73 @@ export class HeadView extends LessonPanel {
     const tokens = JSON.parse(this.#tokens);
     const n = tokens.length;
     const from = Number(this.dataset.from);
-    const rowH = 24, labelW = Math.max(60, ...tokens.map((t) => [...t].length * 8 + 16)), linesW = 200, top = 32;
-    const width = labelW * 2 + linesW, height = top + n * rowH + 28;
-    const svg = svgNode('svg', { xmlns: 'http://www.w3.org/2000/svg', width, height, viewBox: `0 0 ${width} ${height}`, 'font-family': c.font, 'font-size': 14 });
+    const rowH = 24,
+      labelW = Math.max(60, ...tokens.map((t) => [...t].length * 8 + 16)),
+      linesW = 200,
+      top = 32;
+    const width = labelW * 2 + linesW,
+      height = top + n * rowH + 28;
+    const svg = svgNode('svg', {
+      xmlns: 'http://www.w3.org/2000/svg',
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      'font-family': c.font,
+      'font-size': 14,
+    });
     svgNode('rect', { width: '100%', height: '100%', fill: c.surface }, svg);
     svgNode('text', { x: 8, y: 20, fill: c.text, 'font-weight': 700 }, svg, this.#parts.caption.textContent);
-    const x0 = labelW, x1 = labelW + linesW;
+    const x0 = labelW,
+      x1 = labelW + linesW;
     const y = (i) => top + (i + 0.5) * rowH;
     const g = svgNode('g', { 'stroke-linecap': 'round' }, svg);
     const live = this.#overlay ? this.#overlayLines.flat() : this.#lines;
     for (const line of live) {
       const style = getComputedStyle(line);
-      svgNode('line', {
-        x1: x0, y1: y(from), x2: x1, y2: top + Number(line.getAttribute('y2')) * rowH,
-        stroke: style.stroke, 'stroke-width': line.getAttribute('stroke-width'), 'stroke-opacity': line.getAttribute('stroke-opacity'),
-        'data-to': line.dataset.to, 'data-weight': line.dataset.weight, ...(line.dataset.head ? { 'data-head': line.dataset.head } : {}),
-      }, g);
+      svgNode(
+        'line',
+        {
+          x1: x0,
+          y1: y(from),
+          x2: x1,
+          y2: top + Number(line.getAttribute('y2')) * rowH,
+          stroke: style.stroke,
+          'stroke-width': line.getAttribute('stroke-width'),
+          'stroke-opacity': line.getAttribute('stroke-opacity'),
+          'data-to': line.dataset.to,
+          'data-weight': line.dataset.weight,
+          ...(line.dataset.head ? { 'data-head': line.dataset.head } : {}),
+        },
+        g,
+      );
     }
     const strongest = this.#overlay ? -1 : Number(this.dataset.strongest);
     tokens.forEach((token, i) => {
-      svgNode('text', {
-        x: x0 - 8, y: y(i), 'text-anchor': 'end', 'dominant-baseline': 'central',
-        fill: i === from ? c.accent : c.text, 'font-weight': i === from ? 700 : 400,
-      }, svg, token);
-      svgNode('text', {
-        x: x1 + 8, y: y(i), 'dominant-baseline': 'central',
-        fill: i === strongest ? c.marker : c.text, 'font-weight': i === strongest ? 700 : 400,
-      }, svg, token);
+      svgNode(
+        'text',
+        {
+          x: x0 - 8,
+          y: y(i),
+          'text-anchor': 'end',
+          'dominant-baseline': 'central',
+          fill: i === from ? c.accent : c.text,
+          'font-weight': i === from ? 700 : 400,
+        },
+        svg,
+        token,
+      );
+      svgNode(
+        'text',
+        {
+          x: x1 + 8,
+          y: y(i),
+          'dominant-baseline': 'central',
+          fill: i === strongest ? c.marker : c.text,
+          'font-weight': i === strongest ? 700 : 400,
+        },
+        svg,
+        token,
+      );
     });
     svgNode('text', { x: 8, y: height - 10, fill: c.muted, 'font-size': 12 }, svg, this.#parts.readout.textContent);
     return svg;
@@ -293,7 +341,16 @@ export class HeadView extends LessonPanel {
     if (!button) return;
     const last = this.#queries.length - 1;
     let i = Number(button.dataset.index);
-    const moves = { ArrowUp: () => i--, ArrowDown: () => i++, Home: () => { i = 0; }, End: () => { i = last; } };
+    const moves = {
+      ArrowUp: () => i--,
+      ArrowDown: () => i++,
+      Home: () => {
+        i = 0;
+      },
+      End: () => {
+        i = last;
+      },
+    };
     if (!moves[e.key]) return;
     moves[e.key]();
     e.preventDefault();

@@ -45,7 +45,13 @@ const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => set
 
 // A horizontal bar of `fraction` of its box, drawn in SVG (no inline styles under the CSP).
 function bar(fraction, className, label) {
-  const s = svg('svg', { viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: `ae-kv-bar ${className}`, role: 'img', 'aria-label': label });
+  const s = svg('svg', {
+    viewBox: '0 0 100 10',
+    preserveAspectRatio: 'none',
+    class: `ae-kv-bar ${className}`,
+    role: 'img',
+    'aria-label': label,
+  });
   svg('rect', { class: 'track', width: 100, height: 10 }, s);
   svg('rect', { class: 'fill', width: (100 * Math.max(0, Math.min(1, fraction))).toFixed(2), height: 10 }, s);
   return s;
@@ -98,7 +104,6 @@ export class KvCache extends LessonPanel {
     return new Intl.NumberFormat(this.locale()).format(x);
   }
 
-
   // --- structure ---
 
   build() {
@@ -107,7 +112,12 @@ export class KvCache extends LessonPanel {
     const controls = el('div', 'ae-kv-controls', root);
     const promptField = el('div', 'field ae-kv-prompt', controls);
     const promptLabel = el('label', '', promptField, { for: `${id}-prompt` });
-    const prompt = el('input', '', promptField, { id: `${id}-prompt`, type: 'text', spellcheck: 'false', autocomplete: 'off' });
+    const prompt = el('input', '', promptField, {
+      id: `${id}-prompt`,
+      type: 'text',
+      spellcheck: 'false',
+      autocomplete: 'off',
+    });
     const linked = readControl(this.store, 'kvcache', 'prompt');
     if (typeof linked === 'string' && linked.length <= LINK_PROMPT_MAX) this.#prompt = linked;
     prompt.value = this.#prompt;
@@ -173,11 +183,19 @@ export class KvCache extends LessonPanel {
       prompt.value = partnerOf(prompt.value) ?? prompt.value;
       this.#setPrompt(prompt.value);
     });
-    for (const [key, select] of [['layer', layer], ['head', head]])
+    for (const [key, select] of [
+      ['layer', layer],
+      ['head', head],
+    ])
       select.addEventListener('change', () => {
         this.#view[key] = Number(select.value);
         // 1-based, as labelled; the default head leaves the link
-        writeControl(this.store, 'kvcache', key, this.#view[key] === this.#defaultView[key] ? null : this.#view[key] + 1);
+        writeControl(
+          this.store,
+          'kvcache',
+          key,
+          this.#view[key] === this.#defaultView[key] ? null : this.#view[key] + 1,
+        );
         this.#render();
       });
     stepButton.addEventListener('click', async () => {
@@ -203,10 +221,42 @@ export class KvCache extends LessonPanel {
 
     this.replaceChildren(root);
     this.#parts = {
-      title, intro, promptLabel, prompt, swap, layerLabel, layer, headLabel, head, stepButton, playButton,
-      resetButton, error, status, unknown, textLabel, words, cacheTitle, cacheCaption, legendReused, legendNew,
-      grid, cacheRows, compareText, workTitle, workCaption, columns, tbody, tfoot, saving, timeTitle, measure, timeResult,
-      timeBars, causalTitle, causalText,
+      title,
+      intro,
+      promptLabel,
+      prompt,
+      swap,
+      layerLabel,
+      layer,
+      headLabel,
+      head,
+      stepButton,
+      playButton,
+      resetButton,
+      error,
+      status,
+      unknown,
+      textLabel,
+      words,
+      cacheTitle,
+      cacheCaption,
+      legendReused,
+      legendNew,
+      grid,
+      cacheRows,
+      compareText,
+      workTitle,
+      workCaption,
+      columns,
+      tbody,
+      tfoot,
+      saving,
+      timeTitle,
+      measure,
+      timeResult,
+      timeBars,
+      causalTitle,
+      causalText,
     };
     this.setState('waiting');
   }
@@ -267,7 +317,10 @@ export class KvCache extends LessonPanel {
         this.#defaultView = coreferenceHead(model.config, FALLBACK_VIEW);
         this.#view = { ...this.#defaultView };
         // A link's layer and head (1-based), if the model has them.
-        for (const [key, count] of [['layer', model.config.nLayers], ['head', model.config.nHeads]]) {
+        for (const [key, count] of [
+          ['layer', model.config.nLayers],
+          ['head', model.config.nHeads],
+        ]) {
           const text = readControl(this.store, 'kvcache', key);
           const linked = /^\d{1,3}$/.test(text ?? '') ? Number(text) - 1 : -1;
           if (linked >= 0 && linked < count) this.#view[key] = linked;
@@ -289,7 +342,12 @@ export class KvCache extends LessonPanel {
   #setPrompt(value) {
     this.#stop();
     this.#prompt = value;
-    writeControl(this.store, 'kvcache', 'prompt', value === DEFAULT_PROMPT || value.length > LINK_PROMPT_MAX ? null : value);
+    writeControl(
+      this.store,
+      'kvcache',
+      'prompt',
+      value === DEFAULT_PROMPT || value.length > LINK_PROMPT_MAX ? null : value,
+    );
     this.#timing = null;
     if (this.#model) this.#generate();
     else this.#ensureModel();
@@ -387,7 +445,11 @@ export class KvCache extends LessonPanel {
     else if (ready && !step) message = this.t('ready', { n: g.promptLength });
     else if (step) {
       message = this.t(step.end ? 'endStatus' : 'stepStatus', {
-        k: this.#shown, total: g.steps.length, p: step.position + 1, token: step.inputToken, next: step.token,
+        k: this.#shown,
+        total: g.steps.length,
+        p: step.position + 1,
+        token: step.inputToken,
+        next: step.token,
         prob: this.#percent(step.probability),
       });
       if (this.#shown === g.steps.length) message += this.t('doneStatus');
@@ -406,7 +468,10 @@ export class KvCache extends LessonPanel {
       this.dataset.generated = '[]';
       return;
     }
-    const generated = g.tokens.slice(g.promptLength, g.promptLength + Math.min(this.#shown, g.tokens.length - g.promptLength));
+    const generated = g.tokens.slice(
+      g.promptLength,
+      g.promptLength + Math.min(this.#shown, g.tokens.length - g.promptLength),
+    );
     const nodes = [document.createTextNode(g.tokens.slice(0, g.promptLength).join(' '))];
     for (const w of generated) {
       nodes.push(' ');
@@ -448,13 +513,19 @@ export class KvCache extends LessonPanel {
     grid.setAttribute('aria-label', this.t('cacheLabel', { rows, fresh }));
     grid.setAttribute('lang', lang === 'zh' ? 'zh-Hans' : 'en');
     const header = svg('g', { class: 'ae-kv-head', 'aria-hidden': 'true' }, grid);
-    for (const [key, at, anchor] of [['colToken', GRID.label - 4, 'end'], ['colK', x.k, 'start'], ['colV', x.v, 'start'], ['colAttention', x.bar, 'start']])
+    for (const [key, at, anchor] of [
+      ['colToken', GRID.label - 4, 'end'],
+      ['colK', x.k, 'start'],
+      ['colV', x.v, 'start'],
+      ['colAttention', x.bar, 'start'],
+    ])
       svg('text', { x: at, y: GRID.head - 6, 'text-anchor': anchor }, header).textContent = this.t(key);
 
     const keys = g.keys[layer][head];
     const values = g.values[layer][head];
     const weights = step.attention[layer].subarray(head * rows, (head + 1) * rows);
-    let maxK = 0, maxV = 0;
+    let maxK = 0,
+      maxV = 0;
     for (let i = 0; i < rows * dh; i++) {
       maxK = Math.max(maxK, Math.abs(keys[i]));
       maxV = Math.max(maxV, Math.abs(values[i]));
@@ -462,27 +533,57 @@ export class KvCache extends LessonPanel {
     for (let j = 0; j < rows; j++) {
       const isNew = j >= step.rowsReused;
       const y = GRID.head + j * GRID.row;
-      const row = svg('g', {
-        class: `ae-kv-row ${isNew ? 'new' : 'reused'}`, 'data-position': j, 'data-state': isNew ? 'new' : 'reused',
-        'data-token': g.tokens[j], 'data-weight': String(weights[j]),
-      }, grid);
+      const row = svg(
+        'g',
+        {
+          class: `ae-kv-row ${isNew ? 'new' : 'reused'}`,
+          'data-position': j,
+          'data-state': isNew ? 'new' : 'reused',
+          'data-token': g.tokens[j],
+          'data-weight': String(weights[j]),
+        },
+        grid,
+      );
       svg('title', {}, row).textContent = this.t('rowLabel', {
-        p: j + 1, token: g.tokens[j], state: this.t(isNew ? 'fresh' : 'reused'), w: weights[j].toFixed(3),
+        p: j + 1,
+        token: g.tokens[j],
+        state: this.t(isNew ? 'fresh' : 'reused'),
+        w: weights[j].toFixed(3),
       });
       svg('rect', { class: 'band', x: 0, y, width, height: GRID.row }, row);
-      svg('text', { class: 'token', x: GRID.label - 4, y: y + GRID.row - 4, 'text-anchor': 'end' }, row).textContent = g.tokens[j];
-      svg('text', { class: 'pos', x: x.pos + GRID.pos - 4, y: y + GRID.row - 4, 'text-anchor': 'end' }, row).textContent = j + 1;
-      for (const [data, left, max] of [[keys, x.k, maxK], [values, x.v, maxV]]) {
+      svg('text', { class: 'token', x: GRID.label - 4, y: y + GRID.row - 4, 'text-anchor': 'end' }, row).textContent =
+        g.tokens[j];
+      svg(
+        'text',
+        { class: 'pos', x: x.pos + GRID.pos - 4, y: y + GRID.row - 4, 'text-anchor': 'end' },
+        row,
+      ).textContent = j + 1;
+      for (const [data, left, max] of [
+        [keys, x.k, maxK],
+        [values, x.v, maxV],
+      ]) {
         for (let c = 0; c < dh; c++) {
           const v = data[j * dh + c];
-          svg('rect', {
-            class: v >= 0 ? 'pos-cell' : 'neg-cell', x: left + c * GRID.cell + 0.5, y: y + 2, width: GRID.cell - 1,
-            height: GRID.row - 4, 'fill-opacity': max > 0 ? Math.min(1, Math.abs(v) / max).toFixed(3) : '0',
-          }, row);
+          svg(
+            'rect',
+            {
+              class: v >= 0 ? 'pos-cell' : 'neg-cell',
+              x: left + c * GRID.cell + 0.5,
+              y: y + 2,
+              width: GRID.cell - 1,
+              height: GRID.row - 4,
+              'fill-opacity': max > 0 ? Math.min(1, Math.abs(v) / max).toFixed(3) : '0',
+            },
+            row,
+          );
         }
       }
       svg('rect', { class: 'bar-track', x: x.bar, y: y + 3, width: GRID.bar, height: GRID.row - 6 }, row);
-      svg('rect', { class: 'bar', x: x.bar, y: y + 3, width: (GRID.bar * weights[j]).toFixed(2), height: GRID.row - 6 }, row);
+      svg(
+        'rect',
+        { class: 'bar', x: x.bar, y: y + 3, width: (GRID.bar * weights[j]).toFixed(2), height: GRID.row - 6 },
+        row,
+      );
       svg('text', { class: 'value', x: x.value, y: y + GRID.row - 4 }, row).textContent = weights[j].toFixed(3);
     }
     p.cacheRows.textContent = g.cached
@@ -497,28 +598,41 @@ export class KvCache extends LessonPanel {
     p.tfoot.replaceChildren();
     p.saving.textContent = '';
     if (!ready || this.#shown === 0) return;
-    const withSteps = this.#cached.steps, withoutSteps = this.#full.steps;
+    const withSteps = this.#cached.steps,
+      withoutSteps = this.#full.steps;
     const scale = Math.max(...withoutSteps.map((s) => s.work.total)); // all steps: the bars keep their size
-    let sumWith = 0, sumWithout = 0;
+    let sumWith = 0,
+      sumWithout = 0;
     const cell = (tr, ops, className, label) => {
       const td = document.createElement('td');
-      const number = Object.assign(document.createElement('span'), { className: 'ops', textContent: this.#number(ops) });
+      const number = Object.assign(document.createElement('span'), {
+        className: 'ops',
+        textContent: this.#number(ops),
+      });
       td.append(number, bar(ops / scale, className, label));
       tr.append(td);
     };
     for (let k = 0; k < this.#shown; k++) {
-      const a = withSteps[k], b = withoutSteps[k];
+      const a = withSteps[k],
+        b = withoutSteps[k];
       sumWith += a.work.total;
       sumWithout += b.work.total;
       const tr = document.createElement('tr');
       Object.assign(tr.dataset, {
-        step: String(k), with: String(a.work.total), without: String(b.work.total), rowsWith: String(a.rowsNew),
+        step: String(k),
+        with: String(a.work.total),
+        without: String(b.work.total),
+        rowsWith: String(a.rowsNew),
         rowsWithout: String(b.rowsNew),
       });
       if (k === this.#shown - 1) tr.className = 'current';
-      const th = Object.assign(document.createElement('th'), { scope: 'row', textContent: this.t('stepN', { k: k + 1, token: a.inputToken }) });
+      const th = Object.assign(document.createElement('th'), {
+        scope: 'row',
+        textContent: this.t('stepN', { k: k + 1, token: a.inputToken }),
+      });
       const rows = Object.assign(document.createElement('span'), {
-        className: 'ae-kv-rowcount', textContent: this.t('rowsShort', { with: a.rowsNew, without: b.rowsNew }),
+        className: 'ae-kv-rowcount',
+        textContent: this.t('rowsShort', { with: a.rowsNew, without: b.rowsNew }),
         title: this.t('rowsWith', { with: a.rowsNew, without: b.rowsNew }),
       });
       th.append(document.createElement('br'), rows);
@@ -530,8 +644,14 @@ export class KvCache extends LessonPanel {
     const tr = document.createElement('tr');
     Object.assign(tr.dataset, { with: String(sumWith), without: String(sumWithout) });
     tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: this.t('total') }));
-    for (const [ops, className] of [[sumWith, 'with'], [sumWithout, 'without']]) {
-      const td = Object.assign(document.createElement('td'), { className: `sum ${className}`, textContent: this.#number(ops) });
+    for (const [ops, className] of [
+      [sumWith, 'with'],
+      [sumWithout, 'without'],
+    ]) {
+      const td = Object.assign(document.createElement('td'), {
+        className: `sum ${className}`,
+        textContent: this.#number(ops),
+      });
       tr.append(td);
     }
     p.tfoot.append(tr);
@@ -553,17 +673,32 @@ export class KvCache extends LessonPanel {
       p.timeResult.textContent = this.#measuring ? this.t('measuring') : this.t('timeIdle');
       return;
     }
-    const ms = (x) => new Intl.NumberFormat(this.locale(), { maximumFractionDigits: 3, minimumFractionDigits: 3 }).format(x);
+    const ms = (x) =>
+      new Intl.NumberFormat(this.locale(), { maximumFractionDigits: 3, minimumFractionDigits: 3 }).format(x);
     p.timeResult.textContent = this.t('timeResult', {
-      batches: t.batches, calls: t.calls, with: ms(t.with), without: ms(t.without), words: t.words,
+      batches: t.batches,
+      calls: t.calls,
+      with: ms(t.with),
+      without: ms(t.without),
+      words: t.words,
     });
     const scale = Math.max(t.with, t.without);
-    for (const [key, value] of [['colWith', t.with], ['colWithout', t.without]]) {
+    for (const [key, value] of [
+      ['colWith', t.with],
+      ['colWithout', t.without],
+    ]) {
       const row = document.createElement('div');
       row.className = `ae-kv-time-row ${key === 'colWith' ? 'with' : 'without'}`;
       const label = Object.assign(document.createElement('span'), { className: 'name', textContent: this.t(key) });
-      const figure = Object.assign(document.createElement('span'), { className: 'ms', textContent: this.t('msValue', { ms: ms(value) }) });
-      row.append(label, bar(value / scale, key === 'colWith' ? 'with' : 'without', `${this.t(key)}: ${figure.textContent}`), figure);
+      const figure = Object.assign(document.createElement('span'), {
+        className: 'ms',
+        textContent: this.t('msValue', { ms: ms(value) }),
+      });
+      row.append(
+        label,
+        bar(value / scale, key === 'colWith' ? 'with' : 'without', `${this.t(key)}: ${figure.textContent}`),
+        figure,
+      );
       p.timeBars.append(row);
     }
     Object.assign(this.dataset, { msWith: String(t.with), msWithout: String(t.without) });
@@ -578,11 +713,13 @@ export class KvCache extends LessonPanel {
     this.#measuring = true;
     this.#timing = null;
     this.#render();
-    const model = this.#model, prompt = this.#prompt;
+    const model = this.#model,
+      prompt = this.#prompt;
     const ways = { with: () => model.generateCached(prompt, MAX_NEW), without: () => model.generate(prompt, MAX_NEW) };
     try {
       let calls = 1;
-      for (;;) { // enough calls that even the faster way fills a batch (timer resolution)
+      for (;;) {
+        // enough calls that even the faster way fills a batch (timer resolution)
         const t0 = performance.now();
         for (let i = 0; i < calls; i++) ways.with();
         if (performance.now() - t0 >= BATCH_MS || calls >= 4096) break;
@@ -599,7 +736,10 @@ export class KvCache extends LessonPanel {
       }
       if (prompt === this.#prompt) {
         this.#timing = {
-          with: median(samples.with), without: median(samples.without), batches: BATCHES, calls,
+          with: median(samples.with),
+          without: median(samples.without),
+          batches: BATCHES,
+          calls,
           words: this.#cached.tokens.length - this.#cached.promptLength,
         };
       }

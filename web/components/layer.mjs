@@ -26,7 +26,17 @@ const ORDER = {
   post: ['input', 'attention', 'residual1', 'norm1', 'ffnHidden', 'ffn', 'residual2', 'output'],
 };
 // Which sub-layer a stage belongs to (a coloured tag): attention, FFN, or residual/norm.
-const KIND = { input: 'io', norm1: 'norm', attention: 'attn', residual1: 'res', norm2: 'norm', ffnHidden: 'ffn', ffn: 'ffn', residual2: 'res', output: 'io' };
+const KIND = {
+  input: 'io',
+  norm1: 'norm',
+  attention: 'attn',
+  residual1: 'res',
+  norm2: 'norm',
+  ffnHidden: 'ffn',
+  ffn: 'ffn',
+  residual2: 'res',
+  output: 'io',
+};
 
 export class LayerPanel extends LessonPanel {
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
@@ -84,8 +94,25 @@ export class LayerPanel extends LessonPanel {
 
     this.replaceChildren(root);
     this.#parts = {
-      title, intro, partItems, waiting, error, body, wordLabel, word, layerLabel, layerSelect, shape, placement,
-      stagesTitle, list, hint, readout, stack, parallelTitle, parallel,
+      title,
+      intro,
+      partItems,
+      waiting,
+      error,
+      body,
+      wordLabel,
+      word,
+      layerLabel,
+      layerSelect,
+      shape,
+      placement,
+      stagesTitle,
+      list,
+      hint,
+      readout,
+      stack,
+      parallelTitle,
+      parallel,
     };
   }
 
@@ -111,12 +138,15 @@ export class LayerPanel extends LessonPanel {
     this.#normModel = model;
     this.#norm = 'pre';
     if (!model || model === 'untrained') return;
-    getTrainedModel(model).then((m) => {
-      if (this.#normModel !== model || m.config.norm === this.#norm) return;
-      this.#norm = m.config.norm === 'post' ? 'post' : 'pre';
-      this.#shown = '';
-      this.#draw();
-    }, () => {});
+    getTrainedModel(model).then(
+      (m) => {
+        if (this.#normModel !== model || m.config.norm === this.#norm) return;
+        this.#norm = m.config.norm === 'post' ? 'post' : 'pre';
+        this.#shown = '';
+        this.#draw();
+      },
+      () => {},
+    );
   }
 
   #draw() {
@@ -150,7 +180,9 @@ export class LayerPanel extends LessonPanel {
     }
     p.word.value = String(i);
     if (p.layerSelect.dataset.count !== `${nLayers}|${lang}`) {
-      p.layerSelect.replaceChildren(...Array.from({ length: nLayers }, (_, l) => new Option(this.t('layerOption', { l: l + 1, n: nLayers }), l)));
+      p.layerSelect.replaceChildren(
+        ...Array.from({ length: nLayers }, (_, l) => new Option(this.t('layerOption', { l: l + 1, n: nLayers }), l)),
+      );
       p.layerSelect.dataset.count = `${nLayers}|${lang}`;
     }
     p.layerSelect.value = String(layer);
@@ -159,7 +191,11 @@ export class LayerPanel extends LessonPanel {
     const hidden = trace.stages.ffnHidden.length / n;
     p.shape.textContent = this.t('shape', { dModel, hidden, ratio: hidden / dModel, n });
     p.placement.textContent = this.t(this.#norm === 'post' ? 'post' : 'pre');
-    p.stack.textContent = this.t(layer + 1 < nLayers ? 'stack' : 'stackLast', { n: nLayers, l: layer + 1, next: layer + 2 });
+    p.stack.textContent = this.t(layer + 1 < nLayers ? 'stack' : 'stackLast', {
+      n: nLayers,
+      l: layer + 1,
+      next: layer + 2,
+    });
 
     // One colour scale for the d_model-wide stages (so their sizes compare), one for the FFN hidden.
     const order = ORDER[this.#norm === 'post' ? 'post' : 'pre'];
@@ -181,7 +217,10 @@ export class LayerPanel extends LessonPanel {
       Object.assign(li.dataset, { stage: name, norm: String(norm), size: String(values.length) });
       const label = this.t(`stage.${name}`);
       const formula = this.t(`formula.${this.#norm === 'post' ? 'post' : 'pre'}.${name}`);
-      li.setAttribute('aria-label', this.t('rowLabel', { step: step + 1, label, formula, count: values.length, norm: fixed(norm) }));
+      li.setAttribute(
+        'aria-label',
+        this.t('rowLabel', { step: step + 1, label, formula, count: values.length, norm: fixed(norm) }),
+      );
       const head = document.createElement('span');
       head.className = 'ae-layer-stage-name';
       head.textContent = `${step + 1}. ${label}`;
@@ -191,8 +230,15 @@ export class LayerPanel extends LessonPanel {
       const box = document.createElement('span');
       box.className = 'ae-layer-stripbox';
       const strip = vectorStrip(values, {
-        name: label, maxAbs: name === 'ffnHidden' ? hiddenScale : wideScale, maxWidth: STRIP_WIDTH,
-        label: this.t('vectorLabel', { name: label, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)) }),
+        name: label,
+        maxAbs: name === 'ffnHidden' ? hiddenScale : wideScale,
+        maxWidth: STRIP_WIDTH,
+        label: this.t('vectorLabel', {
+          name: label,
+          count: values.length,
+          min: fixed(Math.min(...values)),
+          max: fixed(Math.max(...values)),
+        }),
       });
       // At 2 px a cell, a wide model's FFN hidden layer (4·64 = 256 values) is wider than a phone:
       // the strip shrinks to its box (style.css) instead of scrolling, which would need a tab stop.
@@ -211,7 +257,13 @@ export class LayerPanel extends LessonPanel {
     const n2 = n * n;
     p.parallel.textContent = this.t('parallel', { n, n2 });
     Object.assign(p.parallel.dataset, { n: String(n), scores: String(n2), rnnSteps: String(n), attentionSteps: '1' });
-    Object.assign(this.dataset, { token: String(i), layer: String(layer), norm: this.#norm, dModel: String(dModel), hidden: String(hidden) });
+    Object.assign(this.dataset, {
+      token: String(i),
+      layer: String(layer),
+      norm: this.#norm,
+      dModel: String(dModel),
+      hidden: String(hidden),
+    });
     this.#activate(this.#active && order.includes(this.#active) ? this.#active : null);
   }
 
@@ -238,12 +290,23 @@ export class LayerPanel extends LessonPanel {
     if (!li) return;
     const last = this.#rows.length - 1;
     let j = this.#rows.indexOf(li);
-    const moves = { ArrowUp: () => j--, ArrowDown: () => j++, Home: () => { j = 0; }, End: () => { j = last; } };
+    const moves = {
+      ArrowUp: () => j--,
+      ArrowDown: () => j++,
+      Home: () => {
+        j = 0;
+      },
+      End: () => {
+        j = last;
+      },
+    };
     if (!moves[e.key]) return;
     moves[e.key]();
     e.preventDefault();
     j = Math.min(last, Math.max(0, j));
-    this.#rows.forEach((r, k) => { r.tabIndex = k === j ? 0 : -1; });
+    this.#rows.forEach((r, k) => {
+      r.tabIndex = k === j ? 0 : -1;
+    });
     this.#rows[j].focus();
   }
 }

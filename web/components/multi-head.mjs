@@ -33,12 +33,15 @@ export class MultiHead extends LessonPanel {
 
   connectedCallback() {
     super.connectedCallback();
-    getEngine().then((engine) => {
-      this.#engine = engine;
-      this.#shown = '';
-      this.#draw();
-      this.#calculate();
-    }, () => {}); // the page itself reports an engine that fails to load
+    getEngine().then(
+      (engine) => {
+        this.#engine = engine;
+        this.#shown = '';
+        this.#draw();
+        this.#calculate();
+      },
+      () => {},
+    ); // the page itself reports an engine that fails to load
   }
 
   storeChanged(full) {
@@ -76,7 +79,11 @@ export class MultiHead extends LessonPanel {
     const layerLabel = el('label', '', layerField, { for: `${id}-layer` });
     const layer = el('select', '', layerField, { id: `${id}-layer` });
     // Regions that may scroll sideways on a phone: focusable, so the keyboard can scroll them.
-    const scroller = el('div', 'ae-mh-scroll', body, { tabindex: 0, role: 'region', 'aria-labelledby': `${id}-caption` });
+    const scroller = el('div', 'ae-mh-scroll', body, {
+      tabindex: 0,
+      role: 'region',
+      'aria-labelledby': `${id}-caption`,
+    });
     const table = el('table', 'ae-mh-table', scroller);
     const caption = el('caption', '', table, { id: `${id}-caption` });
     const headRow = el('tr', '', el('thead', '', table));
@@ -89,7 +96,11 @@ export class MultiHead extends LessonPanel {
 
     const paramsTitle = el('h3', '', body);
     const params = el('p', 'ae-mh-params', body);
-    const paramsScroll = el('div', 'ae-mh-scroll', body, { tabindex: 0, role: 'region', 'aria-labelledby': `${id}-pcaption` });
+    const paramsScroll = el('div', 'ae-mh-scroll', body, {
+      tabindex: 0,
+      role: 'region',
+      'aria-labelledby': `${id}-pcaption`,
+    });
     const paramsTable = el('table', 'ae-mh-table ae-mh-paramtable', paramsScroll);
     const paramsCaption = el('caption', '', paramsTable, { id: `${id}-pcaption` });
     const paramsHead = el('tr', '', el('thead', '', paramsTable));
@@ -100,10 +111,26 @@ export class MultiHead extends LessonPanel {
     const calc = el('form', 'ae-mh-calc', root);
     const dField = el('div', 'field inline', calc);
     const dLabel = el('label', '', dField, { for: `${id}-calc-d` });
-    const dInput = el('input', '', dField, { id: `${id}-calc-d`, type: 'number', min: 1, max: CALC_MAX, step: 1, inputmode: 'numeric', value: CALC_DEFAULT.d });
+    const dInput = el('input', '', dField, {
+      id: `${id}-calc-d`,
+      type: 'number',
+      min: 1,
+      max: CALC_MAX,
+      step: 1,
+      inputmode: 'numeric',
+      value: CALC_DEFAULT.d,
+    });
     const hField = el('div', 'field inline', calc);
     const hLabel = el('label', '', hField, { for: `${id}-calc-h` });
-    const hInput = el('input', '', hField, { id: `${id}-calc-h`, type: 'number', min: 1, max: CALC_MAX, step: 1, inputmode: 'numeric', value: CALC_DEFAULT.dh });
+    const hInput = el('input', '', hField, {
+      id: `${id}-calc-h`,
+      type: 'number',
+      min: 1,
+      max: CALC_MAX,
+      step: 1,
+      inputmode: 'numeric',
+      value: CALC_DEFAULT.dh,
+    });
     const calcResult = el('p', 'ae-mh-calcresult', root, { 'aria-live': 'polite' });
     const calcError = el('p', 'error', root, { role: 'alert' });
 
@@ -113,9 +140,17 @@ export class MultiHead extends LessonPanel {
     // The calculator's inputs travel in the link (multihead.d, multihead.dh); #calculate checks them.
     dInput.value = readControl(this.store, 'multihead', 'd') ?? CALC_DEFAULT.d;
     hInput.value = readControl(this.store, 'multihead', 'dh') ?? CALC_DEFAULT.dh;
-    for (const [input, name, fallback] of [[dInput, 'd', CALC_DEFAULT.d], [hInput, 'dh', CALC_DEFAULT.dh]]) {
+    for (const [input, name, fallback] of [
+      [dInput, 'd', CALC_DEFAULT.d],
+      [hInput, 'dh', CALC_DEFAULT.dh],
+    ]) {
       input.addEventListener('input', () => {
-        writeControl(this.store, 'multihead', name, input.value.trim() === String(fallback) ? null : input.value.trim());
+        writeControl(
+          this.store,
+          'multihead',
+          name,
+          input.value.trim() === String(fallback) ? null : input.value.trim(),
+        );
         this.#calculate();
       });
     }
@@ -128,9 +163,40 @@ export class MultiHead extends LessonPanel {
 
     this.replaceChildren(root);
     this.#parts = {
-      title, intro, waiting, body, splitTitle, split, splitStrip, ranges, patternsTitle, patternsHowTo, queryLabel,
-      query, layerLabel, layer, caption, headRow, tbody, concatTitle, concatHowTo, flow, values, paramsTitle, params,
-      paramsCaption, paramsHead, paramsBody, calcTitle, calcHowTo, dLabel, dInput, hLabel, hInput, calcResult, calcError,
+      title,
+      intro,
+      waiting,
+      body,
+      splitTitle,
+      split,
+      splitStrip,
+      ranges,
+      patternsTitle,
+      patternsHowTo,
+      queryLabel,
+      query,
+      layerLabel,
+      layer,
+      caption,
+      headRow,
+      tbody,
+      concatTitle,
+      concatHowTo,
+      flow,
+      values,
+      paramsTitle,
+      params,
+      paramsCaption,
+      paramsHead,
+      paramsBody,
+      calcTitle,
+      calcHowTo,
+      dLabel,
+      dInput,
+      hLabel,
+      hInput,
+      calcResult,
+      calcError,
     };
   }
 
@@ -183,12 +249,14 @@ export class MultiHead extends LessonPanel {
     // 1. the split
     p.split.textContent = this.t('split', { d, h, dh });
     p.splitStrip.replaceChildren(this.#splitStrip(d, h, dh));
-    p.ranges.replaceChildren(...attention.heads.map((_, k) => {
-      const li = document.createElement('li');
-      li.className = `ae-mh-c${k % HEAD_COLOURS}`;
-      li.textContent = this.t('headRange', { i: k + 1, from: k * dh + 1, to: (k + 1) * dh });
-      return li;
-    }));
+    p.ranges.replaceChildren(
+      ...attention.heads.map((_, k) => {
+        const li = document.createElement('li');
+        li.className = `ae-mh-c${k % HEAD_COLOURS}`;
+        li.textContent = this.t('headRange', { i: k + 1, from: k * dh + 1, to: (k + 1) * dh });
+        return li;
+      }),
+    );
 
     // 2. per-head patterns for the selected word
     if (p.query.dataset.tokens !== JSON.stringify([tokens, lang])) {
@@ -210,27 +278,31 @@ export class MultiHead extends LessonPanel {
       cell.textContent = content;
       return cell;
     };
-    p.headRow.replaceChildren(th(this.t('colWord'), 'col'),
-      ...attention.heads.map((_, k) => th(this.t('colHead', { i: k + 1 }), 'col', `ae-mh-c${k % HEAD_COLOURS}`)));
+    p.headRow.replaceChildren(
+      th(this.t('colWord'), 'col'),
+      ...attention.heads.map((_, k) => th(this.t('colHead', { i: k + 1 }), 'col', `ae-mh-c${k % HEAD_COLOURS}`)),
+    );
     const rows = attention.heads.map((head) => head.weights.subarray(i * n, i * n + n));
     const strongest = rows.map((row) => row.reduce((best, w, j) => (w > row[best] ? j : best), 0));
-    p.tbody.replaceChildren(...tokens.map((token, j) => {
-      const tr = document.createElement('tr');
-      tr.append(th(token, 'row'));
-      rows.forEach((row, k) => {
-        const td = document.createElement('td');
-        td.className = `ae-mh-c${k % HEAD_COLOURS}${strongest[k] === j ? ' strongest' : ''}`;
-        td.dataset.head = k;
-        td.dataset.key = j;
-        td.dataset.weight = String(row[j]);
-        const bar = document.createElement('span');
-        bar.className = 'ae-mh-bar';
-        bar.style.setProperty('--w', String(Math.max(0, Math.min(1, row[j])))); // CSSOM: CSP-safe
-        td.append(bar, fixed(row[j], 2));
-        tr.append(td);
-      });
-      return tr;
-    }));
+    p.tbody.replaceChildren(
+      ...tokens.map((token, j) => {
+        const tr = document.createElement('tr');
+        tr.append(th(token, 'row'));
+        rows.forEach((row, k) => {
+          const td = document.createElement('td');
+          td.className = `ae-mh-c${k % HEAD_COLOURS}${strongest[k] === j ? ' strongest' : ''}`;
+          td.dataset.head = k;
+          td.dataset.key = j;
+          td.dataset.weight = String(row[j]);
+          const bar = document.createElement('span');
+          bar.className = 'ae-mh-bar';
+          bar.style.setProperty('--w', String(Math.max(0, Math.min(1, row[j])))); // CSSOM: CSP-safe
+          td.append(bar, fixed(row[j], 2));
+          tr.append(td);
+        });
+        return tr;
+      }),
+    );
 
     // 3. head outputs → concatenation → W_O
     p.concatHowTo.textContent = this.t('concatHowTo', { dh, d, token: tokens[i] });
@@ -248,16 +320,27 @@ export class MultiHead extends LessonPanel {
       const label = document.createElement('span');
       label.className = 'ae-mh-vecname';
       label.textContent = name;
-      box.append(label, vectorStrip(values, { name, maxAbs, group, maxWidth: 260, label: this.#vectorLabel(name, values) }));
+      box.append(
+        label,
+        vectorStrip(values, { name, maxAbs, group, maxWidth: 260, label: this.#vectorLabel(name, values) }),
+      );
       return box;
     };
     const heads = document.createElement('div');
     heads.className = 'ae-mh-heads';
-    heads.append(...headOuts.map((v, k) => labelled(this.t('headOut', { i: k + 1 }), v, `ae-mh-c${k % HEAD_COLOURS}`, `head${k}`, scale)));
+    heads.append(
+      ...headOuts.map((v, k) =>
+        labelled(this.t('headOut', { i: k + 1 }), v, `ae-mh-c${k % HEAD_COLOURS}`, `head${k}`, scale),
+      ),
+    );
     const arrow = (s) => Object.assign(document.createElement('div'), { className: 'ae-mh-arrow', textContent: s });
-    p.flow.replaceChildren(heads, arrow('↓ concat'),
-      labelled(this.t('concat', { d }), concat, 'ae-mh-concat', 'concat', scale, dh), arrow('↓ × W_O + b'),
-      labelled(this.t('output', { d }), output, 'ae-mh-output', 'output', maxAbsOf(output)));
+    p.flow.replaceChildren(
+      heads,
+      arrow('↓ concat'),
+      labelled(this.t('concat', { d }), concat, 'ae-mh-concat', 'concat', scale, dh),
+      arrow('↓ × W_O + b'),
+      labelled(this.t('output', { d }), output, 'ae-mh-output', 'output', maxAbsOf(output)),
+    );
     p.values.textContent = '';
 
     // 4. parameters: the same for every h
@@ -286,19 +369,29 @@ export class MultiHead extends LessonPanel {
     }
     for (let j = 1; j < d; j++) {
       const tick = document.createElementNS(SVG, 'line');
-      Object.entries({ x1: j * cell - 0.5, x2: j * cell - 0.5, y1: 12, y2: 18, class: 'ae-mh-tick' }).forEach(([a, v]) => tick.setAttribute(a, v));
+      Object.entries({ x1: j * cell - 0.5, x2: j * cell - 0.5, y1: 12, y2: 18, class: 'ae-mh-tick' }).forEach(
+        ([a, v]) => tick.setAttribute(a, v),
+      );
       svg.append(tick);
     }
     return svg;
   }
 
   #vectorLabel(name, values) {
-    return this.t('vectorLabel', { name, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)) });
+    return this.t('vectorLabel', {
+      name,
+      count: values.length,
+      min: fixed(Math.min(...values)),
+      max: fixed(Math.max(...values)),
+    });
   }
 
   #showValues(strip) {
     const values = JSON.parse(strip.dataset.values);
-    this.#parts.values.textContent = this.t('vector', { name: strip.dataset.name, values: values.map((v) => fixed(v)).join(', ') });
+    this.#parts.values.textContent = this.t('vector', {
+      name: strip.dataset.name,
+      values: values.map((v) => fixed(v)).join(', '),
+    });
     this.#parts.values.dataset.strip = strip.dataset.strip;
   }
 
@@ -309,10 +402,20 @@ export class MultiHead extends LessonPanel {
     const split = engine.headSplit(d, dh);
     const oneHead = engine.attentionParameterCount(d, 1);
     p.params.textContent = this.t('params', {
-      d, dh, h, perHead: this.#number(split.perHead), allHeads: this.#number(split.allHeads),
-      wo: this.#number(split.outputProjection), total: this.#number(split.total), oneHead: this.#number(oneHead),
+      d,
+      dh,
+      h,
+      perHead: this.#number(split.perHead),
+      allHeads: this.#number(split.allHeads),
+      wo: this.#number(split.outputProjection),
+      total: this.#number(split.total),
+      oneHead: this.#number(oneHead),
     });
-    Object.assign(p.params.dataset, { total: String(split.total), oneHead: String(oneHead), perHead: String(split.perHead) });
+    Object.assign(p.params.dataset, {
+      total: String(split.total),
+      oneHead: String(oneHead),
+      perHead: String(split.perHead),
+    });
     p.paramsCaption.textContent = this.t('paramsTableCaption', { d });
     const cell = (tag, content, scope) => {
       const c = document.createElement(tag);
@@ -320,7 +423,11 @@ export class MultiHead extends LessonPanel {
       c.textContent = content;
       return c;
     };
-    p.paramsHead.replaceChildren(cell('th', this.t('colHeads'), 'col'), cell('th', this.t('colHeadDim'), 'col'), cell('th', this.t('colParams'), 'col'));
+    p.paramsHead.replaceChildren(
+      cell('th', this.t('colHeads'), 'col'),
+      cell('th', this.t('colHeadDim'), 'col'),
+      cell('th', this.t('colParams'), 'col'),
+    );
     // Every head width that divides d (asked of the core), widest heads first.
     const rows = [];
     for (let width = d; width >= 1; width--) {
@@ -341,7 +448,8 @@ export class MultiHead extends LessonPanel {
   #calculate() {
     const p = this.#parts;
     const read = (input) => (/^\d{1,7}$/.test(input.value.trim()) ? Number(input.value) : NaN);
-    const d = read(p.dInput), dh = read(p.hInput);
+    const d = read(p.dInput),
+      dh = read(p.hInput);
     const fail = (key, params) => {
       p.calcResult.textContent = '';
       p.calcError.textContent = this.t(key, params);
@@ -349,7 +457,8 @@ export class MultiHead extends LessonPanel {
       delete p.calcResult.dataset.total;
     };
     if (!this.#engine) return;
-    if (!(d >= 1 && d <= CALC_MAX && dh >= 1 && dh <= CALC_MAX)) return fail('calcInvalid', { max: this.#number(CALC_MAX) });
+    if (!(d >= 1 && d <= CALC_MAX && dh >= 1 && dh <= CALC_MAX))
+      return fail('calcInvalid', { max: this.#number(CALC_MAX) });
     let s;
     try {
       s = this.#engine.headSplit(d, dh);

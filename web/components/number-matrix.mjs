@@ -20,8 +20,13 @@ function formatCell(value, kind) {
 
 function colourScale(values, kind) {
   if (kind === 'weights') return (v) => Math.min(1, Math.max(0, v));
-  let lo = Infinity, hi = -Infinity;
-  for (const v of values) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  let lo = Infinity,
+    hi = -Infinity;
+  for (const v of values)
+    if (Number.isFinite(v)) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
   const span = hi - lo || 1;
   return (v) => (v - lo) / span;
 }
@@ -50,8 +55,12 @@ function fill(td, v, kind, scale) {
 // is focusable, so keyboard users can scroll it too. When host already shows a table with the
 // same labels and kind, only the numbers, colours and caption change (as in bertviz: render
 // once, update cheaply), so switching a head or a mask redraws within a frame.
-export function drawMatrix(host, { rows, cols, values, kind = 'weights', caption = '', highlightRow = -1, rowOffset = 0 }) {
-  const n = rows.length, m = cols.length;
+export function drawMatrix(
+  host,
+  { rows, cols, values, kind = 'weights', caption = '', highlightRow = -1, rowOffset = 0 },
+) {
+  const n = rows.length,
+    m = cols.length;
   if (values.length !== n * m) throw new TypeError(`drawMatrix: ${values.length} values for ${n}×${m}`);
   const key = JSON.stringify([rows, cols, kind, highlightRow, rowOffset]);
   const wrapper = host.firstElementChild?.classList.contains('ae-nm') ? host.firstElementChild : null;

@@ -56,10 +56,12 @@ function rearrangement(a, b) {
 // 'rounding' (≤ 1e-4 apart), 'no', with the largest difference.
 function comparePermuted(a, b, sigma) {
   const n = sigma.length;
-  let exact = true, diff = 0;
+  let exact = true,
+    diff = 0;
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) {
-      const x = a[i * n + j], y = b[sigma[i] * n + sigma[j]];
+      const x = a[i * n + j],
+        y = b[sigma[i] * n + sigma[j]];
       if (Object.is(x, y)) continue;
       exact = false;
       diff = Math.max(diff, Math.abs(x - y));
@@ -103,15 +105,30 @@ export class Positions extends LessonPanel {
     const form = el('div', 'ae-pos-controls', root);
     const fieldA = el('div', 'field', form);
     const labelA = el('label', '', fieldA, { for: `${id}-a` });
-    const inputA = el('input', '', fieldA, { id: `${id}-a`, type: 'text', autocomplete: 'off', spellcheck: 'false', lang: 'zh-Hans' });
+    const inputA = el('input', '', fieldA, {
+      id: `${id}-a`,
+      type: 'text',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      lang: 'zh-Hans',
+    });
     const swap = el('button', 'chip', form, { type: 'button' });
     const fieldB = el('div', 'field', form);
     const labelB = el('label', '', fieldB, { for: `${id}-b` });
-    const inputB = el('input', '', fieldB, { id: `${id}-b`, type: 'text', autocomplete: 'off', spellcheck: 'false', lang: 'zh-Hans' });
+    const inputB = el('input', '', fieldB, {
+      id: `${id}-b`,
+      type: 'text',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      lang: 'zh-Hans',
+    });
     inputA.value = DEFAULT_A;
     inputB.value = DEFAULT_B;
     const linked = (name) => readControl(this.store, 'positions', name);
-    for (const [input, name] of [[inputA, 'a'], [inputB, 'b']]) {
+    for (const [input, name] of [
+      [inputA, 'a'],
+      [inputB, 'b'],
+    ]) {
       const value = linked(name);
       if (typeof value === 'string' && value.length <= LINK_SENTENCE_MAX) input.value = value;
     }
@@ -126,13 +143,15 @@ export class Positions extends LessonPanel {
     const headRow = el('tr', '', el('thead', '', table));
     const cols = [0, 1, 2].map(() => el('th', '', headRow, { scope: 'col' }));
     const body = el('tbody', '', table);
-    const rows = Object.fromEntries(ENCODINGS.map((encoding) => {
-      const tr = el('tr', '', body, { 'data-encoding': encoding });
-      const name = el('th', '', tr, { scope: 'row' });
-      const a = el('td', 'ae-pos-answer', tr);
-      const b = el('td', 'ae-pos-answer', tr);
-      return [encoding, { tr, name, a, b }];
-    }));
+    const rows = Object.fromEntries(
+      ENCODINGS.map((encoding) => {
+        const tr = el('tr', '', body, { 'data-encoding': encoding });
+        const name = el('th', '', tr, { scope: 'row' });
+        const a = el('td', 'ae-pos-answer', tr);
+        const b = el('td', 'ae-pos-answer', tr);
+        return [encoding, { tr, name, a, b }];
+      }),
+    );
     const summary = el('p', 'ae-pos-summary', root);
     const grammar = el('p', 'ae-pos-note', root);
 
@@ -161,7 +180,14 @@ export class Positions extends LessonPanel {
     const sinHow = el('p', 'howto', root);
     const sinField = el('div', 'field inline', el('div', 'ae-pos-view', root));
     const sinLabel = el('label', '', sinField, { for: `${id}-n` });
-    const sinN = el('input', '', sinField, { id: `${id}-n`, type: 'range', min: 4, max: 64, step: 4, value: SIN_POSITIONS });
+    const sinN = el('input', '', sinField, {
+      id: `${id}-n`,
+      type: 'range',
+      min: 4,
+      max: 64,
+      step: 4,
+      value: SIN_POSITIONS,
+    });
     const sinValue = el('output', '', sinField, { for: `${id}-n` });
     const sinFigure = el('figure', 'ae-pos-figure', root);
     const sinSvg = svg('svg', { class: 'ae-pos-sin', role: 'img' }, sinFigure);
@@ -177,14 +203,56 @@ export class Positions extends LessonPanel {
 
     this.replaceChildren(root);
     this.#parts = {
-      title, intro, labelA, inputA, labelB, inputB, swap, status, error, table, caption, cols, rows, summary, grammar,
-      whyTitle, whyHow, encoding, layer, head, kind, matrixA, matrixB, compare, verdict,
-      sinTitle, sinHow, sinLabel, sinN, sinValue, sinSvg, sinCaption, ropeTitle, ropeHow, pair, ropeSvg, ropeCaption,
+      title,
+      intro,
+      labelA,
+      inputA,
+      labelB,
+      inputB,
+      swap,
+      status,
+      error,
+      table,
+      caption,
+      cols,
+      rows,
+      summary,
+      grammar,
+      whyTitle,
+      whyHow,
+      encoding,
+      layer,
+      head,
+      kind,
+      matrixA,
+      matrixB,
+      compare,
+      verdict,
+      sinTitle,
+      sinHow,
+      sinLabel,
+      sinN,
+      sinValue,
+      sinSvg,
+      sinCaption,
+      ropeTitle,
+      ropeHow,
+      pair,
+      ropeSvg,
+      ropeCaption,
     };
 
     const saveSentences = () => {
-      for (const [input, name, fallback] of [[inputA, 'a', DEFAULT_A], [inputB, 'b', DEFAULT_B]])
-        writeControl(this.store, 'positions', name, input.value === fallback || input.value.length > LINK_SENTENCE_MAX ? null : input.value);
+      for (const [input, name, fallback] of [
+        [inputA, 'a', DEFAULT_A],
+        [inputB, 'b', DEFAULT_B],
+      ])
+        writeControl(
+          this.store,
+          'positions',
+          name,
+          input.value === fallback || input.value.length > LINK_SENTENCE_MAX ? null : input.value,
+        );
     };
     const rerun = () => {
       saveSentences();
@@ -199,16 +267,24 @@ export class Positions extends LessonPanel {
       this.#ensureModels().then(() => this.#run());
     });
     // link: the control's name in the link and how its value is written (null = the default, left out)
-    const view = (key, parse = (v) => v, link = null) => (e) => {
-      this.#view[key] = parse(e.target.value);
-      if (link) writeControl(this.store, 'positions', link.name, link.write(this.#view[key]));
-      this.#ensureModels().then(() => this.#render());
-    };
+    const view =
+      (key, parse = (v) => v, link = null) =>
+      (e) => {
+        this.#view[key] = parse(e.target.value);
+        if (link) writeControl(this.store, 'positions', link.name, link.write(this.#view[key]));
+        this.#ensureModels().then(() => this.#render());
+      };
     const index1 = (i) => (i === 0 ? null : i + 1); // 1-based as labelled; the first is the default
-    encoding.node.addEventListener('change', view('encoding', String, { name: 'enc', write: (v) => (v === 'none' ? null : v) }));
+    encoding.node.addEventListener(
+      'change',
+      view('encoding', String, { name: 'enc', write: (v) => (v === 'none' ? null : v) }),
+    );
     layer.node.addEventListener('change', view('layer', Number, { name: 'layer', write: index1 }));
     head.node.addEventListener('change', view('head', Number, { name: 'head', write: index1 }));
-    kind.node.addEventListener('change', view('kind', String, { name: 'show', write: (v) => (v === 'scores' ? null : v) }));
+    kind.node.addEventListener(
+      'change',
+      view('kind', String, { name: 'show', write: (v) => (v === 'scores' ? null : v) }),
+    );
     pair.node.addEventListener('change', view('pair', Number));
     sinN.addEventListener('input', view('positions', Number));
     // Link the same pair of words across the two matrices.
@@ -243,17 +319,22 @@ export class Positions extends LessonPanel {
   #fillSelects() {
     const config = this.#models.rope.config;
     const fill = (select, count, label) => {
-      select.replaceChildren(...Array.from({ length: count }, (_, i) => {
-        const option = document.createElement('option');
-        option.value = i;
-        option.textContent = label(i);
-        return option;
-      }));
+      select.replaceChildren(
+        ...Array.from({ length: count }, (_, i) => {
+          const option = document.createElement('option');
+          option.value = i;
+          option.textContent = label(i);
+          return option;
+        }),
+      );
     };
     fill(this.#parts.layer.node, config.nLayers, (i) => String(i + 1));
     fill(this.#parts.head.node, config.nHeads, (i) => String(i + 1));
     // A link's layer and head (1-based), if this model has them.
-    for (const [key, count] of [['layer', config.nLayers], ['head', config.nHeads]]) {
+    for (const [key, count] of [
+      ['layer', config.nLayers],
+      ['head', config.nHeads],
+    ]) {
       const text = readControl(this.store, 'positions', key);
       const linked = /^\d{1,3}$/.test(text ?? '') ? Number(text) - 1 : -1;
       if (linked >= 0 && linked < count) this.#view[key] = linked;
@@ -281,7 +362,10 @@ export class Positions extends LessonPanel {
     for (const side of ['a', 'b']) {
       const run = this.#runs.none[side];
       if (run?.unknown.length)
-        this.#errors.push({ key: 'unknownWords', params: { which: side.toUpperCase(), words: run.unknown.map((p) => run.tokens[p]).join(' ') } });
+        this.#errors.push({
+          key: 'unknownWords',
+          params: { which: side.toUpperCase(), words: run.unknown.map((p) => run.tokens[p]).join(' ') },
+        });
     }
     this.#texts = texts;
     Object.assign(this.dataset, { a: texts.a, b: texts.b }); // the sentences the shown results are for
@@ -317,11 +401,13 @@ export class Positions extends LessonPanel {
     p.ropeTitle.textContent = this.t('ropeTitle');
     p.ropeHow.textContent = this.t('ropeHowTo');
     p.pair.label.textContent = this.t('pair');
-    if (!this.#pictures) { // until the engine has drawn them, the pictures are named by their headings
+    if (!this.#pictures) {
+      // until the engine has drawn them, the pictures are named by their headings
       p.sinSvg.setAttribute('aria-label', this.t('sinTitle'));
       p.ropeSvg.setAttribute('aria-label', this.t('ropeTitle'));
     }
-    for (const option of p.pair.node.options) option.textContent = this.t('pairOption', { a: 2 * option.value, b: 2 * option.value + 1 });
+    for (const option of p.pair.node.options)
+      option.textContent = this.t('pairOption', { a: 2 * option.value, b: 2 * option.value + 1 });
   }
 
   #render() {
@@ -356,24 +442,40 @@ export class Positions extends LessonPanel {
         row.tr.dataset[`prob${side.toUpperCase()}`] = prediction ? String(prediction.probability) : '';
         row.tr.dataset[`right${side.toUpperCase()}`] = right;
         cell.replaceChildren();
-        if (!prediction) { cell.textContent = '–'; continue; }
+        if (!prediction) {
+          cell.textContent = '–';
+          continue;
+        }
         const answer = document.createElement('span');
         answer.textContent = this.t('answer', { word: prediction.token, p: this.#percent(prediction.probability) });
         const mark = document.createElement('span');
         mark.className = `ae-pos-mark ae-pos-${right}`;
-        mark.textContent = right === 'unknown' ? this.t('unknownTruth') : `${right === 'true' ? '✓' : '✗'} ${this.t(right === 'true' ? 'right' : 'wrong')}`;
+        mark.textContent =
+          right === 'unknown'
+            ? this.t('unknownTruth')
+            : `${right === 'true' ? '✓' : '✗'} ${this.t(right === 'true' ? 'right' : 'wrong')}`;
         cell.append(answer, ' ', mark);
       }
     }
     const { a, b } = this.#runs.none;
-    const pa = a?.prediction, pb = b?.prediction;
+    const pa = a?.prediction,
+      pb = b?.prediction;
     // Equal up to float rounding: the permuted sums add the same terms in another order.
     const same = Boolean(pa && pb && pa.token === pb.token && Math.abs(pa.probability - pb.probability) <= SAME_WITHIN);
     const conclusion = !pa || !pb ? '' : same ? this.#sameConclusion() : 'differentNone';
     Object.assign(p.summary.dataset, { same: String(same), conclusion });
-    p.summary.textContent = !conclusion ? ''
-      : same ? this.t(conclusion, { word: pa.token, p: this.#percent(pa.probability), which: this.#withoutTruth().join(', ') })
-        : this.t('differentNone', { a: `${pa.token} (${this.#percent(pa.probability)})`, b: `${pb.token} (${this.#percent(pb.probability)})` });
+    p.summary.textContent = !conclusion
+      ? ''
+      : same
+        ? this.t(conclusion, {
+            word: pa.token,
+            p: this.#percent(pa.probability),
+            which: this.#withoutTruth().join(', '),
+          })
+        : this.t('differentNone', {
+            a: `${pa.token} (${this.#percent(pa.probability)})`,
+            b: `${pb.token} (${this.#percent(pb.probability)})`,
+          });
     const outside = ['a', 'b'].filter((s) => this.#runs.none[s] && !this.#roles[s]).map((s) => s.toUpperCase());
     p.grammar.textContent = outside.map((which) => this.t('outsideGrammar', { which })).join(' ');
   }
@@ -405,13 +507,28 @@ export class Positions extends LessonPanel {
     const field = kind === 'scores' ? 'scaledScores' : 'weights';
     const valuesA = a.layers[layer].selfAttention.heads[head][field];
     const valuesB = b.layers[layer].selfAttention.heads[head][field];
-    drawMatrix(p.matrixA, { rows: a.tokens, cols: a.tokens, values: valuesA, kind, caption: this.t('matrixA', { text: this.#texts.a }) });
-    drawMatrix(p.matrixB, { rows: b.tokens, cols: b.tokens, values: valuesB, kind, caption: this.t('matrixB', { text: this.#texts.b }) });
+    drawMatrix(p.matrixA, {
+      rows: a.tokens,
+      cols: a.tokens,
+      values: valuesA,
+      kind,
+      caption: this.t('matrixA', { text: this.#texts.a }),
+    });
+    drawMatrix(p.matrixB, {
+      rows: b.tokens,
+      cols: b.tokens,
+      values: valuesB,
+      kind,
+      caption: this.t('matrixB', { text: this.#texts.b }),
+    });
     this.#sigma = rearrangement(a.tokens, b.tokens);
     const c = this.#sigma ? comparePermuted(valuesA, valuesB, this.#sigma) : { verdict: 'n/a', diff: NaN };
     Object.assign(p.compare.dataset, { permutation: c.verdict, maxDiff: String(c.diff), encoding, layer, head, kind });
     const diff = c.diff.toExponential(1);
-    p.verdict.textContent = this.t({ exact: 'permExact', rounding: 'permRounding', no: 'permNo', 'n/a': 'permNotApplicable' }[c.verdict], { diff });
+    p.verdict.textContent = this.t(
+      { exact: 'permExact', rounding: 'permRounding', no: 'permNo', 'n/a': 'permNotApplicable' }[c.verdict],
+      { diff },
+    );
   }
 
   #sigma = null;
@@ -433,14 +550,18 @@ export class Positions extends LessonPanel {
 
   #renderSinusoidal() {
     const p = this.#parts;
-    const n = this.#view.positions, d = SIN_DIMS;
+    const n = this.#view.positions,
+      d = SIN_DIMS;
     const key = `${n},${this.#view.pair},${this.store.get().lang}`;
     if (key === this.#pictures) return;
     this.#pictures = key;
     p.sinValue.textContent = String(n);
     const table = this.#engine.sinusoidalTable(n, d);
-    const cell = 8, left = 28, top = 18;
-    const width = left + d * cell + 4, height = top + n * cell + 4;
+    const cell = 8,
+      left = 28,
+      top = 18;
+    const width = left + d * cell + 4,
+      height = top + n * cell + 4;
     const s = p.sinSvg;
     s.replaceChildren();
     for (const [k, v] of Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height, 'data-n': n, 'data-d': d }))
@@ -450,14 +571,29 @@ export class Positions extends LessonPanel {
     p.sinCaption.textContent = caption;
     svg('text', { x: left, y: 11, class: 'ae-pos-axis' }, s).textContent = this.t('dims');
     for (let pos = 0; pos < n; pos++) {
-      if (pos % 4 === 0) svg('text', { x: left - 4, y: top + pos * cell + cell - 1, class: 'ae-pos-axis', 'text-anchor': 'end' }, s).textContent = String(pos);
+      if (pos % 4 === 0)
+        svg(
+          'text',
+          { x: left - 4, y: top + pos * cell + cell - 1, class: 'ae-pos-axis', 'text-anchor': 'end' },
+          s,
+        ).textContent = String(pos);
       for (let j = 0; j < d; j++) {
         const v = table[pos * d + j];
-        svg('rect', {
-          x: left + j * cell, y: top + pos * cell, width: cell, height: cell,
-          class: v >= 0 ? 'ae-pos-plus' : 'ae-pos-minus', 'fill-opacity': Math.abs(v).toFixed(3),
-          'data-pos': pos, 'data-dim': j, 'data-value': String(v),
-        }, s);
+        svg(
+          'rect',
+          {
+            x: left + j * cell,
+            y: top + pos * cell,
+            width: cell,
+            height: cell,
+            class: v >= 0 ? 'ae-pos-plus' : 'ae-pos-minus',
+            'fill-opacity': Math.abs(v).toFixed(3),
+            'data-pos': pos,
+            'data-dim': j,
+            'data-value': String(v),
+          },
+          s,
+        );
       }
     }
   }
@@ -483,16 +619,39 @@ export class Positions extends LessonPanel {
       if (pos === 1) step = (Math.atan2(y, x) * 180) / Math.PI; // the angle of the core's rotation, for the caption
       const opacity = (0.35 + (0.65 * pos) / (ROPE_POSITIONS - 1)).toFixed(2);
       // SVG's y axis points down; draw mathematically (counter-clockwise).
-      svg('line', { x1: 0, y1: 0, x2: (x * 90).toFixed(2), y2: (-y * 90).toFixed(2), class: 'ae-pos-arrow', 'stroke-opacity': opacity, 'data-pos': pos, 'data-x': String(x), 'data-y': String(y) }, s);
+      svg(
+        'line',
+        {
+          x1: 0,
+          y1: 0,
+          x2: (x * 90).toFixed(2),
+          y2: (-y * 90).toFixed(2),
+          class: 'ae-pos-arrow',
+          'stroke-opacity': opacity,
+          'data-pos': pos,
+          'data-x': String(x),
+          'data-y': String(y),
+        },
+        s,
+      );
       // Label an arrow only where it does not sit on an earlier label (slow pairs barely turn).
       const angle = Math.atan2(y, x);
       if (labelled.every((a) => Math.abs(Math.atan2(Math.sin(angle - a), Math.cos(angle - a))) > 0.2)) {
         labelled.push(angle);
-        const label = svg('text', { x: (x * 104).toFixed(2), y: (-y * 104 + 4).toFixed(2), class: 'ae-pos-axis', 'text-anchor': 'middle' }, s);
+        const label = svg(
+          'text',
+          { x: (x * 104).toFixed(2), y: (-y * 104 + 4).toFixed(2), class: 'ae-pos-axis', 'text-anchor': 'middle' },
+          s,
+        );
         label.textContent = String(pos);
       }
     }
-    const caption = this.t('ropeCaption', { a: 2 * i, b: 2 * i + 1, last: ROPE_POSITIONS - 1, deg: step.toFixed(step < 1 ? 2 : 1) });
+    const caption = this.t('ropeCaption', {
+      a: 2 * i,
+      b: 2 * i + 1,
+      last: ROPE_POSITIONS - 1,
+      deg: step.toFixed(step < 1 ? 2 : 1),
+    });
     s.setAttribute('aria-label', caption);
     s.dataset.pair = i;
     p.ropeCaption.textContent = caption;

@@ -71,7 +71,14 @@ export function vectorStrip(values, { name, maxAbs, label, group = 0, maxWidth =
   if (group > 0) {
     for (let x = group; x < count; x += group) {
       const line = document.createElementNS(SVG, 'line');
-      for (const [k, v] of Object.entries({ x1: x * cellWidth, x2: x * cellWidth, y1: -2, y2: STRIP_HEIGHT + 2, class: 'ae-strip-sep' })) line.setAttribute(k, v);
+      for (const [k, v] of Object.entries({
+        x1: x * cellWidth,
+        x2: x * cellWidth,
+        y1: -2,
+        y2: STRIP_HEIGHT + 2,
+        class: 'ae-strip-sep',
+      }))
+        line.setAttribute(k, v);
       svg.append(line);
     }
   }
@@ -148,7 +155,10 @@ export class QkvSteps extends LessonPanel {
     const steps = ['one', 'two', 'three', 'four'].map((key) => [key, el('li', '', stepsList)]);
     const analogy = el('aside', 'ae-qkv-analogy', columns, { 'aria-labelledby': `${id}-analogy` });
     const analogyTitle = el('p', 'ae-qkv-analogy-title', analogy, { id: `${id}-analogy` });
-    const analogyItems = ['query', 'key', 'value', 'note'].map((key) => [key, el('p', `ae-qkv-analogy-${key}`, analogy)]);
+    const analogyItems = ['query', 'key', 'value', 'note'].map((key) => [
+      key,
+      el('p', `ae-qkv-analogy-${key}`, analogy),
+    ]);
 
     const queryRow = el('div', 'ae-qkv-q', body);
     const queryName = el('span', 'ae-qkv-vecname', queryRow);
@@ -159,7 +169,10 @@ export class QkvSteps extends LessonPanel {
     const table = el('table', 'ae-qkv-table', scroller);
     const caption = el('caption', '', table);
     const headRow = el('tr', '', el('thead', '', table));
-    const heads = ['colKey', 'colK', 'colRaw', 'colScaled', 'colWeight', 'colV'].map((key) => [key, el('th', `ae-qkv-${key}`, headRow, { scope: 'col' })]);
+    const heads = ['colKey', 'colK', 'colRaw', 'colScaled', 'colWeight', 'colV'].map((key) => [
+      key,
+      el('th', `ae-qkv-${key}`, headRow, { scope: 'col' }),
+    ]);
     const tbody = el('tbody', '', table);
     const hint = el('p', 'ae-qkv-hint', body);
     const readout = el('p', 'ae-qkv-readout', body, { 'aria-live': 'polite' });
@@ -189,8 +202,31 @@ export class QkvSteps extends LessonPanel {
 
     this.replaceChildren(root);
     this.#parts = {
-      title, intro, waiting, body, queryLabel, select, where, formulaNote, zeroText, zeroRows, steps, analogyTitle, analogyItems, queryName,
-      queryStrip, queryValues, caption, heads, tbody, hint, readout, rowValues, outputName, outputStrip, outputValues,
+      title,
+      intro,
+      waiting,
+      body,
+      queryLabel,
+      select,
+      where,
+      formulaNote,
+      zeroText,
+      zeroRows,
+      steps,
+      analogyTitle,
+      analogyItems,
+      queryName,
+      queryStrip,
+      queryValues,
+      caption,
+      heads,
+      tbody,
+      hint,
+      readout,
+      rowValues,
+      outputName,
+      outputStrip,
+      outputValues,
     };
   }
 
@@ -223,14 +259,17 @@ export class QkvSteps extends LessonPanel {
     this.#norm = 'pre';
     this.#trainedPositional = '';
     if (!model || model === 'untrained') return;
-    getTrainedModel(model).then((m) => {
-      if (this.#normModel !== model) return;
-      if (m.config.norm === this.#norm && m.config.positional === this.#trainedPositional) return;
-      this.#norm = m.config.norm === 'post' ? 'post' : 'pre';
-      this.#trainedPositional = m.config.positional;
-      this.#view = null;
-      this.#draw();
-    }, () => {});
+    getTrainedModel(model).then(
+      (m) => {
+        if (this.#normModel !== model) return;
+        if (m.config.norm === this.#norm && m.config.positional === this.#trainedPositional) return;
+        this.#norm = m.config.norm === 'post' ? 'post' : 'pre';
+        this.#trainedPositional = m.config.positional;
+        this.#view = null;
+        this.#draw();
+      },
+      () => {},
+    );
   }
 
   // config.positional of the shown model; for the page's random model, from the recipe the
@@ -261,7 +300,15 @@ export class QkvSteps extends LessonPanel {
     const d = head.q.length / n; // the head width, from the trace's shape
     const root = fixed(Math.sqrt(d), 2); // label of the divisor (the trace holds the divided scores)
     this.#checkNorm();
-    const view = { i, n, tokens: JSON.stringify(tokens), head, scale, norm: this.#norm, positional: this.#positional() };
+    const view = {
+      i,
+      n,
+      tokens: JSON.stringify(tokens),
+      head,
+      scale,
+      norm: this.#norm,
+      positional: this.#positional(),
+    };
     if (this.#view && Object.keys(view).every((k) => this.#view[k] === view[k])) return;
     this.#view = { ...view, d, root, tokenList: tokens };
 
@@ -284,13 +331,19 @@ export class QkvSteps extends LessonPanel {
 
     p.where.textContent = this.t('where', { layer: layer + 1, head: headIndex + 1, d, root });
     this.#drawStepZero(result.layers[layer], head, i, tokens, d, headIndex, vectorLabelOf(this));
-    for (const [key, node] of p.steps) node.textContent = this.t(`steps.${key === 'two' && scale === false ? 'twoOff' : key}`, { root });
+    for (const [key, node] of p.steps)
+      node.textContent = this.t(`steps.${key === 'two' && scale === false ? 'twoOff' : key}`, { root });
     p.caption.textContent = this.t('tableCaption', { token: tokens[i] });
-    for (const [key, node] of p.heads) node.textContent = this.t(key === 'colScaled' && scale === false ? 'colUnscaled' : key, { d });
+    for (const [key, node] of p.heads)
+      node.textContent = this.t(key === 'colScaled' && scale === false ? 'colUnscaled' : key, { d });
 
-    const vectorLabel = (name, values) => this.t('vectorLabel', {
-      name, count: values.length, min: fixed(Math.min(...values)), max: fixed(Math.max(...values)),
-    });
+    const vectorLabel = (name, values) =>
+      this.t('vectorLabel', {
+        name,
+        count: values.length,
+        min: fixed(Math.min(...values)),
+        max: fixed(Math.max(...values)),
+      });
     const qName = this.t('queryVector', { token: tokens[i] });
     p.queryName.textContent = qName;
     p.queryStrip.replaceChildren(vectorStrip(q, { name: 'q', maxAbs: qkScale, label: vectorLabel(qName, q) }));
@@ -302,7 +355,10 @@ export class QkvSteps extends LessonPanel {
       const tr = document.createElement('tr');
       tr.tabIndex = j === (active >= 0 ? active : 0) ? 0 : -1;
       Object.assign(tr.dataset, {
-        key: j, raw: String(raw[j]), scaled: String(scaled[j]), weight: String(weights[j]),
+        key: j,
+        raw: String(raw[j]),
+        scaled: String(scaled[j]),
+        weight: String(weights[j]),
       });
       const k = row(head.k, j, d);
       const v = row(head.v, j, d);
@@ -315,19 +371,38 @@ export class QkvSteps extends LessonPanel {
         return td;
       };
       cell('word', token);
-      cell('k', vectorStrip(k, { name: `k(${token})`, maxAbs: qkScale, label: vectorLabel(`k ${token}`, k), maxWidth: TABLE_STRIP }));
+      cell(
+        'k',
+        vectorStrip(k, {
+          name: `k(${token})`,
+          maxAbs: qkScale,
+          label: vectorLabel(`k ${token}`, k),
+          maxWidth: TABLE_STRIP,
+        }),
+      );
       cell('raw', fixed(raw[j]));
       const scaledCell = cell('scaled', fixed(scaled[j]));
-      if (head.maskedScores[i * n + j] === -Infinity) { // the mask hides this key: its weight is exactly 0
+      if (head.maskedScores[i * n + j] === -Infinity) {
+        // the mask hides this key: its weight is exactly 0
         tr.dataset.masked = 'true';
-        scaledCell.append(Object.assign(document.createElement('span'), { className: 'ae-qkv-masked', textContent: this.t('masked') }));
+        scaledCell.append(
+          Object.assign(document.createElement('span'), { className: 'ae-qkv-masked', textContent: this.t('masked') }),
+        );
       }
       const bar = document.createElement('span');
       bar.className = 'ae-qkv-bar';
       bar.style.setProperty('--w', String(Math.max(0, Math.min(1, weights[j])))); // CSSOM: CSP-safe
       const weightCell = cell('weight', bar);
       weightCell.append(fixed(weights[j]));
-      cell('v', vectorStrip(v, { name: `v(${token})`, maxAbs: vScale, label: vectorLabel(`v ${token}`, v), maxWidth: TABLE_STRIP }));
+      cell(
+        'v',
+        vectorStrip(v, {
+          name: `v(${token})`,
+          maxAbs: vScale,
+          label: vectorLabel(`v ${token}`, v),
+          maxWidth: TABLE_STRIP,
+        }),
+      );
       return tr;
     });
     p.tbody.replaceChildren(...this.#rows);
@@ -335,8 +410,13 @@ export class QkvSteps extends LessonPanel {
 
     const outName = this.t('output', { token: tokens[i] });
     p.outputName.textContent = outName;
-    p.outputStrip.replaceChildren(vectorStrip(output, { name: 'output', maxAbs: vScale, label: vectorLabel(outName, output) }));
-    p.outputValues.textContent = this.t('vector', { name: 'output', values: Array.from(output, (v) => fixed(v)).join(', ') });
+    p.outputStrip.replaceChildren(
+      vectorStrip(output, { name: 'output', maxAbs: vScale, label: vectorLabel(outName, output) }),
+    );
+    p.outputValues.textContent = this.t('vector', {
+      name: 'output',
+      values: Array.from(output, (v) => fixed(v)).join(', '),
+    });
     p.outputValues.dataset.values = JSON.stringify(Array.from(output, String));
 
     Object.assign(this.dataset, { query: i, layer, head: headIndex, d });
@@ -350,8 +430,12 @@ export class QkvSteps extends LessonPanel {
     const pre = this.#norm !== 'post';
     const xAll = stages ? (pre ? stages.norm1 : stages.input) : null;
     const rope = this.#view?.positional === 'rope';
-    p.zeroText.textContent = this.t(pre ? 'zero.pre' : 'zero.post', { dModel: xAll ? xAll.length / tokens.length : '?', d, head: headIndex + 1 })
-      + (rope ? this.t('zero.rope') : '');
+    p.zeroText.textContent =
+      this.t(pre ? 'zero.pre' : 'zero.post', {
+        dModel: xAll ? xAll.length / tokens.length : '?',
+        d,
+        head: headIndex + 1,
+      }) + (rope ? this.t('zero.rope') : '');
     this.dataset.rope = String(rope);
     const dModel = xAll ? xAll.length / tokens.length : 0;
     const x = xAll ? xAll.subarray(i * dModel, (i + 1) * dModel) : new Float32Array(0);
@@ -362,9 +446,14 @@ export class QkvSteps extends LessonPanel {
       const values = vectors[key];
       const name = this.t(`zero.${key}`, { token: tokens[i], dModel, d });
       part.name.textContent = name;
-      part.strip.replaceChildren(vectorStrip(values, {
-        name: key, maxAbs: key === 'x' ? maxAbsOf(x) : qkvScale, label: vectorLabel(name, values), maxWidth: key === 'x' ? 256 : Infinity,
-      }));
+      part.strip.replaceChildren(
+        vectorStrip(values, {
+          name: key,
+          maxAbs: key === 'x' ? maxAbsOf(x) : qkvScale,
+          label: vectorLabel(name, values),
+          maxWidth: key === 'x' ? 256 : Infinity,
+        }),
+      );
       part.values.textContent = this.t('vector', { name: key, values: Array.from(values, (v) => fixed(v)).join(', ') });
       part.values.dataset.values = JSON.stringify(Array.from(values, String));
       part.values.dataset.vector = key;
@@ -385,14 +474,26 @@ export class QkvSteps extends LessonPanel {
       return;
     }
     const tr = this.#rows[j];
-    const list = (name, flat) => this.t('vector', { name, values: Array.from(flat.subarray(j * view.d, (j + 1) * view.d), (v) => fixed(v)).join(', ') });
+    const list = (name, flat) =>
+      this.t('vector', {
+        name,
+        values: Array.from(flat.subarray(j * view.d, (j + 1) * view.d), (v) => fixed(v)).join(', '),
+      });
     this.#parts.rowValues.textContent = `${list(`k(${view.tokenList[j]})`, view.head.k)}\n${list(`v(${view.tokenList[j]})`, view.head.v)}`;
     this.#mark({ row: view.i, col: j });
     this.dataset.cell = `${view.i},${j}`;
-    this.#say(this.t('cell', {
-      q: view.tokenList[view.i], row: view.i + 1, k: view.tokenList[j], col: j + 1, root: view.scale === false ? '1' : view.root,
-      raw: fixed(tr.dataset.raw), scaled: fixed(tr.dataset.scaled), weight: fixed(tr.dataset.weight, 4),
-    }));
+    this.#say(
+      this.t('cell', {
+        q: view.tokenList[view.i],
+        row: view.i + 1,
+        k: view.tokenList[j],
+        col: j + 1,
+        root: view.scale === false ? '1' : view.root,
+        raw: fixed(tr.dataset.raw),
+        scaled: fixed(tr.dataset.scaled),
+        weight: fixed(tr.dataset.weight, 4),
+      }),
+    );
   }
 
   #mark(cell) {
@@ -410,21 +511,36 @@ export class QkvSteps extends LessonPanel {
     if (!tr) return;
     const last = this.#rows.length - 1;
     let j = Number(tr.dataset.key);
-    const moves = { ArrowUp: () => j--, ArrowDown: () => j++, Home: () => { j = 0; }, End: () => { j = last; } };
+    const moves = {
+      ArrowUp: () => j--,
+      ArrowDown: () => j++,
+      Home: () => {
+        j = 0;
+      },
+      End: () => {
+        j = last;
+      },
+    };
     if (!moves[e.key]) return;
     moves[e.key]();
     e.preventDefault();
     j = Math.min(last, Math.max(0, j));
-    this.#rows.forEach((r, k) => { r.tabIndex = k === j ? 0 : -1; });
+    this.#rows.forEach((r, k) => {
+      r.tabIndex = k === j ? 0 : -1;
+    });
     this.#rows[j].focus();
   }
 }
 
 // "name: count numbers from min to max" (the strips' accessible names).
 function vectorLabelOf(element) {
-  return (name, values) => text(strings, element.store.get().lang, 'vectorLabel', {
-    name, count: values.length, min: values.length ? fixed(Math.min(...values)) : '–', max: values.length ? fixed(Math.max(...values)) : '–',
-  });
+  return (name, values) =>
+    text(strings, element.store.get().lang, 'vectorLabel', {
+      name,
+      count: values.length,
+      min: values.length ? fixed(Math.min(...values)) : '–',
+      max: values.length ? fixed(Math.max(...values)) : '–',
+    });
 }
 
 customElements.define('ae-qkv-steps', QkvSteps);

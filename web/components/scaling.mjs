@@ -40,11 +40,14 @@ export class Scaling extends LessonPanel {
 
   connectedCallback() {
     super.connectedCallback();
-    getEngine().then((engine) => {
-      this.#engine = engine;
-      this.#drawDemo();
-      this.#drawModel();
-    }, () => {}); // the page itself reports an engine that fails to load
+    getEngine().then(
+      (engine) => {
+        this.#engine = engine;
+        this.#drawDemo();
+        this.#drawModel();
+      },
+      () => {},
+    ); // the page itself reports an engine that fails to load
     if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
   }
 
@@ -58,7 +61,6 @@ export class Scaling extends LessonPanel {
   #percent(p) {
     return percent(p, this.store.get().lang);
   }
-
 
   // --- the link: d, ÷√d, seed, score factor and the model's scaling switch (see panel-controls.mjs) ---
 
@@ -77,7 +79,8 @@ export class Scaling extends LessonPanel {
 
   #saveControls() {
     const p = this.#parts;
-    const write = (name, value, fallback) => writeControl(this.store, 'scaling', name, value === fallback ? null : value);
+    const write = (name, value, fallback) =>
+      writeControl(this.store, 'scaling', name, value === fallback ? null : value);
     write('d', 2 ** Number(p.dInput.value), 2 ** DEMO.dStartExp);
     write('scaled', p.scaleInput.checked ? '1' : '0', '1');
     write('seed', this.#seed, 1);
@@ -97,7 +100,12 @@ export class Scaling extends LessonPanel {
     const dField = el('div', 'ae-sc-field', controls);
     const dLabel = el('label', '', dField, { for: `${id}-d` });
     const dInput = el('input', '', dField, {
-      id: `${id}-d`, type: 'range', min: DEMO.dMinExp, max: DEMO.dMaxExp, step: 1, value: DEMO.dStartExp,
+      id: `${id}-d`,
+      type: 'range',
+      min: DEMO.dMinExp,
+      max: DEMO.dMaxExp,
+      step: 1,
+      value: DEMO.dStartExp,
     });
     const dOutput = el('output', 'ae-sc-dvalue', dField, { for: `${id}-d` });
     const scaleField = el('div', 'check', controls);
@@ -138,7 +146,12 @@ export class Scaling extends LessonPanel {
     const multField = el('div', 'ae-sc-field', modelControls);
     const multLabel = el('label', '', multField, { for: `${id}-mult` });
     const mult = el('input', '', multField, {
-      id: `${id}-mult`, type: 'range', min: 0, max: MULTIPLIERS.length - 1, step: 1, value: MULTIPLIERS.indexOf(1),
+      id: `${id}-mult`,
+      type: 'range',
+      min: 0,
+      max: MULTIPLIERS.length - 1,
+      step: 1,
+      value: MULTIPLIERS.indexOf(1),
     });
     const multOutput = el('output', 'ae-sc-dvalue', multField, { for: `${id}-mult` });
     const noScaleField = el('div', 'check', modelControls);
@@ -156,7 +169,11 @@ export class Scaling extends LessonPanel {
     const answerNormal = answerBox('normal');
     const answerNow = answerBox('now');
     // A region that may scroll sideways on a phone: focusable, so the keyboard can scroll it.
-    const scroller = el('div', 'ae-sc-scroll', modelOut, { tabindex: 0, role: 'region', 'aria-labelledby': `${id}-caption` });
+    const scroller = el('div', 'ae-sc-scroll', modelOut, {
+      tabindex: 0,
+      role: 'region',
+      'aria-labelledby': `${id}-caption`,
+    });
     const table = el('table', 'ae-sc-table', scroller);
     const caption = el('caption', '', table, { id: `${id}-caption` });
     const headRow = el('tr', '', el('thead', '', table));
@@ -189,10 +206,48 @@ export class Scaling extends LessonPanel {
 
     this.replaceChildren(root);
     this.#parts = {
-      title, intro, randomTitle, randomHowTo, dLabel, dInput, dOutput, scaleInput, scaleLabel, reseed, seedNote,
-      demoOut, spread, entropy, maxWeight, verdict, bars, chartTitle, chart, demoError, modelTitle, modelHowTo,
-      sentenceLabel, sentence, multLabel, mult, multOutput, noScale, noScaleLabel, factor, modelStatus, modelError,
-      modelOut, answerNormal, answerNow, caption, colWord, colNormal, colNow, tbody, entropyLabel, entropyNormal,
+      title,
+      intro,
+      randomTitle,
+      randomHowTo,
+      dLabel,
+      dInput,
+      dOutput,
+      scaleInput,
+      scaleLabel,
+      reseed,
+      seedNote,
+      demoOut,
+      spread,
+      entropy,
+      maxWeight,
+      verdict,
+      bars,
+      chartTitle,
+      chart,
+      demoError,
+      modelTitle,
+      modelHowTo,
+      sentenceLabel,
+      sentence,
+      multLabel,
+      mult,
+      multOutput,
+      noScale,
+      noScaleLabel,
+      factor,
+      modelStatus,
+      modelError,
+      modelOut,
+      answerNormal,
+      answerNow,
+      caption,
+      colWord,
+      colNormal,
+      colNow,
+      tbody,
+      entropyLabel,
+      entropyNormal,
       entropyNow,
     };
   }
@@ -256,7 +311,11 @@ export class Scaling extends LessonPanel {
     p.spread.value.textContent = fixed(demo.scoreStd, 2);
     p.spread.note.textContent = this.t('spreadNote', { root: fixed(Math.sqrt(d), 2) });
     p.entropy.value.textContent = fixed(entropy, 3);
-    p.entropy.note.textContent = this.t('entropyNote', { keys, max: fixed(demo.uniformEntropy, 3), mean: fixed(demo.meanEntropy, 3) });
+    p.entropy.note.textContent = this.t('entropyNote', {
+      keys,
+      max: fixed(demo.uniformEntropy, 3),
+      mean: fixed(demo.meanEntropy, 3),
+    });
     p.maxWeight.value.textContent = fixed(max, 3);
     p.maxWeight.note.textContent = this.t('maxWeightNote', { mean: fixed(demo.meanMaxWeight, 3) });
     const collapsed = max > COLLAPSE_AT;
@@ -267,8 +326,14 @@ export class Scaling extends LessonPanel {
     this.#drawBars(scores, weights);
     this.#drawCurve(d);
     Object.assign(this.dataset, {
-      d, scale, seed: this.#seed, scoreStd: String(demo.scoreStd), entropy: String(entropy),
-      meanEntropy: String(demo.meanEntropy), maxWeight: String(max), weights: JSON.stringify(Array.from(weights, String)),
+      d,
+      scale,
+      seed: this.#seed,
+      scoreStd: String(demo.scoreStd),
+      entropy: String(entropy),
+      meanEntropy: String(demo.meanEntropy),
+      maxWeight: String(max),
+      weights: JSON.stringify(Array.from(weights, String)),
       collapsed,
     });
   }
@@ -277,13 +342,19 @@ export class Scaling extends LessonPanel {
   #drawBars(scores, weights) {
     const { bars } = this.#parts;
     const n = weights.length;
-    const W = 320, H = 130, top = 16, bottom = 22, gap = 6;
+    const W = 320,
+      H = 130,
+      top = 16,
+      bottom = 22,
+      gap = 6;
     const bw = (W - gap * (n + 1)) / n;
     bars.replaceChildren();
     bars.setAttribute('viewBox', `0 0 ${W} ${H}`);
     bars.setAttribute('aria-label', this.t('barsLabel', { keys: n }));
     let strongest = 0;
-    weights.forEach((w, j) => { if (w > weights[strongest]) strongest = j; });
+    weights.forEach((w, j) => {
+      if (w > weights[strongest]) strongest = j;
+    });
     svgNode('line', { x1: 0, x2: W, y1: H - bottom + 0.5, y2: H - bottom + 0.5, class: 'ae-sc-axis' }, bars);
     weights.forEach((w, j) => {
       const x = gap + j * (bw + gap);
@@ -293,8 +364,18 @@ export class Scaling extends LessonPanel {
       g.dataset.score = String(scores[j]);
       svgNode('title', {}, g, this.t('barTitle', { i: j + 1, score: fixed(scores[j]), weight: fixed(w, 4) }));
       svgNode('rect', { x, y: H - bottom - h, width: bw, height: h }, g);
-      svgNode('text', { x: x + bw / 2, y: H - bottom - h - 4, 'text-anchor': 'middle', class: 'ae-sc-barvalue' }, g, fixed(w, 2));
-      svgNode('text', { x: x + bw / 2, y: H - 6, 'text-anchor': 'middle', class: 'ae-sc-barlabel' }, g, this.t('keyN', { i: j + 1 }));
+      svgNode(
+        'text',
+        { x: x + bw / 2, y: H - bottom - h - 4, 'text-anchor': 'middle', class: 'ae-sc-barvalue' },
+        g,
+        fixed(w, 2),
+      );
+      svgNode(
+        'text',
+        { x: x + bw / 2, y: H - 6, 'text-anchor': 'middle', class: 'ae-sc-barlabel' },
+        g,
+        this.t('keyN', { i: j + 1 }),
+      );
     });
   }
 
@@ -303,7 +384,12 @@ export class Scaling extends LessonPanel {
     if (this.#curve?.seed === this.#seed) return;
     const exps = [];
     for (let e = DEMO.dMinExp; e <= DEMO.dMaxExp; e++) exps.push(e);
-    const run = (scale) => exps.map((e) => this.#engine.scalingDemo({ d: 2 ** e, keys: DEMO.keys, queries: DEMO.queries, seed: this.#seed, scale }).meanEntropy);
+    const run = (scale) =>
+      exps.map(
+        (e) =>
+          this.#engine.scalingDemo({ d: 2 ** e, keys: DEMO.keys, queries: DEMO.queries, seed: this.#seed, scale })
+            .meanEntropy,
+      );
     const uniform = this.#engine.scalingDemo({ d: 2, keys: DEMO.keys, queries: 1, seed: this.#seed }).uniformEntropy;
     this.#curve = { seed: this.#seed, exps, scaled: run(true), raw: run(false), uniform };
   }
@@ -311,30 +397,55 @@ export class Scaling extends LessonPanel {
   #drawCurve(d) {
     const { chart } = this.#parts;
     const { exps, scaled, raw, uniform } = this.#curve;
-    const W = 320, H = 150, left = 34, right = 22, top = 10, bottom = 26;
+    const W = 320,
+      H = 150,
+      left = 34,
+      right = 22,
+      top = 10,
+      bottom = 26;
     const x = (e) => left + ((e - exps[0]) / (exps.at(-1) - exps[0])) * (W - left - right);
     const y = (h) => top + (1 - h / uniform) * (H - top - bottom);
     chart.replaceChildren();
     chart.setAttribute('viewBox', `0 0 ${W} ${H}`);
-    chart.setAttribute('aria-label', this.t('chartLabel', {
-      flat: fixed(scaled.at(-1), 2), low: fixed(raw.at(-1), 2), dmax: 2 ** exps.at(-1),
-    }));
+    chart.setAttribute(
+      'aria-label',
+      this.t('chartLabel', {
+        flat: fixed(scaled.at(-1), 2),
+        low: fixed(raw.at(-1), 2),
+        dmax: 2 ** exps.at(-1),
+      }),
+    );
     for (const h of [0, uniform]) {
       svgNode('line', { x1: left, x2: W - right, y1: y(h), y2: y(h), class: 'ae-sc-grid' }, chart);
       svgNode('text', { x: left - 4, y: y(h) + 4, 'text-anchor': 'end', class: 'ae-sc-tick' }, chart, fixed(h, 2));
     }
     for (const e of exps) {
-      if (e % 2 === 0 || e === exps[0]) svgNode('text', { x: x(e), y: H - 8, 'text-anchor': 'middle', class: 'ae-sc-tick' }, chart, String(2 ** e));
+      if (e % 2 === 0 || e === exps[0])
+        svgNode('text', { x: x(e), y: H - 8, 'text-anchor': 'middle', class: 'ae-sc-tick' }, chart, String(2 ** e));
     }
     svgNode('line', { x1: x(Math.log2(d)), x2: x(Math.log2(d)), y1: top, y2: H - bottom, class: 'ae-sc-now' }, chart);
-    for (const [series, values] of [['scaled', scaled], ['raw', raw]]) {
+    for (const [series, values] of [
+      ['scaled', scaled],
+      ['raw', raw],
+    ]) {
       const points = values.map((h, i) => `${x(exps[i]).toFixed(1)},${y(h).toFixed(1)}`).join(' ');
       const line = svgNode('polyline', { points, class: `ae-sc-line ${series}` }, chart);
       line.dataset.values = JSON.stringify(values.map(String));
-      values.forEach((h, i) => svgNode('circle', { cx: x(exps[i]), cy: y(h), r: 2.5, class: `ae-sc-dot ${series}` }, chart));
+      values.forEach((h, i) =>
+        svgNode('circle', { cx: x(exps[i]), cy: y(h), r: 2.5, class: `ae-sc-dot ${series}` }, chart),
+      );
       const last = values.at(-1);
-      svgNode('text', { x: W - right - 4, y: y(last) + (series === 'raw' ? -6 : 14), 'text-anchor': 'end', class: `ae-sc-legend ${series}` }, chart,
-        this.t(series === 'raw' ? 'chartRaw' : 'chartScaled'));
+      svgNode(
+        'text',
+        {
+          x: W - right - 4,
+          y: y(last) + (series === 'raw' ? -6 : 14),
+          'text-anchor': 'end',
+          class: `ae-sc-legend ${series}`,
+        },
+        chart,
+        this.t(series === 'raw' ? 'chartRaw' : 'chartScaled'),
+      );
     }
   }
 
@@ -343,15 +454,18 @@ export class Scaling extends LessonPanel {
   #ensureModel() {
     if (this.#loading) return this.#loading;
     this.#parts.modelStatus.textContent = this.t('loading');
-    this.#loading = getTrainedModel(MODEL).then((model) => {
-      this.#model = model;
-      this.#modelError = null;
-      this.#drawModel();
-    }, (error) => {
-      this.#loading = null; // the next interaction retries
-      this.#modelError = { key: 'loadError', params: { message: error.message } };
-      this.#drawModel();
-    });
+    this.#loading = getTrainedModel(MODEL).then(
+      (model) => {
+        this.#model = model;
+        this.#modelError = null;
+        this.#drawModel();
+      },
+      (error) => {
+        this.#loading = null; // the next interaction retries
+        this.#modelError = { key: 'loadError', params: { message: error.message } };
+        this.#drawModel();
+      },
+    );
     return this.#loading;
   }
 
@@ -372,7 +486,8 @@ export class Scaling extends LessonPanel {
     p.mult.setAttribute('aria-valuetext', this.t('multiplierValue', { m }));
     const model = this.#model;
     const coref = model && model.config.metadata.coreference_head;
-    const layer = coref?.layer ?? 0, head = coref?.head ?? 0;
+    const layer = coref?.layer ?? 0,
+      head = coref?.head ?? 0;
     p.modelHowTo.textContent = this.t('modelHowTo', { layer: layer + 1, head: head + 1 });
     p.modelError.textContent = this.#modelError ? this.t(this.#modelError.key, this.#modelError.params) : '';
     p.modelStatus.hidden = Boolean(model) || Boolean(this.#modelError);
@@ -394,13 +509,15 @@ export class Scaling extends LessonPanel {
     const d = model.config.headDim;
     const total = engine.attentionScoreScale(d, { scale, scoreMultiplier: multiplier });
     p.factor.textContent = this.t('factor', {
-      factor: fixed(total, 4), how: this.t(scale ? 'factorScaled' : 'factorRaw', { m, d }),
+      factor: fixed(total, 4),
+      how: this.t(scale ? 'factorScaled' : 'factorRaw', { m, d }),
     });
 
     const it = normal.prediction.position; // the coreference answer is read from "it"
     const n = normal.n;
     const rowOf = (r) => r.layers[layer].selfAttention.heads[head].weights.subarray(it * n, it * n + n);
-    const rowNormal = rowOf(normal), rowNow = rowOf(now);
+    const rowNormal = rowOf(normal),
+      rowNow = rowOf(now);
     p.caption.textContent = this.t('tableCaption', { layer: layer + 1, head: head + 1 });
     const cell = (tr, w, cls) => {
       const td = document.createElement('td');
@@ -412,28 +529,41 @@ export class Scaling extends LessonPanel {
       td.dataset.weight = String(w);
       tr.append(td);
     };
-    p.tbody.replaceChildren(...normal.tokens.map((token, j) => {
-      const tr = document.createElement('tr');
-      const th = document.createElement('th');
-      th.scope = 'row';
-      th.textContent = token;
-      tr.append(th);
-      cell(tr, rowNormal[j], 'normal');
-      cell(tr, rowNow[j], 'now');
-      return tr;
-    }));
-    const hNormal = engine.rowEntropy(rowNormal), hNow = engine.rowEntropy(rowNow);
+    p.tbody.replaceChildren(
+      ...normal.tokens.map((token, j) => {
+        const tr = document.createElement('tr');
+        const th = document.createElement('th');
+        th.scope = 'row';
+        th.textContent = token;
+        tr.append(th);
+        cell(tr, rowNormal[j], 'normal');
+        cell(tr, rowNow[j], 'now');
+        return tr;
+      }),
+    );
+    const hNormal = engine.rowEntropy(rowNormal),
+      hNow = engine.rowEntropy(rowNow);
     p.entropyNormal.textContent = fixed(hNormal, 3);
     p.entropyNow.textContent = fixed(hNow, 3);
-    const answer = (r) => this.t('answerValue', { word: r.prediction.token, p: this.#percent(r.prediction.probability) });
+    const answer = (r) =>
+      this.t('answerValue', { word: r.prediction.token, p: this.#percent(r.prediction.probability) });
     p.answerNormal.dd.textContent = answer(normal);
     p.answerNow.dd.textContent = answer(now);
     p.answerNow.dd.classList.toggle('changed', now.prediction.token !== normal.prediction.token);
     Object.assign(p.modelOut.dataset, {
-      sentence, multiplier: m, scale, position: it, layer, head,
-      referent: now.prediction.token, probability: String(now.prediction.probability),
-      normalReferent: normal.prediction.token, normalProbability: String(normal.prediction.probability),
-      entropy: String(hNow), normalEntropy: String(hNormal), factor: String(total),
+      sentence,
+      multiplier: m,
+      scale,
+      position: it,
+      layer,
+      head,
+      referent: now.prediction.token,
+      probability: String(now.prediction.probability),
+      normalReferent: normal.prediction.token,
+      normalProbability: String(normal.prediction.probability),
+      entropy: String(hNow),
+      normalEntropy: String(hNormal),
+      factor: String(total),
     });
   }
 }

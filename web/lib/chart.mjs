@@ -18,7 +18,10 @@ export function logTicks(values, base) {
 // to draw the data in and the two scales.
 export function logLogAxes(svg, { width, height, pad, minExp, maxExp, ticks, formatY, xTitle, locale, className }) {
   svg.replaceChildren();
-  const x0 = pad.left, x1 = width - pad.right, y0 = height - pad.bottom, y1 = pad.top;
+  const x0 = pad.left,
+    x1 = width - pad.right,
+    y0 = height - pad.bottom,
+    y1 = pad.top;
   const [lo, hi] = [Math.log(ticks[0]), Math.log(ticks[ticks.length - 1])];
   const x = (n) => x0 + ((Math.log2(n) - minExp) / (maxExp - minExp)) * (x1 - x0);
   const y = (v) => y0 - ((Math.log(v) - lo) / (hi - lo)) * (y0 - y1);
@@ -31,11 +34,14 @@ export function logLogAxes(svg, { width, height, pad, minExp, maxExp, ticks, for
   });
   for (let e = minExp; e <= maxExp; e++) {
     svgNode('line', { x1: x(2 ** e), x2: x(2 ** e), y1: y0, y2: y1, class: 'grid' }, grid);
-    if ((e % 2 === 0 && e < maxExp - 1) || e === maxExp) // 64, 256, 1024, 8192: room for the digits at 375 px
-      svgNode('text', { x: x(2 ** e), y: y0 + 17, 'text-anchor': e === maxExp ? 'end' : 'middle' }, grid).textContent = (2 ** e).toLocaleString(locale);
+    if ((e % 2 === 0 && e < maxExp - 1) || e === maxExp)
+      // 64, 256, 1024, 8192: room for the digits at 375 px
+      svgNode('text', { x: x(2 ** e), y: y0 + 17, 'text-anchor': e === maxExp ? 'end' : 'middle' }, grid).textContent =
+        (2 ** e).toLocaleString(locale);
   }
   svgNode('rect', { x: x0, y: y1, width: x1 - x0, height: y0 - y1, class: 'frame' }, grid);
-  svgNode('text', { x: (x0 + x1) / 2, y: height - 6, 'text-anchor': 'middle', class: 'title' }, grid).textContent = xTitle;
+  svgNode('text', { x: (x0 + x1) / 2, y: height - 6, 'text-anchor': 'middle', class: 'title' }, grid).textContent =
+    xTitle;
   const g = svgNode('g', {}, svg);
   return { g, x, y };
 }

@@ -28,7 +28,9 @@ const baseOfModels = () => modelsBase ?? new URL('../models/', import.meta.url);
 export function getEngine() {
   if (!engine) {
     engine = loadEngine();
-    engine.catch(() => { engine = null; });
+    engine.catch(() => {
+      engine = null;
+    });
   }
   return engine;
 }
@@ -38,8 +40,11 @@ export function getTrainedModel(name, onProgress = null) {
   if (onProgress) listenersOf(name).add(onProgress);
   if (!models.has(name)) {
     const report = (progress) => listenersOf(name).forEach((listener) => listener(progress));
-    const loading = getEngine().then((e) => (bundled?.has(name) ? e.loadTrainedModel(bundled.get(name))
-      : e.fetchTrainedModel(new URL(`${name}/`, baseOfModels()), fetch, { onProgress: report })));
+    const loading = getEngine().then((e) =>
+      bundled?.has(name)
+        ? e.loadTrainedModel(bundled.get(name))
+        : e.fetchTrainedModel(new URL(`${name}/`, baseOfModels()), fetch, { onProgress: report }),
+    );
     loading.catch(() => models.delete(name)).finally(() => progressListeners.delete(name));
     models.set(name, loading);
   }

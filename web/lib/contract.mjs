@@ -51,13 +51,18 @@ export function show(value) {
 
 // Throws the bad-option EngineError: "call: option must be expected, got …".
 export function refuse(call, option, expected, got) {
-  throw new EngineError(`${call}: ${option} must be ${expected}, got ${show(got)}`, 'bad-option',
-    { call, option, expected, got: show(got) });
+  throw new EngineError(`${call}: ${option} must be ${expected}, got ${show(got)}`, 'bad-option', {
+    call,
+    option,
+    expected,
+    got: show(got),
+  });
 }
 
 // --- readers: (call, option, value) → the checked value --------------------------------------
 
-export const boolean = () => (call, option, v) => (typeof v === 'boolean' ? v : refuse(call, option, 'true or false', v));
+export const boolean = () => (call, option, v) =>
+  typeof v === 'boolean' ? v : refuse(call, option, 'true or false', v);
 
 // Whole numbers in [min, max] (int32 by default, what the C++ side takes).
 export function integer(min = -INT32_MAX - 1, max = INT32_MAX) {
@@ -81,8 +86,12 @@ export function text(maxLength = MAX_TEXT_LENGTH) {
   return (call, option, v) => {
     if (typeof v !== 'string') refuse(call, option, 'a string', v);
     if (v.length > maxLength)
-      throw new EngineError(`${call}: ${option} has ${v.length} characters; the limit is ${maxLength}`, 'too-long',
-        { call, option, expected: `at most ${maxLength} characters`, got: v.length });
+      throw new EngineError(`${call}: ${option} has ${v.length} characters; the limit is ${maxLength}`, 'too-long', {
+        call,
+        option,
+        expected: `at most ${maxLength} characters`,
+        got: v.length,
+      });
     return v.replace(LONE_SURROGATE, '\uFFFD');
   };
 }
@@ -91,7 +100,8 @@ export function text(maxLength = MAX_TEXT_LENGTH) {
 // most maxLength entries, each checked by `entry` (called with the option name `name[i]`).
 function list(entry, { maxLength = MAX_LIST_LENGTH, what } = {}) {
   return (call, option, v) => {
-    if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !(v instanceof DataView))) refuse(call, option, `an array of ${what}`, v);
+    if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !(v instanceof DataView)))
+      refuse(call, option, `an array of ${what}`, v);
     if (v.length > maxLength) refuse(call, option, `an array of at most ${maxLength} ${what}`, v);
     const out = new Array(v.length);
     for (let i = 0; i < v.length; i++) out[i] = entry(call, `${option}[${i}]`, v[i]);
@@ -102,19 +112,24 @@ function list(entry, { maxLength = MAX_LIST_LENGTH, what } = {}) {
 // Numbers for a matrix: finite, copied into a Float32Array (what the core reads).
 export function numbers(maxLength = MAX_LIST_LENGTH) {
   // Finite as a float32 too: 1e39 would become Infinity in the copy.
-  const isFinite = (call, option, x) => (typeof x === 'number' && Math.abs(x) <= FLOAT32_MAX
-    ? x : refuse(call, option, 'a finite number (no NaN or infinity)', x));
+  const isFinite = (call, option, x) =>
+    typeof x === 'number' && Math.abs(x) <= FLOAT32_MAX
+      ? x
+      : refuse(call, option, 'a finite number (no NaN or infinity)', x);
   const read = list(isFinite, { maxLength, what: 'finite numbers' });
-  return (call, option, v) => (v instanceof Float32Array && v.every(Number.isFinite) ? v : Float32Array.from(read(call, option, v)));
+  return (call, option, v) =>
+    v instanceof Float32Array && v.every(Number.isFinite) ? v : Float32Array.from(read(call, option, v));
 }
 
 // Mask flags: 0, 1, false or true each.
 export const flags = () => {
-  const flag = (call, option, x) => (x === 0 || x === 1 || typeof x === 'boolean' ? Number(x) : refuse(call, option, '0, 1, true or false', x));
+  const flag = (call, option, x) =>
+    x === 0 || x === 1 || typeof x === 'boolean' ? Number(x) : refuse(call, option, '0, 1, true or false', x);
   return list(flag, { what: 'flags (0 or 1)' });
 };
 
-export const integers = (min, max, maxLength) => list(integer(min, max), { maxLength, what: `whole numbers from ${min} to ${max}` });
+export const integers = (min, max, maxLength) =>
+  list(integer(min, max), { maxLength, what: `whole numbers from ${min} to ${max}` });
 
 // [[layer, head], …]: pairs of whole numbers, at most one per head of a model of nLayers ×
 // nHeads. Whether a pair is a head of the model is the C++ side's check (bindings.cpp).
@@ -132,13 +147,17 @@ export function headPairs(nLayers, nHeads) {
 // no getter or prototype of the caller's object runs inside wasm.
 export function options(call, value, schema, name = 'options') {
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) refuse(call, name, 'an object', value);
+  if (typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value))
+    refuse(call, name, 'an object', value);
   const out = {};
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(schema, key)) {
       const expected = `one of ${Object.keys(schema).join(', ')}`;
-      throw new EngineError(`${call}: unknown option ${JSON.stringify(key)}; known: ${Object.keys(schema).join(', ')}`,
-        'unknown-option', { call, option: key, expected });
+      throw new EngineError(
+        `${call}: unknown option ${JSON.stringify(key)}; known: ${Object.keys(schema).join(', ')}`,
+        'unknown-option',
+        { call, option: key, expected },
+      );
     }
     if (value[key] !== undefined) out[key] = schema[key](call, key, value[key]);
   }
@@ -190,8 +209,11 @@ const OUT_OF_MEMORY = /^(std::bad_alloc|bad_array_new_length|vector|basic_string
 // fragment matches (bad-model while loading a model, bad-config for a random model's config).
 export function coreError(message, call, fallback = 'bad-input') {
   if (OUT_OF_MEMORY.test(message))
-    return new EngineError(`${call}: out of memory (${message}): the input needs more memory than wasm can have`,
-      'out-of-memory', { call });
+    return new EngineError(
+      `${call}: out of memory (${message}): the input needs more memory than wasm can have`,
+      'out-of-memory',
+      { call },
+    );
   const code = CORE_CODES.find(([pattern]) => pattern.test(message))?.[1] ?? fallback;
   if (code === 'no-pronoun') return new EngineError(message, code, { call, pronoun: PRONOUN.exec(message)[1] });
   return new EngineError(message, code, { call });

@@ -4,14 +4,26 @@
 // is a Float32Array copy owned by JS (see README).
 import { loadBpeTokenizer, openGpt2Model } from './own-model.mjs';
 import {
-  EngineError, analysisOptions, args, boolean, coreError, finite, flags, integer, numbers, options, refuse, runOptions, text,
+  EngineError,
+  analysisOptions,
+  args,
+  boolean,
+  coreError,
+  finite,
+  flags,
+  integer,
+  numbers,
+  options,
+  refuse,
+  runOptions,
+  text,
 } from './contract.mjs';
 
-export { EngineError } from './contract.mjs';  // what every failed call throws (README, "Errors")
+export { EngineError } from './contract.mjs'; // what every failed call throws (README, "Errors")
 
 const INT32_MAX = 2 ** 31 - 1;
-const MAX_WORD_LENGTH = 1000;  // nearestWords' word
-const SEED_MAX = Number.MAX_SAFE_INTEGER;  // seeds cross as doubles: whole and exact below 2^53
+const MAX_WORD_LENGTH = 1000; // nearestWords' word
+const SEED_MAX = Number.MAX_SAFE_INTEGER; // seeds cross as doubles: whole and exact below 2^53
 
 // The one way into the module: runs fn, and if C++ threw, leaves nothing behind.
 // With -fexceptions (JS exception handling), a C++ exception is a JS throw of its address. It
@@ -102,24 +114,43 @@ export class KernelWorkspace {
   #view(name) {
     if (!this.#handle) throw deleted(name, 'workspace');
     const v = this.#views[name];
-    if (v && v.buffer.byteLength > 0) return v;  // growth detaches the old buffer (length 0)
+    if (v && v.buffer.byteLength > 0) return v; // growth detaches the old buffer (length 0)
     return (this.#views[name] = this.#handle[name]());
   }
 
-  get a() { return this.#view('a'); }
-  get b() { return this.#view('b'); }
-  get c() { return this.#view('c'); }
+  get a() {
+    return this.#view('a');
+  }
+  get b() {
+    return this.#view('b');
+  }
+  get c() {
+    return this.#view('c');
+  }
 
   // Fills a, b and c with seeded N(0, 1) values (the same on every build).
-  fillRandom(seedValue = 1) { this.#call('fillRandom', [seedValue], { seed }); }
-  // Allocates the packing buffer for gemm calls up to M×N×K ahead of timing.
-  reserveGemm(m, n, k) { this.#call('reserveGemm', [m, n, k], { m: integer(0), n: integer(0), k: integer(0) }); }
-  gemm(variant, m, n, k, transposeB = false) {
-    this.#call('gemm', [variant, m, n, k, transposeB],
-      { variant: text(256), m: integer(0), n: integer(0), k: integer(0), transposeB: boolean() });
+  fillRandom(seedValue = 1) {
+    this.#call('fillRandom', [seedValue], { seed });
   }
-  attentionFused(n, d, causal = false, window = 0) { this.#call('attentionFused', [n, d, causal, window], KERNEL_ATTENTION); }
-  attentionTraced(n, d, causal = false, window = 0) { this.#call('attentionTraced', [n, d, causal, window], KERNEL_ATTENTION); }
+  // Allocates the packing buffer for gemm calls up to M×N×K ahead of timing.
+  reserveGemm(m, n, k) {
+    this.#call('reserveGemm', [m, n, k], { m: integer(0), n: integer(0), k: integer(0) });
+  }
+  gemm(variant, m, n, k, transposeB = false) {
+    this.#call('gemm', [variant, m, n, k, transposeB], {
+      variant: text(256),
+      m: integer(0),
+      n: integer(0),
+      k: integer(0),
+      transposeB: boolean(),
+    });
+  }
+  attentionFused(n, d, causal = false, window = 0) {
+    this.#call('attentionFused', [n, d, causal, window], KERNEL_ATTENTION);
+  }
+  attentionTraced(n, d, causal = false, window = 0) {
+    this.#call('attentionTraced', [n, d, causal, window], KERNEL_ATTENTION);
+  }
 
   // Checks the arguments, then calls the method of the same name.
   #call(name, values, readers) {
@@ -144,7 +175,12 @@ export class TrainedModel {
   constructor(module, { config, weights, vocab }) {
     this.#module = module;
     const files = modelFiles('loadTrainedModel', { config, weights, vocab });
-    this.#handle = guarded(module, 'loadTrainedModel', () => new module.TrainedModel(files.config, files.weights, files.vocab), 'bad-model');
+    this.#handle = guarded(
+      module,
+      'loadTrainedModel',
+      () => new module.TrainedModel(files.config, files.weights, files.vocab),
+      'bad-model',
+    );
     this.config = guarded(module, 'config', () => this.#handle.config());
     // config.json parsed once, for the keys only the page reads (coreference_head, splits,
     // seeds_passing, rope_base, …): panels read config.metadata, never configJson again.
@@ -216,7 +252,11 @@ export class TrainedModel {
     const handle = this.#live('nearestWords');
     // A word longer than MAX_WORD_LENGTH is no typo of a known word, and the distance to every
     // word costs its length in time.
-    const [w, count, most] = args('nearestWords', [word, k, maxDistance], { word: text(MAX_WORD_LENGTH), k: integer(0), maxDistance: integer() });
+    const [w, count, most] = args('nearestWords', [word, k, maxDistance], {
+      word: text(MAX_WORD_LENGTH),
+      k: integer(0),
+      maxDistance: integer(),
+    });
     return guarded(this.#module, 'nearestWords', () => handle.nearestWords(w, count, most));
   }
 
@@ -291,8 +331,17 @@ export function unpackAnalysis(p) {
   layers.forEach((layer, l) => {
     const [norm1, residual1, norm2, ffnHidden, ffn, residual2] = Array.from({ length: 6 }, next);
     const input = l === 0 ? embeddings : layers[l - 1].output;
-    layer.stages = { input, norm1, attention: layer.selfAttention.output, residual1, norm2, ffnHidden, ffn,
-      residual2, output: layer.output };
+    layer.stages = {
+      input,
+      norm1,
+      attention: layer.selfAttention.output,
+      residual1,
+      norm2,
+      ffnHidden,
+      ffn,
+      residual2,
+      output: layer.output,
+    };
     layer.stageNorms = Object.fromEntries(Object.keys(layer.stages).map((key) => [key, next()]));
   });
   const { tokens, ids, n, unknown, prediction } = p;
@@ -311,9 +360,18 @@ export class ModelBench {
     this.#module = module;
     const files = modelFiles('createModelBench', { config, weights, vocab });
     if (!module.ModelBench)
-      throw new EngineError('createModelBench: the page\'s module has no benchmarks; load the engine with ' +
-        'loadEngine(options, \'bench\') (dist/attention_bench.mjs)', 'bad-input', { call: 'createModelBench' });
-    this.#handle = guarded(module, 'createModelBench', () => new module.ModelBench(files.config, files.weights, files.vocab), 'bad-model');
+      throw new EngineError(
+        "createModelBench: the page's module has no benchmarks; load the engine with " +
+          "loadEngine(options, 'bench') (dist/attention_bench.mjs)",
+        'bad-input',
+        { call: 'createModelBench' },
+      );
+    this.#handle = guarded(
+      module,
+      'createModelBench',
+      () => new module.ModelBench(files.config, files.weights, files.vocab),
+      'bad-model',
+    );
   }
 
   analyzeTiming(sentence, reps = 1000) {
@@ -324,8 +382,16 @@ export class ModelBench {
 
   trainingThroughput(throughput = {}) {
     if (!this.#handle) throw deleted('trainingThroughput', 'bench');
-    const o = { steps: 20, batchSize: 32, examples: 256, seed: 1, ...options('trainingThroughput', throughput, THROUGHPUT_OPTIONS) };
-    return guarded(this.#module, 'trainingThroughput', () => this.#handle.trainingThroughput(o.steps, o.batchSize, o.examples, o.seed));
+    const o = {
+      steps: 20,
+      batchSize: 32,
+      examples: 256,
+      seed: 1,
+      ...options('trainingThroughput', throughput, THROUGHPUT_OPTIONS),
+    };
+    return guarded(this.#module, 'trainingThroughput', () =>
+      this.#handle.trainingThroughput(o.steps, o.batchSize, o.examples, o.seed),
+    );
   }
 
   delete() {
@@ -378,7 +444,9 @@ export class TrainingSession {
   exportFiles(exportOptions = {}) {
     const handle = this.#live('exportFiles');
     const o = options('exportFiles', exportOptions, { dtype: oneOf(['f16', 'f32']), name: text(200) });
-    return guarded(this.#module, 'exportFiles', () => handle.exportFiles((o.dtype ?? 'f16') === 'f16', o.name ?? 'trained-here'));
+    return guarded(this.#module, 'exportFiles', () =>
+      handle.exportFiles((o.dtype ?? 'f16') === 'f16', o.name ?? 'trained-here'),
+    );
   }
 
   delete() {
@@ -397,7 +465,11 @@ export class Engine {
     // …__wasmrelaxedsimd for fused multiply-add, …__wasmsimd for mul + add).
     const gemm = module.gemmKernelNames()[0];
     this.features = Object.freeze({
-      build, simd: this.simd, relaxedSimd: build === 'relaxed', fma: gemm.endsWith('__wasmrelaxedsimd'), gemm,
+      build,
+      simd: this.simd,
+      relaxedSimd: build === 'relaxed',
+      fma: gemm.endsWith('__wasmrelaxedsimd'),
+      gemm,
     });
   }
 
@@ -456,8 +528,11 @@ export class Engine {
     const get = async (name) => {
       const response = await fetchImpl(new URL(name, base), { signal: controller.signal });
       if (!response.ok)
-        throw new EngineError(`could not load ${name} from ${baseUrl}: HTTP ${response.status}`, 'unknown-model',
-          { call: 'fetchTrainedModel', url: String(new URL(name, base)), status: response.status });
+        throw new EngineError(`could not load ${name} from ${baseUrl}: HTTP ${response.status}`, 'unknown-model', {
+          call: 'fetchTrainedModel',
+          url: String(new URL(name, base)),
+          status: response.status,
+        });
       return response;
     };
     const files = Promise.all([
@@ -469,8 +544,14 @@ export class Engine {
     const expired = new Promise((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new EngineError(`could not load the model from ${baseUrl}: no answer within ${timeout / 1000} s ` +
-          '(fetchTrainedModel\'s timeoutMs)', 'timeout', { call: 'fetchTrainedModel', timeoutMs: timeout }));
+        reject(
+          new EngineError(
+            `could not load the model from ${baseUrl}: no answer within ${timeout / 1000} s ` +
+              "(fetchTrainedModel's timeoutMs)",
+            'timeout',
+            { call: 'fetchTrainedModel', timeoutMs: timeout },
+          ),
+        );
       }, timeout);
     });
     try {
@@ -478,8 +559,8 @@ export class Engine {
       return this.loadTrainedModel({ config, weights: new Uint8Array(weights), vocab });
     } finally {
       clearTimeout(timer);
-      controller.abort();     // after one file failed or the time ran out, stop the other downloads
-      files.catch(() => {});  // which then reject, with nobody waiting for them
+      controller.abort(); // after one file failed or the time ran out, stop the other downloads
+      files.catch(() => {}); // which then reject, with nobody waiting for them
     }
   }
 
@@ -492,7 +573,11 @@ export class Engine {
   }
 
   ropeRotate(vec, position, base = null) {
-    return this.#call('ropeRotate', [vec, position, base ?? null], { vec: numbers(), position: integer(), base: optional(finite()) });
+    return this.#call('ropeRotate', [vec, position, base ?? null], {
+      vec: numbers(),
+      position: integer(),
+      base: optional(finite()),
+    });
   }
 
   // The roles {agent, verb, patient} of a sentence of the word-order models' grammar
@@ -511,7 +596,11 @@ export class Engine {
   // stackPointer: the wasm stack pointer; emvalHandles: JS values C++ holds (Embind's count).
   // All four are flat across calls, failed ones included (tests/wasm/leaks.test.mjs).
   memoryStats() {
-    return { ...this.#module.memoryStats(), stackPointer: this.#module.stackSave(), emvalHandles: this.#module.count_emval_handles() };
+    return {
+      ...this.#module.memoryStats(),
+      stackPointer: this.#module.stackSave(),
+      emvalHandles: this.#module.count_emval_handles(),
+    };
   }
 
   // Bytes of heap scratch one fused attention call over m keys allocates (d = dk = dv;
@@ -526,7 +615,13 @@ export class Engine {
   // maxWeight (per query), scoreMean, scoreVariance, scoreStd, meanEntropy, meanMaxWeight,
   // uniformEntropy (log keys), d, keys, queries}
   scalingDemo(demo) {
-    const o = options('scalingDemo', demo, { d: integer(), keys: integer(), queries: integer(), seed, scale: boolean() });
+    const o = options('scalingDemo', demo, {
+      d: integer(),
+      keys: integer(),
+      queries: integer(),
+      seed,
+      scale: boolean(),
+    });
     return guarded(this.#module, 'scalingDemo', () => this.#module.scalingDemo(o));
   }
 
@@ -591,13 +686,22 @@ function optional(read) {
 
 // Sizes and bounds of the core's own checks (model/config.cpp) stay there: here only types.
 const RANDOM_CONFIG = {
-  dModel: integer(1), nHeads: integer(1), nLayers: integer(1), dFF: integer(0), maxLen: integer(1),
-  vocabSize: integer(1), positional: text(64), norm: text(64), causal: boolean(), seed,
+  dModel: integer(1),
+  nHeads: integer(1),
+  nLayers: integer(1),
+  dFF: integer(0),
+  maxLen: integer(1),
+  vocabSize: integer(1),
+  positional: text(64),
+  norm: text(64),
+  causal: boolean(),
+  seed,
 };
 
 // One of the given strings.
 function oneOf(values) {
-  return (call, option, v) => (values.includes(v) ? v : refuse(call, option, values.map((x) => `'${x}'`).join(', '), v));
+  return (call, option, v) =>
+    values.includes(v) ? v : refuse(call, option, values.map((x) => `'${x}'`).join(', '), v);
 }
 
 // Bounds of train/session.h (SessionBounds); the core checks them again with its own message.
@@ -605,18 +709,33 @@ const TRAINING_STEPS_MAX = 20_000;
 const TRAINING_SETTINGS = {
   task: oneOf(['coref-encoder', 'coref-decoder', 'word-order']),
   positional: oneOf(['none', 'sinusoidal', 'learned', 'rope']),
-  seed, steps: integer(1, TRAINING_STEPS_MAX), heads: integer(1, 8), layers: integer(1, 4), batch: integer(1, 128),
+  seed,
+  steps: integer(1, TRAINING_STEPS_MAX),
+  heads: integer(1, 8),
+  layers: integer(1, 4),
+  batch: integer(1, 128),
   learningRate: finite(1e-5, 0.05),
 };
 
 const KERNEL_ATTENTION = { n: integer(), d: integer(), causal: boolean(), window: integer() };
 
-const THROUGHPUT_OPTIONS = { steps: integer(1, 100_000), batchSize: integer(1, 4096), examples: integer(2, 1_000_000), seed };
+const THROUGHPUT_OPTIONS = {
+  steps: integer(1, 100_000),
+  batchSize: integer(1, 4096),
+  examples: integer(2, 1_000_000),
+  seed,
+};
 
 const ATTENTION_ARGS = {
-  q: numbers(), k: numbers(), v: numbers(),
-  n: integer(), m: integer(), dk: integer(), dv: integer(),
-  queryOffset: integer(0), keyPadding: flags(),
+  q: numbers(),
+  k: numbers(),
+  v: numbers(),
+  n: integer(),
+  m: integer(),
+  dk: integer(),
+  dv: integer(),
+  queryOffset: integer(0),
+  keyPadding: flags(),
   ...(({ causal, window, scale, scoreMultiplier }) => ({ causal, window, scale, scoreMultiplier }))(runOptions),
 };
 
@@ -661,16 +780,22 @@ async function readWithProgress(response, onProgress) {
 }
 
 function modelFiles(call, files) {
-  const bytes = (c, option, v) => (v instanceof Uint8Array ? v : refuse(c, option, 'a Uint8Array (model.safetensors)', v));
-  const [config, weights, vocab] = args(call, [files.config, files.weights, files.vocab],
-    { config: text(), weights: bytes, vocab: text() });
+  const bytes = (c, option, v) =>
+    v instanceof Uint8Array ? v : refuse(c, option, 'a Uint8Array (model.safetensors)', v);
+  const [config, weights, vocab] = args(call, [files.config, files.weights, files.vocab], {
+    config: text(),
+    weights: bytes,
+    vocab: text(),
+  });
   return { config, weights, vocab };
 }
 
 // A 35-byte module whose one function is f32x4.relaxed_madd: WebAssembly.validate accepts it
 // where the engine runs relaxed SIMD (Chromium ≥ 114; Node 20 with --experimental-wasm-relaxed-simd).
-const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 123, 1, 123, 3, 2, 1, 0,
-  10, 13, 1, 11, 0, 32, 0, 32, 0, 32, 0, 253, 133, 2, 11]);
+const RELAXED_SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 123, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 0, 32, 0, 253, 133,
+  2, 11,
+]);
 
 export function relaxedSimdSupported() {
   try {

@@ -21,5 +21,8 @@ export function failureText({ key, params, cause }, panelStrings, lang) {
 
 // The raw messages behind a list of entries, for the error box's title (debugging).
 export function rawMessages(entries) {
-  return entries.map((entry) => entry?.cause?.message).filter(Boolean).join('\n');
+  return entries
+    .map((entry) => entry?.cause?.message)
+    .filter(Boolean)
+    .join('\n');
 }

@@ -18,9 +18,24 @@ const JSON_FORMAT = 'attention-explorer/attention-1';
 
 // Computed properties that decide how an SVG element looks; copied onto the export so that
 // it needs none of the page's CSS.
-const LOOK = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-linecap', 'opacity',
-  'display', 'visibility', 'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor',
-  'dominant-baseline', 'text-decoration'];
+const LOOK = [
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'stroke-linecap',
+  'opacity',
+  'display',
+  'visibility',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'text-anchor',
+  'dominant-baseline',
+  'text-decoration',
+];
 
 // A copy of a live <svg> with every element's computed look written as attributes, the
 // page's colours resolved (CSS variables, dark mode), a background of the panel colour, and
@@ -80,11 +95,11 @@ export function pageColours(element) {
 
 function addBackground(svg, colour) {
   const rect = document.createElementNS(SVG, 'rect');
-  for (const [k, v] of Object.entries({ x: 0, y: 0, width: '100%', height: '100%', fill: colour })) rect.setAttribute(k, v);
+  for (const [k, v] of Object.entries({ x: 0, y: 0, width: '100%', height: '100%', fill: colour }))
+    rect.setAttribute(k, v);
   rect.dataset.export = 'background';
   svg.insertBefore(rect, svg.firstChild);
 }
-
 
 // The model overview as one SVG: a small n×n grid per layer × head, drawn as the head grid
 // draws its thumbnails (panel colour, then the high end of the ramp at opacity = weight).
@@ -94,17 +109,37 @@ function headGridSvg(result, colours, { layerLabel = (l) => `L${l + 1}`, headLab
   const nHeads = result.layers[0].selfAttention.heads.length;
   const cell = Math.max(2, Math.floor(96 / n));
   const size = cell * n;
-  const gap = 12, left = 40, top = 24;
+  const gap = 12,
+    left = 40,
+    top = 24;
   const width = left + nHeads * (size + gap);
   const height = top + nLayers * (size + gap + 14);
-  const svg = svgNode('svg', { xmlns: SVG, width, height, viewBox: `0 0 ${width} ${height}`, 'font-family': colours.font, 'font-size': 12 });
+  const svg = svgNode('svg', {
+    xmlns: SVG,
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    'font-family': colours.font,
+    'font-size': 12,
+  });
   addBackground(svg, colours.surface);
   for (let l = 0; l < nLayers; l++) {
     const y0 = top + l * (size + gap + 14);
-    svgNode('text', { x: 4, y: y0 + size / 2, fill: colours.muted, 'dominant-baseline': 'central', 'font-weight': 700 }, svg, layerLabel(l));
+    svgNode(
+      'text',
+      { x: 4, y: y0 + size / 2, fill: colours.muted, 'dominant-baseline': 'central', 'font-weight': 700 },
+      svg,
+      layerLabel(l),
+    );
     for (let h = 0; h < nHeads; h++) {
       const x0 = left + h * (size + gap);
-      if (l === 0) svgNode('text', { x: x0 + size / 2, y: top - 8, fill: colours.text, 'text-anchor': 'middle' }, svg, headLabel(h));
+      if (l === 0)
+        svgNode(
+          'text',
+          { x: x0 + size / 2, y: top - 8, fill: colours.text, 'text-anchor': 'middle' },
+          svg,
+          headLabel(h),
+        );
       const g = svgNode('g', { 'data-layer': l, 'data-head': h }, svg);
       svgNode('rect', { x: x0, y: y0, width: size, height: size, fill: colours.heatLow, stroke: colours.border }, g);
       const weights = result.layers[l].selfAttention.heads[h].weights;
@@ -112,10 +147,20 @@ function headGridSvg(result, colours, { layerLabel = (l) => `L${l + 1}`, headLab
         for (let j = 0; j < n; j++) {
           const w = weights[i * n + j];
           if (!(w > 0)) continue;
-          svgNode('rect', {
-            class: 'cell', x: x0 + j * cell, y: y0 + i * cell, width: cell, height: cell,
-            fill: colours.heatHigh, 'fill-opacity': Math.min(1, w), 'data-value': String(w),
-          }, g);
+          svgNode(
+            'rect',
+            {
+              class: 'cell',
+              x: x0 + j * cell,
+              y: y0 + i * cell,
+              width: cell,
+              height: cell,
+              fill: colours.heatHigh,
+              'fill-opacity': Math.min(1, w),
+              'data-value': String(w),
+            },
+            g,
+          );
         }
       }
     }
@@ -133,8 +178,9 @@ export function svgOf(element) {
     return headGridSvg(result, pageColours(element));
   }
   // The drawing is the largest <svg> (the heatmap also holds a small legend bar).
-  const live = [...element.querySelectorAll('svg')]
-    .sort((a, b) => b.querySelectorAll('*').length - a.querySelectorAll('*').length)[0];
+  const live = [...element.querySelectorAll('svg')].sort(
+    (a, b) => b.querySelectorAll('*').length - a.querySelectorAll('*').length,
+  )[0];
   if (!live) throw new Error('nothing to export yet');
   return standaloneSvg(live);
 }
@@ -209,7 +255,12 @@ export function attentionJson({ model, sentence, causal, scale, result }) {
   if (result.unknown) out.unknown = [...result.unknown];
   if (result.prediction) {
     const { position, token, probability, top } = result.prediction;
-    out.prediction = { position, token, probability, top: top.map((t) => ({ token: t.token, probability: t.probability })) };
+    out.prediction = {
+      position,
+      token,
+      probability,
+      top: top.map((t) => ({ token: t.token, probability: t.probability })),
+    };
   }
   return out;
 }
@@ -220,7 +271,16 @@ export function downloadJson(data, name) {
 
 // A file name from parts: lower case, safe characters only.
 export function fileName(...parts) {
-  return parts.filter((p) => p !== undefined && p !== null && p !== '')
-    .map((p) => String(p).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''))
-    .filter(Boolean).join('-') || 'attention';
+  return (
+    parts
+      .filter((p) => p !== undefined && p !== null && p !== '')
+      .map((p) =>
+        String(p)
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-|-$/g, ''),
+      )
+      .filter(Boolean)
+      .join('-') || 'attention'
+  );
 }

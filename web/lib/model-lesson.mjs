@@ -6,7 +6,8 @@
 
 export function lessonPair(config) {
   const pair = config?.metadata?.lesson; // a random model has no config.json
-  const valid = Array.isArray(pair) && pair.length === 2 && pair.every((s) => typeof s === 'string' && s) && pair[0] !== pair[1];
+  const valid =
+    Array.isArray(pair) && pair.length === 2 && pair.every((s) => typeof s === 'string' && s) && pair[0] !== pair[1];
   return valid ? pair : null;
 }
 
@@ -42,7 +43,10 @@ export function deciderSwap([a, b]) {
     second,
     test: (text) => first !== '' && second !== '' && pattern.test(text),
     swap: (text) =>
-      text.replace(pattern, (match, word) =>
-        match.slice(0, match.length - word.length) + (word.toLowerCase() === first.toLowerCase() ? second : first)),
+      text.replace(
+        pattern,
+        (match, word) =>
+          match.slice(0, match.length - word.length) + (word.toLowerCase() === first.toLowerCase() ? second : first),
+      ),
   };
 }

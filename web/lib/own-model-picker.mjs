@@ -17,9 +17,11 @@ const MB = 1024 * 1024;
 // deleted to make room for the next.
 export function setUpOwnModel({ box, option, getEngine, onModel }) {
   const $ = (id) => box.querySelector(`#${id}`);
-  option.parentElement?.append(option);  // last in the menu, after the trained models
+  option.parentElement?.append(option); // last in the menu, after the trained models
   const lang = () => store.get().lang ?? 'en';
-  const say = (key, params) => { $('own-status').textContent = text(strings, lang(), key, params); };
+  const say = (key, params) => {
+    $('own-status').textContent = text(strings, lang(), key, params);
+  };
   let model = null;
   let statusKey = null;
 
@@ -31,7 +33,9 @@ export function setUpOwnModel({ box, option, getEngine, onModel }) {
 
   async function open(fileList) {
     const files = pickGpt2Files(fileList);
-    const missing = Object.keys(FILE_NAMES).filter((k) => !files[k]).map((k) => FILE_NAMES[k]);
+    const missing = Object.keys(FILE_NAMES)
+      .filter((k) => !files[k])
+      .map((k) => FILE_NAMES[k]);
     if (missing.length) return show('missing', { names: missing.join(', ') }, 'error');
     const progress = $('own-progress');
     progress.hidden = false;
@@ -40,7 +44,8 @@ export function setUpOwnModel({ box, option, getEngine, onModel }) {
     const started = performance.now();
     try {
       const engine = await getEngine();
-      if (model) {  // two big models may not fit in wasm memory together: the old one goes first
+      if (model) {
+        // two big models may not fit in wasm memory together: the old one goes first
         model.delete();
         model = null;
         onModel(null);
@@ -48,14 +53,28 @@ export function setUpOwnModel({ box, option, getEngine, onModel }) {
       const opened = await engine.openGpt2Model(files, {
         onProgress: ({ loaded, total }) => {
           progress.value = loaded / total;
-          show('reading', { name: files.weights.name, loaded: (loaded / MB).toFixed(0), total: (total / MB).toFixed(0) }, 'loading');
+          show(
+            'reading',
+            { name: files.weights.name, loaded: (loaded / MB).toFixed(0), total: (total / MB).toFixed(0) },
+            'loading',
+          );
           if (loaded === total) show('building', {}, 'loading');
         },
       });
       model = opened;
       const c = opened.config;
-      show('opened', { name: files.weights.name, layers: c.nLayers, heads: c.nHeads, d: c.dModel,
-        params: opened.parameterCount.toLocaleString(), ms: Math.round(performance.now() - started) }, 'ready');
+      show(
+        'opened',
+        {
+          name: files.weights.name,
+          layers: c.nLayers,
+          heads: c.nHeads,
+          d: c.dModel,
+          params: opened.parameterCount.toLocaleString(),
+          ms: Math.round(performance.now() - started),
+        },
+        'ready',
+      );
       box.dataset.loadMs = String(Math.round(performance.now() - started));
       onModel(opened);
     } catch (error) {
@@ -73,7 +92,10 @@ export function setUpOwnModel({ box, option, getEngine, onModel }) {
 
   $('own-files').addEventListener('change', (e) => open(e.target.files));
   const drop = $('own-drop');
-  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    drop.classList.add('over');
+  });
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
   drop.addEventListener('drop', (e) => {
     e.preventDefault();

@@ -6,7 +6,7 @@
 import { EngineError, analysisOptions, args, boolean, integer, options, refuse, text } from './contract.mjs';
 import { guarded, unpackAnalysis } from './engine.mjs';
 
-const MAX_JSON_TEXT = 16_000_000;  // vocab.json of GPT-2 is 1.0 MB; of larger vocabularies a few MB
+const MAX_JSON_TEXT = 16_000_000; // vocab.json of GPT-2 is 1.0 MB; of larger vocabularies a few MB
 
 // The four files by name from a FileList / array of Files (a picker or a drop), or null for
 // the names that are missing: {config, weights, vocab, merges}.
@@ -14,7 +14,12 @@ export function pickGpt2Files(fileList) {
   const byName = new Map([...fileList].map((f) => [f.name, f]));
   const find = (...names) => names.map((n) => byName.get(n)).find(Boolean) ?? null;
   const weights = find('model.safetensors') ?? [...fileList].find((f) => f.name.endsWith('.safetensors')) ?? null;
-  return { config: find('config.json'), weights, vocab: find('vocab.json', 'encoder.json'), merges: find('merges.txt', 'vocab.bpe') };
+  return {
+    config: find('config.json'),
+    weights,
+    vocab: find('vocab.json', 'encoder.json'),
+    merges: find('merges.txt', 'vocab.bpe'),
+  };
 }
 
 // Copies a Blob (streamed) or a Uint8Array into a new ByteBuffer in wasm memory.
@@ -29,8 +34,11 @@ async function intoWasm(module, source, onProgress) {
       for (let offset = 0; ;) {
         const { done, value } = await reader.read();
         if (done) break;
-        if (offset + value.length > total) throw new EngineError('openGpt2Model: the weights file grew while it was read', 'bad-model', { call: 'openGpt2Model' });
-        buffer.view(offset, value.length).set(value);  // a fresh view: memory growth detaches old ones
+        if (offset + value.length > total)
+          throw new EngineError('openGpt2Model: the weights file grew while it was read', 'bad-model', {
+            call: 'openGpt2Model',
+          });
+        buffer.view(offset, value.length).set(value); // a fresh view: memory growth detaches old ones
         offset += value.length;
         onProgress?.({ loaded: offset, total });
       }
@@ -56,14 +64,21 @@ export async function openGpt2Model(module, files, { onProgress } = {}) {
   const isBytes = files.weights instanceof Uint8Array || (files.weights && typeof files.weights.stream === 'function');
   if (!isBytes) refuse(call, 'weights', 'a File, Blob or Uint8Array (model.safetensors)', files.weights);
   const texts = await Promise.all([
-    asText(call, 'config', files.config), asText(call, 'vocab', files.vocab), asText(call, 'merges', files.merges)]);
-  const [config, vocab, merges] = args(call, texts, { config: text(MAX_JSON_TEXT), vocab: text(MAX_JSON_TEXT), merges: text(MAX_JSON_TEXT) });
+    asText(call, 'config', files.config),
+    asText(call, 'vocab', files.vocab),
+    asText(call, 'merges', files.merges),
+  ]);
+  const [config, vocab, merges] = args(call, texts, {
+    config: text(MAX_JSON_TEXT),
+    vocab: text(MAX_JSON_TEXT),
+    merges: text(MAX_JSON_TEXT),
+  });
   const buffer = await intoWasm(module, files.weights, onProgress);
   try {
     const handle = guarded(module, call, () => new module.Gpt2Model(config, buffer, vocab, merges), 'bad-model');
     return new Gpt2Model(module, handle);
   } finally {
-    buffer.delete();  // the model holds its own copy of every weight
+    buffer.delete(); // the model holds its own copy of every weight
   }
 }
 
@@ -93,7 +108,7 @@ export class Gpt2Model {
     this.#module = module;
     this.#handle = handle;
     this.config = guarded(module, 'config', () => handle.config());
-    this.config.metadata = Object.freeze({});  // no trainer's keys (pronoun, splits, seeds) for panels to read
+    this.config.metadata = Object.freeze({}); // no trainer's keys (pronoun, splits, seeds) for panels to read
     this.parameterCount = this.config.parameterCount;
     this.#analysisOptions = analysisOptions(this.config);
   }
@@ -110,7 +125,9 @@ export class Gpt2Model {
     return unpackAnalysis(guarded(this.#module, 'analyzePacked', () => handle.analyzePacked(t, o)));
   }
 
-  analyze(sentence, analysis = {}) { return this.analyzePacked(sentence, analysis); }
+  analyze(sentence, analysis = {}) {
+    return this.analyzePacked(sentence, analysis);
+  }
 
   // logits(text) → Float32Array n×vocabSize: every position's next-token logits.
   logits(sentence) {
@@ -128,8 +145,11 @@ export class Gpt2Model {
 
   generateSteps(prompt, maxNewTokens = 8, useCache = true) {
     const handle = this.#live('generateSteps');
-    const [p, count, cache] = args('generateSteps', [prompt, maxNewTokens, useCache],
-      { prompt: text(), maxNewTokens: integer(0), useCache: boolean() });
+    const [p, count, cache] = args('generateSteps', [prompt, maxNewTokens, useCache], {
+      prompt: text(),
+      maxNewTokens: integer(0),
+      useCache: boolean(),
+    });
     return guarded(this.#module, 'generateSteps', () => handle.generateSteps(p, count, cache));
   }
 

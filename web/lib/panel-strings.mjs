@@ -23,5 +23,9 @@ export function percent(p, lang) {
 // A probability with exactly two decimals ("51.87 %"), rounded like any number: for the panels
 // whose point is that two answers are equal, or nearly so (word order without positions).
 export function percent2(p, lang) {
-  return new Intl.NumberFormat(locale(lang), { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(p);
+  return new Intl.NumberFormat(locale(lang), {
+    style: 'percent',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(p);
 }

@@ -10,7 +10,8 @@ export function median(xs) {
 // Milliseconds per call of `run`, over back-to-back calls lasting at least minMs (one call
 // is often shorter than the timer's resolution).
 export function msPerCall(run, minMs) {
-  let reps = 0, elapsed;
+  let reps = 0,
+    elapsed;
   const t0 = performance.now();
   do {
     run();

@@ -47,12 +47,15 @@ export class StoreElement extends HTMLElement {
   // load them sooner; `load` must therefore be safe to call again.
   loadWhenNear(load, target = this, margin = '300px 0px') {
     if (!('IntersectionObserver' in globalThis)) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting)) return;
-      observer.disconnect();
-      this.#nearObservers.delete(observer);
-      load();
-    }, { rootMargin: margin });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        observer.disconnect();
+        this.#nearObservers.delete(observer);
+        load();
+      },
+      { rootMargin: margin },
+    );
     observer.observe(target);
     this.#nearObservers.add(observer);
   }
@@ -67,10 +70,13 @@ export class StoreElement extends HTMLElement {
       if (watched.some((key) => changed.has(key))) this.#changed(changed.has('lang'));
     });
     if (redrawWhenVisible && !this.#observer && 'IntersectionObserver' in globalThis) {
-      this.#observer = new IntersectionObserver((entries) => {
-        this.#visible = entries[entries.length - 1].isIntersecting;
-        if (this.#visible && this.#stale !== null) this.#changed(this.#stale);
-      }, { rootMargin: NEAR_WINDOW });
+      this.#observer = new IntersectionObserver(
+        (entries) => {
+          this.#visible = entries[entries.length - 1].isIntersecting;
+          if (this.#visible && this.#stale !== null) this.#changed(this.#stale);
+        },
+        { rootMargin: NEAR_WINDOW },
+      );
       this.#observer.observe(this);
     }
     this.#stale = null;
@@ -78,7 +84,8 @@ export class StoreElement extends HTMLElement {
   }
 
   #changed(full) {
-    if (!this.#visible && !full) { // a language change relabels at once: it is rare, and read by screen readers
+    if (!this.#visible && !full) {
+      // a language change relabels at once: it is rare, and read by screen readers
       this.#stale = Boolean(this.#stale);
       return;
     }

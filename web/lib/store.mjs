@@ -33,5 +33,14 @@ export function createStore(initial = {}) {
 
 // The page's one store; components use it unless given another through their `store` property.
 export const store = createStore({
-  model: 'untrained', sentence: '', layer: 0, head: 0, token: null, causal: false, scale: true, lang: 'en', panel: null, result: null,
+  model: 'untrained',
+  sentence: '',
+  layer: 0,
+  head: 0,
+  token: null,
+  causal: false,
+  scale: true,
+  lang: 'en',
+  panel: null,
+  result: null,
 });

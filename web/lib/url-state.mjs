@@ -27,7 +27,11 @@ export function readUrlState(search) {
   if (lang === 'en' || lang === 'zh') out.lang = lang;
   const sentence = params.get('s');
   if (sentence !== null && sentence.length <= MAX_SENTENCE) out.sentence = sentence;
-  for (const [key, name] of [['layer', 'layer'], ['head', 'head'], ['token', 'tok']]) {
+  for (const [key, name] of [
+    ['layer', 'layer'],
+    ['head', 'head'],
+    ['token', 'tok'],
+  ]) {
     const text = params.get(name);
     if (text && /^\d{1,3}$/.test(text) && Number(text) >= 1) out[key] = Number(text) - 1;
   }
@@ -44,7 +48,14 @@ export function readUrlState(search) {
 
 // state: the store's state; random: the untrained model's recipe or null for a trained model.
 export function urlFor({ model, sentence, layer, head, token, causal, scale, panel, lang, controls = {} }, random) {
-  const params = new URLSearchParams({ model, s: sentence, layer: layer + 1, head: head + 1, causal: +causal, scale: +scale });
+  const params = new URLSearchParams({
+    model,
+    s: sentence,
+    layer: layer + 1,
+    head: head + 1,
+    causal: +causal,
+    scale: +scale,
+  });
   if (Number.isInteger(token)) params.set('tok', token + 1);
   if (panel) params.set('panel', panel);
   if (lang) params.set('lang', lang);

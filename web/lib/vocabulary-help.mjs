@@ -37,7 +37,8 @@ const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function replaceWord(text, word, replacement) {
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'giu');
   return text.replace(pattern, (match) =>
-    (match[0] !== match[0].toLowerCase() ? replacement[0].toUpperCase() + replacement.slice(1) : replacement));
+    match[0] !== match[0].toLowerCase() ? replacement[0].toUpperCase() + replacement.slice(1) : replacement,
+  );
 }
 
 // `word` put in place of text[start, end) (the textarea's selection); a space goes between it

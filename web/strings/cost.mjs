@@ -2,7 +2,8 @@
 export default {
   en: {
     title: 'The n² cost',
-    intro: 'Every word attends to every other word, so a sequence of n words means n × n scores. Measure it here, live in your browser: the same WebAssembly kernels at growing n, with one head of width d = 64.',
+    intro:
+      'Every word attends to every other word, so a sequence of n words means n × n scores. Measure it here, live in your browser: the same WebAssembly kernels at growing n, with one head of width d = 64.',
     lengthLabel: 'Longest sequence n',
     lengthValue: '{n} tokens',
     windowLabel: 'Sliding window w (word i sees word j only when |i − j| < w)',
@@ -26,19 +27,23 @@ export default {
     timeLabel: 'Time per call against sequence length n, logarithmic axes',
     memoryLabel: 'Memory per call against sequence length n, logarithmic axes',
     axisN: 'n (tokens)',
-    tracedCap: 'The traced kernel is not run above n = {n}: at n = {next} its trace alone would need {bytes}, more than the {limit} this page allows it. The dashed part of its memory line is what it would need.',
+    tracedCap:
+      'The traced kernel is not run above n = {n}: at n = {next} its trace alone would need {bytes}, more than the {limit} this page allows it. The dashed part of its memory line is what it would need.',
     tableCaption: 'Measured time and memory per kernel',
     colN: 'n',
     colTime: '{kernel}: time',
     colMemory: '{kernel}: memory',
     notRun: 'not run (would need {bytes})',
     heapGrowth: 'heap +{bytes}',
-    memoryNote: 'Memory is what the kernel itself allocates, as the C++ core counts it (the traced kernel’s four n×n matrices and its output; the fused kernel’s fixed scratch, plus one number per key when a mask is set). “heap +” is how much the WebAssembly heap really grew during the call; it stays 0 when earlier calls already left enough room.',
-    caption: 'Both full kernels do n² work, so their times climb along the n² line: doubling n costs four times as much. The fused kernel never stores the n×n matrix, so its memory stays flat, while the traced one needs 16 n² bytes. A sliding window lets each word see only its w neighbours: time grows like n, which is why long-context models use such local patterns.',
+    memoryNote:
+      'Memory is what the kernel itself allocates, as the C++ core counts it (the traced kernel’s four n×n matrices and its output; the fused kernel’s fixed scratch, plus one number per key when a mask is set). “heap +” is how much the WebAssembly heap really grew during the call; it stays 0 when earlier calls already left enough room.',
+    caption:
+      'Both full kernels do n² work, so their times climb along the n² line: doubling n costs four times as much. The fused kernel never stores the n×n matrix, so its memory stays flat, while the traced one needs 16 n² bytes. A sliding window lets each word see only its w neighbours: time grows like n, which is why long-context models use such local patterns.',
   },
   zh: {
     title: 'n² 的代价',
-    intro: '每个词都要关注其他所有词，所以长度为 n 的序列会产生 n × n 个分数。在这里直接用你的浏览器测一测：同样的 WebAssembly 内核，n 逐渐增大，只算一个宽度 d = 64 的注意力头。',
+    intro:
+      '每个词都要关注其他所有词，所以长度为 n 的序列会产生 n × n 个分数。在这里直接用你的浏览器测一测：同样的 WebAssembly 内核，n 逐渐增大，只算一个宽度 d = 64 的注意力头。',
     lengthLabel: '最长序列 n',
     lengthValue: '{n} 个词元',
     windowLabel: '滑动窗口 w（只有当 |i − j| < w 时，词 i 才能看到词 j）',
@@ -62,14 +67,17 @@ export default {
     timeLabel: '每次调用时间随序列长度 n 的变化，对数坐标',
     memoryLabel: '每次调用内存随序列长度 n 的变化，对数坐标',
     axisN: 'n（词元数）',
-    tracedCap: '追踪内核在 n 大于 {n} 时不再运行：在 n = {next} 时，仅它的中间结果就需要 {bytes}，超过了本页给它的上限 {limit}。它内存曲线的虚线部分就是它本来需要的内存。',
+    tracedCap:
+      '追踪内核在 n 大于 {n} 时不再运行：在 n = {next} 时，仅它的中间结果就需要 {bytes}，超过了本页给它的上限 {limit}。它内存曲线的虚线部分就是它本来需要的内存。',
     tableCaption: '各内核实测的时间和内存',
     colN: 'n',
     colTime: '{kernel}：时间',
     colMemory: '{kernel}：内存',
     notRun: '未运行（需要 {bytes}）',
     heapGrowth: '堆 +{bytes}',
-    memoryNote: '内存指内核自己分配的空间，由 C++ 核心计算（追踪内核的四个 n×n 矩阵加输出；融合内核固定大小的临时空间，有掩码时每个键再多一个整数）。“堆 +”是调用期间 WebAssembly 堆实际增长的大小；如果之前的调用已经留出足够空间，它就是 0。',
-    caption: '两个完整的内核都要做 n² 的计算，所以时间沿着 n² 参考线上升：n 翻一倍，代价变成四倍。融合内核从不保存 n×n 矩阵，内存保持不变；追踪内核则需要 16 n² 字节。滑动窗口让每个词只看身边的 w 个邻居，时间只随 n 线性增长，这正是长上下文模型采用局部注意力的原因。',
+    memoryNote:
+      '内存指内核自己分配的空间，由 C++ 核心计算（追踪内核的四个 n×n 矩阵加输出；融合内核固定大小的临时空间，有掩码时每个键再多一个整数）。“堆 +”是调用期间 WebAssembly 堆实际增长的大小；如果之前的调用已经留出足够空间，它就是 0。',
+    caption:
+      '两个完整的内核都要做 n² 的计算，所以时间沿着 n² 参考线上升：n 翻一倍，代价变成四倍。融合内核从不保存 n×n 矩阵，内存保持不变；追踪内核则需要 16 n² 字节。滑动窗口让每个词只看身边的 w 个邻居，时间只随 n 线性增长，这正是长上下文模型采用局部注意力的原因。',
   },
 };

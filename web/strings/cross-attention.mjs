@@ -2,7 +2,8 @@
 export default {
   en: {
     title: 'Self-attention and cross-attention',
-    intro: 'Cross-attention is the same computation, softmax(QKᵀ/√d)·V, with one change: the queries come from one sequence and the keys and values from another. Here the coreference model reads two sentences; the queries of sentence A (in the chosen layer and head) are matched against the keys of sentence B, and B’s values are mixed.',
+    intro:
+      'Cross-attention is the same computation, softmax(QKᵀ/√d)·V, with one change: the queries come from one sequence and the keys and values from another. Here the coreference model reads two sentences; the queries of sentence A (in the chosen layer and head) are matched against the keys of sentence B, and B’s values are mixed.',
     sentenceA: 'Sentence A (gives the queries)',
     sentenceB: 'Sentence B (gives the keys and values)',
     swap: 'Swap A ↔ B',
@@ -15,13 +16,16 @@ export default {
     unknownWords: 'Sentence {which}: not in the model’s vocabulary, read as [UNK]: {words}',
     selfCaption: 'Self-attention: Q, K, V from A ({n}×{n})',
     crossCaption: 'Cross-attention: Q from A, K and V from B ({n}×{m})',
-    shapes: 'Q is {n}×{d} (A’s words), K and V are {m}×{d} (B’s words): the weights are {n}×{m}, one row per word of A, one column per word of B, and each row still sums to 1. The output has one row per word of A.',
-    usage: 'Where it is used: in a translation model the decoder’s words (the sentence being written) ask the questions, and the encoder’s output for the source sentence answers them — that is how each target word finds the source words it translates. Image captioning and speech recognition do the same with image patches or audio frames as keys and values.',
+    shapes:
+      'Q is {n}×{d} (A’s words), K and V are {m}×{d} (B’s words): the weights are {n}×{m}, one row per word of A, one column per word of B, and each row still sums to 1. The output has one row per word of A.',
+    usage:
+      'Where it is used: in a translation model the decoder’s words (the sentence being written) ask the questions, and the encoder’s output for the source sentence answers them — that is how each target word finds the source words it translates. Image captioning and speech recognition do the same with image patches or audio frames as keys and values.',
     note: 'This model was trained only for self-attention, so these cross weights are the machinery at work, not a trained alignment.',
   },
   zh: {
     title: '自注意力与交叉注意力',
-    intro: '交叉注意力的计算与自注意力完全相同，都是 softmax(QKᵀ/√d)·V，只有一点不同：查询来自一个序列，键和值来自另一个序列。这里指代消解模型读取两个句子；句子 A 的查询（所选的层和头）与句子 B 的键匹配，再对 B 的值加权求和。',
+    intro:
+      '交叉注意力的计算与自注意力完全相同，都是 softmax(QKᵀ/√d)·V，只有一点不同：查询来自一个序列，键和值来自另一个序列。这里指代消解模型读取两个句子；句子 A 的查询（所选的层和头）与句子 B 的键匹配，再对 B 的值加权求和。',
     sentenceA: '句子 A（提供查询）',
     sentenceB: '句子 B（提供键和值）',
     swap: '交换 A ↔ B',
@@ -34,8 +38,10 @@ export default {
     unknownWords: '句子 {which}：以下词不在模型的词表中，按 [UNK] 处理：{words}',
     selfCaption: '自注意力：Q、K、V 都来自 A（{n}×{n}）',
     crossCaption: '交叉注意力：Q 来自 A，K 和 V 来自 B（{n}×{m}）',
-    shapes: 'Q 是 {n}×{d}（A 的词），K 和 V 是 {m}×{d}（B 的词）：权重矩阵是 {n}×{m}，每行对应 A 的一个词，每列对应 B 的一个词，每一行的和仍然是 1。输出对 A 的每个词各有一行。',
-    usage: '用在哪里：在翻译模型中，解码器正在生成的词负责提问，编码器对原文的输出负责回答——每个目标词就是这样找到它要翻译的原文词的。图像描述和语音识别也是如此，只是键和值换成了图像块或音频帧。',
+    shapes:
+      'Q 是 {n}×{d}（A 的词），K 和 V 是 {m}×{d}（B 的词）：权重矩阵是 {n}×{m}，每行对应 A 的一个词，每列对应 B 的一个词，每一行的和仍然是 1。输出对 A 的每个词各有一行。',
+    usage:
+      '用在哪里：在翻译模型中，解码器正在生成的词负责提问，编码器对原文的输出负责回答——每个目标词就是这样找到它要翻译的原文词的。图像描述和语音识别也是如此，只是键和值换成了图像块或音频帧。',
     note: '这个模型只训练过自注意力，所以这里的交叉注意力权重展示的是计算机制本身，而不是训练得到的对齐关系。',
   },
 };

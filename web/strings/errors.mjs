@@ -4,7 +4,8 @@ export default {
   en: {
     'too-long': 'the text is longer than this model can read; shorten it.',
     'empty-input': 'the text is empty; type a sentence.',
-    'no-pronoun': 'the sentence has no “{pronoun}”. This model finds what “{pronoun}” refers to, so the sentence needs one.',
+    'no-pronoun':
+      'the sentence has no “{pronoun}”. This model finds what “{pronoun}” refers to, so the sentence needs one.',
     'wrong-task': 'this model does not write text; choose the decoder.',
     'bad-option': 'a setting has a value the model does not accept.',
     'unknown-option': 'a setting has a value the model does not accept.',

@@ -2,7 +2,8 @@
 export default {
   en: {
     title: 'KV cache and generation',
-    intro: 'A decoder writes one word at a time: it reads the last position, picks the most likely next word, appends it and goes again. Each new word needs the keys and values of all earlier words — and with a cache they are simply kept from the steps before, so a step computes only one new row.',
+    intro:
+      'A decoder writes one word at a time: it reads the last position, picks the most likely next word, appends it and goes again. Each new word needs the keys and values of all earlier words — and with a cache they are simply kept from the steps before, so a step computes only one new row.',
     promptLabel: 'Prompt for the decoder (coref-decoder)',
     swap: 'tired ↔ wide',
     layerLabel: 'Layer',
@@ -17,12 +18,14 @@ export default {
     loading: 'Loading the decoder model…',
     ready: 'The prompt has {n} tokens. Press “Step” to generate the next word.',
     stepStatus: 'Step {k} of {total}: position {p} (“{token}”) is the new row; the model picks “{next}” ({prob}).',
-    endStatus: 'Step {k} of {total}: position {p} (“{token}”) is the new row; the model picks [SEP] ({prob}), so the text ends here.',
+    endStatus:
+      'Step {k} of {total}: position {p} (“{token}”) is the new row; the model picks [SEP] ({prob}), so the text ends here.',
     doneStatus: ' Generation finished.',
     noSteps: 'The prompt already fills all {max} positions of the model, so nothing can be generated.',
     generatedLabel: 'Text so far',
     cacheTitle: 'The K and V cache of layer {layer}, head {head}',
-    cacheCaption: 'One row per position, with the head’s key and value vectors ({dh} numbers each; blue positive, orange negative). Grey rows are reused from the cache; the highlighted rows were computed in this step. The bars are the new token’s attention over every cached position.',
+    cacheCaption:
+      'One row per position, with the head’s key and value vectors ({dh} numbers each; blue positive, orange negative). Grey rows are reused from the cache; the highlighted rows were computed in this step. The bars are the new token’s attention over every cached position.',
     cacheLabel: 'Key and value cache, {rows} rows, {fresh} new in this step',
     rowLabel: 'position {p}, “{token}”, {state}, attention {w}',
     reused: 'reused',
@@ -38,7 +41,8 @@ export default {
     noCacheRows: 'Without a cache: all {rows} rows (positions 1–{last}) are computed again in this step.',
     cacheRows: 'Cache: {rows} rows (positions 1–{last}), {reused} reused and {fresh} new in this step.',
     workTitle: 'Work per step (multiply-adds, counted by the core)',
-    workCaption: 'With the cache a step computes only its new rows: 4 projections, one score and one weighted sum per cached key, and the feed-forward. Without it every step starts over and recomputes every row. The first step is the same either way: the whole prompt is new.',
+    workCaption:
+      'With the cache a step computes only its new rows: 4 projections, one score and one weighted sum per cached key, and the feed-forward. Without it every step starts over and recomputes every row. The first step is the same either way: the whole prompt is new.',
     colStep: 'Step',
     colWith: 'with cache',
     colWithout: 'without cache',
@@ -52,18 +56,22 @@ export default {
     timeTitle: 'Time for the whole generation, measured in this page',
     measure: 'Measure time',
     measuring: 'Measuring…',
-    timeIdle: 'Press “Measure time”: the page generates the completion many times with and without the cache and shows the median.',
-    timeResult: 'Median of {batches} batches of {calls} runs each: {with} ms with the cache, {without} ms without ({words} new words).',
+    timeIdle:
+      'Press “Measure time”: the page generates the completion many times with and without the cache and shows the median.',
+    timeResult:
+      'Median of {batches} batches of {calls} runs each: {with} ms with the cache, {without} ms without ({words} new words).',
     msValue: '{ms} ms',
     causalTitle: 'Why this only works for causal models',
-    causal: 'The cache is valid because the decoder is causal: at every layer a token’s key and value depend only on that token and the ones before it, so appending a word at the end cannot change them. In an encoder such as BERT every word also attends to the words after it; one new word changes the keys and values of all earlier words from the second layer on, so nothing could be reused.',
+    causal:
+      'The cache is valid because the decoder is causal: at every layer a token’s key and value depend only on that token and the ones before it, so appending a word at the end cannot change them. In an encoder such as BERT every word also attends to the words after it; one new word changes the keys and values of all earlier words from the second layer on, so nothing could be reused.',
     error: 'Could not generate: {message}',
     modelError: 'The decoder model failed to load: {message}',
     unknown: 'Words the model does not know (read as [UNK]): {words}',
   },
   zh: {
     title: 'KV 缓存与逐词生成',
-    intro: '解码器一次只写一个词：读最后一个位置，挑出最可能的下一个词，把它接在后面，再来一轮。每个新词都要用到前面所有词的键和值——有了缓存，这些键和值直接沿用前几步算好的，每一步只需算新的一行。',
+    intro:
+      '解码器一次只写一个词：读最后一个位置，挑出最可能的下一个词，把它接在后面，再来一轮。每个新词都要用到前面所有词的键和值——有了缓存，这些键和值直接沿用前几步算好的，每一步只需算新的一行。',
     promptLabel: '解码器（coref-decoder）的开头文本',
     swap: 'tired ↔ wide',
     layerLabel: '层',
@@ -78,12 +86,14 @@ export default {
     loading: '正在加载解码器模型…',
     ready: '开头文本共 {n} 个词。按“下一步”生成下一个词。',
     stepStatus: '第 {k} 步（共 {total} 步）：新的一行是第 {p} 个位置（“{token}”）；模型选出“{next}”（{prob}）。',
-    endStatus: '第 {k} 步（共 {total} 步）：新的一行是第 {p} 个位置（“{token}”）；模型选出 [SEP]（{prob}），文本到此结束。',
+    endStatus:
+      '第 {k} 步（共 {total} 步）：新的一行是第 {p} 个位置（“{token}”）；模型选出 [SEP]（{prob}），文本到此结束。',
     doneStatus: '生成完毕。',
     noSteps: '开头文本已经占满模型的全部 {max} 个位置，无法再生成。',
     generatedLabel: '目前的文本',
     cacheTitle: '第 {layer} 层、第 {head} 个头的 K、V 缓存',
-    cacheCaption: '每个位置一行，画出这个头的键向量和值向量（各 {dh} 个数；蓝色为正，橙色为负）。灰色的行直接从缓存里取用；高亮的行是这一步新算出来的。右边的条形是新词对每个已缓存位置的注意力权重。',
+    cacheCaption:
+      '每个位置一行，画出这个头的键向量和值向量（各 {dh} 个数；蓝色为正，橙色为负）。灰色的行直接从缓存里取用；高亮的行是这一步新算出来的。右边的条形是新词对每个已缓存位置的注意力权重。',
     cacheLabel: '键值缓存，共 {rows} 行，本步新增 {fresh} 行',
     rowLabel: '第 {p} 个位置，“{token}”，{state}，注意力 {w}',
     reused: '沿用',
@@ -99,7 +109,8 @@ export default {
     noCacheRows: '不用缓存：这一步要把全部 {rows} 行（第 1–{last} 个位置）重新算一遍。',
     cacheRows: '缓存：{rows} 行（第 1–{last} 个位置），本步沿用 {reused} 行，新算 {fresh} 行。',
     workTitle: '每一步的计算量（乘加次数，由 C++ 核心统计）',
-    workCaption: '有缓存时，每一步只算新的行：4 次投影、对每个已缓存的键算一次分数和一次加权求和，再加前馈网络。没有缓存时，每一步都从头开始，把所有行重算一遍。第一步两种做法一样：整段开头文本都是新的。',
+    workCaption:
+      '有缓存时，每一步只算新的行：4 次投影、对每个已缓存的键算一次分数和一次加权求和，再加前馈网络。没有缓存时，每一步都从头开始，把所有行重算一遍。第一步两种做法一样：整段开头文本都是新的。',
     colStep: '步',
     colWith: '有缓存',
     colWithout: '无缓存',
@@ -114,10 +125,12 @@ export default {
     measure: '测量耗时',
     measuring: '正在测量…',
     timeIdle: '按“测量耗时”：页面会分别在有缓存和无缓存的情况下反复生成这段文本，并显示中位数。',
-    timeResult: '{batches} 组、每组 {calls} 次运行的中位数：有缓存 {with} 毫秒，无缓存 {without} 毫秒（新生成 {words} 个词）。',
+    timeResult:
+      '{batches} 组、每组 {calls} 次运行的中位数：有缓存 {with} 毫秒，无缓存 {without} 毫秒（新生成 {words} 个词）。',
     msValue: '{ms} 毫秒',
     causalTitle: '为什么只有因果模型能这样做',
-    causal: '缓存之所以成立，是因为解码器是因果的：在每一层，一个词的键和值只取决于它自己和它前面的词，所以在末尾添一个词，不会改变已经算好的那些行。而 BERT 这样的编码器里，每个词还会关注它后面的词；只要多出一个词，从第二层起，前面所有词的键和值都会跟着变，缓存里就没有能沿用的东西了。',
+    causal:
+      '缓存之所以成立，是因为解码器是因果的：在每一层，一个词的键和值只取决于它自己和它前面的词，所以在末尾添一个词，不会改变已经算好的那些行。而 BERT 这样的编码器里，每个词还会关注它后面的词；只要多出一个词，从第二层起，前面所有词的键和值都会跟着变，缓存里就没有能沿用的东西了。',
     error: '无法生成：{message}',
     modelError: '解码器模型加载失败：{message}',
     unknown: '模型不认识的词（按 [UNK] 处理）：{words}',

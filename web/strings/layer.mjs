@@ -2,7 +2,8 @@
 export default {
   en: {
     title: 'The Transformer layer',
-    intro: 'Attention is only one half of a Transformer layer. A layer has three ingredients, and a model stacks N copies of it, each with its own weights:',
+    intro:
+      'Attention is only one half of a Transformer layer. A layer has three ingredients, and a model stacks N copies of it, each with its own weights:',
     parts: {
       attn: 'Multi-head attention: the words exchange information — each word’s new vector is a weighted mix of the others’ values.',
       ffn: 'A feed-forward network (FFN): each word is transformed on its own, through a hidden layer 4 times as wide (d_model → 4·d_model, GELU, → d_model). No word looks at another here.',
@@ -14,7 +15,8 @@ export default {
     layer: 'Layer',
     tokenOption: '{token} ({i})',
     layerOption: 'layer {l} of {n}',
-    shape: 'Each word is a vector of d_model = {dModel} numbers; the FFN’s hidden layer has {hidden} = {ratio} × {dModel}. All {n} words go through the same steps, each with its own numbers.',
+    shape:
+      'Each word is a vector of d_model = {dModel} numbers; the FFN’s hidden layer has {hidden} = {ratio} × {dModel}. All {n} words go through the same steps, each with its own numbers.',
     pre: 'This model is pre-LN: LayerNorm comes before each sub-layer, x + Attention(LN₁(x)), then x₁ + FFN(LN₂(x₁)); the residual path itself is never normalised (the usual choice today, and easier to train deep). The original 2017 Transformer was post-LN: LN(x + sublayer(x)).',
     post: 'This model is post-LN, like the original 2017 Transformer: LayerNorm comes after each residual sum, LN₁(x + Attention(x)), then LN₂(x₁ + FFN(x₁)). Most models today are pre-LN instead — LayerNorm before each sub-layer — which trains more stably when deep.',
     stagesTitle: 'One word through the layer',
@@ -56,10 +58,13 @@ export default {
     rowLabel: 'Step {step}: {label}, {formula}; {count} numbers, length {norm}',
     vectorLabel: '{name}: {count} numbers from {min} to {max}',
     values: '{name} = [{values}]',
-    stack: 'The model stacks {n} such layers: the output of layer {l} is the input of layer {next}, and the last layer’s output goes on to the prediction.',
-    stackLast: 'The model stacks {n} such layers; this is the last one, so its output goes on to the prediction (after a final LayerNorm in pre-LN models).',
+    stack:
+      'The model stacks {n} such layers: the output of layer {l} is the input of layer {next}, and the last layer’s output goes on to the prediction.',
+    stackLast:
+      'The model stacks {n} such layers; this is the last one, so its output goes on to the prediction (after a final LayerNorm in pre-LN models).',
     parallelTitle: 'Everything in parallel',
-    parallel: 'For these {n} words, attention needs 1 step: one matrix product Q·Kᵀ gives all {n} × {n} = {n2} scores at once. A recurrent network (RNN) would need {n} steps, one word after another, because each step waits for the previous one’s state. That is why Transformers train fast on GPUs.',
+    parallel:
+      'For these {n} words, attention needs 1 step: one matrix product Q·Kᵀ gives all {n} × {n} = {n2} scores at once. A recurrent network (RNN) would need {n} steps, one word after another, because each step waits for the previous one’s state. That is why Transformers train fast on GPUs.',
   },
   zh: {
     title: 'Transformer 层',
@@ -75,7 +80,8 @@ export default {
     layer: '层',
     tokenOption: '{token}（{i}）',
     layerOption: '第 {l} 层（共 {n} 层）',
-    shape: '每个词是一个 d_model = {dModel} 维的向量；前馈网络的隐藏层有 {hidden} = {ratio} × {dModel} 维。全部 {n} 个词都走同样的步骤，各自带着自己的数值。',
+    shape:
+      '每个词是一个 d_model = {dModel} 维的向量；前馈网络的隐藏层有 {hidden} = {ratio} × {dModel} 维。全部 {n} 个词都走同样的步骤，各自带着自己的数值。',
     pre: '这个模型是 pre-LN：LayerNorm 放在每个子层之前，先 x + Attention(LN₁(x))，再 x₁ + FFN(LN₂(x₁))；残差这条通路本身从不被归一化（这是现在常用的做法，层数深时更容易训练）。2017 年最初的 Transformer 是 post-LN：LN(x + 子层(x))。',
     post: '这个模型是 post-LN，和 2017 年最初的 Transformer 一样：LayerNorm 放在每次残差相加之后，先 LN₁(x + Attention(x))，再 LN₂(x₁ + FFN(x₁))。现在大多数模型改用 pre-LN——LayerNorm 放在每个子层之前——层数深时训练更稳定。',
     stagesTitle: '一个词走过这一层',
@@ -118,8 +124,10 @@ export default {
     vectorLabel: '{name}：{count} 个数，从 {min} 到 {max}',
     values: '{name} = [{values}]',
     stack: '这个模型叠了 {n} 个这样的层：第 {l} 层的输出就是第 {next} 层的输入，最后一层的输出再用来做预测。',
-    stackLast: '这个模型叠了 {n} 个这样的层；这是最后一层，它的输出再用来做预测（pre-LN 模型还要先经过最后一次 LayerNorm）。',
+    stackLast:
+      '这个模型叠了 {n} 个这样的层；这是最后一层，它的输出再用来做预测（pre-LN 模型还要先经过最后一次 LayerNorm）。',
     parallelTitle: '一切并行',
-    parallel: '对这 {n} 个词，注意力只需 1 步：一次矩阵乘法 Q·Kᵀ 就同时算出全部 {n} × {n} = {n2} 个分数。循环神经网络（RNN）却要 {n} 步，一个词接一个词地算，因为每一步都要等上一步的状态。这就是 Transformer 在 GPU 上训练快的原因。',
+    parallel:
+      '对这 {n} 个词，注意力只需 1 步：一次矩阵乘法 Q·Kᵀ 就同时算出全部 {n} × {n} = {n2} 个分数。循环神经网络（RNN）却要 {n} 步，一个词接一个词地算，因为每一步都要等上一步的状态。这就是 Transformer 在 GPU 上训练快的原因。',
   },
 };

@@ -2,14 +2,16 @@
 export default {
   en: {
     title: 'Multi-head attention',
-    intro: 'One attention head gives every word one way of looking at the others. Multi-head attention runs several heads side by side, each on its own slice of the vector, so one head can follow “which noun is meant” while another follows the neighbouring words. Their outputs are put back together and mixed by one more matrix, W_O.',
+    intro:
+      'One attention head gives every word one way of looking at the others. Multi-head attention runs several heads side by side, each on its own slice of the vector, so one head can follow “which noun is meant” while another follows the neighbouring words. Their outputs are put back together and mixed by one more matrix, W_O.',
     waiting: 'Run a sentence above to see its heads here.',
     splitTitle: '1. Splitting the width',
     split: 'This model: d_model = {d} is split into h = {h} heads of d_model / h = {dh} numbers each.',
     splitLabel: 'The {d} positions of a word vector, coloured by the head that reads them',
     headRange: 'head {i}: positions {from}–{to}',
     patternsTitle: '2. Each head looks elsewhere',
-    patternsHowTo: 'The weights of the selected word in every head of layer {layer}; the strongest key of each head is marked.',
+    patternsHowTo:
+      'The weights of the selected word in every head of layer {layer}; the strongest key of each head is marked.',
     query: 'Query word',
     tokenOption: '{token} ({i})',
     layer: 'Layer',
@@ -18,14 +20,16 @@ export default {
     colWord: 'Key word',
     colHead: 'Head {i}',
     concatTitle: '3. Concatenate, then W_O',
-    concatHowTo: 'Each head returns a vector of {dh} numbers for “{token}”. Side by side they make one vector of {d} numbers (the concatenation); the output matrix W_O ({d}×{d}) mixes them into the layer’s attention output. Point at a strip for its exact numbers.',
+    concatHowTo:
+      'Each head returns a vector of {dh} numbers for “{token}”. Side by side they make one vector of {d} numbers (the concatenation); the output matrix W_O ({d}×{d}) mixes them into the layer’s attention output. Point at a strip for its exact numbers.',
     headOut: 'head {i}',
     concat: 'concatenation ({d})',
     output: 'after W_O ({d})',
     vector: '{name} = [{values}]',
     vectorLabel: '{name}: {count} numbers from {min} to {max}',
     paramsTitle: '4. Splitting is free',
-    params: 'Each head has its own W_Q, W_K and W_V of size {d}×{dh} (with biases: {perHead} numbers); {h} heads together have {allHeads}. W_O adds {wo}. Total: {total} parameters — exactly as many as one head of full width {d} ({oneHead}).',
+    params:
+      'Each head has its own W_Q, W_K and W_V of size {d}×{dh} (with biases: {perHead} numbers); {h} heads together have {allHeads}. W_O adds {wo}. Total: {total} parameters — exactly as many as one head of full width {d} ({oneHead}).',
     paramsTableCaption: 'Parameters of one attention layer with d_model = {d}, for every number of heads',
     colHeads: 'Heads h',
     colHeadDim: 'Head width d_model / h',
@@ -34,13 +38,16 @@ export default {
     calcHowTo: 'Pick a model width and a head width: how many heads fit, and what the attention layer costs.',
     calcD: 'd_model',
     calcHead: 'Head width',
-    calcResult: '{d} / {dh} = {h} heads; one attention layer has {total} parameters (4·d² + 4·d, whatever the number of heads).',
-    calcIndivisible: 'A head width of {dh} does not divide d_model = {d}: the heads would not fill the vector evenly. Try a divisor of {d}.',
+    calcResult:
+      '{d} / {dh} = {h} heads; one attention layer has {total} parameters (4·d² + 4·d, whatever the number of heads).',
+    calcIndivisible:
+      'A head width of {dh} does not divide d_model = {d}: the heads would not fill the vector evenly. Try a divisor of {d}.',
     calcInvalid: 'Enter whole numbers from 1 to {max}.',
   },
   zh: {
     title: '多头注意力',
-    intro: '一个注意力头只给每个词一种看待其他词的方式。多头注意力让几个头并排工作，每个头只用向量的一段，于是一个头可以关注“指的是哪个名词”，另一个头关注相邻的词。它们的输出拼回一起，再由另一个矩阵 W_O 混合。',
+    intro:
+      '一个注意力头只给每个词一种看待其他词的方式。多头注意力让几个头并排工作，每个头只用向量的一段，于是一个头可以关注“指的是哪个名词”，另一个头关注相邻的词。它们的输出拼回一起，再由另一个矩阵 W_O 混合。',
     waiting: '先在上方运行一个句子，这里就会显示它的各个头。',
     splitTitle: '1. 切分宽度',
     split: '当前模型：d_model = {d}，切成 h = {h} 个头，每个头 d_model / h = {dh} 个数。',
@@ -56,14 +63,16 @@ export default {
     colWord: '键词',
     colHead: '头 {i}',
     concatTitle: '3. 拼接，再乘 W_O',
-    concatHowTo: '每个头为“{token}”返回一个 {dh} 维向量。把它们并排放在一起就是一个 {d} 维向量（拼接）；输出矩阵 W_O（{d}×{d}）再把它们混合成这一层注意力的输出。把指针移到色条上可以看到精确数值。',
+    concatHowTo:
+      '每个头为“{token}”返回一个 {dh} 维向量。把它们并排放在一起就是一个 {d} 维向量（拼接）；输出矩阵 W_O（{d}×{d}）再把它们混合成这一层注意力的输出。把指针移到色条上可以看到精确数值。',
     headOut: '头 {i}',
     concat: '拼接（{d} 维）',
     output: '乘 W_O 之后（{d} 维）',
     vector: '{name} = [{values}]',
     vectorLabel: '{name}：{count} 个数，从 {min} 到 {max}',
     paramsTitle: '4. 切分不增加参数',
-    params: '每个头有自己的 W_Q、W_K、W_V，大小为 {d}×{dh}（连同偏置共 {perHead} 个数）；{h} 个头合计 {allHeads}。W_O 再加 {wo}。总共 {total} 个参数——与一个宽度为 {d} 的完整单头（{oneHead}）完全一样多。',
+    params:
+      '每个头有自己的 W_Q、W_K、W_V，大小为 {d}×{dh}（连同偏置共 {perHead} 个数）；{h} 个头合计 {allHeads}。W_O 再加 {wo}。总共 {total} 个参数——与一个宽度为 {d} 的完整单头（{oneHead}）完全一样多。',
     paramsTableCaption: 'd_model = {d} 时，不同头数下一个注意力层的参数量',
     colHeads: '头数 h',
     colHeadDim: '每头宽度 d_model / h',

@@ -11,7 +11,8 @@ export default {
     building: 'Checking and building the model…',
     opened: 'Opened {name}: {layers} layers × {heads} heads, d_model {d}, {params} parameters, {ms} ms.',
     failed: 'This model could not be opened: {message}',
-    panels: 'With your model, the heatmap, the head view, All heads, Q, K, V step by step, Multi-head and the Transformer layer show its attention. The other lesson panels keep their own small models: each compares models trained for its lesson (word order, the coreference decoder), which your model is not.',
+    panels:
+      'With your model, the heatmap, the head view, All heads, Q, K, V step by step, Multi-head and the Transformer layer show its attention. The other lesson panels keep their own small models: each compares models trained for its lesson (word order, the coreference decoder), which your model is not.',
   },
   zh: {
     option: '打开模型…',
@@ -24,6 +25,7 @@ export default {
     building: '正在检查并构建模型…',
     opened: '已打开 {name}：{layers} 层 × {heads} 个头，d_model {d}，{params} 个参数，用时 {ms} 毫秒。',
     failed: '无法打开这个模型：{message}',
-    panels: '使用你的模型时，热力图、注意力连线、全部注意力头、Q/K/V 分步、多头和 Transformer 层都会显示它的注意力。其余课程面板仍使用各自的小模型：它们比较的是为该课程训练的模型（词序、指代消解解码器），你的模型不是这样的模型。',
+    panels:
+      '使用你的模型时，热力图、注意力连线、全部注意力头、Q/K/V 分步、多头和 Transformer 层都会显示它的注意力。其余课程面板仍使用各自的小模型：它们比较的是为该课程训练的模型（词序、指代消解解码器），你的模型不是这样的模型。',
   },
 };

@@ -2,7 +2,8 @@
 export default {
   en: {
     title: 'Q, K, V step by step',
-    intro: 'Follow one query word through one attention head of the run above. Every number here is read from the model’s trace for this sentence; nothing is rounded before it is shown except the display.',
+    intro:
+      'Follow one query word through one attention head of the run above. Every number here is read from the model’s trace for this sentence; nothing is rounded before it is shown except the display.',
     waiting: 'Run a sentence above to see its numbers here.',
     query: 'Query word',
     where: 'Layer {layer}, head {head} · vector width d = {d}, √d = {root}',
@@ -27,7 +28,8 @@ export default {
     analogy: {
       query: 'The query q is what this word is looking for.',
       key: 'Each key k is the label on a shelf: the better it matches the query, the higher the score.',
-      value: 'Each value v is what lies on that shelf; the word takes home a mix of them, in proportion to the weights.',
+      value:
+        'Each value v is what lies on that shelf; the word takes home a mix of them, in proportion to the weights.',
       note: 'Only a picture: the numbers below are what the model really computes.',
     },
     queryVector: 'q of “{token}”',
@@ -49,7 +51,8 @@ export default {
   },
   zh: {
     title: 'Q、K、V 逐步计算',
-    intro: '在上面那次运行的某一个注意力头里，跟着一个查询词走一遍。这里的每个数都直接取自模型对这句话的计算记录，除了显示时的四舍五入，没有任何改动。',
+    intro:
+      '在上面那次运行的某一个注意力头里，跟着一个查询词走一遍。这里的每个数都直接取自模型对这句话的计算记录，除了显示时的四舍五入，没有任何改动。',
     waiting: '先在上方运行一个句子，这里就会显示它的数值。',
     query: '查询词',
     where: '第 {layer} 层，第 {head} 个头 · 向量维度 d = {d}，√d = {root}',

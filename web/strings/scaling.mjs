@@ -2,9 +2,11 @@
 export default {
   en: {
     title: 'Why divide by √d',
-    intro: 'A score is a dot product: d products added up. If the entries of q and k have variance 1, the score has variance d, so its typical size grows like √d. Softmax turns large differences into near-certainty: without a correction, wide vectors make every word stare at a single other word. Dividing by √d brings the spread back to about 1, whatever d is.',
+    intro:
+      'A score is a dot product: d products added up. If the entries of q and k have variance 1, the score has variance d, so its typical size grows like √d. Softmax turns large differences into near-certainty: without a correction, wide vectors make every word stare at a single other word. Dividing by √d brings the spread back to about 1, whatever d is.',
     randomTitle: '1. Random vectors',
-    randomHowTo: '{queries} random queries and {keys} random keys, each entry drawn with mean 0 and variance 1, scored by the same attention code the models use (in WebAssembly). The bars show the weights of the first query.',
+    randomHowTo:
+      '{queries} random queries and {keys} random keys, each entry drawn with mean 0 and variance 1, scored by the same attention code the models use (in WebAssembly). The bars show the weights of the first query.',
     d: 'Vector width d',
     dValue: 'd = {d}',
     scale: 'Divide the scores by √d',
@@ -16,7 +18,8 @@ export default {
     entropyNote: 'at most ln {keys} = {max} (all keys equal); average over the queries {mean}',
     maxWeight: 'Largest weight of the first query',
     maxWeightNote: 'average over the queries {mean}',
-    collapsed: 'Collapsed: one key gets {p} of the weight. Softmax has turned into a hard “pick the largest”, and the other keys hardly matter.',
+    collapsed:
+      'Collapsed: one key gets {p} of the weight. Softmax has turned into a hard “pick the largest”, and the other keys hardly matter.',
     notCollapsed: 'Spread out: the largest weight is {p}; the other keys still count.',
     barsLabel: 'Weights of the first query over {keys} keys',
     keyN: 'k{i}',
@@ -27,7 +30,8 @@ export default {
     chartRaw: 'without',
     chartAxis: 'entropy',
     modelTitle: '2. The trained coreference model',
-    modelHowTo: 'The same knob on a real model: multiply every attention score of every layer by a factor (the softmax temperature is its inverse), or switch the ÷√d off. Watch the weights of “it” in the coreference head (layer {layer}, head {head}) and the model’s answer.',
+    modelHowTo:
+      'The same knob on a real model: multiply every attention score of every layer by a factor (the softmax temperature is its inverse), or switch the ÷√d off. Watch the weights of “it” in the coreference head (layer {layer}, head {head}) and the model’s answer.',
     sentence: 'Sentence',
     tired: '… because it was too tired.',
     wide: '… because it was too wide.',
@@ -50,9 +54,11 @@ export default {
   },
   zh: {
     title: '为什么要除以 √d',
-    intro: '分数是一个点积：d 个乘积加在一起。如果 q 和 k 的每一项方差都是 1，分数的方差就是 d，典型大小随 √d 增长。softmax 会把大的差距变成几乎确定的选择：不加修正的话，向量越宽，每个词就越会死盯着某一个词。除以 √d 之后，无论 d 多大，分数的离散程度都回到 1 左右。',
+    intro:
+      '分数是一个点积：d 个乘积加在一起。如果 q 和 k 的每一项方差都是 1，分数的方差就是 d，典型大小随 √d 增长。softmax 会把大的差距变成几乎确定的选择：不加修正的话，向量越宽，每个词就越会死盯着某一个词。除以 √d 之后，无论 d 多大，分数的离散程度都回到 1 左右。',
     randomTitle: '1. 随机向量',
-    randomHowTo: '{queries} 个随机查询和 {keys} 个随机键，每一项都按均值 0、方差 1 随机生成，用模型所用的同一套注意力代码（WebAssembly）计算。柱状图显示第一个查询的权重。',
+    randomHowTo:
+      '{queries} 个随机查询和 {keys} 个随机键，每一项都按均值 0、方差 1 随机生成，用模型所用的同一套注意力代码（WebAssembly）计算。柱状图显示第一个查询的权重。',
     d: '向量维度 d',
     dValue: 'd = {d}',
     scale: '分数除以 √d',
@@ -75,7 +81,8 @@ export default {
     chartRaw: '不除',
     chartAxis: '熵',
     modelTitle: '2. 训练好的指代消解模型',
-    modelHowTo: '在真实模型上拧同一个旋钮：把每一层的每个注意力分数都乘上一个系数（softmax 的温度是它的倒数），或者干脆不除以 √d。观察指代头（第 {layer} 层，第 {head} 个头）里“it”的权重，以及模型的回答。',
+    modelHowTo:
+      '在真实模型上拧同一个旋钮：把每一层的每个注意力分数都乘上一个系数（softmax 的温度是它的倒数），或者干脆不除以 √d。观察指代头（第 {layer} 层，第 {head} 个头）里“it”的权重，以及模型的回答。',
     sentence: '句子',
     tired: '… because it was too tired.',
     wide: '… because it was too wide.',
