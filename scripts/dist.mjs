@@ -11,7 +11,13 @@ import { gzipSync } from 'node:zlib';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MANIFEST = 'web/dist/manifest.json';
-const MODULE_FILES = ['web/dist/attention.mjs', 'web/dist/attention.wasm'];
+// Both builds: the page picks the fused multiply-add one where relaxed SIMD runs (engine.mjs).
+const MODULE_FILES = [
+  'web/dist/attention.mjs',
+  'web/dist/attention.wasm',
+  'web/dist/attention-relaxed.mjs',
+  'web/dist/attention-relaxed.wasm',
+];
 
 function modelFiles() {
   const models = path.join(root, 'web/models');

@@ -18,8 +18,17 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
 const OUT = path.join(root, 'build/single/attention-explorer.html');
 const ENTRY = 'app.mjs';
-const GLUE = 'dist/attention.mjs';
-const WASM_WRAPPER = 'dist/attention.single.mjs'; // generated below, stands in for GLUE
+// Each build's glue is replaced by a generated wrapper that hands it the inlined wasm; the
+// benchmarks' modules (not in the single file) by a stub that says so.
+const WRAPPERS = {
+  'dist/attention.mjs': { wrapper: 'dist/attention.single.mjs', wasm: 'dist/attention.wasm' },
+  'dist/attention-relaxed.mjs': { wrapper: 'dist/attention-relaxed.single.mjs', wasm: 'dist/attention-relaxed.wasm' },
+};
+const STUBBED = new Set(['dist/attention_bench.mjs', 'dist/attention_bench-relaxed.mjs']);
+const STUB = 'dist/no-benchmarks.single.mjs';
+const wrapperOf = Object.fromEntries(
+  Object.entries(WRAPPERS).map(([glue, { wrapper, wasm }]) => [wrapper, { glue, wasm }]),
+);
 // Relative specifiers of static imports, re-exports and dynamic imports.
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"\n]+)\2/g;
 
@@ -32,12 +41,13 @@ function collectModules() {
   const modules = {};
   const visit = (id) => {
     if (modules[id]) return;
-    const source = id === WASM_WRAPPER ? wasmWrapper() : read(id);
+    const source = wrapperOf[id] ? wasmWrapper(wrapperOf[id]) : id === STUB ? stub() : read(id);
     const deps = [];
     modules[id] = { source: null, deps };
     modules[id].source = source.replace(SPECIFIER, (whole, keyword, quote, specifier) => {
       let dep = path.posix.normalize(path.posix.join(path.posix.dirname(id), specifier));
-      if (dep === GLUE && id !== WASM_WRAPPER) dep = WASM_WRAPPER;
+      if (WRAPPERS[dep] && !wrapperOf[id]) dep = WRAPPERS[dep].wrapper;
+      if (STUBBED.has(dep)) dep = STUB;
       deps.push(dep);
       return `${keyword}${quote}\u0000${dep}\u0000${quote}`; // the blob URL goes here at load time
     });
@@ -48,12 +58,16 @@ function collectModules() {
 }
 
 // The glue with the wasm bytes handed over (no fetch) and no URL built from import.meta.url.
-function wasmWrapper() {
-  const wasm = base64(readFileSync(path.join(web, 'dist/attention.wasm')));
-  return `import create from './attention.mjs';
+function wasmWrapper({ glue, wasm: wasmFile }) {
+  const wasm = base64(readFileSync(path.join(web, wasmFile)));
+  return `import create from './${path.posix.basename(glue)}';
 const bytes = Uint8Array.from(atob('${wasm}'), (c) => c.charCodeAt(0));
 export default (options = {}) => create({ wasmBinary: bytes, locateFile: (file) => file, ...options });
 `;
+}
+
+function stub() {
+  return "export default () => { throw new Error('the benchmarks are not part of the single file'); };\n";
 }
 
 // Dependencies before the modules that import them; a cycle cannot be built from blob URLs.

@@ -8,7 +8,6 @@ import {
   analysisOptions,
   args,
   boolean,
-  coreError,
   finite,
   flags,
   integer,
@@ -20,39 +19,13 @@ import {
 } from './contract.mjs';
 
 export { EngineError } from './contract.mjs'; // what every failed call throws (README, "Errors")
+import { guarded } from './guarded.mjs';
+import { unpackAnalysis } from './unpack.mjs';
+export { guarded, unpackAnalysis };
 
 const INT32_MAX = 2 ** 31 - 1;
 const MAX_WORD_LENGTH = 1000; // nearestWords' word
 const SEED_MAX = Number.MAX_SAFE_INTEGER; // seeds cross as doubles: whole and exact below 2^53
-
-// The one way into the module: runs fn, and if C++ threw, leaves nothing behind.
-// With -fexceptions (JS exception handling), a C++ exception is a JS throw of its address. It
-// unwinds the wasm frames without running their epilogues, so the wasm stack pointer stays
-// where the innermost frame put it (16–480 B lower per failed call, until the stack ran out
-// after ~330,000 failures). Emscripten's own invoke_* wrappers, which catch C++ exceptions for
-// C++ callers, do the same as here: stackSave() before, stackRestore() on the error path. Then
-// takeExceptionMessage frees the exception object (bindings/bindings.cpp). The argument copies
-// Embind makes are freed by the C++ side (text crosses as a val, see js_values.h).
-export function guarded(module, call, fn, fallbackCode = 'bad-input') {
-  const stack = module.stackSave();
-  try {
-    return fn();
-  } catch (thrown) {
-    module.stackRestore(stack);
-    throw toError(module, thrown, call, fallbackCode);
-  }
-}
-
-function toError(module, thrown, call, fallbackCode) {
-  if (typeof thrown === 'number') return coreError(module.takeExceptionMessage(thrown), call, fallbackCode);
-  if (thrown instanceof EngineError) return thrown;
-  // Embind's own checks (BindingError, TypeError), or a trap in wasm — a bug, after which the
-  // module may be broken: keep the message, add a code.
-  const code = thrown instanceof WebAssembly.RuntimeError ? 'internal' : 'bad-input';
-  const error = new EngineError(`${call}: ${thrown?.message ?? String(thrown)}`, code, { call });
-  error.cause = thrown;
-  return error;
-}
 
 function deleted(call, what) {
   return new EngineError(`${call}: this ${what} was deleted`, 'deleted', { call });
@@ -310,42 +283,6 @@ export class TrainedModel {
 function deepFreeze(value) {
   if (value && typeof value === 'object') for (const v of Object.values(Object.freeze(value))) deepFreeze(v);
   return value;
-}
-
-// {data, offsets, n, nLayers, nHeads, …} from analyzePacked → analyze's nested shape, every
-// matrix a subarray view of `data` (JS-owned; the views share its buffer). Order: packed.h.
-export function unpackAnalysis(p) {
-  let i = 0;
-  const next = () => p.data.subarray(p.offsets[i], p.offsets[++i]);
-  const embeddings = next();
-  const layers = Array.from({ length: p.nLayers }, () => {
-    const heads = Array.from({ length: p.nHeads }, () => {
-      const [q, k, v, rawScores, scaledScores, maskedScores, weights, output] = Array.from({ length: 8 }, next);
-      return { q, k, v, rawScores, scaledScores, maskedScores, weights, output };
-    });
-    const [concat, attentionOutput, output] = [next(), next(), next()];
-    return { selfAttention: { heads, concat, output: attentionOutput }, output };
-  });
-  const output = next();
-  // Layer stages (forward_to_js's stages/stageNorms): new matrices, then the nine norms.
-  layers.forEach((layer, l) => {
-    const [norm1, residual1, norm2, ffnHidden, ffn, residual2] = Array.from({ length: 6 }, next);
-    const input = l === 0 ? embeddings : layers[l - 1].output;
-    layer.stages = {
-      input,
-      norm1,
-      attention: layer.selfAttention.output,
-      residual1,
-      norm2,
-      ffnHidden,
-      ffn,
-      residual2,
-      output: layer.output,
-    };
-    layer.stageNorms = Object.fromEntries(Object.keys(layer.stages).map((key) => [key, next()]));
-  });
-  const { tokens, ids, n, unknown, prediction } = p;
-  return { tokens, ids, n, embeddings, layers, output, unknown, prediction };
 }
 
 // A separate copy of a trained model for timing inside wasm (bindings/bench.cpp); benchmarks

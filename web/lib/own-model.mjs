@@ -4,7 +4,8 @@
 // the model from that buffer (bindings/gpt2.cpp) and the buffer is freed. Nothing is uploaded:
 // the files are read by the browser and stay in this tab.
 import { EngineError, analysisOptions, args, boolean, integer, options, refuse, text } from './contract.mjs';
-import { guarded, unpackAnalysis } from './engine.mjs';
+import { guarded } from './guarded.mjs';
+import { unpackAnalysis } from './unpack.mjs';
 
 const MAX_JSON_TEXT = 16_000_000; // vocab.json of GPT-2 is 1.0 MB; of larger vocabularies a few MB
 

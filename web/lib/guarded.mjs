@@ -1,0 +1,32 @@
+// Every call into the wasm module goes through guarded() (engine.mjs and own-model.mjs), in a
+// module of its own so that both can import it without importing each other.
+import { EngineError, coreError } from './contract.mjs';
+
+// The one way into the module: runs fn, and if C++ threw, leaves nothing behind.
+// With -fexceptions (JS exception handling), a C++ exception is a JS throw of its address. It
+// unwinds the wasm frames without running their epilogues, so the wasm stack pointer stays
+// where the innermost frame put it (16–480 B lower per failed call, until the stack ran out
+// after ~330,000 failures). Emscripten's own invoke_* wrappers, which catch C++ exceptions for
+// C++ callers, do the same as here: stackSave() before, stackRestore() on the error path. Then
+// takeExceptionMessage frees the exception object (bindings/bindings.cpp). The argument copies
+// Embind makes are freed by the C++ side (text crosses as a val, see js_values.h).
+export function guarded(module, call, fn, fallbackCode = 'bad-input') {
+  const stack = module.stackSave();
+  try {
+    return fn();
+  } catch (thrown) {
+    module.stackRestore(stack);
+    throw toError(module, thrown, call, fallbackCode);
+  }
+}
+
+function toError(module, thrown, call, fallbackCode) {
+  if (typeof thrown === 'number') return coreError(module.takeExceptionMessage(thrown), call, fallbackCode);
+  if (thrown instanceof EngineError) return thrown;
+  // Embind's own checks (BindingError, TypeError), or a trap in wasm — a bug, after which the
+  // module may be broken: keep the message, add a code.
+  const code = thrown instanceof WebAssembly.RuntimeError ? 'internal' : 'bad-input';
+  const error = new EngineError(`${call}: ${thrown?.message ?? String(thrown)}`, code, { call });
+  error.cause = thrown;
+  return error;
+}
