@@ -101,10 +101,4 @@ Matrix gelu(const Matrix& x) {
   return y;
 }
 
-Matrix gelu_backward(const Matrix& x, const Matrix& dy) {
-  Matrix y(x.rows(), x.cols()), derivative(x.rows(), x.cols());
-  gelu_values_and_derivative(x.data(), y.data(), derivative.data(), static_cast<size_t>(x.size()));
-  return (derivative.array() * dy.array()).matrix();
-}
-
 }  // namespace ae

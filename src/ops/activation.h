@@ -21,8 +21,6 @@ Matrix gelu(const Matrix& x);
 void gelu_values(const float* x, float* y, size_t n);
 // Also d gelu/dx = σ(2u) + 2·x·σ(2u)·(1 − σ(2u))·u′, for the backward pass.
 void gelu_values_and_derivative(const float* x, float* y, float* derivative, size_t n);
-// dL/dx = gelu'(x) · dL/dy.
-Matrix gelu_backward(const Matrix& x, const Matrix& dy);
 
 // The vector exp that GELU and the softmaxes use (simd::exp_nonpositive: e^x for x ≤ 0, 0 below
 // −87.336 and at −∞), on n values, once per multiply-add form of this build, fastest first (the
