@@ -117,26 +117,11 @@ class Gpt2Model {
       js_length(o["knockout"], "knockout");
       options.knockout = emscripten::convertJSArrayToNumberVector<int>(o["knockout"]);
     }
-    if (!o["ablate"].isUndefined()) options.run.head_active = head_mask(o["ablate"]);
+    if (!o["ablate"].isUndefined()) options.run.head_active = head_mask_from_js(o["ablate"], model_.config());
     return options;
   }
 
   // [[layer, head], …] → per-layer flags with 0 for each ablated head (as TrainedModel's).
-  std::vector<std::vector<uint8_t>> head_mask(const val& pairs) const {
-    const auto& c = model_.config();
-    std::vector<std::vector<uint8_t>> mask(static_cast<size_t>(c.n_layers),
-                                           std::vector<uint8_t>(static_cast<size_t>(c.n_heads), 1));
-    const size_t count = js_length(pairs, "ablate");
-    for (size_t i = 0; i < count; ++i) {
-      const int layer = whole_number(pairs[i][0], "ablate layer"), head = whole_number(pairs[i][1], "ablate head");
-      if (layer < 0 || layer >= c.n_layers || head < 0 || head >= c.n_heads)
-        argument_error("ablate: [" + std::to_string(layer) + ", " + std::to_string(head) +
-                       "] is not a head of this model (" + std::to_string(c.n_layers) + " layers × " +
-                       std::to_string(c.n_heads) + " heads)");
-      mask[static_cast<size_t>(layer)][static_cast<size_t>(head)] = 0;
-    }
-    return mask;
-  }
 
   ae::Gpt2Model model_;
 };

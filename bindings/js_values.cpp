@@ -149,6 +149,23 @@ val config_to_js(const ae::ModelConfig& c) {
 }
 
 // {causal, window, scale, scoreMultiplier} → RunOptions; causal only when given.
+std::vector<std::vector<uint8_t>> head_mask_from_js(const val& pairs, const ae::ModelConfig& c) {
+  std::vector<std::vector<uint8_t>> mask(static_cast<size_t>(c.n_layers),
+                                         std::vector<uint8_t>(static_cast<size_t>(c.n_heads), 1));
+  const size_t count = js_length(pairs, "ablate");
+  for (size_t i = 0; i < count; ++i) {
+    const val pair = pairs[i];
+    const int layer = whole_number(pair[0], "ablate layer");
+    const int head = whole_number(pair[1], "ablate head");
+    if (layer < 0 || layer >= c.n_layers || head < 0 || head >= c.n_heads)
+      argument_error("ablate: [" + std::to_string(layer) + ", " + std::to_string(head) +
+                     "] is not a head of this model (" + std::to_string(c.n_layers) + " layers × " +
+                     std::to_string(c.n_heads) + " heads)");
+    mask[static_cast<size_t>(layer)][static_cast<size_t>(head)] = 0;
+  }
+  return mask;
+}
+
 ae::RunOptions run_options_from_js(const val& o) {
   ae::RunOptions options;
   if (!o.isUndefined() && !o.isNull() && !o["causal"].isUndefined()) options.causal = o["causal"].as<bool>();

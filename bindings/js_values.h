@@ -59,6 +59,10 @@ ae::ModelConfig config_from_js(const val& o);
 
 val config_to_js(const ae::ModelConfig& c);
 
+// ablate: [[layer, head], …] → RunOptions::head_active for a model of config c (1 = on);
+// throws naming a pair that is not a head of the model.
+std::vector<std::vector<uint8_t>> head_mask_from_js(const val& pairs, const ae::ModelConfig& c);
+
 // {causal, window, scale, scoreMultiplier} → RunOptions; causal only when given.
 ae::RunOptions run_options_from_js(const val& o);
 

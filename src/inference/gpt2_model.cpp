@@ -13,9 +13,6 @@ namespace {
 
 [[noreturn]] void input_error(const std::string& why) { throw std::invalid_argument(why); }
 
-// Multiply-adds of one full forward pass over n tokens (kv_cache.h's closed form with r = m = n).
-StepWork full_pass_work(const ModelConfig& c, int n) { return step_work(c, n, n); }
-
 // The full trace keeps, per head, q, k, v and the attention output (n×dh each) and four n×n
 // score and weight matrices, and per layer about 12 n×d stages and two n×f FFN ones. A big
 // model over a long text would need gigabytes (GPT-2 124M at 1024 tokens: 2.4 GB), so analyze()
@@ -101,74 +98,12 @@ Matrix Gpt2Model::logits(std::string_view text) const {
 
 Generation Gpt2Model::generate_steps(std::string_view prompt, int max_new_tokens, bool use_cache) const {
   if (max_new_tokens < 0) input_error("the number of new tokens must be ≥ 0, got " + std::to_string(max_new_tokens));
-  const ModelConfig& c = config();
   Generation g;
   g.ids = encode_checked(prompt, "prompt");
   g.tokens = texts(g.ids);
   g.prompt_length = static_cast<int>(g.ids.size());
-  g.cached = use_cache;
-  std::optional<KvCache> cache;
-  if (use_cache) cache.emplace(c);
-  ForwardTrace full;
-  for (int i = 0; i < max_new_tokens && static_cast<int>(g.ids.size()) < c.max_len; ++i) {
-    const int p = static_cast<int>(g.ids.size()) - 1;
-    GenerationStep s;
-    s.position = p;
-    s.input_token = g.tokens[static_cast<size_t>(p)];
-    s.attention.assign(static_cast<size_t>(c.n_layers), Matrix(c.n_heads, p + 1));
-    Matrix hidden;
-    if (cache) {
-      const std::vector<int> fresh(g.ids.begin() + cache->rows(), g.ids.end());
-      s.rows_reused = cache->rows();
-      s.rows_new = static_cast<int>(fresh.size());
-      CachedTrace t;
-      hidden = model_->forward_cached(fresh, *cache, &t).bottomRows(1);
-      s.cache_rows = cache->rows();
-      s.work = t.work;
-      for (int l = 0; l < c.n_layers; ++l)
-        for (int h = 0; h < c.n_heads; ++h)
-          s.attention[static_cast<size_t>(l)].row(h) =
-              t.weights[static_cast<size_t>(l)][static_cast<size_t>(h)].bottomRows(1);
-    } else {
-      hidden = model_->forward(g.ids, RunOptions{}, &full).bottomRows(1);
-      s.rows_new = p + 1;
-      s.work = full_pass_work(c, p + 1);
-      for (int l = 0; l < c.n_layers; ++l)
-        for (int h = 0; h < c.n_heads; ++h)
-          s.attention[static_cast<size_t>(l)].row(h) =
-              full.layers[static_cast<size_t>(l)].self_attention.heads[static_cast<size_t>(h)].attention.weights.row(p);
-    }
-    const Matrix logits = model_->logits(hidden);  // 1×V
-    s.work.output = static_cast<int64_t>(hidden.cols()) * logits.cols();
-    s.logits.assign(logits.data(), logits.data() + logits.size());
-    Matrix probabilities = logits;
-    softmax_rows_inplace(probabilities);
-    Eigen::Index best = 0;
-    logits.row(0).maxCoeff(&best);
-    s.id = static_cast<int>(best);
-    s.token = tokenizer_.token_text(s.id);
-    s.probability = probabilities(0, best);
-    s.end = s.id == end_of_text_;
-    g.steps.push_back(std::move(s));
-    if (g.steps.back().end) break;
-    g.ids.push_back(static_cast<int>(best));
-    g.tokens.push_back(g.steps.back().token);
-  }
-  if (!g.steps.empty()) {
-    g.keys.assign(static_cast<size_t>(c.n_layers), std::vector<Matrix>(static_cast<size_t>(c.n_heads)));
-    g.values = g.keys;
-    for (int l = 0; l < c.n_layers; ++l)
-      for (int h = 0; h < c.n_heads; ++h) {
-        const size_t li = static_cast<size_t>(l), hi = static_cast<size_t>(h);
-        if (cache) {
-          g.keys[li][hi] = cache->keys(l, h);
-          g.values[li][hi] = cache->values(l, h);
-        } else {
-          g.keys[li][hi] = full.layers[li].self_attention.heads[hi].k;
-          g.values[li][hi] = full.layers[li].self_attention.heads[hi].v;
-        }
-      }
-  }
+  decode_greedily(*model_, g, max_new_tokens, use_cache, end_of_text_,
+                  [this](int id) { return tokenizer_.token_text(id); });
   return g;
 }
 

@@ -4,6 +4,7 @@
 #include "ops/softmax.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 namespace ae {
@@ -195,20 +196,14 @@ Vocabulary::Encoded TrainedModel::encode_prompt(std::string_view prompt) const {
   return encoded;
 }
 
-Generation TrainedModel::generate_steps(std::string_view prompt, int max_new_words, bool use_cache) const {
-  if (max_new_words < 0) input_error("the number of new words must be ≥ 0, got " + std::to_string(max_new_words));
-  Vocabulary::Encoded encoded = encode_prompt(prompt);
-  const ModelConfig& c = config();
-  Generation g;
-  g.tokens = std::move(encoded.tokens);
-  g.ids = std::move(encoded.ids);
-  g.unknown = std::move(encoded.unknown);
-  g.prompt_length = static_cast<int>(g.ids.size());
+void decode_greedily(const Transformer& model, Generation& g, int max_new, bool use_cache, int end_id,
+                     const std::function<std::string(int)>& token_text) {
+  const ModelConfig& c = model.config();
   g.cached = use_cache;
   std::optional<KvCache> cache;
   if (use_cache) cache.emplace(c);
   ForwardTrace full;
-  for (int i = 0; i < max_new_words && static_cast<int>(g.ids.size()) < c.max_len; ++i) {
+  for (int i = 0; i < max_new && static_cast<int>(g.ids.size()) < c.max_len; ++i) {
     const int p = static_cast<int>(g.ids.size()) - 1;
     GenerationStep s;
     s.position = p;
@@ -220,7 +215,7 @@ Generation TrainedModel::generate_steps(std::string_view prompt, int max_new_wor
       s.rows_reused = cache->rows();
       s.rows_new = static_cast<int>(fresh.size());
       CachedTrace t;
-      hidden = model_->forward_cached(fresh, *cache, &t).bottomRows(1);
+      hidden = model.forward_cached(fresh, *cache, &t).bottomRows(1);
       s.cache_rows = cache->rows();
       s.work = t.work;
       for (int l = 0; l < c.n_layers; ++l)
@@ -228,7 +223,7 @@ Generation TrainedModel::generate_steps(std::string_view prompt, int max_new_wor
           s.attention[static_cast<size_t>(l)].row(h) =
               t.weights[static_cast<size_t>(l)][static_cast<size_t>(h)].bottomRows(1);
     } else {
-      hidden = model_->forward(g.ids, RunOptions{}, &full).bottomRows(1);
+      hidden = model.forward(g.ids, RunOptions{}, &full).bottomRows(1);
       s.rows_new = p + 1;
       s.work = forward_work(full, c);
       for (int l = 0; l < c.n_layers; ++l)
@@ -236,7 +231,7 @@ Generation TrainedModel::generate_steps(std::string_view prompt, int max_new_wor
           s.attention[static_cast<size_t>(l)].row(h) =
               full.layers[static_cast<size_t>(l)].self_attention.heads[static_cast<size_t>(h)].attention.weights.row(p);
     }
-    const Matrix logits = model_->logits(hidden);  // 1×V
+    const Matrix logits = model.logits(hidden);  // 1×V
     s.work.output = static_cast<int64_t>(hidden.cols()) * logits.cols();
     s.logits.assign(logits.data(), logits.data() + logits.size());
     Matrix probabilities = logits;
@@ -244,9 +239,9 @@ Generation TrainedModel::generate_steps(std::string_view prompt, int max_new_wor
     Eigen::Index best = 0;
     logits.row(0).maxCoeff(&best);  // as generate(): the largest logit
     s.id = static_cast<int>(best);
-    s.token = vocab_.token(s.id);
+    s.token = token_text(s.id);
     s.probability = probabilities(0, best);
-    s.end = best == Vocabulary::kSep;
+    s.end = best == end_id;
     g.steps.push_back(std::move(s));
     if (g.steps.back().end) break;
     g.ids.push_back(static_cast<int>(best));
@@ -267,6 +262,17 @@ Generation TrainedModel::generate_steps(std::string_view prompt, int max_new_wor
         }
       }
   }
+}
+
+Generation TrainedModel::generate_steps(std::string_view prompt, int max_new_words, bool use_cache) const {
+  if (max_new_words < 0) input_error("the number of new words must be ≥ 0, got " + std::to_string(max_new_words));
+  Vocabulary::Encoded encoded = encode_prompt(prompt);
+  Generation g;
+  g.tokens = std::move(encoded.tokens);
+  g.ids = std::move(encoded.ids);
+  g.unknown = std::move(encoded.unknown);
+  g.prompt_length = static_cast<int>(g.ids.size());
+  decode_greedily(*model_, g, max_new_words, use_cache, Vocabulary::kSep, [this](int id) { return vocab_.token(id); });
   return g;
 }
 

@@ -9,6 +9,7 @@
 #include "model/transformer.h"
 #include "text/vocabulary.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -87,6 +88,13 @@ struct Generation {
   // the cache at the end, or the last full pass's without a cache. Empty when no step ran.
   std::vector<std::vector<Matrix>> keys, values;
 };
+
+// Greedy decoding for any causal Transformer (TrainedModel, Gpt2Model): extends g, whose ids,
+// tokens and prompt_length hold the prompt, by up to max_new tokens (one GenerationStep each,
+// with or without a KV cache), stopping at max_len or when it chooses end_id, which is not
+// appended; token_text(id) spells a chosen id.
+void decode_greedily(const Transformer& model, Generation& g, int max_new, bool use_cache, int end_id,
+                     const std::function<std::string(int)>& token_text);
 
 class TrainedModel {
  public:
