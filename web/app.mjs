@@ -305,9 +305,7 @@ function translateSwap() {
 }
 
 // The trained coreference model that reads `lang` ('en' | 'zh'), if the page has one.
-const coreferenceModelIn = (lang) =>
-  state.index.find((m) => m.task === 'coreference' && (m.language ?? 'en') === lang && m.name === DEFAULT_MODELS[lang])
-    ?.name;
+const coreferenceModelIn = (lang) => (indexEntry(DEFAULT_MODELS[lang]) ? DEFAULT_MODELS[lang] : undefined);
 
 // A refused sentence in the other language: offer the model that reads it, keeping the sentence.
 function offerModelFor(lang) {
