@@ -2,7 +2,7 @@
 // in models/index.json, in wasm and shows one head's attention weights and the model's answer.
 // The model, its config, run options, sentence, layer and head are mirrored as data-* attributes
 // on #app, so tests can recompute exactly what is shown.
-import { getEngine, getModelIndex, getTrainedModel, onLocalModel } from './lib/context.mjs';
+import { getEngine, getModelIndex, getTrainedModel, onLocalModel, shareModel } from './lib/context.mjs';
 import { format, messages, pickLanguage } from './i18n.mjs';
 import { store } from './lib/store.mjs';
 import { readUrlState, urlFor } from './lib/url-state.mjs';
@@ -977,7 +977,12 @@ async function start() {
     box: $('own-model'),
     option: $('own-option'),
     getEngine,
-    onModel: (model) => choice() === OWN_MODEL && (model ? useModel(model) : selectOwnModel()),
+    onModel: (model) => {
+      shareModel(OWN_MODEL, model); // the lesson panels ask the context for the shown model
+      if (choice() !== OWN_MODEL) return;
+      if (model) useModel(model);
+      else selectOwnModel();
+    },
   });
   trackPanels();
   const name = firstModel(linkedModel);

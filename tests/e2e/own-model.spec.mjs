@@ -18,6 +18,12 @@ test('a GPT-2 checkpoint opened from disk shows its heads as the reference compu
   await expect(page.locator('#own-model')).toHaveAttribute('data-state', 'ready');
   await expect(page.locator('#own-status')).toContainText('3 layers × 4 heads');
   await expect(app(page)).toHaveAttribute('data-model', 'own');
+  // The Q, K, V and layer panels read the shown model's config from the shared context: it must
+  // hand them the opened model, not request models/own/ (a 404 fails the test's console check).
+  for (const section of ['#qkv', '#transformer-layer']) await page.locator(section).scrollIntoViewIfNeeded();
+  await expect(page.locator('ae-layer .ae-layer-stage-name').first()).toBeVisible();
+  await page.waitForTimeout(500);
+  await page.locator('#app').scrollIntoViewIfNeeded();
 
   const prompt = golden.prompts[0];
   await page.locator('#sentence').fill(prompt.text);

@@ -3,7 +3,7 @@
 // first panel that shows it opens; a failed load is forgotten so the next call retries.
 //   const engine = await getEngine();
 //   const model = await getTrainedModel('coref-decoder');   // models/<name>/ next to the page
-import { loadEngine } from './engine.mjs';
+import { EngineError, loadEngine } from './engine.mjs';
 
 let engine = null; // Promise<Engine>
 const models = new Map(); // name → Promise<TrainedModel>
@@ -62,8 +62,19 @@ function listenersOf(name) {
 const localListeners = new Set();
 
 export function addLocalModel(name, model, label) {
-  models.set(name, Promise.resolve(model));
+  shareModel(name, model);
   for (const listener of localListeners) listener({ name, label });
+}
+
+// A model that is not fetched (one opened from disk) under `name`, so that a panel asking
+// getTrainedModel(name) for the shown model gets it instead of a request for models/<name>/;
+// null while there is none (the old one was deleted): asking then fails, without a request.
+export function shareModel(name, model) {
+  const shared = model
+    ? Promise.resolve(model)
+    : Promise.reject(new EngineError(`the model "${name}" was closed`, 'deleted', { call: 'getTrainedModel' }));
+  shared.catch(() => {}); // nobody may be waiting for it
+  models.set(name, shared);
 }
 
 export function onLocalModel(listener) {
