@@ -23,15 +23,12 @@ button.ae-hv-token:hover { border-color: var(--border-strong); }
 button.ae-hv-token[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); font-weight: 700; }
 span.ae-hv-token.strongest { color: var(--marker-text); font-weight: 700; }
 .ae-hv-readout { margin: 0.5rem 0 0; min-height: 1.5em; font-size: 0.875rem; font-variant-numeric: tabular-nums; }
+/* light or dark as the host's color-scheme */
 :host {
-  --ae-hv-c0: #1f5fbf; --ae-hv-c1: #c44d00; --ae-hv-c2: #0a7f57; --ae-hv-c3: #9b3fa0;
-  --ae-hv-c4: #8a6a00; --ae-hv-c5: #00778a; --ae-hv-c6: #c2185b; --ae-hv-c7: #4f5d00;
-}
-@media (prefers-color-scheme: dark) {
-  :host {
-    --ae-hv-c0: #6fb1ff; --ae-hv-c1: #ff9b4a; --ae-hv-c2: #4fd1a1; --ae-hv-c3: #e39ae8;
-    --ae-hv-c4: #f2c94c; --ae-hv-c5: #4dd0e1; --ae-hv-c6: #ff7fab; --ae-hv-c7: #c5d86d;
-  }
+  --ae-hv-c0: light-dark(#1f5fbf, #6fb1ff); --ae-hv-c1: light-dark(#c44d00, #ff9b4a);
+  --ae-hv-c2: light-dark(#0a7f57, #4fd1a1); --ae-hv-c3: light-dark(#9b3fa0, #e39ae8);
+  --ae-hv-c4: light-dark(#8a6a00, #f2c94c); --ae-hv-c5: light-dark(#00778a, #4dd0e1);
+  --ae-hv-c6: light-dark(#c2185b, #ff7fab); --ae-hv-c7: light-dark(#4f5d00, #c5d86d);
 }
 .ae-hv-lines line.ae-hv-h0, .ae-hv-swatch.ae-hv-h0 { stroke: var(--ae-hv-c0); background: var(--ae-hv-c0); }
 .ae-hv-lines line.ae-hv-h1, .ae-hv-swatch.ae-hv-h1 { stroke: var(--ae-hv-c1); background: var(--ae-hv-c1); }

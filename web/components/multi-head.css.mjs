@@ -2,9 +2,12 @@
 // ../lib/panel-styles.mjs's shared rules.
 export default `
 h3 { margin: 1.25rem 0 0.25rem; font-size: 1.05rem; }
-:host { --ae-mh-0: #1d5fa8; --ae-mh-1: #c2410c; --ae-mh-2: #2b7a3d; --ae-mh-3: #7e3a9c; --ae-mh-4: #b8245a; --ae-mh-5: #0b6f80; --ae-mh-6: #5b7a0d; --ae-mh-7: #8a5a00; }
-@media (prefers-color-scheme: dark) {
-  :host { --ae-mh-0: #7db4ff; --ae-mh-1: #ff9c66; --ae-mh-2: #6fd08a; --ae-mh-3: #d19cf0; --ae-mh-4: #ff8cb5; --ae-mh-5: #5fd3e6; --ae-mh-6: #b5d95a; --ae-mh-7: #f2c14e; }
+/* light or dark as the host's color-scheme */
+:host {
+  --ae-mh-0: light-dark(#1d5fa8, #7db4ff); --ae-mh-1: light-dark(#c2410c, #ff9c66);
+  --ae-mh-2: light-dark(#2b7a3d, #6fd08a); --ae-mh-3: light-dark(#7e3a9c, #d19cf0);
+  --ae-mh-4: light-dark(#b8245a, #ff8cb5); --ae-mh-5: light-dark(#0b6f80, #5fd3e6);
+  --ae-mh-6: light-dark(#5b7a0d, #b5d95a); --ae-mh-7: light-dark(#8a5a00, #f2c14e);
 }
 .ae-mh-c0 { --c: var(--ae-mh-0); } .ae-mh-c1 { --c: var(--ae-mh-1); } .ae-mh-c2 { --c: var(--ae-mh-2); } .ae-mh-c3 { --c: var(--ae-mh-3); }
 .ae-mh-c4 { --c: var(--ae-mh-4); } .ae-mh-c5 { --c: var(--ae-mh-5); } .ae-mh-c6 { --c: var(--ae-mh-6); } .ae-mh-c7 { --c: var(--ae-mh-7); }
