@@ -164,10 +164,15 @@ test.describe('a 375 px phone (item 7)', () => {
     for (const section of await page.locator('main > section[id]').all()) await section.scrollIntoViewIfNeeded();
     await page.waitForTimeout(500);
     const small = await page.evaluate(() => {
-      const controls = document.querySelectorAll(
-        'button, input:not([type="hidden"]), select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])',
+      // every control, those in the panels' shadow roots included
+      const all = (root) =>
+        [...root.querySelectorAll('*')].flatMap((e) => [e, ...(e.shadowRoot ? all(e.shadowRoot) : [])]);
+      const controls = all(document).filter((e) =>
+        e.matches(
+          'button, input:not([type="hidden"]), select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])',
+        ),
       );
-      return [...controls]
+      return controls
         .filter((el) => {
           if (el.closest('p, li:not(.toc li)') && el.matches('a') && !el.closest('.toc')) return false; // links in running text are exempt (WCAG 2.5.8)
           if (el.matches('.skip-link')) return false; // off screen until focused
@@ -199,8 +204,8 @@ test.describe('KV cache before the first step (item 8)', () => {
     await expect(kv).toHaveAttribute('data-step', '0');
     await expect(kv.locator('.ae-kv-grid')).toBeHidden();
     const gap = await kv.evaluate((el) => {
-      const legend = el.querySelector('.ae-kv-legend').getBoundingClientRect();
-      const note = el.querySelector('.ae-kv-rows').getBoundingClientRect();
+      const legend = el.shadowRoot.querySelector('.ae-kv-legend').getBoundingClientRect();
+      const note = el.shadowRoot.querySelector('.ae-kv-rows').getBoundingClientRect();
       return note.top - legend.bottom;
     });
     expect(gap).toBeLessThan(40);

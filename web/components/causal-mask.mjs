@@ -35,6 +35,8 @@ import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
 import { el, field as labelled } from '../lib/dom.mjs';
 import { DECODER_PROMPT, LESSON, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
+import css from './causal-mask.css.mjs';
+import matrixCss from './number-matrix.css.mjs';
 
 const MODEL = 'coref-decoder';
 const WINDOW_MODEL = 'coref-encoder';
@@ -70,6 +72,7 @@ function compareRows(a, b) {
 const argmax = (values) => values.reduce((best, v, j) => (v > values[best] ? j : best), 0);
 
 export class CausalMask extends LessonPanel {
+  static styles = [matrixCss, css];
   static watched = ['lang'];
   static strings = strings;
 
@@ -167,7 +170,7 @@ export class CausalMask extends LessonPanel {
 
     this.#restoreControls({ sentence, mask, winSentence, winInput });
 
-    this.replaceChildren(root);
+    this.mount(root);
     this.#parts = {
       title,
       intro,

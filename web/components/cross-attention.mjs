@@ -15,6 +15,8 @@ import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { drawMatrix } from './number-matrix.mjs';
 import { el, field as labelled } from '../lib/dom.mjs';
 import { LESSON } from '../lib/lesson.mjs';
+import css from './cross-attention.css.mjs';
+import matrixCss from './number-matrix.css.mjs';
 
 const MODEL = 'coref-encoder';
 export const DEFAULT_A = LESSON.tired;
@@ -22,6 +24,7 @@ export const DEFAULT_B = 'The street was too wide so it was hard to cross.';
 const TYPING_DELAY_MS = 120;
 
 export class CrossAttention extends LessonPanel {
+  static styles = [matrixCss, css];
   static watched = ['lang'];
   static strings = strings;
 
@@ -77,7 +80,7 @@ export class CrossAttention extends LessonPanel {
     const usage = el('p', 'howto', root);
     const note = el('p', 'howto', root);
 
-    this.replaceChildren(root);
+    this.mount(root);
     this.#parts = { title, intro, a, b, swap, layer, head, status, error, self, cross, shapes, usage, note };
 
     const save = () => {

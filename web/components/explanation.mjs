@@ -21,6 +21,7 @@ import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
 import { el } from '../lib/dom.mjs';
 import { LESSON as LESSON_PAIR, TIRED_OR_WIDE_AT_END, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
+import css from './explanation.css.mjs';
 
 const MODEL = 'coref-encoder';
 const LESSON = LESSON_PAIR.tired;
@@ -41,6 +42,7 @@ function signed(x) {
 }
 
 export class Explanation extends LessonPanel {
+  static styles = [css];
   static watched = ['lang'];
   static strings = strings;
   static stateAttribute = 'status';
@@ -100,7 +102,7 @@ export class Explanation extends LessonPanel {
     const headsSummary = el('p', 'ae-ex-summary', root);
     const caption = el('p', 'ae-ex-caption', root);
 
-    this.replaceChildren(root);
+    this.mount(root);
     this.#parts = {
       title,
       intro,

@@ -8,10 +8,12 @@
 //     into sight if it is not fully visible — instantly under prefers-reduced-motion
 import { format, messages } from '../i18n.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import css from './head-grid.css.mjs';
 
 const THUMB_PX = 64; // canvas size in device-independent pixels; CSS scales the element
 
 export class HeadGrid extends LessonPanel {
+  static styles = [css];
   static watched = ['result', 'layer', 'head', 'lang'];
 
   #shape = ''; // "layers×heads" of the rendered buttons
@@ -44,7 +46,7 @@ export class HeadGrid extends LessonPanel {
       if (button) this.#select(Number(button.dataset.layer), Number(button.dataset.head), button);
     });
     grid.addEventListener('keydown', (e) => this.#onKey(e));
-    this.replaceChildren(grid);
+    this.mount(grid);
     this.#parts = { grid };
   }
 

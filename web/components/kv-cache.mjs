@@ -24,6 +24,7 @@ import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
 import { median } from '../lib/stats.mjs';
 import { DECODER_SENTENCE, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
+import css from './kv-cache.css.mjs';
 
 const MODEL = 'coref-decoder';
 const MAX_NEW = 8; // the lesson completion "it = animal [SEP]" needs 4 steps
@@ -58,6 +59,7 @@ function bar(fraction, className, label) {
 }
 
 export class KvCache extends LessonPanel {
+  static styles = [css];
   static watched = ['lang'];
   static strings = strings;
   static stateAttribute = 'status';
@@ -219,7 +221,7 @@ export class KvCache extends LessonPanel {
       this.#render();
     });
 
-    this.replaceChildren(root);
+    this.mount(root);
     this.#parts = {
       title,
       intro,

@@ -16,6 +16,8 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/multi-head.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
 import { el } from '../lib/dom.mjs';
+import css from './multi-head.css.mjs';
+import stripCss from './vector-strip.css.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const HEAD_COLOURS = 8; // style.css: --ae-mh-0 … --ae-mh-7, reused cyclically
@@ -23,6 +25,7 @@ const CALC_MAX = 1 << 20; // the core's kHeadSplitMaxWidth
 const CALC_DEFAULT = { d: 4096, dh: 128 };
 
 export class MultiHead extends LessonPanel {
+  static styles = [stripCss, css];
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'token', 'model', 'lang'];
   static strings = strings;
@@ -161,7 +164,7 @@ export class MultiHead extends LessonPanel {
     flow.addEventListener('pointerover', showValues);
     flow.addEventListener('focusin', showValues);
 
-    this.replaceChildren(root);
+    this.mount(root);
     this.#parts = {
       title,
       intro,

@@ -20,6 +20,8 @@ import strings from '../strings/qkv-steps.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
 import { el } from '../lib/dom.mjs';
+import css from './qkv-steps.css.mjs';
+import stripCss from './vector-strip.css.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const STRIP_CELL = 7; // px per vector entry, at most
@@ -93,6 +95,7 @@ export function maxAbsOf(...arrays) {
 }
 
 export class QkvSteps extends LessonPanel {
+  static styles = [stripCss, css];
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'head', 'token', 'scale', 'model', 'lang'];
   static strings = strings;
@@ -193,14 +196,14 @@ export class QkvSteps extends LessonPanel {
       if (row) this.#activate(Number(row.dataset.key));
     });
     table.addEventListener('pointerleave', () => {
-      if (!tbody.contains(document.activeElement)) this.#activate(null);
+      if (!tbody.contains(this.shadowRoot.activeElement)) this.#activate(null);
     });
     tbody.addEventListener('focusout', (e) => {
       if (!tbody.contains(e.relatedTarget)) this.#activate(null);
     });
     tbody.addEventListener('keydown', (e) => this.#onKey(e));
 
-    this.replaceChildren(root);
+    this.mount(root);
     this.#parts = {
       title,
       intro,
@@ -350,7 +353,7 @@ export class QkvSteps extends LessonPanel {
     p.queryValues.textContent = this.t('vector', { name: 'q', values: Array.from(q, (v) => fixed(v)).join(', ') });
     p.queryValues.dataset.values = JSON.stringify(Array.from(q, String));
 
-    const active = this.#rows.findIndex((r) => r === document.activeElement);
+    const active = this.#rows.findIndex((r) => r === this.shadowRoot.activeElement);
     this.#rows = tokens.map((token, j) => {
       const tr = document.createElement('tr');
       tr.tabIndex = j === (active >= 0 ? active : 0) ? 0 : -1;

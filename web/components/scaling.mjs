@@ -18,6 +18,7 @@ import strings from '../strings/scaling.mjs';
 import { fixed } from './qkv-steps.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
 import { LESSON } from '../lib/lesson.mjs';
+import css from './scaling.css.mjs';
 
 const MODEL = 'coref-encoder';
 const SENTENCES = LESSON;
@@ -26,6 +27,7 @@ const MULTIPLIERS = [0.25, 0.5, 1, 2, 4];
 const COLLAPSE_AT = 0.9; // a largest weight above this is shown as "collapsed"
 
 export class Scaling extends LessonPanel {
+  static styles = [css];
   static watched = ['lang'];
   static strings = strings;
 
@@ -204,7 +206,7 @@ export class Scaling extends LessonPanel {
       control.addEventListener('focus', () => this.#ensureModel());
     }
 
-    this.replaceChildren(root);
+    this.mount(root);
     this.#parts = {
       title,
       intro,

@@ -5,12 +5,14 @@
 //                           first storeChanged(true)); a panel declares its controls there and
 //                           draws in storeChanged()
 //   newId(prefix)           element ids unique on the page (`${prefix}-0`, `${prefix}-1`, …)
-//   frame(cls)              what every build() starts with: {id, root, title, intro}
+//   frame(cls)              what every build() starts with: {id, root, title, intro}; build()
+//                           ends with this.mount(root) (the panel's shadow root, ./store-element.mjs)
 //   setState(s) / state     loading | error | ready (and a panel's own steps) mirrored in one
 //                           data-* attribute for tests and styles: data-state, or data-status
 //                           where static stateAttribute = 'status'
 import { StoreElement } from './store-element.mjs';
 import { el } from './dom.mjs';
+import { labelHostBy } from './panel-styles.mjs';
 import { locale, text } from './panel-strings.mjs';
 
 const handedOut = new Map(); // id prefix → ids given so far
@@ -45,14 +47,14 @@ export class LessonPanel extends StoreElement {
     return `${prefix}-${n}`;
   }
 
-  // A root <div class=cls> (the panel puts it in place of its children at the end of build()),
-  // an <h2> title that labels the element, and an intro paragraph under it.
+  // A root <div class=cls> (the panel mounts it at the end of build()), an <h2> title that
+  // names the element (labelHostBy), and an intro paragraph under it.
   frame(cls) {
     const id = this.newId(cls);
     const root = el('div', cls);
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
-    this.setAttribute('aria-labelledby', title.id);
+    const title = el('h2', '', root, { id: `${id}-title`, part: 'title' });
+    const intro = el('p', 'howto', root, { part: 'intro' });
+    labelHostBy(this, title);
     return { id, root, title, intro };
   }
 
