@@ -867,6 +867,13 @@ function followStore(s, changed) {
     changed.has('controls')
   )
     writeLinkSoon(changed);
+  // A panel's Show me may choose a listed model (web/lib/guidance.mjs): open it as the menu would.
+  if (changed.has('model') && s.model !== choice() && indexEntry(s.model)) {
+    ui.model.value = s.model;
+    state.modelChosen = true;
+    selectModel();
+    return;
+  }
   if (!(changed.has('layer') || changed.has('head'))) return;
   if (String(s.layer) === ui.layer.value && String(s.head) === ui.head.value) return;
   if (s.layer >= ui.layer.options.length || s.head >= ui.head.options.length) return;
