@@ -163,6 +163,7 @@ export const messages = {
       layer: 'L{i}',
       head: 'H{i}',
       thumb: 'Layer {layer}, head {head}',
+      coreference: 'coreference head',
     },
     heatmap: {
       keys: 'key →',
@@ -326,6 +327,7 @@ export const messages = {
       layer: '第{i}层',
       head: '头{i}',
       thumb: '第 {layer} 层，第 {head} 个头',
+      coreference: '指代头',
     },
     heatmap: {
       keys: '键 →',

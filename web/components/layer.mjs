@@ -17,6 +17,7 @@ import { selectedToken } from '../lib/default-token.mjs';
 import strings from '../strings/layer.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
 import { el } from '../lib/dom.mjs';
+import { lessonView } from '../lib/guidance.mjs';
 
 const STRIP_WIDTH = 224; // px: the widest strip (the 4×-wide FFN hidden layer gets thinner cells)
 
@@ -49,6 +50,11 @@ export class LayerPanel extends LessonPanel {
   #norm = 'pre';
   #normModel = null;
   #active = null; // stage key of the pointed/focused row
+
+  // Show me (LessonPanel): the trained model's coreference head, at `it`.
+  showMe() {
+    return lessonView(this.store);
+  }
 
   storeChanged(full) {
     if (full) this.#relabel();
@@ -93,6 +99,7 @@ export class LayerPanel extends LessonPanel {
     list.addEventListener('keydown', (e) => this.#onKey(e));
 
     this.replaceChildren(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,

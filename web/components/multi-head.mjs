@@ -16,6 +16,7 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/multi-head.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
 import { el } from '../lib/dom.mjs';
+import { lessonView } from '../lib/guidance.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const HEAD_COLOURS = 8; // style.css: --ae-mh-0 … --ae-mh-7, reused cyclically
@@ -42,6 +43,20 @@ export class MultiHead extends LessonPanel {
       },
       () => {},
     ); // the page itself reports an engine that fails to load
+  }
+
+  // --- guidance (LessonPanel): Show me and Reset ---
+
+  showMe() {
+    return lessonView(this.store);
+  }
+
+  defaults() {
+    return { ...CALC_DEFAULT };
+  }
+
+  guideControls() {
+    return { d: this.#parts.dInput, dh: this.#parts.hInput };
   }
 
   storeChanged(full) {
@@ -162,6 +177,7 @@ export class MultiHead extends LessonPanel {
     flow.addEventListener('focusin', showValues);
 
     this.replaceChildren(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
