@@ -361,6 +361,14 @@ function fillRanges() {
     select.replaceChildren(...Array.from({ length: count }, (_, i) => new Option(t(key, { i: i + 1 }), i)));
     select.value = previous < count ? previous : 0;
   }
+  markCoreferenceHead();
+}
+
+// The head selector names the head config.json calls the coreference head (as the grid does).
+function markCoreferenceHead() {
+  const named = coreferenceHead(state.model?.config);
+  const option = named && ui.head.options[named.head];
+  if (option) option.textContent = t('headNamed', { i: named.head + 1, layer: named.layer + 1 });
 }
 
 function run() {

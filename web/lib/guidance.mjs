@@ -80,16 +80,22 @@ export async function shownCoreferenceHead(store) {
 
 // Show me for the panels that draw the main view's run: its model at the coreference head that
 // training chose (config.json's coreference_head, never a fixed number) and the default word,
-// `it`. The shown model when it names such a head, else the page's lesson model; null for none.
+// `it`. The shown model when it names such a head, else the page's lesson model; null when no
+// listed model could. The heads are read on the click, so showing the button fetches nothing.
 export async function lessonView(store) {
   const { model, lang } = store.get();
   const names = await listedModels();
-  for (const name of [model, LESSON_MODELS[lang], LESSON_MODELS.en]) {
-    if (!names.has(name)) continue;
-    const head = coreferenceHead((await getTrainedModel(name).catch(() => null))?.config);
-    if (head) return { store: { model: name, ...head, token: null } };
-  }
-  return null;
+  const candidates = [model, LESSON_MODELS[lang], LESSON_MODELS.en].filter((name) => names.has(name));
+  if (!candidates.length) return null;
+  return {
+    store: async () => {
+      for (const name of candidates) {
+        const head = coreferenceHead((await getTrainedModel(name).catch(() => null))?.config);
+        if (head) return { model: name, ...head, token: null };
+      }
+      return null;
+    },
+  };
 }
 
 export const guidanceText = (lang, key, params) => text(strings, lang, key, params);

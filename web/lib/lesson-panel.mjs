@@ -75,7 +75,8 @@ export class LessonPanel extends StoreElement {
   //   showMe()         the view where its point shows, chosen from the model's own metrics (never
   //                    fixed head numbers), or null when the model has no such point (the button
   //                    hides); may return a promise. {store: {model, layer, head, token, …}} goes
-  //                    through the shared store (the main view and the link follow), {controls:
+  //                    through the shared store (the main view and the link follow; or a function
+  //                    giving it, called on the click, when it needs a model loaded), {controls:
   //                    {name: value}} to its own controls, {reveal: element} is brought into sight
   //                    (default: the element named by the panel's reveal="id", else the panel)
   //   defaults()       {name: value} of its own controls at their defaults, for Reset; null: none
@@ -214,7 +215,8 @@ export class LessonPanel extends StoreElement {
   async #applyShowMe() {
     const view = await this.showMe();
     if (!view) return;
-    if (view.store) this.store.set(view.store);
+    const patch = typeof view.store === 'function' ? await view.store() : view.store;
+    if (patch) this.store.set(patch);
     this.#setControls(view.controls);
     reveal(view.reveal ?? document.getElementById(this.getAttribute('reveal') ?? '') ?? this);
   }
