@@ -4,8 +4,8 @@ export default {
   en: {
     showMe: 'Show me',
     showMeLabel: 'Show me: set the view to where this panel’s point shows',
-    reset: 'Reset',
-    resetLabel: 'Reset this panel to its defaults',
+    reset: 'Back to defaults',
+    resetLabel: 'Set this panel’s controls back to their defaults',
     predict: 'Predict, then reveal',
     predictHint: 'panels ask for your guess before showing the numbers',
     guessFirst: 'Guess first:',
@@ -17,8 +17,8 @@ export default {
   zh: {
     showMe: '演示给我看',
     showMeLabel: '演示给我看：把视图调到能看出本面板要点的地方',
-    reset: '重置',
-    resetLabel: '把本面板恢复为默认设置',
+    reset: '恢复默认',
+    resetLabel: '把本面板的控件恢复为默认设置',
     predict: '先猜，再揭晓',
     predictHint: '面板先让你猜，再显示数值',
     guessFirst: '先猜一猜：',
