@@ -121,8 +121,9 @@ export class LessonPanel extends StoreElement {
       if (choice) this.#guess(choice.dataset.value);
     });
     this.#guide = { bar, show, reset, ask, prompt, choices, verdict, hidden: [], asked: '', unlisten: null };
-    // a control the reader changes may change the answer or whether there is a point to show
-    for (const type of ['input', 'change']) this.addEventListener(type, () => this.#scheduleGuidance());
+    // A control the reader changes may change the answer or whether there is a point to show.
+    // Listened to on the panel's root, not the element: `change` does not leave a shadow root.
+    for (const type of ['input', 'change']) after.parentNode.addEventListener(type, () => this.#scheduleGuidance());
     this.#scheduleGuidance();
   }
 

@@ -11,8 +11,6 @@ export default {
     guessFirst: 'Guess first:',
     verdictRight: 'The model: {answer}. Your guess, {guess}, agreed.',
     verdictWrong: 'The model: {answer}. Your guess was {guess}: it did not agree.',
-    yes: 'yes',
-    no: 'no',
   },
   zh: {
     showMe: '演示给我看',
@@ -24,7 +22,5 @@ export default {
     guessFirst: '先猜一猜：',
     verdictRight: '模型：{answer}。你猜的是 {guess}，猜对了。',
     verdictWrong: '模型：{answer}。你猜的是 {guess}，与模型不同。',
-    yes: '能',
-    no: '不能',
   },
 };
