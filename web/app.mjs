@@ -364,11 +364,12 @@ function fillRanges() {
   markCoreferenceHead();
 }
 
-// The head selector names the head config.json calls the coreference head (as the grid does).
+// The head selector names the head config.json calls the coreference head (the grid marks its
+// layer too); short, so that the selector still fits a 375 px phone.
 function markCoreferenceHead() {
   const named = coreferenceHead(state.model?.config);
   const option = named && ui.head.options[named.head];
-  if (option) option.textContent = t('headNamed', { i: named.head + 1, layer: named.layer + 1 });
+  if (option) option.textContent = t('headNamed', { i: named.head + 1 });
 }
 
 function run() {

@@ -310,7 +310,7 @@ test.describe('guidance: Show me, Predict then reveal, Reset', () => {
     await expect(app(page)).toHaveAttribute('data-layer', String(named.layer));
     await expect(app(page)).toHaveAttribute('data-head', String(named.head));
     await expect.poll(() => linked(page, 'head')).toEqual({ head: String(named.head + 1) });
-    await expect(page.locator('#head option:checked')).toContainText('coreference head');
+    await expect(page.locator('#head option:checked')).toContainText('coreference');
 
     const badge = page.locator('ae-head-grid button[data-coreference]');
     await expect(badge).toHaveCount(1);
