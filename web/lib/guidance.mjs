@@ -100,7 +100,7 @@ export async function lessonView(store) {
 
 export const guidanceText = (lang, key, params) => text(strings, lang, key, params);
 
-// <ae-predict-switch>: the page-wide switch (one checkbox), in the table of contents.
+// <ae-predict-switch>: the page-wide switch (one checkbox), above the lesson panels.
 export class PredictSwitch extends StoreElement {
   static watched = ['lang'];
 
