@@ -13,5 +13,6 @@ export default `
 .ae-hg-thumb canvas { display: block; width: 100%; aspect-ratio: 1; image-rendering: pixelated; border-radius: 3px; }
 .ae-hg-thumb:hover { border-color: var(--accent); }
 .ae-hg-thumb[aria-pressed="true"] { border: 2px solid var(--marker); padding: calc(0.25rem - 1px); font-weight: 700; }
+.ae-hg-badge { font-size: 0.65rem; line-height: 1.1; text-align: center; color: var(--marker-text); font-weight: 700; }
 @media (max-width: 30rem) { .ae-hg-thumb { width: 3.6rem; } .ae-hg-layer { flex-basis: 100%; } }
 `;

@@ -81,6 +81,7 @@ export class KvCache extends LessonPanel {
   #typing = 0;
   #timing = null; // {with, without, batches, calls, words} of the current prompt
   #measuring = false;
+  #guided = null; // the controls Show me and Reset set: {prompt, layer, head, cache}
   #withoutCache = false; // the grid shows the run without a cache (every row recomputed)
 
   connectedCallback() {
@@ -215,6 +216,8 @@ export class KvCache extends LessonPanel {
       this.#shown = 0;
       this.#render();
     });
+    this.#guided = { prompt, layer, head, cache };
+    this.addGuidance(intro);
     measure.addEventListener('click', () => this.#measure());
     compareBox.addEventListener('change', () => {
       this.#withoutCache = compareBox.checked;
@@ -299,6 +302,23 @@ export class KvCache extends LessonPanel {
     this.#view.head = Math.min(this.#view.head, nHeads - 1);
     layer.value = this.#view.layer;
     head.value = this.#view.head;
+  }
+
+  // --- guidance (LessonPanel): Show me and Reset ---
+
+  // The decoder's own coreference head (config.json, chosen by training) on the lesson prompt.
+  showMe() {
+    const head = this.#model && coreferenceHead(this.#model.config);
+    return head && { controls: { prompt: DEFAULT_PROMPT, ...head }, reveal: this.#guided.cache };
+  }
+
+  defaults() {
+    return { prompt: DEFAULT_PROMPT, ...this.#defaultView };
+  }
+
+  guideControls() {
+    const { prompt, layer, head } = this.#guided;
+    return { prompt, layer, head };
   }
 
   // --- model and generation ---

@@ -19,6 +19,7 @@ import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
 import { el } from '../lib/dom.mjs';
 import css from './layer.css.mjs';
 import stripCss from './vector-strip.css.mjs';
+import { lessonView } from '../lib/guidance.mjs';
 
 const STRIP_WIDTH = 224; // px: the widest strip (the 4×-wide FFN hidden layer gets thinner cells)
 
@@ -52,6 +53,11 @@ export class LayerPanel extends LessonPanel {
   #norm = 'pre';
   #normModel = null;
   #active = null; // stage key of the pointed/focused row
+
+  // Show me (LessonPanel): the trained model's coreference head, at `it`.
+  showMe() {
+    return lessonView(this.store);
+  }
 
   storeChanged(full) {
     if (full) this.#relabel();
@@ -96,6 +102,7 @@ export class LayerPanel extends LessonPanel {
     list.addEventListener('keydown', (e) => this.#onKey(e));
 
     this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,

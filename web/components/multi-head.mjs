@@ -18,6 +18,7 @@ import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
 import { el } from '../lib/dom.mjs';
 import css from './multi-head.css.mjs';
 import stripCss from './vector-strip.css.mjs';
+import { lessonView } from '../lib/guidance.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const HEAD_COLOURS = 8; // style.css: --ae-mh-0 … --ae-mh-7, reused cyclically
@@ -45,6 +46,20 @@ export class MultiHead extends LessonPanel {
       },
       () => {},
     ); // the page itself reports an engine that fails to load
+  }
+
+  // --- guidance (LessonPanel): Show me and Reset ---
+
+  showMe() {
+    return lessonView(this.store);
+  }
+
+  defaults() {
+    return { ...CALC_DEFAULT };
+  }
+
+  guideControls() {
+    return { d: this.#parts.dInput, dh: this.#parts.hInput };
   }
 
   storeChanged(full) {
@@ -165,6 +180,7 @@ export class MultiHead extends LessonPanel {
     flow.addEventListener('focusin', showValues);
 
     this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,

@@ -205,6 +205,7 @@ export class Positions extends LessonPanel {
     const ropeCaption = el('figcaption', '', ropeFigure);
 
     this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -294,6 +295,24 @@ export class Positions extends LessonPanel {
     compare.addEventListener('pointerover', (e) => this.#link(e.target.closest('td[data-col]')));
     compare.addEventListener('pointerleave', () => this.#link(null));
     root.addEventListener('focusin', () => this.#ensureModels(), { once: true });
+  }
+
+  // --- guidance (LessonPanel): Reset ---
+
+  defaults() {
+    return { a: DEFAULT_A, b: DEFAULT_B, enc: 'none', layer: 0, head: 0, show: 'scores' };
+  }
+
+  guideControls() {
+    const p = this.#parts;
+    return {
+      a: p.inputA,
+      b: p.inputB,
+      enc: p.encoding.node,
+      layer: p.layer.node,
+      head: p.head.node,
+      show: p.kind.node,
+    };
   }
 
   // --- loading and running ---

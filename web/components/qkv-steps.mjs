@@ -22,6 +22,8 @@ import { getTrainedModel } from '../lib/context.mjs';
 import { el } from '../lib/dom.mjs';
 import css from './qkv-steps.css.mjs';
 import stripCss from './vector-strip.css.mjs';
+import { lessonView } from '../lib/guidance.mjs';
+import { LESSON_NOUNS } from '../lib/lesson.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const STRIP_CELL = 7; // px per vector entry, at most
@@ -204,6 +206,7 @@ export class QkvSteps extends LessonPanel {
     tbody.addEventListener('keydown', (e) => this.#onKey(e));
 
     this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -230,6 +233,35 @@ export class QkvSteps extends LessonPanel {
       outputName,
       outputStrip,
       outputValues,
+    };
+  }
+
+  // --- guidance (LessonPanel): Show me and the question ---
+
+  showMe() {
+    return lessonView(this.store);
+  }
+
+  // Which of the lesson's nouns the selected word weighs more in the shown head: the flip
+  // (tired → animal, wide → street) read from the run's own weights.
+  question() {
+    const { result, layer, head, token, sentence } = this.store.get();
+    const tokens = result ? [...result.tokens] : [];
+    const nouns = LESSON_NOUNS.filter((noun) => tokens.includes(noun));
+    if (nouns.length < 2) return null;
+    const i = selectedToken(tokens, token);
+    const p = this.#parts;
+    return {
+      key: `noun|${sentence}|${layer}|${head}|${i}`, // a new experiment asks again
+      text: this.t('guessNoun', { layer: layer + 1, head: head + 1, token: tokens[i] }),
+      choices: nouns.map((noun) => ({ value: noun, label: noun })),
+      hide: [p.tbody, p.readout, p.rowValues, p.outputStrip, p.outputValues],
+      answer: () => {
+        const weights = result.layers[layer]?.selfAttention.heads[head]?.weights;
+        if (!weights) return null;
+        const weightOf = (noun) => weights[i * tokens.length + tokens.indexOf(noun)];
+        return nouns.reduce((best, noun) => (weightOf(noun) > weightOf(best) ? noun : best));
+      },
     };
   }
 

@@ -207,6 +207,7 @@ export class Scaling extends LessonPanel {
     }
 
     this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -282,6 +283,47 @@ export class Scaling extends LessonPanel {
   }
 
   // --- 1. random vectors ---
+
+  // --- guidance (LessonPanel): Show me, Reset, the question ---
+
+  // The trained model's coreference head under the smallest factor: its weights flatten.
+  showMe() {
+    if (!this.#model?.config.metadata.coreference_head) return null;
+    return { controls: { mult: 0, noscale: false }, reveal: this.#parts.modelTitle };
+  }
+
+  defaults() {
+    return { d: DEMO.dStartExp, scaled: true, seed: 1, mult: MULTIPLIERS.indexOf(1), noscale: false };
+  }
+
+  guideControls() {
+    const p = this.#parts;
+    const seed = (value) => {
+      this.#seed = value;
+      this.#drawDemo();
+      this.#saveControls();
+    };
+    return { d: p.dInput, scaled: p.scaleInput, seed, mult: p.mult, noscale: p.noScale };
+  }
+
+  // Sharper or flatter without ÷√d, at the shown d: the mean entropy of the random queries'
+  // weights unscaled against scaled (the chart's two curves).
+  question() {
+    const p = this.#parts;
+    const exp = Number(p.dInput.value);
+    return {
+      key: `noscale|${exp}`, // another d asks again
+      text: this.t('guessNoScale', { d: 2 ** exp }),
+      choices: ['sharper', 'flatter'].map((value) => ({ value, label: this.t(value) })),
+      hide: [p.demoOut],
+      answer: () => {
+        const c = this.#curve;
+        const i = c ? c.exps.indexOf(exp) : -1;
+        if (i < 0) return null;
+        return c.raw[i] < c.scaled[i] ? 'sharper' : 'flatter';
+      },
+    };
+  }
 
   #dValue() {
     return 2 ** Number(this.#parts.dInput.value);

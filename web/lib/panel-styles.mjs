@@ -55,6 +55,14 @@ input[type="range"] { min-height: 1.5rem; }
 .error:empty { margin: 0; padding: 0; border: 0; } /* not display:none: the live region must stay */
 .unknown-word { color: var(--error-text); font-style: italic; text-decoration: underline dotted; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+/* the lesson panels' guidance (lesson-panel.mjs, guidance.mjs): Show me, Reset, Predict then reveal */
+.ae-guide { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 0 0 0.75rem; }
+.ae-guide .chip { margin-top: 0; }
+.ae-guide-ask { flex-basis: 100%; padding: 0.5rem 0.75rem; border-left: 3px solid var(--accent); background: var(--surface); }
+.ae-guide-question { margin: 0 0 0.4rem; font-weight: 600; }
+.ae-guide-choices { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+.ae-guide-verdict { flex-basis: 100%; margin: 0; font-weight: 600; }
+.ae-guide-verdict:empty { display: none; }
 `;
 
 const sheets = new Map(); // CSS text → its one CSSStyleSheet, shared by every instance
