@@ -54,7 +54,8 @@ export function shownCells(page) {
   );
 }
 
-// No serious or critical axe violations on the page, or only in `selector` (a panel's section).
+// No serious or critical axe violations on the page, or only in `selector` (a panel's section;
+// {fromShadowDom: [host, selector]} for a part of a panel's shadow root).
 export async function expectNoSeriousAxeViolations(page, selector = null) {
   const axe = new AxeBuilder({ page });
   const { violations } = await (selector ? axe.include(selector) : axe).analyze();

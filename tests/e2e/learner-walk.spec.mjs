@@ -367,7 +367,7 @@ test.describe('guidance: Show me, Predict then reveal, Reset', () => {
     const s = guide(scaling);
     await expect(s.ask).toBeVisible();
     await expect(scaling.locator('.ae-sc-demo')).toBeHidden();
-    await expectNoSeriousAxeViolations(page, 'ae-scaling .ae-guide'); // the question and its choices
+    await expectNoSeriousAxeViolations(page, { fromShadowDom: ['ae-scaling', '.ae-guide'] }); // the question and its choices
     const expected = await page.evaluate(async () => {
       const { getEngine } = await import('/lib/context.mjs');
       const engine = await getEngine();
