@@ -57,3 +57,15 @@ export function table(header, rows) {
   const line = (cells) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
+
+// The command line of run.mjs and browser.mjs: --quick, --out FILE (default `defaultOut`), and
+// a log to stderr that prefixes the seconds since `started`.
+export function benchCommandLine(defaultOut, args = process.argv.slice(2)) {
+  const started = performance.now();
+  return {
+    quick: args.includes('--quick'),
+    outFile: args.includes('--out') ? args[args.indexOf('--out') + 1] : defaultOut,
+    started,
+    log: (...m) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s]`, ...m),
+  };
+}
