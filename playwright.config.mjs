@@ -1,6 +1,7 @@
 // Playwright drives Debian's system Chromium (/usr/bin/chromium); never run
 // `npx playwright install` — no browser is downloaded by this project.
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM } from './scripts/chromium.mjs';
 
 const PORT = Number(process.env.AE_E2E_PORT ?? 8123); // another port lets two runs share a machine
 
@@ -14,18 +15,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     headless: true,
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox', // running as root in CI
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: CHROMIUM,
   },
   webServer: {
     command: `node scripts/serve.mjs web ${PORT}`,

@@ -41,6 +41,23 @@ std::string task_name(const nlohmann::json& config) {
   return it->get<std::string>();
 }
 
+// The greedy loop of generate() and generate_cached(): append the most probable word until
+// [SEP], max_new_words or max_len. hidden(ids) runs the model on the sequence so far; its last
+// row predicts the next word.
+template <typename Hidden>
+std::vector<std::string> greedy_words(const Transformer& model, const Vocabulary& vocab, std::vector<int> ids,
+                                      int max_new_words, Hidden hidden) {
+  std::vector<std::string> out;
+  for (int i = 0; i < max_new_words && static_cast<int>(ids.size()) < model.config().max_len; ++i) {
+    Eigen::Index best = 0;
+    model.logits(hidden(ids).bottomRows(1)).row(0).maxCoeff(&best);
+    if (best == Vocabulary::kSep) break;
+    ids.push_back(static_cast<int>(best));
+    out.push_back(vocab.token(static_cast<int>(best)));
+  }
+  return out;
+}
+
 }  // namespace
 
 Task task_from_string(const std::string& name) {
@@ -148,17 +165,8 @@ std::vector<std::string> TrainedModel::generate(std::string_view prompt, int max
   if (task_ != Task::NextWord) input_error("only a next-word (decoder) model can generate text");
   Vocabulary::Encoded encoded = vocab_.encode(prompt);
   if (encoded.ids.empty()) input_error("the prompt is empty; type a few words");
-  std::vector<std::string> out;
-  std::vector<int> ids = encoded.ids;
-  for (int i = 0; i < max_new_words && static_cast<int>(ids.size()) < config().max_len; ++i) {
-    const Matrix hidden = model_->forward(ids, RunOptions{}, nullptr);
-    Eigen::Index best = 0;
-    model_->logits(hidden.bottomRows(1)).row(0).maxCoeff(&best);
-    if (best == Vocabulary::kSep) break;
-    ids.push_back(static_cast<int>(best));
-    out.push_back(vocab_.token(static_cast<int>(best)));
-  }
-  return out;
+  return greedy_words(*model_, vocab_, std::move(encoded.ids), max_new_words,
+                      [&](const std::vector<int>& ids) { return model_->forward(ids, RunOptions{}, nullptr); });
 }
 
 // --- step-by-step generation, with or without a KV cache ------------------------------------
@@ -278,19 +286,11 @@ Generation TrainedModel::generate_steps(std::string_view prompt, int max_new_wor
 
 std::vector<std::string> TrainedModel::generate_cached(std::string_view prompt, int max_new_words) const {
   Vocabulary::Encoded encoded = encode_prompt(prompt);
-  std::vector<int> ids = std::move(encoded.ids);
   KvCache cache(config());
-  std::vector<std::string> out;
-  for (int i = 0; i < max_new_words && static_cast<int>(ids.size()) < config().max_len; ++i) {
-    const std::vector<int> fresh(ids.begin() + cache.rows(), ids.end());
-    const Matrix hidden = model_->forward_cached(fresh, cache, nullptr);
-    Eigen::Index best = 0;
-    model_->logits(hidden.bottomRows(1)).row(0).maxCoeff(&best);
-    if (best == Vocabulary::kSep) break;
-    ids.push_back(static_cast<int>(best));
-    out.push_back(vocab_.token(static_cast<int>(best)));
-  }
-  return out;
+  return greedy_words(*model_, vocab_, std::move(encoded.ids), max_new_words, [&](const std::vector<int>& ids) {
+    // Only the rows the cache does not hold yet: the prompt, then one new word a step.
+    return model_->forward_cached(std::vector<int>(ids.begin() + cache.rows(), ids.end()), cache, nullptr);
+  });
 }
 
 }  // namespace ae

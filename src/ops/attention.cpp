@@ -23,13 +23,7 @@ namespace {
 
 void check_inputs(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& o) {
   auto fail = [](const std::string& why) { throw std::invalid_argument("attention: " + why); };
-  if (q.rows() == 0 || k.rows() == 0)
-    fail("empty sequence (Q has " + std::to_string(q.rows()) + " rows, K has " + std::to_string(k.rows()) + ")");
-  if (q.cols() == 0) fail("key width dk is 0");
-  if (q.cols() != k.cols())
-    fail("Q is " + shape_string(q) + " and K is " + shape_string(k) + ": both need the same width dk");
-  if (k.rows() != v.rows())
-    fail("K is " + shape_string(k) + " and V is " + shape_string(v) + ": both need one row per key");
+  check_attention_shapes(q, k, v);
   if (!all_finite(q) || !all_finite(k) || !all_finite(v)) fail("Q, K or V contains NaN or infinity");
   const auto& pad = o.mask.key_padding;
   if (!pad.empty() && pad.size() != static_cast<size_t>(k.rows()))
@@ -65,6 +59,17 @@ void check_scores_finite(const Matrix& scores) {
 }
 
 }  // namespace
+
+void check_attention_shapes(const Matrix& q, const Matrix& k, const Matrix& v) {
+  auto fail = [](const std::string& why) { throw std::invalid_argument("attention: " + why); };
+  if (q.rows() == 0 || k.rows() == 0)
+    fail("empty sequence (Q has " + std::to_string(q.rows()) + " rows, K has " + std::to_string(k.rows()) + ")");
+  if (q.cols() == 0) fail("key width dk is 0");
+  if (q.cols() != k.cols())
+    fail("Q is " + shape_string(q) + " and K is " + shape_string(k) + ": both need the same width dk");
+  if (k.rows() != v.rows())
+    fail("K is " + shape_string(k) + " and V is " + shape_string(v) + ": both need one row per key");
+}
 
 void check_query_positions(const AttentionMask& mask, int64_t n) {
   // Positions are ints elsewhere (RoPE, the KV cache): the last query's must fit in one.

@@ -82,7 +82,9 @@ uint64_t derive_seed(uint64_t seed, uint64_t index);
 float attention_score_scale(int dk, const AttentionOptions& options);
 
 // Checks shared with the fused kernel (ops/attention_fused.h), so that both give the same
-// errors: the last of n queries must sit at a position below 2³¹ …
+// errors: Q, K and V of shapes that go together (rows, widths dk) …
+void check_attention_shapes(const Matrix& q, const Matrix& k, const Matrix& v);
+// … the last of n queries at a position below 2³¹ …
 void check_query_positions(const AttentionMask& mask, int64_t n);
 // … and the error for a score Q·Kᵀ·s that overflowed float.
 [[noreturn]] void throw_score_overflow(int64_t query, int64_t key);

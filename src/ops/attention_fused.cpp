@@ -329,14 +329,7 @@ void attention_fused(const float* q, const float* k, const float* v, int n, int 
 }
 
 Matrix attention_fused(const Matrix& q, const Matrix& k, const Matrix& v, const AttentionOptions& options) {
-  // The shape checks of ae::attention, in its order and words.
-  if (q.rows() == 0 || k.rows() == 0)
-    fail("empty sequence (Q has " + std::to_string(q.rows()) + " rows, K has " + std::to_string(k.rows()) + ")");
-  if (q.cols() == 0) fail("key width dk is 0");
-  if (q.cols() != k.cols())
-    fail("Q is " + shape_string(q) + " and K is " + shape_string(k) + ": both need the same width dk");
-  if (k.rows() != v.rows())
-    fail("K is " + shape_string(k) + " and V is " + shape_string(v) + ": both need one row per key");
+  check_attention_shapes(q, k, v);  // ae::attention's checks, in its order and words
   Matrix out(q.rows(), v.cols());
   attention_fused(q.data(), k.data(), v.data(), static_cast<int>(q.rows()), static_cast<int>(k.rows()),
                   static_cast<int>(q.cols()), static_cast<int>(v.cols()), options, out.data());

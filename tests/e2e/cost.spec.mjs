@@ -30,6 +30,21 @@ function apiBytes(page, sizes) {
   }, sizes);
 }
 
+// Every time cell's figures: {`kernel n`: {ms, min, max, runs, ratio, overhead, text}}.
+const shownTimes = (view) =>
+  view.locator('td.ae-cost-time[data-ms]').evaluateAll((tds) =>
+    Object.fromEntries(
+      tds.map((td) => [
+        `${td.dataset.kernel} ${td.dataset.n}`,
+        {
+          ...Object.fromEntries(['ms', 'min', 'max', 'runs', 'ratio'].map((k) => [k, Number(td.dataset[k])])),
+          overhead: 'overhead' in td.dataset,
+          text: td.textContent,
+        },
+      ]),
+    ),
+  );
+
 const shownBytes = (locator) =>
   locator.evaluateAll((nodes) =>
     Object.fromEntries(nodes.map((n) => [`${n.dataset.kernel} ${n.dataset.n}`, Number(n.dataset.bytes)])),
@@ -65,6 +80,38 @@ test.describe('n² cost panel', () => {
     await expect(reference).toHaveAttribute('data-reference-n', '256');
     await expect(reference).toHaveAttribute('data-reference-ms', fused256);
     await expect(view.locator('.ae-cost-cap')).toBeHidden();
+
+    // Each time is the median of 7 runs with their range; the ratio per doubling is the ratio
+    // of the medians; a point is marked as mostly overhead exactly when the fixed cost per call
+    // (timed at n = 1) is ≥ 20 % of its median, and the note says which.
+    const note = view.locator('.ae-cost-overhead-note');
+    await expect(note).toBeVisible();
+    const overhead = await note.evaluate((p) => ({
+      fused: Number(p.dataset.overheadFused),
+      window: Number(p.dataset.overheadWindow),
+      traced: Number(p.dataset.overheadTraced),
+    }));
+    for (const ms of Object.values(overhead)) expect(ms).toBeGreaterThan(0);
+    const shown = await shownTimes(view);
+    const mostlyOverhead = (key) => overhead[key.split(' ')[0]] >= 0.2 * shown[key].ms;
+    for (const [key, q] of Object.entries(shown)) {
+      const [kernel, n] = key.split(' ');
+      expect(q.runs, key).toBe(7);
+      expect(q.min, key).toBeLessThanOrEqual(q.ms);
+      expect(q.max, key).toBeGreaterThanOrEqual(q.ms);
+      expect(q.text, key).toMatch(/^\d+\.\d+ ms \(\d+\.\d+–\d+\.\d+, 7 runs\)/);
+      if (n === '64') {
+        expect(q.ratio, key).toBeNaN();
+        continue;
+      }
+      const half = `${kernel} ${n / 2}`;
+      expect(q.ratio, key).toBeCloseTo(q.ms / shown[half].ms, 9);
+      expect(q.text, key).toContain(`×${q.ratio.toFixed(1)} per doubling`);
+      expect(q.overhead, key).toBe(mostlyOverhead(key) || mostlyOverhead(half));
+    }
+    const marked = Object.keys(shown).filter(mostlyOverhead);
+    await expect(note).toHaveAttribute('data-marked', String(marked.length));
+    await expect(note).toContainText(marked.length ? 'or more of the time' : 'It is under 20 % of every time');
   });
 
   test('the traced kernel stops at its memory cap and says what it would need', async ({ page }) => {
@@ -75,6 +122,8 @@ test.describe('n² cost panel', () => {
       const { getEngine } = await import('/lib/context.mjs');
       const limit = (await getEngine()).tracedAttentionBytes(128, 64);
       document.querySelector('ae-cost').tracedLimit = limit;
+      // Every point counts as mostly overhead: how the panel says so.
+      document.querySelector('ae-cost').overheadShare = 0;
       return limit;
     });
     await view.getByLabel('Longest sequence n').fill('8');
@@ -94,6 +143,12 @@ test.describe('n² cost panel', () => {
     await expect(view.locator('td.ae-cost-time[data-kernel="traced"][data-n="256"]')).not.toHaveAttribute('data-ms');
     await expect(view.locator('td.ae-cost-time[data-kernel="fused"][data-n="256"]')).toHaveAttribute('data-ms', /\d/);
     await expect(view.locator('svg[data-chart="memory"] .would-need[data-kernel="traced"]')).toHaveCount(6);
+    const note = view.locator('.ae-cost-overhead-note');
+    await expect(note).toHaveAttribute('data-marked', '8');
+    await expect(note).toContainText('At fused n = 64, window n = 64, traced n = 64, fused n = 128');
+    await expect(note).toContainText('0 % or more of the time');
+    await expect(view.locator('td.ae-cost-time[data-overhead]')).toHaveCount(5);
+    await expect(view.locator('td.ae-cost-time[data-overhead]').first()).toContainText('(mostly overhead)');
   });
 
   test('Cancel stops a long measurement and the panel can measure again', async ({ page }) => {

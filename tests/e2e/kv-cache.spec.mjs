@@ -152,6 +152,18 @@ test.describe('KV cache panel', () => {
     expect(Number(await view.getAttribute('data-ms-with'))).toBeGreaterThan(0);
     expect(Number(await view.getAttribute('data-ms-without'))).toBeGreaterThan(0);
     await expect(view.locator('.ae-kv-time-row svg.ae-kv-bar')).toHaveCount(2);
+    // Each way: the median of 7 runs and their range, on screen as "1.234 ms (1.100–1.500, 7 runs)".
+    await expect(view).toHaveAttribute('data-runs', '7');
+    const fmt = (x) => Number(x).toFixed(3);
+    for (const way of ['with', 'without']) {
+      const median = await view.getAttribute(`data-ms-${way}`);
+      const [min, max] = (await view.getAttribute(`data-ms-${way}-range`)).split(' ').map(Number);
+      expect(min).toBeLessThanOrEqual(Number(median));
+      expect(max).toBeGreaterThanOrEqual(Number(median));
+      await expect(view.locator('.ae-kv-time-result')).toContainText(
+        `${way === 'with' ? 'With the cache' : 'without'} ${fmt(median)} ms (${fmt(min)}–${fmt(max)}, 7 runs)`,
+      );
+    }
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.locator('#kv-cache').screenshot({ path: `${SHOTS}/kv-cache.png` });
   });

@@ -1,6 +1,9 @@
 // error_of(f): the message of the exception f throws, or "" when it throws nothing — for tests
 // that compare whole messages (CHECK(error_of(...) == "...")) and print them when they differ.
+// CHECK_CONTAINS(text, part): a message holds `part`; prints the whole message when it does not.
 #pragma once
+
+#include <doctest/doctest.h>
 
 #include <exception>
 #include <string>
@@ -14,3 +17,10 @@ std::string error_of(F&& f) {
   }
   return "";
 }
+
+#define CHECK_CONTAINS(text, part)                \
+  do {                                            \
+    const std::string text_ = (text);             \
+    INFO("message: " << text_);                   \
+    CHECK(text_.find(part) != std::string::npos); \
+  } while (0)

@@ -36,6 +36,30 @@ struct DMat {
   double operator()(int r, int c) const { return v[static_cast<size_t>(r) * cols + c]; }
 };
 
+// One row of a mask case table (test_attention, test_attention_fused; each has its own rows).
+struct MaskCase {
+  const char* name;
+  bool causal;
+  int window;
+  bool padding;  // hide every key j with j % 3 == 1
+};
+
+// The options of mask case m over n_keys keys, queries starting at query_offset.
+inline ae::AttentionOptions mask_options(const MaskCase& m, int n_keys, int query_offset = 0, bool scale = true,
+                                         float multiplier = 1.0f) {
+  ae::AttentionOptions o;
+  o.mask.causal = m.causal;
+  o.mask.window = m.window;
+  o.mask.query_offset = query_offset;
+  if (m.padding) {
+    o.mask.key_padding.resize(static_cast<size_t>(n_keys));
+    for (int j = 0; j < n_keys; ++j) o.mask.key_padding[static_cast<size_t>(j)] = j % 3 == 1;
+  }
+  o.scale = scale;
+  o.score_multiplier = multiplier;
+  return o;
+}
+
 inline DMat to_double(const ae::Matrix& m) {
   DMat out(static_cast<int>(m.rows()), static_cast<int>(m.cols()));
   for (int r = 0; r < out.rows; ++r)

@@ -14,12 +14,7 @@ namespace {
 
 constexpr int kSizes[] = {1, 3, 4, 5, 15, 16, 17, 64};
 
-struct MaskCase {
-  const char* name;
-  bool causal;
-  int window;
-  bool padding;  // hide every key j with j % 3 == 1
-};
+using ref::MaskCase;
 
 constexpr MaskCase kMasks[] = {
     {"none", false, 0, false},           {"causal", true, 0, false},
@@ -36,21 +31,8 @@ struct ScaleCase {
 
 constexpr ScaleCase kScales[] = {{true, 1.0f}, {false, 1.0f}, {true, 0.5f}, {true, 3.0f}, {false, 0.25f}};
 
-std::vector<uint8_t> padding_flags(int n_keys) {
-  std::vector<uint8_t> flags(static_cast<size_t>(n_keys));
-  for (int j = 0; j < n_keys; ++j) flags[static_cast<size_t>(j)] = j % 3 == 1;
-  return flags;
-}
-
 ae::AttentionOptions make_options(const MaskCase& m, const ScaleCase& s, int n_keys, int query_offset = 0) {
-  ae::AttentionOptions o;
-  o.mask.causal = m.causal;
-  o.mask.window = m.window;
-  o.mask.query_offset = query_offset;
-  if (m.padding) o.mask.key_padding = padding_flags(n_keys);
-  o.scale = s.scale;
-  o.score_multiplier = s.multiplier;
-  return o;
+  return ref::mask_options(m, n_keys, query_offset, s.scale, s.multiplier);
 }
 
 // masked_scores is −∞ exactly where the reference mask forbids and the scaled score elsewhere;

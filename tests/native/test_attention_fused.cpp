@@ -16,12 +16,8 @@ namespace {
 
 constexpr int kSizes[] = {1, 3, 4, 5, 15, 16, 17, 63, 64, 65, 100, 257};
 
-struct MaskCase {
-  const char* name;
-  bool causal;
-  int window;
-  bool padding;  // hide every key j with j % 3 == 1
-};
+using ref::mask_options;
+using ref::MaskCase;
 
 constexpr MaskCase kMasks[] = {
     {"none", false, 0, false},
@@ -35,21 +31,6 @@ constexpr MaskCase kMasks[] = {
     {"causal + padding", true, 0, true},
     {"window 1 + padding", false, 1, true},
 };
-
-ae::AttentionOptions make_options(const MaskCase& m, int n_keys, int query_offset = 0, bool scale = true,
-                                  float multiplier = 1.0f) {
-  ae::AttentionOptions o;
-  o.mask.causal = m.causal;
-  o.mask.window = m.window;
-  o.mask.query_offset = query_offset;
-  if (m.padding) {
-    o.mask.key_padding.resize(static_cast<size_t>(n_keys));
-    for (int j = 0; j < n_keys; ++j) o.mask.key_padding[static_cast<size_t>(j)] = j % 3 == 1;
-  }
-  o.scale = scale;
-  o.score_multiplier = multiplier;
-  return o;
-}
 
 std::string message_of(const auto& call) {
   try {
@@ -105,7 +86,7 @@ TEST_CASE("fused attention matches the reference for every size, mask and key bl
         CAPTURE(mask.name);
         const ae::Matrix q = ref::random_matrix(n, 8, 1000 + n), k = ref::random_matrix(n, 8, 2000 + n),
                          v = ref::random_matrix(n, 16, 3000 + n);
-        check_case(q, k, v, make_options(mask, n), key_block);
+        check_case(q, k, v, mask_options(mask, n), key_block);
       }
 }
 
@@ -127,7 +108,7 @@ TEST_CASE("scale off, score multipliers (also negative), and head widths that ar
         CAPTURE(mask.name);
         const ae::Matrix q = ref::random_matrix(n, var.dk, 10 + n), k = ref::random_matrix(n, var.dk, 20 + n),
                          v = ref::random_matrix(n, var.dv, 30 + n);
-        check_case(q, k, v, make_options(mask, n, 0, var.scale, var.multiplier), 16);
+        check_case(q, k, v, mask_options(mask, n, 0, var.scale, var.multiplier), 16);
       }
 }
 
@@ -140,7 +121,7 @@ TEST_CASE("query_offset: new queries over a longer key cache, across key blocks"
       CAPTURE(n_q);
       CAPTURE(mask.name);
       const ae::Matrix q = q_all.bottomRows(n_q);
-      check_case(q, k, v, make_options(mask, n_k, n_k - n_q), 16);
+      check_case(q, k, v, mask_options(mask, n_k, n_k - n_q), 16);
     }
 }
 
@@ -154,7 +135,7 @@ TEST_CASE("cross-attention shapes: n != m") {
       CAPTURE(mask.name);
       const ae::Matrix q = ref::random_matrix(s[0], s[2], 40 + s[0]), k = ref::random_matrix(s[1], s[2], 50 + s[1]),
                        v = ref::random_matrix(s[1], s[3], 60 + s[3]);
-      check_case(q, k, v, make_options(mask, s[1]), 32);
+      check_case(q, k, v, mask_options(mask, s[1]), 32);
     }
 }
 
@@ -169,7 +150,7 @@ TEST_CASE("logits of ~1e4 give finite outputs equal to the reference") {
       CAPTURE(mask.name);
       const ae::Matrix q = ref::random_matrix(n, 16, 70 + n, 50.0), k = ref::random_matrix(n, 16, 80 + n, 50.0),
                        v = ref::random_matrix(n, 8, 90 + n);
-      const ae::AttentionOptions o = make_options(mask, n, 0, false);
+      const ae::AttentionOptions o = mask_options(mask, n, 0, false);
       const ae::Matrix out = ae::attention_fused(q, k, v, o);
       CHECK(ae::all_finite(out));
       const ref::AttentionSteps expected = ref::attention(ref::to_double(q), ref::to_double(k), ref::to_double(v), o);

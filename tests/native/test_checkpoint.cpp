@@ -21,22 +21,8 @@ namespace {
 
 using nlohmann::json;
 
-#define CHECK_CONTAINS(text, part)                \
-  do {                                            \
-    const std::string text_ = (text);             \
-    INFO("message: " << text_);                   \
-    CHECK(text_.find(part) != std::string::npos); \
-  } while (0)
-
 ae::ModelConfig small_config() {
-  ae::ModelConfig c;
-  c.vocab_size = 11;
-  c.d_model = 8;
-  c.n_heads = 2;
-  c.n_layers = 2;
-  c.d_ff = 12;
-  c.max_len = 16;
-  return c;
+  return {.vocab_size = 11, .d_model = 8, .n_heads = 2, .n_layers = 2, .d_ff = 12, .max_len = 16};
 }
 
 // Configurations that between them exercise every optional parameter group.

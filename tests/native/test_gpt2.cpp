@@ -23,13 +23,6 @@ namespace {
 
 using nlohmann::json;
 
-#define CHECK_CONTAINS(text, part)                \
-  do {                                            \
-    const std::string text_ = (text);             \
-    INFO("message: " << text_);                   \
-    CHECK(text_.find(part) != std::string::npos); \
-  } while (0)
-
 constexpr int kGoldenVersion = 1;
 constexpr double kTolerance = 1e-4;  // relative to the largest magnitude of the tensor compared
 

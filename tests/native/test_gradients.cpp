@@ -58,14 +58,7 @@ void check_gradient(const std::string& what, Matrix& x, const Matrix& analytic, 
 
 // A two-layer model small enough for finite differences over every parameter.
 ModelConfig tiny_model_config(PositionalEncoding pe) {
-  ModelConfig c;
-  c.vocab_size = 11;
-  c.d_model = 8;
-  c.n_heads = 2;
-  c.n_layers = 2;
-  c.max_len = 8;
-  c.positional = pe;
-  return c;
+  return {.vocab_size = 11, .d_model = 8, .n_heads = 2, .n_layers = 2, .max_len = 8, .positional = pe};
 }
 
 // Non-trivial LayerNorm and bias parameters, so that their gradients are exercised too.

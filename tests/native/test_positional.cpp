@@ -30,15 +30,8 @@ ae::Matrix rotated(ae::Matrix x, int position, float base = 10000.0f) {
 }
 
 ae::Transformer encoder(ae::PositionalEncoding positional, ae::NormPlacement norm, uint64_t seed) {
-  ae::ModelConfig c;
-  c.vocab_size = 50;
-  c.d_model = 16;
-  c.n_heads = 4;
-  c.n_layers = 2;
-  c.max_len = 32;
-  c.positional = positional;
-  c.norm = norm;
-  c.causal = false;
+  ae::ModelConfig c{.vocab_size = 50, .d_model = 16, .n_heads = 4, .n_layers = 2, .max_len = 32};
+  c.positional = positional, c.norm = norm;
   ae::Transformer model(c);
   model.init_random(seed);
   return model;

@@ -1,6 +1,7 @@
 // The safetensors writer and reader: byte layout against the reference implementation's own
 // expected outputs, round trips, every rejection with its message, and a truncation/bit-flip
 // sweep that may only ever produce std::invalid_argument.
+#include "error_of.h"
 #include "io/half.h"
 #include "io/safetensors.h"
 #include "util/rng.h"
@@ -61,13 +62,6 @@ std::string write_error(const std::vector<ae::NamedTensor>& tensors) {
   }
   return "";
 }
-
-#define CHECK_CONTAINS(text, part)                \
-  do {                                            \
-    const std::string text_ = (text);             \
-    INFO("message: " << text_);                   \
-    CHECK(text_.find(part) != std::string::npos); \
-  } while (0)
 
 }  // namespace
 

@@ -32,14 +32,8 @@ std::vector<TrainingExample> recall_first_word_task(int count, uint64_t seed) {
 }
 
 ModelConfig tiny_config() {
-  ModelConfig c;
-  c.vocab_size = 12;
-  c.d_model = 16;
-  c.n_heads = 2;
-  c.n_layers = 1;
-  c.max_len = 8;
-  c.positional = PositionalEncoding::Learned;
-  return c;
+  using enum PositionalEncoding;
+  return {.vocab_size = 12, .d_model = 16, .n_heads = 2, .n_layers = 1, .max_len = 8, .positional = Learned};
 }
 
 float mean_loss(const Transformer& model, const std::vector<TrainingExample>& examples) {

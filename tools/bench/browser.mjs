@@ -9,20 +9,18 @@ import { chromium } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM } from '../../scripts/chromium.mjs';
 
 import { BROWSER_END, BROWSER_START, browserSection, describeMachine, machineLine } from './machine.mjs';
 import { attentionModel, matmulModel } from './onnx-graph.mjs';
 import { root } from './runtimes.mjs';
-import { fmt, fmtRatio, median, ratio, table } from './stats.mjs';
+import { benchCommandLine, fmt, fmtRatio, median, ratio, table } from './stats.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const outFile = args.includes('--out') ? args[args.indexOf('--out') + 1] : path.join(root, 'docs/benchmarks.md');
-const started = performance.now();
-const log = (...m) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s]`, ...m);
+const { quick, outFile, log } = benchCommandLine(path.join(root, 'docs/benchmarks.md'));
 const machine = describeMachine();
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 const TARGETS = { gemmVsPeers: 1.5, peakPercent: 75, attentionVsPeers: 1.5, forwardMicroseconds: 50 };
 const config = {
   gemmSizes: [64, 128, 256, 512],
@@ -66,18 +64,7 @@ const TYPES = {
   '.safetensors': 'application/octet-stream',
 };
 const ORIGIN = 'http://bench.localhost';
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(CHROMIUM);
 const page = await (await browser.newContext()).newPage();
 page.on('console', (m) => m.type() === 'error' && log('page:', m.text()));
 await page.route(`${ORIGIN}/**`, (route) => {

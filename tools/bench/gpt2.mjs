@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 
 import { startServer } from '../../scripts/serve.mjs';
+import { CHROMIUM } from '../../scripts/chromium.mjs';
 import { loadEngine } from '../../web/lib/engine.mjs';
 import { GPT2_END, GPT2_START, describeMachine, machineLine, section as markedSection } from './machine.mjs';
 
@@ -66,17 +67,7 @@ model.delete();
 // The same in Chromium: a file input holds the four files, the page's engine opens them.
 async function inChromium() {
   const { server, url } = await startServer({ root: path.join(root, 'web'), port: 0 });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM);
   try {
     const page = await browser.newPage();
     await page.goto(new URL('lib/engine.mjs', url).href); // any page of the origin, without the app

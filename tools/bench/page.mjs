@@ -21,6 +21,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 
 import { startServer } from '../../scripts/serve.mjs';
+import { CHROMIUM } from '../../scripts/chromium.mjs';
 import { PAGE_END, PAGE_START, describeMachine, machineLine, pageSection } from './machine.mjs';
 import { fmt, median, table } from './stats.mjs';
 import { root } from './runtimes.mjs';
@@ -38,19 +39,7 @@ const TARGETS = { firstRenderMs: 1000, transferKB: 500, interactionMs: 16 };
 const LESSON = PAIR.tired;
 
 const { server, url } = await startServer({ root: path.join(root, 'web'), port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(CHROMIUM);
 const chromiumVersion = browser.version();
 
 // --- 1. load ------------------------------------------------------------------------------

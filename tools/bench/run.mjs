@@ -39,13 +39,9 @@ import {
 } from './machine.mjs';
 import { buildRelaxedGemm, instantiateGemm, relaxedSimdSupported } from './relaxed-gemm.mjs';
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
-import { fmt, fmtRatio, mb, median, ratio, relDiff, table, timeCall, timeRound } from './stats.mjs';
+import { benchCommandLine, fmt, fmtRatio, mb, median, ratio, relDiff, table, timeCall, timeRound } from './stats.mjs';
 
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const outFile = args.includes('--out') ? args[args.indexOf('--out') + 1] : path.join(root, 'docs/benchmarks.md');
-const started = performance.now();
-const log = (...m) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s]`, ...m);
+const { quick, outFile, started, log } = benchCommandLine(path.join(root, 'docs/benchmarks.md'));
 
 // --- machine ---------------------------------------------------------------------------------
 const machine = describeMachine();

@@ -1,7 +1,7 @@
-// Timing and statistics helpers for run.mjs; median and msPerCall are the page's (web/lib/stats.mjs).
-import { median, msPerCall } from '../../web/lib/stats.mjs';
+// Timing and statistics helpers for run.mjs; median, msPerCall and spread are the page's (web/lib/stats.mjs).
+import { median, msPerCall, spread } from '../../web/lib/stats.mjs';
 
-export { median, msPerCall };
+export { median, msPerCall, spread };
 
 // Milliseconds per call, timing enough back-to-back calls to last ≥ minMs.
 export async function timeCall(impl, minMs) {
@@ -44,7 +44,8 @@ export function ratio(a, b) {
   const rs = [];
   for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] > 0 && b[i] > 0) rs.push(a[i] / b[i]);
   if (rs.length === 0) return null;
-  return { median: median(rs), min: Math.min(...rs), max: Math.max(...rs), rounds: rs.length };
+  const { runs, ...s } = spread(rs);
+  return { ...s, rounds: runs };
 }
 
 export const fmt = (x, digits = 1) => (x == null || !Number.isFinite(x) ? '–' : x.toFixed(digits));
@@ -55,4 +56,16 @@ export const mb = (bytes) => (bytes == null ? '–' : (bytes / 2 ** 20).toFixed(
 export function table(header, rows) {
   const line = (cells) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+// The command line of run.mjs and browser.mjs: --quick, --out FILE (default `defaultOut`), and
+// a log to stderr that prefixes the seconds since `started`.
+export function benchCommandLine(defaultOut, args = process.argv.slice(2)) {
+  const started = performance.now();
+  return {
+    quick: args.includes('--quick'),
+    outFile: args.includes('--out') ? args[args.indexOf('--out') + 1] : defaultOut,
+    started,
+    log: (...m) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s]`, ...m),
+  };
 }

@@ -39,6 +39,9 @@ export default `
 .ae-cost-table th, .ae-cost-table td { padding: 0.25rem 0.5rem; border-bottom: 1px solid var(--border); text-align: right; white-space: nowrap; }
 .ae-cost-table caption { text-align: left; font-weight: 600; padding-bottom: 0.25rem; }
 .ae-cost-heap { color: var(--muted); }
+.ae-cost-ratio { display: block; color: var(--muted); }
+.ae-cost-ratio.overhead, .ae-cost-overhead-note { color: var(--muted); font-style: italic; }
+.ae-cost-overhead-note { margin: 0.5rem 0 0; font-size: 0.85rem; }
 .ae-cost-note { margin: 0.5rem 0 0; font-size: 0.85rem; color: var(--muted); }
 .ae-cost-caption { margin: 1rem 0 0; padding: 0.5rem 0.75rem; border-left: 4px solid var(--accent); background: var(--bg); }
 `;

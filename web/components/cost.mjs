@@ -9,14 +9,19 @@
 // engine.tracedAttentionBytes), plus the measured growth of the wasm heap during the call.
 // Nothing is measured before the reader presses Measure; the points run one kernel at a time
 // with a frame between them, so the page stays responsive, and Cancel stops after the current one.
+// Each point is timed in RUNS runs and shown as "median (min–max, runs)"; the ratio per doubling
+// of n is the ratio of medians. A call's fixed cost (JS checks, the boundary, setup) is measured
+// at n = 1 per kernel; points where it is at least `overheadShare` of the median are marked as
+// mostly overhead, so their ratios are not read as n².
 // Every shown number is mirrored in data-* attributes (plot points and table cells) for tests.
 //   element.tracedLimit = bytes   (default 80 MiB)
+//   element.overheadShare = share (default 0.2)
 // Reads the shared store: lang.
 import { getEngine } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import strings from '../strings/cost.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
-import { median, msPerCall } from '../lib/stats.mjs';
+import { msPerCall, spread } from '../lib/stats.mjs';
 import { logLogAxes, logTicks } from '../lib/chart.mjs';
 import css from './cost.css.mjs';
 
@@ -28,15 +33,17 @@ const WINDOWS = [16, 64, 256];
 const DEFAULT_WINDOW = 64;
 const TRACED_LIMIT = 80 * 2 ** 20; // n = 2048 (64.5 MiB) runs, n = 4096 (257 MiB) does not
 const KERNELS = ['fused', 'window', 'traced'];
-const BATCH_MS = 15; // one timed batch: back-to-back calls for at least this long
-const BATCHES = 3; // per point; the median is shown
-const SLOW_CALL_MS = 150; // a call this slow is timed once (no more batches)
+const RUN_MS = 10; // one timed run: back-to-back calls for at least this long
+const RUNS = 7; // per point; the median and the range are shown
+const SLOW_CALL_MS = 150; // a call this slow is timed once (no more runs)
+const OVERHEAD_SHARE = 0.2; // a point whose fixed cost per call is this share of its time is marked
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 440,
   H = 280;
 const PAD = { left: 64, right: 12, top: 12, bottom: 46 };
 
+const msDigits = (ms) => (ms < 0.1 ? 3 : ms < 10 ? 2 : ms < 100 ? 1 : 0);
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 const sizesUpTo = (exp) => Array.from({ length: exp - MIN_EXP + 1 }, (_, i) => 2 ** (MIN_EXP + i));
 
@@ -47,12 +54,14 @@ export class Cost extends LessonPanel {
   static stateAttribute = 'status';
 
   tracedLimit = TRACED_LIMIT;
+  overheadShare = OVERHEAD_SHARE;
 
   #parts = null;
   #engine = null;
   #running = false;
   #cancel = false;
-  #points = []; // measured: {kernel, n, ms, bytes, heap} or {kernel, n, bytes, capped: true}
+  #points = []; // measured: {kernel, n, ms, min, max, runs, bytes, heap} or {kernel, n, bytes, capped: true}
+  #overhead = {}; // ms per call at n = 1, per kernel: the fixed cost of a call
   #status = { key: 'idle' };
   #run = null; // {maxN, window, limit} of the measurement shown
 
@@ -112,6 +121,7 @@ export class Cost extends LessonPanel {
       memoryFigure,
     );
     const cap = el('p', 'ae-cost-cap', root, { hidden: '' });
+    const overheadNote = el('p', 'ae-cost-overhead-note', root, { hidden: '' });
     const tableWrap = el('div', 'ae-cost-table-wrap', root, {
       tabindex: '0',
       role: 'region',
@@ -144,6 +154,7 @@ export class Cost extends LessonPanel {
       memoryCaption,
       memorySvg,
       cap,
+      overheadNote,
       table,
       tableCaption,
       headRow,
@@ -235,8 +246,9 @@ export class Cost extends LessonPanel {
     let workspace = null;
     try {
       const engine = await this.#ensureEngine();
-      this.#run = { maxN, window, limit: this.tracedLimit };
+      this.#run = { maxN, window, limit: this.tracedLimit, share: this.overheadShare };
       this.#points = [];
+      this.#overhead = {};
       this.#draw();
       workspace = engine.createKernelWorkspace(2 * maxN * D);
       workspace.fillRandom(1);
@@ -244,6 +256,7 @@ export class Cost extends LessonPanel {
       workspace.attentionFused(64, D, false, 0);
       workspace.attentionFused(64, D, false, window);
       workspace.attentionTraced(64, D, false, 0);
+      await this.#measureOverhead(workspace, window);
       for (const n of sizes) {
         for (const kernel of KERNELS) {
           if (this.#cancel) break;
@@ -279,22 +292,42 @@ export class Cost extends LessonPanel {
     }
   }
 
+  // {median, min, max, runs} of ms per call: RUNS runs of ≥ RUN_MS, one per frame so the page
+  // stays responsive; a call slower than SLOW_CALL_MS is timed once.
+  async #time(call) {
+    const times = [];
+    for (let r = 0; r < RUNS; r++) {
+      if (r > 0) await nextFrame();
+      times.push(msPerCall(call, RUN_MS));
+      if (times[0] > SLOW_CALL_MS || this.#cancel) break;
+    }
+    return spread(times);
+  }
+
+  #call(ws, kernel, n, window) {
+    if (kernel === 'traced') return () => ws.attentionTraced(n, D, false, 0);
+    return () => ws.attentionFused(n, D, false, kernel === 'window' ? window : 0);
+  }
+
+  // The fixed cost of a call of each kernel: its time at n = 1, where there is nothing to compute.
+  async #measureOverhead(ws, window) {
+    for (const kernel of KERNELS) this.#overhead[kernel] = (await this.#time(this.#call(ws, kernel, 1, window))).median;
+  }
+
   async #measurePoint(engine, ws, kernel, n, window) {
     const bytes = this.#bytes(kernel, n);
     if (kernel === 'traced' && bytes > this.#run.limit) return { kernel, n, bytes, capped: true };
-    const call =
-      kernel === 'traced'
-        ? () => ws.attentionTraced(n, D, false, 0)
-        : () => ws.attentionFused(n, D, false, kernel === 'window' ? window : 0);
     const brk0 = engine.memoryStats().brk;
-    const times = [];
-    for (let b = 0; b < BATCHES; b++) {
-      if (b > 0) await nextFrame(); // a batch at a time: the page stays responsive
-      times.push(msPerCall(call, BATCH_MS));
-      if (times.at(-1) > SLOW_CALL_MS || this.#cancel) break;
-    }
+    const { median: ms, min, max, runs } = await this.#time(this.#call(ws, kernel, n, window));
     const heap = engine.memoryStats().brk - brk0;
-    return { kernel, n, bytes, heap, ms: median(times) };
+    const overhead = this.#overhead[kernel] >= this.#run.share * ms;
+    return { kernel, n, bytes, heap, ms, min, max, runs, overhead };
+  }
+
+  // Median at n over median at n / 2 for the same kernel, or null (first point, or not run).
+  #ratio(q) {
+    const half = this.#points.find((x) => x.kernel === q.kernel && x.n === q.n / 2 && x.ms > 0);
+    return half && q.ms > 0 ? q.ms / half.ms : null;
   }
 
   // --- output ---
@@ -313,8 +346,7 @@ export class Cost extends LessonPanel {
     this.#parts.error.textContent = message ? this.t('error', { message }) : '';
   }
 
-  #fmtMs(ms) {
-    const digits = ms < 0.1 ? 3 : ms < 10 ? 2 : ms < 100 ? 1 : 0;
+  #fmtMs(ms, digits = msDigits(ms)) {
     return ms.toLocaleString(this.locale(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
   }
 
@@ -332,6 +364,7 @@ export class Cost extends LessonPanel {
     this.#drawTime();
     this.#drawMemory();
     this.#drawCap();
+    this.#drawOverhead();
     this.#drawTable();
   }
 
@@ -401,7 +434,7 @@ export class Cost extends LessonPanel {
       for (const q of pts) {
         const dot = marker(plot.g, kernel, plot.x(q.n), plot.y(q.ms));
         Object.assign(dot.dataset, { kernel, n: q.n, ms: q.ms, bytes: q.bytes });
-        svgNode('title', {}, dot).textContent = `${this.#kernelName(kernel)}, n = ${q.n}: ${this.#fmtMs(q.ms)} ms`;
+        svgNode('title', {}, dot).textContent = `${this.#kernelName(kernel)}, n = ${q.n}: ${this.#fmtSpread(q)}`;
       }
     }
   }
@@ -459,6 +492,59 @@ export class Cost extends LessonPanel {
     Object.assign(cap.dataset, { n: capped.n, bytes: capped.bytes, limit: this.#run.limit });
   }
 
+  // Which points are mostly a call's fixed cost, with that cost per kernel (measured at n = 1).
+  #drawOverhead() {
+    const { overheadNote } = this.#parts;
+    const marked = this.#points.filter((q) => q.overhead);
+    const measured = KERNELS.filter((k) => this.#overhead[k] > 0);
+    overheadNote.hidden = measured.length === 0;
+    if (overheadNote.hidden) return;
+    const costs = measured.map((k) => `${this.t(`short.${k}`)} ${this.#fmtMs(this.#overhead[k])} ms`);
+    const share = `${Math.round(100 * this.#run.share)} %`;
+    const list = new Intl.ListFormat(this.locale(), { type: 'conjunction' });
+    overheadNote.textContent = marked.length
+      ? this.t('overheadMarked', {
+          costs: list.format(costs),
+          share,
+          points: list.format(
+            marked.map((q) => `${this.t(`short.${q.kernel}`)} n = ${q.n.toLocaleString(this.locale())}`),
+          ),
+        })
+      : this.t('overheadNone', { costs: list.format(costs), share });
+    overheadNote.dataset.marked = marked.length;
+    Object.assign(
+      overheadNote.dataset,
+      Object.fromEntries(measured.map((k) => [`overhead${k[0].toUpperCase()}${k.slice(1)}`, this.#overhead[k]])),
+    );
+  }
+
+  // The ratio of medians per doubling of n under the time, marked when either point is mostly overhead.
+  #appendRatio(cell, q) {
+    const ratio = this.#ratio(q);
+    if (ratio == null) return;
+    const half = this.#points.find((x) => x.kernel === q.kernel && x.n === q.n / 2);
+    const x = ratio.toLocaleString(this.locale(), { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+    const overhead = q.overhead || half.overhead;
+    cell.dataset.ratio = ratio;
+    if (overhead) cell.dataset.overhead = '';
+    cell.append(' ');
+    el(
+      'span',
+      `ae-cost-ratio${overhead ? ' overhead' : ''}`,
+      cell,
+      {},
+      this.t(overhead ? 'ratioOverhead' : 'ratio', { x }),
+    );
+  }
+
+  // "0.42 ms (0.40–0.47, 7 runs)" of a measured point; one run has no range.
+  #fmtSpread(q) {
+    const ms = this.#fmtMs(q.ms);
+    if (q.runs < 2) return this.t('timeOneRun', { ms });
+    const [min, max] = [q.min, q.max].map((x) => this.#fmtMs(x, msDigits(q.ms))); // in the median's precision
+    return this.t('timeSpread', { ms, min, max, runs: q.runs });
+  }
+
   #drawTable() {
     const { headRow, body } = this.#parts;
     const th = (textContent) => Object.assign(document.createElement('th'), { scope: 'col', textContent });
@@ -483,7 +569,8 @@ export class Cost extends LessonPanel {
           const time = document.createElement('td'),
             memory = document.createElement('td');
           if (q) {
-            Object.assign(time.dataset, { kernel, n, ...(q.ms > 0 ? { ms: q.ms } : {}) });
+            Object.assign(time.dataset, { kernel, n });
+            if (q.ms > 0) Object.assign(time.dataset, { ms: q.ms, min: q.min, max: q.max, runs: q.runs });
             Object.assign(memory.dataset, {
               kernel,
               n,
@@ -496,7 +583,8 @@ export class Cost extends LessonPanel {
               time.textContent = '—';
               memory.textContent = this.t('notRun', { bytes: this.#fmtBytes(q.bytes) });
             } else {
-              time.textContent = `${this.#fmtMs(q.ms)} ms`;
+              time.textContent = this.#fmtSpread(q);
+              this.#appendRatio(time, q);
               memory.textContent = this.#fmtBytes(q.bytes);
               if (q.heap > 0) {
                 const heap = Object.assign(document.createElement('span'), {

@@ -9,6 +9,7 @@
 // or is first used. Reads the shared store: lang.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/cross-attention.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
@@ -150,8 +151,7 @@ export class CrossAttention extends LessonPanel {
           this.#engine = engine;
           this.#model = model;
           // Start at the head the model documents as its coreference head (config.json).
-          const chosen = model.config.metadata.coreference_head ?? {};
-          this.#view = { layer: chosen.layer ?? 0, head: chosen.head ?? 0 };
+          this.#view = coreferenceHead(model.config, { layer: 0, head: 0 });
           for (const [key, count] of [
             ['layer', model.config.nLayers],
             ['head', model.config.nHeads],

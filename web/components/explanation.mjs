@@ -16,6 +16,7 @@
 // (explanation.ablate=2.3,3.1: layer.head, 1-based); see panel-controls.mjs.
 import { getTrainedModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
@@ -272,8 +273,7 @@ export class Explanation extends LessonPanel {
   }
 
   #corefHead() {
-    const head = this.#model.config.metadata.coreference_head ?? { layer: 0, head: 0 };
-    return { layer: head.layer, head: head.head };
+    return coreferenceHead(this.#model.config, { layer: 0, head: 0 });
   }
 
   // Runs the intact sentence, every single-word knockout and every single-head ablation, a

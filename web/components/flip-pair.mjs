@@ -12,7 +12,7 @@ import { getTrainedModel } from '../lib/context.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { createStore } from '../lib/store.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
-import { svgNode, pageColours } from '../lib/export.mjs';
+import { exportSvgRoot, svgNode, pageColours } from '../lib/export.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import { HeadView } from './head-view.mjs';
 import './export-buttons.mjs';
@@ -179,15 +179,7 @@ export class FlipPair extends LessonPanel {
     const widths = parts.map((p) => Number(p.getAttribute('width')));
     const width = widths[0] + gap + widths[1];
     const height = top + Math.max(...parts.map((p) => Number(p.getAttribute('height'))));
-    const svg = svgNode('svg', {
-      xmlns: 'http://www.w3.org/2000/svg',
-      width,
-      height,
-      viewBox: `0 0 ${width} ${height}`,
-      'font-family': c.font,
-      'font-size': 14,
-    });
-    svgNode('rect', { width: '100%', height: '100%', fill: c.surface }, svg);
+    const svg = exportSvgRoot(width, height, c);
     let x = 0;
     SIDES.forEach((side, i) => {
       const pane = this.#panes[side];

@@ -15,7 +15,7 @@ import { format, messages } from '../i18n.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
-import { pageColours, svgNode } from '../lib/export.mjs';
+import { exportSvgRoot, pageColours, svgNode } from '../lib/export.mjs';
 import css from './head-view.css.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -272,15 +272,7 @@ export class HeadView extends LessonPanel {
       top = 32;
     const width = labelW * 2 + linesW,
       height = top + n * rowH + 28;
-    const svg = svgNode('svg', {
-      xmlns: 'http://www.w3.org/2000/svg',
-      width,
-      height,
-      viewBox: `0 0 ${width} ${height}`,
-      'font-family': c.font,
-      'font-size': 14,
-    });
-    svgNode('rect', { width: '100%', height: '100%', fill: c.surface }, svg);
+    const svg = exportSvgRoot(width, height, c);
     svgNode('text', { x: 8, y: 20, fill: c.text, 'font-weight': 700 }, svg, this.#parts.caption.textContent);
     const x0 = labelW,
       x1 = labelW + linesW;

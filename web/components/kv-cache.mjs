@@ -22,7 +22,7 @@ import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/kv-cache.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
-import { median } from '../lib/stats.mjs';
+import { spread } from '../lib/stats.mjs';
 import { DECODER_SENTENCE, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 import css from './kv-cache.css.mjs';
 
@@ -38,7 +38,7 @@ const TYPING_DELAY_MS = 150;
 const LINK_PROMPT_MAX = 200; // longer prompts are not put in the link
 const PLAY_MS = 900;
 const BATCH_MS = 20; // a timed batch of the faster way lasts at least this long
-const BATCHES = 5; // per way; the median is shown
+const BATCHES = 7; // per way; the median and the range are shown
 
 const GRID = { label: 80, pos: 22, cell: 10, gap: 10, bar: 80, value: 40, row: 16, head: 18 };
 
@@ -79,7 +79,7 @@ export class KvCache extends LessonPanel {
   #error = null; // {key, params}
   #timer = 0;
   #typing = 0;
-  #timing = null; // {with, without, batches, calls, words} of the current prompt
+  #timing = null; // {with, without: {median, min, max, runs}, calls, words} of the current prompt
   #measuring = false;
   #guided = null; // the controls Show me and Reset set: {prompt, layer, head, cache}
   #withoutCache = false; // the grid shows the run without a cache (every row recomputed)
@@ -685,8 +685,7 @@ export class KvCache extends LessonPanel {
     const p = this.#parts;
     const t = this.#timing;
     p.timeBars.replaceChildren();
-    delete this.dataset.msWith;
-    delete this.dataset.msWithout;
+    for (const key of ['msWith', 'msWithout', 'msWithRange', 'msWithoutRange', 'runs']) delete this.dataset[key];
     if (!ready) {
       p.timeResult.textContent = '';
       return;
@@ -697,17 +696,19 @@ export class KvCache extends LessonPanel {
     }
     const ms = (x) =>
       new Intl.NumberFormat(this.locale(), { maximumFractionDigits: 3, minimumFractionDigits: 3 }).format(x);
-    p.timeResult.textContent = this.t('timeResult', {
-      batches: t.batches,
+    const spreadText = (s) => this.t('timeSpread', { ms: ms(s.median), min: ms(s.min), max: ms(s.max), runs: s.runs });
+    // Overlapping ranges: some runs had the two ways the other way round, so say it is noise.
+    const overlap = t.with.max >= t.without.min && t.without.max >= t.with.min;
+    p.timeResult.textContent = this.t(overlap ? 'timeResultOverlap' : 'timeResult', {
       calls: t.calls,
-      with: ms(t.with),
-      without: ms(t.without),
+      with: spreadText(t.with),
+      without: spreadText(t.without),
       words: t.words,
     });
-    const scale = Math.max(t.with, t.without);
+    const scale = Math.max(t.with.median, t.without.median);
     for (const [key, value] of [
-      ['colWith', t.with],
-      ['colWithout', t.without],
+      ['colWith', t.with.median],
+      ['colWithout', t.without.median],
     ]) {
       const row = document.createElement('div');
       row.className = `ae-kv-time-row ${key === 'colWith' ? 'with' : 'without'}`;
@@ -723,12 +724,18 @@ export class KvCache extends LessonPanel {
       );
       p.timeBars.append(row);
     }
-    Object.assign(this.dataset, { msWith: String(t.with), msWithout: String(t.without) });
+    Object.assign(this.dataset, {
+      msWith: String(t.with.median),
+      msWithout: String(t.without.median),
+      msWithRange: `${t.with.min} ${t.with.max}`,
+      msWithoutRange: `${t.without.min} ${t.without.max}`,
+      runs: String(t.with.runs),
+    });
   }
 
   // Times generateCached (with the cache) against generate (full passes) on the current
   // prompt: batches of back-to-back calls of at least BATCH_MS, alternating the two ways,
-  // one batch per frame so the page stays responsive; the median batch is shown.
+  // one batch per frame so the page stays responsive; the median batch and the range are shown.
   async #measure() {
     if (this.#measuring || !this.#cached || this.#error) return;
     this.#stop();
@@ -758,9 +765,8 @@ export class KvCache extends LessonPanel {
       }
       if (prompt === this.#prompt) {
         this.#timing = {
-          with: median(samples.with),
-          without: median(samples.without),
-          batches: BATCHES,
+          with: spread(samples.with),
+          without: spread(samples.without),
           calls,
           words: this.#cached.tokens.length - this.#cached.promptLength,
         };

@@ -12,6 +12,7 @@
 // panel first comes near the viewport or is first used. Reads the shared store: lang.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/scaling.mjs';
@@ -529,9 +530,7 @@ export class Scaling extends LessonPanel {
     p.multOutput.textContent = this.t('multiplierValue', { m });
     p.mult.setAttribute('aria-valuetext', this.t('multiplierValue', { m }));
     const model = this.#model;
-    const coref = model && model.config.metadata.coreference_head;
-    const layer = coref?.layer ?? 0,
-      head = coref?.head ?? 0;
+    const { layer, head } = coreferenceHead(model?.config, { layer: 0, head: 0 });
     p.modelHowTo.textContent = this.t('modelHowTo', { layer: layer + 1, head: head + 1 });
     p.modelError.textContent = this.#modelError ? this.t(this.#modelError.key, this.#modelError.params) : '';
     p.modelStatus.hidden = Boolean(model) || Boolean(this.#modelError);

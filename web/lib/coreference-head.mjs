@@ -1,7 +1,8 @@
 // The head a trained model's config.json names as its coreference head: `coreference_head`
 // {layer, head} (0-based), written by training for the encoder (the head whose row at "it"
 // points at the referent) and for the decoder (its row at "="; `coreference_row` says which).
-// Panels open on it so their defaults follow the shipped model through retraining.
+// Panels open on it so their defaults follow the shipped model through retraining; every reader
+// of the head goes through coreferenceHead (config.metadata is config.json parsed once, engine.mjs).
 
 // {layer, head} when the config names a head the model has, else `fallback`.
 export function coreferenceHead(config, fallback = null) {

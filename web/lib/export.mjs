@@ -101,6 +101,21 @@ function addBackground(svg, colour) {
   svg.insertBefore(rect, svg.firstChild);
 }
 
+// The root of a drawing made for export: a standalone <svg> of width × height in the page's
+// font (fontSize px) on its panel colour (colours from pageColours).
+export function exportSvgRoot(width, height, colours, fontSize = 14) {
+  const svg = svgNode('svg', {
+    xmlns: SVG,
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    'font-family': colours.font,
+    'font-size': fontSize,
+  });
+  addBackground(svg, colours.surface);
+  return svg;
+}
+
 // The model overview as one SVG: a small n×n grid per layer × head, drawn as the head grid
 // draws its thumbnails (panel colour, then the high end of the ramp at opacity = weight).
 function headGridSvg(result, colours, { layerLabel = (l) => `L${l + 1}`, headLabel = (h) => `H${h + 1}` } = {}) {
@@ -114,15 +129,7 @@ function headGridSvg(result, colours, { layerLabel = (l) => `L${l + 1}`, headLab
     top = 24;
   const width = left + nHeads * (size + gap);
   const height = top + nLayers * (size + gap + 14);
-  const svg = svgNode('svg', {
-    xmlns: SVG,
-    width,
-    height,
-    viewBox: `0 0 ${width} ${height}`,
-    'font-family': colours.font,
-    'font-size': 12,
-  });
-  addBackground(svg, colours.surface);
+  const svg = exportSvgRoot(width, height, colours, 12);
   for (let l = 0; l < nLayers; l++) {
     const y0 = top + l * (size + gap + 14);
     svgNode(

@@ -20,3 +20,9 @@ export function msPerCall(run, minMs) {
   } while (elapsed < minMs);
   return elapsed / reps;
 }
+
+// {median, min, max, runs} of repeated timings: what a panel shows as "median (min–max, runs)",
+// and the shape of tools/bench's same-round ratios.
+export function spread(xs) {
+  return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs: xs.length };
+}

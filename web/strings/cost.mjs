@@ -34,6 +34,14 @@ export default {
     colTime: '{kernel}: time',
     colMemory: '{kernel}: memory',
     notRun: 'not run (would need {bytes})',
+    timeSpread: '{ms} ms ({min}–{max}, {runs} runs)',
+    timeOneRun: '{ms} ms (1 run)',
+    ratio: '×{x} per doubling',
+    ratioOverhead: '×{x} per doubling (mostly overhead)',
+    overheadNone:
+      'A call’s fixed cost, timed at n = 1: {costs}. It is under {share} of every time above, so the ratios per doubling (of the medians) show how the work grows: ×4 for n², ×2 for linear.',
+    overheadMarked:
+      'A call’s fixed cost, timed at n = 1: {costs}. At {points} it is {share} or more of the time, so there the ratio per doubling says more about that overhead than about n². Elsewhere the ratios (of the medians) show how the work grows: ×4 for n², ×2 for linear.',
     heapGrowth: 'heap +{bytes}',
     memoryNote:
       'Memory is what the kernel itself allocates, as the C++ core counts it (the traced kernel’s four n×n matrices and its output; the fused kernel’s fixed scratch, plus one number per key when a mask is set). “heap +” is how much the WebAssembly heap really grew during the call; it stays 0 when earlier calls already left enough room.',
@@ -74,6 +82,14 @@ export default {
     colTime: '{kernel}：时间',
     colMemory: '{kernel}：内存',
     notRun: '未运行（需要 {bytes}）',
+    timeSpread: '{ms} 毫秒（{min}–{max}，{runs} 次）',
+    timeOneRun: '{ms} 毫秒（1 次）',
+    ratio: '每翻一倍 ×{x}',
+    ratioOverhead: '每翻一倍 ×{x}（主要是固定开销）',
+    overheadNone:
+      '一次调用的固定开销（在 n = 1 时测得）：{costs}。它在上面每个时间里都不到 {share}，所以每翻一倍的比值（按中位数计算）反映的是计算量的增长：n² 是 ×4，线性是 ×2。',
+    overheadMarked:
+      '一次调用的固定开销（在 n = 1 时测得）：{costs}。在 {points} 处，它占了时间的 {share} 或更多，所以那里每翻一倍的比值反映的主要是这份开销，而不是 n²。其他地方的比值（按中位数计算）反映的是计算量的增长：n² 是 ×4，线性是 ×2。',
     heapGrowth: '堆 +{bytes}',
     memoryNote:
       '内存指内核自己分配的空间，由 C++ 核心计算（追踪内核的四个 n×n 矩阵加输出；融合内核固定大小的临时空间，有掩码时每个键再多一个整数）。“堆 +”是调用期间 WebAssembly 堆实际增长的大小；如果之前的调用已经留出足够空间，它就是 0。',

@@ -59,7 +59,10 @@ export default {
     timeIdle:
       'Press “Measure time”: the page generates the completion many times with and without the cache and shows the median.',
     timeResult:
-      'Median of {batches} batches of {calls} runs each: {with} ms with the cache, {without} ms without ({words} new words).',
+      'With the cache {with}, without {without}: medians and ranges of runs of {calls} generations each ({words} new words).',
+    timeResultOverlap:
+      'With the cache {with}, without {without}: medians and ranges of runs of {calls} generations each ({words} new words). The ranges overlap, so this machine was too busy to tell the two apart; measure again.',
+    timeSpread: '{ms} ms ({min}–{max}, {runs} runs)',
     msValue: '{ms} ms',
     causalTitle: 'Why this only works for causal models',
     causal:
@@ -125,8 +128,10 @@ export default {
     measure: '测量耗时',
     measuring: '正在测量…',
     timeIdle: '按“测量耗时”：页面会分别在有缓存和无缓存的情况下反复生成这段文本，并显示中位数。',
-    timeResult:
-      '{batches} 组、每组 {calls} 次运行的中位数：有缓存 {with} 毫秒，无缓存 {without} 毫秒（新生成 {words} 个词）。',
+    timeResult: '有缓存 {with}，无缓存 {without}：每次运行生成 {calls} 遍，取中位数和范围（新生成 {words} 个词）。',
+    timeResultOverlap:
+      '有缓存 {with}，无缓存 {without}：每次运行生成 {calls} 遍，取中位数和范围（新生成 {words} 个词）。两个范围有重叠，说明这台机器太忙，分不出两者的差别；请再测一次。',
+    timeSpread: '{ms} 毫秒（{min}–{max}，{runs} 次）',
     msValue: '{ms} 毫秒',
     causalTitle: '为什么只有因果模型能这样做',
     causal:
