@@ -10,8 +10,9 @@ import './components/attention-heatmap.mjs';
 import './components/head-view.mjs';
 import { locale as localeOf, percent as formatPercent } from './lib/panel-strings.mjs';
 import { coreferenceHead } from './lib/coreference-head.mjs';
-import { deciderSwap, lessonPair, pronounOf } from './lib/model-lesson.mjs';
-import { DECODER_PROMPT, LESSON, WORD_ORDER_PAIR } from './lib/lesson.mjs';
+import { pronounOf } from './lib/model-lesson.mjs';
+import { DEFAULT_SENTENCES, LESSON } from './lib/lesson.mjs';
+import { TYPING_DELAY_MS, answerParts, orderModels, runView, sentencePair, swapFor } from './lib/main-view.mjs';
 import { OWN_MODEL, ownModelText, setUpOwnModel } from './lib/own-model-picker.mjs';
 import { insertWord, replaceWord, suggestionsFor, unreadLanguage, vocabularyLanguage } from './lib/vocabulary-help.mjs';
 // The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
@@ -19,30 +20,10 @@ import { insertWord, replaceWord, suggestionsFor, unreadLanguage, vocabularyLang
 
 const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number
-const TYPING_DELAY_MS = 40;
 const UNTRAINED = 'untrained';
 // The lesson opens on the trained coreference head in the page's language (English stays one click away).
 const DEFAULT_MODELS = { en: 'coref-encoder', zh: 'coref-encoder-zh' };
-const TOP_K = 4; // the answer and three alternatives
 const SUGGESTIONS = 3; // known words offered for a word read as [UNK]
-// The lesson's order for the model menu; models not listed here follow in index order.
-const MODEL_ORDER = [
-  'coref-encoder',
-  'coref-encoder-zh',
-  'coref-decoder',
-  'word-order-none',
-  'word-order-sinusoidal',
-  'word-order-learned',
-  'word-order-rope',
-];
-
-const DEFAULT_SENTENCES = {
-  none: LESSON.tired,
-  coreference: LESSON.tired,
-  'word-order': WORD_ORDER_PAIR.a,
-  'next-word': DECODER_PROMPT.tired,
-};
-const ENGLISH_PAIR = [LESSON.tired, LESSON.wide]; // the lesson's minimal pair
 
 const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(
@@ -117,7 +98,7 @@ const state = {
   shown: null, // the name of the model last shown (its sentence is kept in `sentences`)
   sentences: new Map(), // model name → the sentence it showed last: each model keeps its own
   modelChosen: false, // the reader (or the link) chose the model: it no longer follows the language
-  defaults: new Set(Object.values(DEFAULT_SENTENCES).concat(ENGLISH_PAIR)), // sentences the page put there
+  defaults: new Set(Object.values(DEFAULT_SENTENCES).concat(LESSON.wide)), // sentences the page put there
 };
 
 // localStorage may be blocked (privacy settings); the page then just doesn't remember.
@@ -141,11 +122,7 @@ const task = () => state.model?.config.task ?? 'none';
 
 // --- model menu ---
 
-async function fetchIndex() {
-  const models = await getModelIndex();
-  const rank = (m) => (MODEL_ORDER.includes(m.name) ? MODEL_ORDER.indexOf(m.name) : MODEL_ORDER.length);
-  return models.sort((a, b) => rank(a) - rank(b));
-}
+const fetchIndex = async () => orderModels(await getModelIndex());
 
 function fillModelMenu() {
   if (!state.index.length) return;
@@ -282,16 +259,10 @@ function fits(model, text) {
   }
 }
 
-// The model's own lesson pair (a trained coreference model's config names it, in its language),
-// else the task's default sentence and its tired/wide swap. A sentence the page put there (not
-// one the user typed) may be replaced by another model's.
-function modelPair() {
-  const own = task() === 'coreference' && lessonPair(state.model?.config);
-  if (own) return own;
-  const first = DEFAULT_SENTENCES[task()];
-  return [first, first.replace('tired', 'wide')];
-}
-const swapper = () => deciderSwap(lessonPair(state.model?.config) ?? ENGLISH_PAIR);
+// The shown model's pair (main-view.mjs). A sentence the page put there (not one the user
+// typed) may be replaced by another model's.
+const modelPair = () => sentencePair(state.model?.config);
+const swapper = () => swapFor(state.model?.config);
 
 function swapDecider() {
   ui.sentence.value = swapper().swap(ui.sentence.value);
@@ -374,7 +345,7 @@ function run() {
   const options = { causal: ui.causal.checked, scale: ui.scale.checked };
   try {
     if (trained) {
-      state.result = state.model.analyzePacked(text, { ...options, topK: TOP_K }); // analyze()'s numbers, cheaper to cross from wasm
+      state.result = runView(state.model, text, options);
     } else {
       ensureRandomModel(readConfig(seed));
       applyLink();
@@ -434,14 +405,8 @@ function showPrediction() {
   ui.prediction.hidden = !prediction;
   ui.app.dataset.prediction = prediction?.token ?? '';
   if (prediction) {
-    const [before, after] = format(messages[lang()].answer[task()] ?? '{word} {p}', {
-      word: prediction.token,
-      pronoun: pronounOf(state.model?.config),
-    }).split('{p}');
-    const probability = Object.assign(document.createElement('span'), {
-      className: 'probability',
-      textContent: t('probability', { p: percent(prediction.probability) }),
-    });
+    const [before, p, after] = answerParts(prediction, state.model?.config, lang(), percent);
+    const probability = Object.assign(document.createElement('span'), { className: 'probability', textContent: p });
     ui.answer.replaceChildren(before, probability, after);
     ui.alternatives.replaceChildren(
       ...prediction.top.slice(1).map(({ token, probability }) => {
