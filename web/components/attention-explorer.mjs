@@ -1,7 +1,8 @@
 // <attention-explorer>: the page's main view as one element for other sites — a trained model,
 // a sentence (with the tired ↔ wide swap), the causal mask, ÷√d, layer and head, the heatmap
-// and the model's answer. Runs the model itself (getTrainedModel, ../lib/context.mjs) and keeps
-// the run in its own store, which lesson panels placed inside it share:
+// and the model's answer. Runs the model itself (getTrainedModel, ../lib/context.mjs; the run,
+// each model's sentence, the swap and the answer's wording are the page's, ../lib/main-view.mjs)
+// and keeps the run in its own store, which lesson panels placed inside it share:
 //   <attention-explorer model="coref-encoder" layer="3" head="4">
 //     <ae-head-view></ae-head-view>          (shown below the heatmap, following this view)
 //   </attention-explorer>
@@ -9,7 +10,8 @@
 // default the model's coreference head), causal and no-scale (booleans; properties `causal`,
 // `scale`), lang ('en' | 'zh'; by default the nearest lang="" around it), models-base (URL of
 // the models/ directory; by default the package's web/models/ — it applies to every element of
-// the page, as setModelsBase does). Event `change` (detail: view()) whenever what it shows
+// the page, as setModelsBase does). The model menu lists models/index.json's models and those
+// added with addLocalModel (context.mjs). Event `change` (detail: view()) whenever what it shows
 // changes. Shadow DOM with one constructable stylesheet: the host's CSS does not reach inside
 // and its own does not leak out; theme with --ae-* custom properties and ::part() (README of
 // docs/embedding.md lists them); light or dark follows the host's color-scheme.
@@ -17,7 +19,15 @@ import { format, messages } from '../i18n.mjs';
 import { getLocalModels, getModelIndex, getTrainedModel, onLocalModel, setModelsBase } from '../lib/context.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { errorText } from '../lib/error-text.mjs';
-import { TYPING_DELAY_MS, answerParts, orderModels, runView, sentencePair, swapFor } from '../lib/main-view.mjs';
+import {
+  SentenceMemory,
+  TYPING_DELAY_MS,
+  answerParts,
+  orderModels,
+  runView,
+  sentencePair,
+  swapFor,
+} from '../lib/main-view.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import { createStore } from '../lib/store.mjs';
 import './attention-heatmap.mjs';
@@ -125,6 +135,7 @@ export class AttentionExplorer extends HTMLElement {
   #langObserver = null;
   #menu = { shipped: [], local: new Map() }; // the model menu: index.json's names; name → label of local ones
   #offLocalModels = null;
+  #sentences = new SentenceMemory(); // each model's own sentence, as on the page
 
   // --- properties (attributes are read through them) ---
 
@@ -388,12 +399,12 @@ export class AttentionExplorer extends HTMLElement {
     try {
       const model = await getTrainedModel(name);
       if (this.model !== name) return;
-      const previousPair = sentencePair(this.#model?.config);
+      const { sentence } = this.#ui;
+      if (this.#model) this.#sentences.leave(this.store.get().model, sentence.value);
       this.#model = model;
       this.store.set({ model: name });
-      // A sentence the element put there (not the host's, not typed) gives way to this model's own.
-      if (!this.hasAttribute('sentence') && previousPair.includes(this.#ui.sentence.value))
-        this.#ui.sentence.value = sentencePair(model.config)[0];
+      const opening = this.#sentences.open(name, model, sentence.value, this.hasAttribute('sentence')).text;
+      if (opening !== sentence.value) sentence.value = opening;
       this.#translate(); // the swap names this model's words; the layer and head menus
       this.#selectHead(false);
       this.#run();

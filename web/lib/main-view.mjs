@@ -5,6 +5,7 @@
 import { format, messages } from '../i18n.mjs';
 import { DEFAULT_SENTENCES, LESSON } from './lesson.mjs';
 import { deciderSwap, lessonPair, pronounOf } from './model-lesson.mjs';
+import { unreadLanguage, vocabularyLanguage } from './vocabulary-help.mjs';
 
 export const TOP_K = 4; // the answer and three alternatives
 export const TYPING_DELAY_MS = 40; // coalesce keystrokes into one run
@@ -35,6 +36,45 @@ export function sentencePair(config) {
   if (own) return own;
   const first = DEFAULT_SENTENCES[taskOf(config)] ?? DEFAULT_SENTENCES.coreference;
   return [first, first.replace('tired', 'wide')];
+}
+
+// Whether `model` (a TrainedModel; null for the random one, which reads anything) can read a
+// sentence typed for another: its language, and for a coreference model its pronoun.
+export function fits(model, text) {
+  if (!model) return true;
+  try {
+    const encoded = model.encodeWords(text);
+    if (unreadLanguage(encoded, vocabularyLanguage(model.vocabularyWords()))) return false;
+    if (encoded.unknown.length * 2 > encoded.tokens.length) return false; // mostly words it never saw
+    return model.config.task !== 'coreference' || encoded.tokens.includes(pronounOf(model.config));
+  } catch {
+    return false;
+  }
+}
+
+// Each model's own sentence in a view that switches models: a sentence the reader typed goes
+// along while the next model can read it, else that model gets back the sentence it showed
+// last, else its own pair's first.
+export class SentenceMemory {
+  #byModel = new Map(); // model name → the sentence it showed last
+  #defaults = new Set([...Object.values(DEFAULT_SENTENCES), LESSON.wide]); // put there by a view, not typed
+
+  // Model `name` showed `text` and is about to give way to another.
+  leave(name, text) {
+    if (name) this.#byModel.set(name, text);
+  }
+
+  // What model `name` (`model`: its TrainedModel, null for the random one) opens with while `text`
+  // is shown: {text, setAside}, setAside when a typed sentence had to give way. `keep` keeps `text`
+  // (a link's, the host's).
+  open(name, model, text, keep = false) {
+    const pair = sentencePair(model?.config);
+    pair.forEach((sentence) => this.#defaults.add(sentence));
+    if (keep || pair.includes(text)) return { text, setAside: false };
+    const typed = !this.#defaults.has(text);
+    if (typed && fits(model, text)) return { text, setAside: false };
+    return { text: this.#byModel.get(name) ?? pair[0], setAside: typed };
+  }
 }
 
 // The swap button's {first, second, test(text), swap(text)}: the model's own pair (累 ↔ 宽),
