@@ -19,17 +19,9 @@ import { format, messages } from '../i18n.mjs';
 import { getLocalModels, getModelIndex, getTrainedModel, onLocalModel, setModelsBase } from '../lib/context.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { errorText } from '../lib/error-text.mjs';
-import {
-  SentenceMemory,
-  TYPING_DELAY_MS,
-  answerParts,
-  orderModels,
-  runView,
-  sentencePair,
-  swapFor,
-} from '../lib/main-view.mjs';
+import * as mainView from '../lib/main-view.mjs'; // what the page's main view runs too
 import { percent } from '../lib/panel-strings.mjs';
-import { createStore } from '../lib/store.mjs';
+import { createStore, initialView } from '../lib/store.mjs';
 import './attention-heatmap.mjs';
 
 // The palette maps public --ae-* properties (the host's theme) onto the names the heatmap's
@@ -114,19 +106,7 @@ export class AttentionExplorer extends HTMLElement {
   static observedAttributes = ['model', 'sentence', 'layer', 'head', 'causal', 'no-scale', 'lang', 'models-base'];
 
   // The run and the selection, shared with the lesson panels placed inside (their `store`).
-  store = createStore({
-    model: 'coref-encoder',
-    sentence: '',
-    layer: 0,
-    head: 0,
-    token: null,
-    causal: false,
-    scale: true,
-    lang: 'en',
-    panel: null,
-    controls: {},
-    result: null,
-  });
+  store = createStore({ ...initialView(), model: 'coref-encoder', controls: {} });
 
   #ui = null;
   #model = null; // the TrainedModel shown
@@ -135,7 +115,7 @@ export class AttentionExplorer extends HTMLElement {
   #langObserver = null;
   #menu = { shipped: [], local: new Map() }; // the model menu: index.json's names; name → label of local ones
   #offLocalModels = null;
-  #sentences = new SentenceMemory(); // each model's own sentence, as on the page
+  #sentences = new mainView.SentenceMemory(); // each model's own sentence, as on the page
 
   // --- properties (attributes are read through them) ---
 
@@ -148,7 +128,7 @@ export class AttentionExplorer extends HTMLElement {
 
   // What the text box holds (the reader may have typed since the attribute was set).
   get sentence() {
-    return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? sentencePair(null)[0];
+    return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? mainView.sentencePair(null)[0];
   }
   set sentence(text) {
     const value = String(text);
@@ -238,7 +218,7 @@ export class AttentionExplorer extends HTMLElement {
     if (!this.#ui || before === after) return;
     if (name === 'model' || name === 'models-base') return this.#load();
     if (name === 'lang') return this.#followHostLanguage();
-    if (name === 'sentence') this.#ui.sentence.value = after ?? sentencePair(this.#model?.config)[0];
+    if (name === 'sentence') this.#ui.sentence.value = after ?? mainView.sentencePair(this.#model?.config)[0];
     if (name === 'layer' || name === 'head') return this.#selectHead();
     this.#run();
   }
@@ -286,14 +266,14 @@ export class AttentionExplorer extends HTMLElement {
       slot: $('slot'),
     };
     const ui = this.#ui;
-    ui.sentence.value = this.getAttribute('sentence') ?? sentencePair(null)[0];
+    ui.sentence.value = this.getAttribute('sentence') ?? mainView.sentencePair(null)[0];
     this.store.set({ causal: this.hasAttribute('causal'), scale: !this.hasAttribute('no-scale') });
     ui.model.addEventListener('change', () => {
       this.model = ui.model.value;
     });
     ui.sentence.addEventListener('input', () => this.#runSoon());
     ui.swap.addEventListener('click', () => {
-      ui.sentence.value = swapFor(this.#model?.config).swap(ui.sentence.value);
+      ui.sentence.value = mainView.swapFor(this.#model?.config).swap(ui.sentence.value);
       this.#run();
     });
     ui.causal.addEventListener('change', () => {
@@ -348,7 +328,7 @@ export class AttentionExplorer extends HTMLElement {
 
   #translate() {
     const strings = messages[this.store.get().lang];
-    const { first, second } = swapFor(this.#model?.config); // the swap names its words
+    const { first, second } = mainView.swapFor(this.#model?.config); // the swap names its words
     for (const node of this.#ui.wrapper.querySelectorAll('[data-t]'))
       node.textContent = format(strings[node.dataset.t], { a: first, b: second });
     this.#showModels();
@@ -363,7 +343,7 @@ export class AttentionExplorer extends HTMLElement {
   async #listModels() {
     this.#offLocalModels ??= onLocalModel(({ name, label }) => this.#addLocalModel(name, label));
     for (const { name, label } of getLocalModels()) this.#menu.local.set(name, label);
-    this.#menu.shipped = orderModels(await getModelIndex()).map((m) => m.name);
+    this.#menu.shipped = mainView.orderModels(await getModelIndex()).map((m) => m.name);
     this.#showModels();
   }
 
@@ -443,20 +423,20 @@ export class AttentionExplorer extends HTMLElement {
 
   #runSoon() {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#run(), TYPING_DELAY_MS);
+    this.#timer = setTimeout(() => this.#run(), mainView.TYPING_DELAY_MS);
   }
 
   #run() {
     clearTimeout(this.#timer);
     const ui = this.#ui;
-    ui.swap.hidden = !swapFor(this.#model?.config).test(ui.sentence.value);
+    ui.swap.hidden = !mainView.swapFor(this.#model?.config).test(ui.sentence.value);
     const options = { causal: this.hasAttribute('causal'), scale: !this.hasAttribute('no-scale') };
     ui.causal.checked = options.causal;
     ui.scale.checked = options.scale;
     if (!this.#model) return;
     const sentence = ui.sentence.value;
     try {
-      const result = runView(this.#model, sentence, options);
+      const result = mainView.runView(this.#model, sentence, options);
       this.store.set({ sentence, ...options, result, token: null });
     } catch (error) {
       this.store.set({ sentence, ...options, result: null });
@@ -497,7 +477,7 @@ export class AttentionExplorer extends HTMLElement {
     const p = result.prediction;
     ui.answer.hidden = !p;
     if (p) {
-      ui.answer.textContent = answerParts(p, this.#model?.config, lang, (x) => percent(x, lang)).join('');
+      ui.answer.textContent = mainView.answerParts(p, this.#model?.config, lang, (x) => percent(x, lang)).join('');
       const others = document.createElement('span');
       others.className = 'alternatives';
       others.textContent = ` · ${p.top
