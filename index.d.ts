@@ -193,6 +193,8 @@ export function getTrainedModel(name: string): Promise<TrainedModel>;
 export function getModelIndex(): Promise<Array<{ name: string; [key: string]: unknown }>>;
 /** Where the elements fetch models from (default: the package's web/models/); call before the first load. */
 export function setModelsBase(url: string | URL): void;
+/** A model that is not fetched (made or opened in the page) under `name`: every <attention-explorer>'s menu lists it as `label`. */
+export function addLocalModel(name: string, model: TrainedModel | Promise<TrainedModel>, label: string): void;
 /** A trained model from its files, on the shared engine. */
 export function loadTrainedModel(files: ModelFiles): Promise<TrainedModel>;
 /** A trained model fetched from a directory URL ending in '/', on the shared engine. */

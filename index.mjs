@@ -4,7 +4,7 @@
 import { getEngine } from './web/lib/context.mjs';
 
 export * from './web/lib/engine.mjs';
-export { getEngine, getTrainedModel, getModelIndex, setModelsBase } from './web/lib/context.mjs';
+export { addLocalModel, getEngine, getTrainedModel, getModelIndex, setModelsBase } from './web/lib/context.mjs';
 export { createStore } from './web/lib/store.mjs';
 
 // A trained model from its three files, on the shared engine (the one the elements use).

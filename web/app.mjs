@@ -10,8 +10,16 @@ import './components/attention-heatmap.mjs';
 import './components/head-view.mjs';
 import { locale as localeOf, percent as formatPercent } from './lib/panel-strings.mjs';
 import { coreferenceHead } from './lib/coreference-head.mjs';
-import { deciderSwap, lessonPair, pronounOf } from './lib/model-lesson.mjs';
-import { DECODER_PROMPT, LESSON, WORD_ORDER_PAIR } from './lib/lesson.mjs';
+import { pronounOf } from './lib/model-lesson.mjs';
+import {
+  SentenceMemory,
+  TYPING_DELAY_MS,
+  answerParts,
+  orderModels,
+  runView,
+  sentencePair,
+  swapFor,
+} from './lib/main-view.mjs';
 import { OWN_MODEL, ownModelText, setUpOwnModel } from './lib/own-model-picker.mjs';
 import { insertWord, replaceWord, suggestionsFor, unreadLanguage, vocabularyLanguage } from './lib/vocabulary-help.mjs';
 // The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
@@ -19,30 +27,10 @@ import { insertWord, replaceWord, suggestionsFor, unreadLanguage, vocabularyLang
 
 const D_MODEL = 32; // 1, 2, 4 and 8 heads all divide it
 const SEED_MAX = 0xffffffff; // the binding casts the seed to uint64: keep it a small whole number
-const TYPING_DELAY_MS = 40;
 const UNTRAINED = 'untrained';
 // The lesson opens on the trained coreference head in the page's language (English stays one click away).
 const DEFAULT_MODELS = { en: 'coref-encoder', zh: 'coref-encoder-zh' };
-const TOP_K = 4; // the answer and three alternatives
 const SUGGESTIONS = 3; // known words offered for a word read as [UNK]
-// The lesson's order for the model menu; models not listed here follow in index order.
-const MODEL_ORDER = [
-  'coref-encoder',
-  'coref-encoder-zh',
-  'coref-decoder',
-  'word-order-none',
-  'word-order-sinusoidal',
-  'word-order-learned',
-  'word-order-rope',
-];
-
-const DEFAULT_SENTENCES = {
-  none: LESSON.tired,
-  coreference: LESSON.tired,
-  'word-order': WORD_ORDER_PAIR.a,
-  'next-word': DECODER_PROMPT.tired,
-};
-const ENGLISH_PAIR = [LESSON.tired, LESSON.wide]; // the lesson's minimal pair
 
 const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(
@@ -102,23 +90,28 @@ const ui = Object.fromEntries(
 store.set({ lang: pickLanguage(storage('ae-lang'), navigator.language) });
 const lang = () => store.get().lang;
 
-const state = {
+// What the view shows — model name, sentence, switches, layer, head, language and the last
+// successful run (`result`) — is the store's alone. The page keeps only what the store has no
+// place for: the wasm objects behind the view, its own messages and bookkeeping.
+const resources = {
   engine: null,
   index: [], // the entries of models/index.json
-  model: null, // the model shown: the RandomModel or a TrainedModel
-  random: null,
+  random: null, // the RandomModel, kept while its config stays
   configKey: '', // JSON of the config the RandomModel was built from
-  result: null, // last successful run
-  status: null, // {key, params} of the status line while something loads
-  error: null, // {key, params}, kept so it can be re-translated
-  link: null, // {layer?, head?, causal?, scale?} from the URL, applied once the first model is shown
-  vocabulary: null, // {words, language} of the trained model shown (vocabularyWords), or null
-  starting: true, // until the first model is chosen
-  shown: null, // the name of the model last shown (its sentence is kept in `sentences`)
-  sentences: new Map(), // model name → the sentence it showed last: each model keeps its own
-  modelChosen: false, // the reader (or the link) chose the model: it no longer follows the language
-  defaults: new Set(Object.values(DEFAULT_SENTENCES).concat(ENGLISH_PAIR)), // sentences the page put there
+  own: null, // the own-model picker (own-model-picker.mjs)
 };
+let shownModel = null; // the model shown: the RandomModel or a TrainedModel (null while one loads)
+let runBy = null; // the model that made the store's result
+// The store's run while it is the shown model's (after another model is chosen, not yet).
+const shownRun = () => (runBy && runBy === shownModel ? store.get().result : null);
+let statusShown = null; // {key, params} of the status line while something loads
+let errorShown = null; // {key, params, cause}, kept so it can be re-translated
+let pendingLink = null; // {layer?, head?, causal?, scale?} from the URL, applied once the first model is shown
+let vocabulary = null; // {words, language} of the trained model shown (vocabularyWords), or null
+let starting = true; // until the first model is chosen
+let modelChosen = false; // the reader (or the link) chose the model: it no longer follows the language
+let shownName = null; // the name of the model last shown
+const sentences = new SentenceMemory(); // each model keeps its own sentence
 
 // localStorage may be blocked (privacy settings); the page then just doesn't remember.
 function storage(key, value) {
@@ -135,23 +128,19 @@ const locale = () => localeOf(lang());
 const formatRate = (x) => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
 const localLabels = new Map(); // name → label of the models trained here or loaded from disk
 const modelLabel = (name) => messages[lang()].models[name] ?? localLabels.get(name) ?? name;
-const indexEntry = (name) => state.index.find((m) => m.name === name);
+const indexEntry = (name) => resources.index.find((m) => m.name === name);
 const choice = () => ui.model.value;
-const task = () => state.model?.config.task ?? 'none';
+const task = () => shownModel?.config.task ?? 'none';
 
 // --- model menu ---
 
-async function fetchIndex() {
-  const models = await getModelIndex();
-  const rank = (m) => (MODEL_ORDER.includes(m.name) ? MODEL_ORDER.indexOf(m.name) : MODEL_ORDER.length);
-  return models.sort((a, b) => rank(a) - rank(b));
-}
+const fetchIndex = async () => orderModels(await getModelIndex());
 
 function fillModelMenu() {
-  if (!state.index.length) return;
+  if (!resources.index.length) return;
   const group = document.createElement('optgroup');
   group.id = 'trained-models';
-  group.append(...state.index.map((m) => new Option(modelLabel(m.name), m.name)));
+  group.append(...resources.index.map((m) => new Option(modelLabel(m.name), m.name)));
   ui.model.append(group);
 }
 
@@ -179,7 +168,7 @@ function translateModelMenu() {
 
 async function selectModel() {
   const name = choice();
-  if (state.shown) state.sentences.set(state.shown, ui.sentence.value);
+  sentences.leave(shownName, ui.sentence.value);
   const trained = name !== UNTRAINED;
   ui['random-settings'].hidden = trained;
   ui['fact-size-row'].hidden = !trained;
@@ -191,7 +180,7 @@ async function selectModel() {
     return useModel(null);
   }
 
-  state.model = null; // run() waits until the model is here
+  shownModel = null; // run() waits until the model is here
   setStatus('loadingModel', { name: modelLabel(name) });
   ui.app.dataset.status = 'loading';
   ui.result.classList.add('stale');
@@ -217,22 +206,21 @@ async function selectModel() {
 // A model the reader opened from disk (own-model-picker.mjs), or nothing until one is opened.
 function selectOwnModel() {
   setStatus(null);
-  const model = state.own.current();
+  const model = resources.own.current();
   if (model) return useModel(model);
-  state.model = null;
+  shownModel = null;
   ui.result.classList.add('stale');
 }
 
 // Shows `model` (a TrainedModel, or null for the random one) with its task's defaults.
 function useModel(model) {
-  state.model = model ?? state.random;
-  state.result = null;
-  const previous = state.shown;
-  state.shown = choice();
+  shownModel = model ?? resources.random;
+  const previous = shownName;
+  shownName = choice();
   chooseSentence(model, previous);
   translateSwap();
-  ui.causal.checked = Boolean(state.model?.config.causal); // start from the mask it was trained with
-  if (state.model) fillRanges();
+  ui.causal.checked = Boolean(shownModel?.config.causal); // start from the mask it was trained with
+  if (shownModel) fillRanges();
   const head = model && coreferenceHead(model.config);
   if (head) [ui.layer.value, ui.head.value] = [head.layer, head.head];
   showVocabulary(model);
@@ -244,15 +232,10 @@ function useModel(model) {
 // read it (carried over); else the one this model showed last, else its own default — and when a
 // typed sentence had to give way, a note says so (it comes back with the model it was typed for).
 function chooseSentence(model, previous) {
-  const text = ui.sentence.value;
-  const pair = modelPair();
-  pair.forEach((sentence) => state.defaults.add(sentence));
   ui['sentence-note'].hidden = true;
-  if (state.link?.sentence || pair.includes(text)) return;
-  const typed = !state.defaults.has(text);
-  if (typed && fits(model, text)) return;
-  ui.sentence.value = state.sentences.get(state.shown) ?? pair[0];
-  if (typed && previous) {
+  const { text, setAside } = sentences.open(shownName, model, ui.sentence.value, pendingLink?.sentence);
+  if (text !== ui.sentence.value) ui.sentence.value = text;
+  if (setAside && previous) {
     ui['sentence-note'].dataset.model = previous;
     translateSentenceNote();
     ui['sentence-note'].hidden = false;
@@ -267,31 +250,9 @@ function translateSentenceNote() {
     });
 }
 
-// Whether `model` can read a sentence typed for another: its language, and for a coreference
-// model its pronoun. The untrained model reads anything.
-function fits(model, text) {
-  if (!model) return true;
-  try {
-    const encoded = model.encodeWords(text);
-    const words = model.vocabularyWords();
-    if (unreadLanguage(encoded, vocabularyLanguage(words))) return false;
-    if (encoded.unknown.length * 2 > encoded.tokens.length) return false; // mostly words it never saw
-    return model.config.task !== 'coreference' || encoded.tokens.includes(pronounOf(model.config));
-  } catch {
-    return false;
-  }
-}
-
-// The model's own lesson pair (a trained coreference model's config names it, in its language),
-// else the task's default sentence and its tired/wide swap. A sentence the page put there (not
-// one the user typed) may be replaced by another model's.
-function modelPair() {
-  const own = task() === 'coreference' && lessonPair(state.model?.config);
-  if (own) return own;
-  const first = DEFAULT_SENTENCES[task()];
-  return [first, first.replace('tired', 'wide')];
-}
-const swapper = () => deciderSwap(lessonPair(state.model?.config) ?? ENGLISH_PAIR);
+// The shown model's pair (main-view.mjs).
+const modelPair = () => sentencePair(shownModel?.config);
+const swapper = () => swapFor(shownModel?.config);
 
 function swapDecider() {
   ui.sentence.value = swapper().swap(ui.sentence.value);
@@ -317,7 +278,7 @@ function offerModelFor(lang) {
 }
 
 function openOfferedModel() {
-  state.modelChosen = true;
+  modelChosen = true;
   ui.model.value = ui['other-model'].dataset.model;
   ui['other-model'].hidden = true;
   selectModel();
@@ -342,17 +303,17 @@ const readConfig = (seed) => ({
 // Builds the random model only when its config changed, freeing the old one's wasm memory.
 function ensureRandomModel(config) {
   const key = JSON.stringify(config);
-  if (key === state.configKey) return;
-  state.random?.delete();
-  Object.assign(state, { random: null, configKey: '', result: null });
-  state.model = state.random = state.engine.createRandomModel(config);
-  state.configKey = ui.app.dataset.config = key;
+  if (key === resources.configKey) return;
+  resources.random?.delete();
+  Object.assign(resources, { random: null, configKey: '' });
+  shownModel = resources.random = resources.engine.createRandomModel(config);
+  resources.configKey = ui.app.dataset.config = key;
   fillRanges();
 }
 
 // Options 1..count for the layer and head selectors, keeping a selection that still exists.
 function fillRanges() {
-  const { nLayers, nHeads } = state.model.config;
+  const { nLayers, nHeads } = shownModel.config;
   for (const [select, count, key] of [
     [ui.layer, nLayers, 'layerN'],
     [ui.head, nHeads, 'headN'],
@@ -374,20 +335,21 @@ function markCoreferenceHead() {
 
 function run() {
   ui.swap.hidden = !swapper().test(ui.sentence.value);
-  if (!state.engine) return; // the first run happens once the engine has loaded
+  if (!resources.engine) return; // the first run happens once the engine has loaded
   const trained = choice() !== UNTRAINED;
-  if (trained && !state.model) return; // still loading, or it failed and says so
+  if (trained && !shownModel) return; // still loading, or it failed and says so
   const seed = readSeed();
   if (!trained && seed === null) return showError('seedError', { max: SEED_MAX });
   const text = ui.sentence.value;
   const options = { causal: ui.causal.checked, scale: ui.scale.checked };
+  let result;
   try {
     if (trained) {
-      state.result = state.model.analyzePacked(text, { ...options, topK: TOP_K }); // analyze()'s numbers, cheaper to cross from wasm
+      result = runView(shownModel, text, options);
     } else {
       ensureRandomModel(readConfig(seed));
       applyLink();
-      state.result = state.model.run(text, options);
+      result = shownModel.run(text, options);
     }
   } catch (error) {
     const unread = trained && readLanguage(text);
@@ -398,7 +360,8 @@ function run() {
     return showError('runError', {}, error);
   }
   Object.assign(ui.app.dataset, { model: choice(), run: JSON.stringify(options), text, status: 'ready' });
-  store.set({ model: choice(), sentence: text, ...options, result: state.result });
+  runBy = shownModel;
+  store.set({ model: choice(), sentence: text, ...options, result });
   clearError();
   showView();
   showPrediction();
@@ -422,13 +385,14 @@ function runNow() {
 
 // Cheap: shows another head of the last run; the heatmap only recolours when tokens are unchanged.
 function showView() {
-  if (!state.result) return;
+  const result = shownRun();
+  if (!result) return;
   const layer = Number(ui.layer.value) || 0;
   const head = Number(ui.head.value) || 0;
   ui.heatmap.data = {
-    tokens: state.result.tokens,
-    weights: state.result.layers[layer].selfAttention.heads[head].weights,
-    unknown: state.result.unknown ?? [],
+    tokens: result.tokens,
+    weights: result.layers[layer].selfAttention.heads[head].weights,
+    unknown: result.unknown ?? [],
     caption: t('caption', { layer: layer + 1, head: head + 1 }),
   };
   Object.assign(ui.app.dataset, { layer, head });
@@ -439,18 +403,12 @@ const percent = (p) => formatPercent(p, lang()); // never a rounded 100 % (panel
 
 // The trained model's answer with the runners-up, and the words it does not know.
 function showPrediction() {
-  const { prediction, unknown = [], tokens = [] } = (!state.error && state.result) || {};
+  const { prediction, unknown = [], tokens = [] } = (!errorShown && shownRun()) || {};
   ui.prediction.hidden = !prediction;
   ui.app.dataset.prediction = prediction?.token ?? '';
   if (prediction) {
-    const [before, after] = format(messages[lang()].answer[task()] ?? '{word} {p}', {
-      word: prediction.token,
-      pronoun: pronounOf(state.model?.config),
-    }).split('{p}');
-    const probability = Object.assign(document.createElement('span'), {
-      className: 'probability',
-      textContent: t('probability', { p: percent(prediction.probability) }),
-    });
+    const [before, p, after] = answerParts(prediction, shownModel?.config, lang(), percent);
+    const probability = Object.assign(document.createElement('span'), { className: 'probability', textContent: p });
     ui.answer.replaceChildren(before, probability, after);
     ui.alternatives.replaceChildren(
       ...prediction.top.slice(1).map(({ token, probability }) => {
@@ -472,7 +430,7 @@ function showPrediction() {
   const [before, after] = t('unknownNote').split('{words}');
   ui.unknown.replaceChildren(before, ...words.flatMap((w, i) => (i ? [', ', w] : [w])), after);
   // A whole sentence in the other language: say that, rather than list every word of it.
-  const unread = state.vocabulary && unreadLanguage({ tokens, unknown }, state.vocabulary.language);
+  const unread = vocabulary && unreadLanguage({ tokens, unknown }, vocabulary.language);
   if (unread)
     ui.unknown.textContent = t(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example: modelPair()[0] });
   ui.unknown.hidden = unknown.length === 0;
@@ -492,9 +450,9 @@ function answerOutsideSentence(answer, tokens) {
 // The language a sentence the model refused is in, when it is not the model's ('zh' | 'en'),
 // judged from how the model's own vocabulary reads it; null when that is not the problem.
 function readLanguage(text) {
-  if (!state.vocabulary) return null;
+  if (!vocabulary) return null;
   try {
-    return unreadLanguage(state.model.encodeWords(text), state.vocabulary.language);
+    return unreadLanguage(shownModel.encodeWords(text), vocabulary.language);
   } catch {
     return null; // e.g. text that is not UTF-8: the engine's own message says so
   }
@@ -503,14 +461,14 @@ function readLanguage(text) {
 // "Words this model knows (N)": the trained model's vocabulary, in the language's sort order.
 function showVocabulary(model) {
   const words = model?.vocabularyWords?.() ?? null;
-  state.vocabulary = words && {
+  vocabulary = words && {
     words: [...words].sort((a, b) => a.localeCompare(b, locale())),
     language: vocabularyLanguage(words),
   };
   ui.vocab.hidden = !words;
   ui['vocab-filter'].value = '';
   ui['vocab-list'].replaceChildren(
-    ...(state.vocabulary?.words ?? []).map((word) => {
+    ...(vocabulary?.words ?? []).map((word) => {
       const item = document.createElement('li');
       const button = Object.assign(document.createElement('button'), {
         type: 'button',
@@ -527,8 +485,8 @@ function showVocabulary(model) {
 }
 
 function translateVocabulary() {
-  if (!state.vocabulary) return;
-  ui['vocab-summary'].textContent = t('vocabSummary', { n: state.vocabulary.words.length.toLocaleString(locale()) });
+  if (!vocabulary) return;
+  ui['vocab-summary'].textContent = t('vocabSummary', { n: vocabulary.words.length.toLocaleString(locale()) });
   for (const button of ui['vocab-list'].querySelectorAll('button'))
     button.ariaLabel = t('vocabInsert', { word: button.dataset.word });
 }
@@ -580,7 +538,7 @@ function insertChosenWord(event) {
 // "“bycicle” is not a word this model knows — did you mean “bicycle”?" for each unknown word
 // with a known word close enough (Vocabulary::nearest in the core).
 function showSuggestions(unknown, tokens) {
-  const offers = state.vocabulary && !state.error ? suggestionsFor(state.model, tokens, unknown, SUGGESTIONS) : [];
+  const offers = vocabulary && !errorShown ? suggestionsFor(shownModel, tokens, unknown, SUGGESTIONS) : [];
   ui.suggestions.hidden = offers.length === 0;
   ui.suggestions.replaceChildren(
     ...offers.map(({ word, near }) => {
@@ -611,9 +569,10 @@ function replaceSuggested(event) {
 }
 
 function showFacts() {
-  const config = state.model?.config;
+  const config = shownModel?.config;
   if (!config) return;
-  const count = state.model.parameterCount; // RandomModel only, for now
+  const result = shownRun();
+  const count = shownModel.parameterCount; // RandomModel only, for now
   ui['fact-params-row'].hidden = count === undefined;
   ui['fact-params'].textContent = count?.toLocaleString(locale()) ?? '–';
   ui['fact-dmodel'].textContent = config.dModel;
@@ -628,10 +587,10 @@ function showFacts() {
     ? `${(bytes / 1024).toLocaleString(locale(), { maximumFractionDigits: 0 })} KB`
     : '–';
   ui['fact-tokens'].textContent =
-    state.result && !state.error ? t('factTokensValue', { n: state.result.n, max: config.maxLen }) : '–';
-  ui['fact-simd'].textContent = t(state.engine.simd ? 'on' : 'off');
+    result && !errorShown ? t('factTokensValue', { n: result.n, max: config.maxLen }) : '–';
+  ui['fact-simd'].textContent = t(resources.engine.simd ? 'on' : 'off');
   // Which of the two builds runs (web/lib/engine.mjs picks it at load time).
-  ui['fact-arithmetic'].textContent = t(state.engine.features.fma ? 'arithmeticFused' : 'arithmeticSeparate');
+  ui['fact-arithmetic'].textContent = t(resources.engine.features.fma ? 'arithmeticFused' : 'arithmeticSeparate');
   showSplitFacts(config);
 }
 
@@ -660,7 +619,7 @@ function showSplitFacts(config) {
 }
 
 function showBanner() {
-  if (!state.shown && choice() === UNTRAINED && state.starting) {
+  if (!shownName && choice() === UNTRAINED && starting) {
     // Before the first model is chosen: say that it loads, never describe a model not shown.
     ui['banner-title'].textContent = t('loading');
     ui['banner-text'].textContent = '';
@@ -668,10 +627,10 @@ function showBanner() {
   }
   if (choice() === UNTRAINED) {
     ui['banner-title'].textContent = t('bannerTitle');
-    ui['banner-text'].textContent = t('banner', { seed: state.random?.config.seed ?? 42 });
+    ui['banner-text'].textContent = t('banner', { seed: resources.random?.config.seed ?? 42 });
     return;
   }
-  const config = state.model?.config;
+  const config = shownModel?.config;
   if (!config) return; // loading or failed: the banner still describes the model shown
   if (choice() === OWN_MODEL) {
     ui['banner-title'].textContent = ownModelText(store.get().lang, 'title');
@@ -687,14 +646,14 @@ function showBanner() {
 }
 
 function setStatus(key, params) {
-  state.status = key && { key, params };
+  statusShown = key && { key, params };
   ui.status.hidden = !key;
   if (key) ui.status.textContent = t(key, params);
 }
 
 // `cause`, the error thrown, is worded in the page's language by its code (error-text.mjs).
 function showError(key, params, cause) {
-  state.error = { key, params, cause };
+  errorShown = { key, params, cause };
   showErrorText();
   ui.app.dataset.status = 'error';
   ui.app.dataset.errorCode = cause?.code ?? '';
@@ -708,7 +667,7 @@ function showError(key, params, cause) {
 // Fetched on the first error only, so that it is not part of the first view's transfer.
 let errorText = null;
 function showErrorText() {
-  const { key, params, cause } = state.error;
+  const { key, params, cause } = errorShown;
   if (cause && !errorText) {
     import('./lib/error-text.mjs')
       .then(
@@ -717,7 +676,7 @@ function showErrorText() {
       ) // offline: the raw words
       .then((words) => {
         errorText = words;
-        if (state.error) showErrorText();
+        if (errorShown) showErrorText();
       });
   }
   const message = cause ? (errorText?.(cause, lang()) ?? '') : params.message;
@@ -726,7 +685,7 @@ function showErrorText() {
 }
 
 function clearError() {
-  state.error = null;
+  errorShown = null;
   ui['other-model'].hidden = true;
   ui.error.textContent = ui.error.title = '';
   delete ui.app.dataset.errorCode;
@@ -752,9 +711,9 @@ function applyLanguage(language) {
   translateSentenceNote();
   if (!ui['other-model'].hidden)
     offerModelFor(coreferenceModelIn('zh') === ui['other-model'].dataset.model ? 'zh' : 'en');
-  if (state.model) fillRanges();
-  if (state.status) setStatus(state.status.key, state.status.params);
-  if (state.error) showErrorText();
+  if (shownModel) fillRanges();
+  if (statusShown) setStatus(statusShown.key, statusShown.params);
+  if (errorShown) showErrorText();
   showView();
   showPrediction();
   showFacts();
@@ -773,7 +732,7 @@ function toggleLanguage() {
 function followLanguage(lang) {
   const wanted = coreferenceModelIn(lang);
   const shown = choice();
-  if (state.modelChosen || !wanted || shown === wanted || !Object.values(DEFAULT_MODELS).includes(shown)) return;
+  if (modelChosen || !wanted || shown === wanted || !Object.values(DEFAULT_MODELS).includes(shown)) return;
   if (!modelPair().includes(ui.sentence.value)) return;
   ui.model.value = wanted;
   selectModel();
@@ -782,7 +741,7 @@ function followLanguage(lang) {
 // --- URL state ---
 
 // Puts the link's values into the controls. Those the model sets itself on load (mask, layer,
-// head) wait in state.link until applyLink() runs after the model is shown.
+// head) wait in pendingLink until applyLink() runs after the model is shown.
 function readLink() {
   const link = readUrlState(location.search);
   if (link.sentence !== undefined) ui.sentence.value = link.sentence;
@@ -798,14 +757,14 @@ function readLink() {
   if (link.lang) store.set({ lang: link.lang }); // a shared link opens in the sender's language
   if (link.panel && document.getElementById(link.panel)) store.set({ panel: link.panel });
   const { layer, head, causal, scale } = link;
-  state.link = { layer, head, causal, scale, sentence: link.sentence !== undefined };
+  pendingLink = { layer, head, causal, scale, sentence: link.sentence !== undefined };
   return link.model;
 }
 
 function applyLink() {
-  const link = state.link;
+  const link = pendingLink;
   if (!link) return;
-  state.link = null;
+  pendingLink = null;
   for (const key of ['causal', 'scale']) if (link[key] !== undefined) ui[key].checked = link[key];
   for (const key of ['layer', 'head']) {
     if (link[key] !== undefined && link[key] < ui[key].options.length) ui[key].value = link[key];
@@ -945,7 +904,7 @@ function firstModel(linked) {
 
 async function start() {
   const linkedModel = readLink();
-  state.modelChosen = Boolean(linkedModel);
+  modelChosen = Boolean(linkedModel);
   store.subscribe(followStore);
   setStatus('loading');
   applyLanguage(lang());
@@ -956,7 +915,7 @@ async function start() {
   for (const control of [ui.heads, ui.layers, ui.positional, ui.causal, ui.scale])
     control.addEventListener('change', runNow);
   ui.model.addEventListener('change', () => {
-    state.modelChosen = true;
+    modelChosen = true;
     selectModel();
   });
   ui.swap.addEventListener('click', swapDecider);
@@ -981,7 +940,7 @@ async function start() {
   ui.suggestions.addEventListener('click', replaceSuggested);
   onLocalModel(addLocalModelOption);
   try {
-    [state.engine, state.index] = await Promise.all([getEngine(), fetchIndex()]);
+    [resources.engine, resources.index] = await Promise.all([getEngine(), fetchIndex()]);
   } catch (error) {
     return showError('loadError', { message: error.message });
   } finally {
@@ -989,7 +948,7 @@ async function start() {
   }
   fillModelMenu();
   translateModelMenu();
-  state.own = setUpOwnModel({
+  resources.own = setUpOwnModel({
     box: $('own-model'),
     option: $('own-option'),
     getEngine,
@@ -1002,7 +961,7 @@ async function start() {
   });
   trackPanels();
   const name = firstModel(linkedModel);
-  state.starting = false;
+  starting = false;
   if (name !== UNTRAINED) {
     ui.model.value = name;
     selectModel();

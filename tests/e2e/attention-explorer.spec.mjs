@@ -52,6 +52,15 @@ test('attributes and properties drive the view; the change event reports it', as
   // The panel inside shares the element's run and head.
   await expect(page.locator('ae-head-view')).toHaveAttribute('data-head', String(head.head));
 
+  // The menu: models/index.json's in the lesson's order, then a model added to the shared context.
+  const menu = el.locator('select').first();
+  await expect(menu.locator('option').first()).toHaveAttribute('value', 'coref-encoder');
+  await page.evaluate(async () => {
+    const { addLocalModel, getTrainedModel } = await import('/lib/context.mjs');
+    addLocalModel('mine', getTrainedModel('coref-encoder'), 'My model');
+  });
+  await expect(menu.locator('option').last()).toHaveText('My model');
+
   await recordChanges(el);
   await el.evaluate((e) => {
     e.sentence = "The animal didn't cross the street because it was too wide.";

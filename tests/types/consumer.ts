@@ -1,6 +1,15 @@
 // A site author's TypeScript against the package's types, through its own name (package.json
 // "exports"): must compile (tests/wasm/types.test.mjs).
-import { EngineError, createStore, loadEngine, setModelsBase, type Analysis, type ModelFiles } from 'attention-explorer';
+import {
+  EngineError,
+  addLocalModel,
+  createStore,
+  loadEngine,
+  loadTrainedModel,
+  setModelsBase,
+  type Analysis,
+  type ModelFiles,
+} from 'attention-explorer';
 import 'attention-explorer/elements';
 
 export async function lessonAnswer(files: ModelFiles): Promise<string | undefined> {
@@ -20,6 +29,7 @@ export async function lessonAnswer(files: ModelFiles): Promise<string | undefine
 }
 
 setModelsBase(new URL('/models/', 'https://example.org/'));
+export const addMine = (files: ModelFiles) => addLocalModel('mine', loadTrainedModel(files), 'My model');
 const store = createStore({ model: 'coref-encoder', layer: 2, head: 3 });
 const view = document.querySelector('ae-head-view');
 if (view) {

@@ -1,7 +1,8 @@
 // <attention-explorer>: the page's main view as one element for other sites — a trained model,
 // a sentence (with the tired ↔ wide swap), the causal mask, ÷√d, layer and head, the heatmap
-// and the model's answer. Runs the model itself (getTrainedModel, ../lib/context.mjs) and keeps
-// the run in its own store, which lesson panels placed inside it share:
+// and the model's answer. Runs the model itself (getTrainedModel, ../lib/context.mjs; the run,
+// each model's sentence, the swap and the answer's wording are the page's, ../lib/main-view.mjs)
+// and keeps the run in its own store, which lesson panels placed inside it share:
 //   <attention-explorer model="coref-encoder" layer="3" head="4">
 //     <ae-head-view></ae-head-view>          (shown below the heatmap, following this view)
 //   </attention-explorer>
@@ -9,38 +10,19 @@
 // default the model's coreference head), causal and no-scale (booleans; properties `causal`,
 // `scale`), lang ('en' | 'zh'; by default the nearest lang="" around it), models-base (URL of
 // the models/ directory; by default the package's web/models/ — it applies to every element of
-// the page, as setModelsBase does). Event `change` (detail: view()) whenever what it shows
+// the page, as setModelsBase does). The model menu lists models/index.json's models and those
+// added with addLocalModel (context.mjs). Event `change` (detail: view()) whenever what it shows
 // changes. Shadow DOM with one constructable stylesheet: the host's CSS does not reach inside
 // and its own does not leak out; theme with --ae-* custom properties and ::part() (README of
 // docs/embedding.md lists them); light or dark follows the host's color-scheme.
 import { format, messages } from '../i18n.mjs';
-import { getTrainedModel, setModelsBase } from '../lib/context.mjs';
+import { getLocalModels, getModelIndex, getTrainedModel, onLocalModel, setModelsBase } from '../lib/context.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
-import { pronounOf } from '../lib/model-lesson.mjs';
 import { errorText } from '../lib/error-text.mjs';
+import * as mainView from '../lib/main-view.mjs'; // what the page's main view runs too
 import { percent } from '../lib/panel-strings.mjs';
-import { createStore } from '../lib/store.mjs';
+import { createStore, initialView } from '../lib/store.mjs';
 import './attention-heatmap.mjs';
-
-const LESSON = "The animal didn't cross the street because it was too tired.";
-const DEFAULT_SENTENCES = {
-  // app.mjs's, per task
-  coreference: LESSON,
-  'word-order': '猫追狗',
-  'next-word': "the animal didn't cross the street because it was too tired . it =",
-};
-const MODELS = [
-  'coref-encoder',
-  'coref-encoder-zh',
-  'coref-decoder',
-  'word-order-none',
-  'word-order-sinusoidal',
-  'word-order-learned',
-  'word-order-rope',
-];
-const TIRED_OR_WIDE = /\btoo (tired|wide)( ?\.)/;
-const TOP_K = 4;
-const TYPING_DELAY_MS = 40;
 
 // The palette maps public --ae-* properties (the host's theme) onto the names the heatmap's
 // rules use; light-dark() follows the color-scheme the element inherits from the host.
@@ -124,25 +106,16 @@ export class AttentionExplorer extends HTMLElement {
   static observedAttributes = ['model', 'sentence', 'layer', 'head', 'causal', 'no-scale', 'lang', 'models-base'];
 
   // The run and the selection, shared with the lesson panels placed inside (their `store`).
-  store = createStore({
-    model: 'coref-encoder',
-    sentence: '',
-    layer: 0,
-    head: 0,
-    token: null,
-    causal: false,
-    scale: true,
-    lang: 'en',
-    panel: null,
-    controls: {},
-    result: null,
-  });
+  store = createStore({ ...initialView(), model: 'coref-encoder', controls: {} });
 
   #ui = null;
   #model = null; // the TrainedModel shown
   #loading = null; // name of the model being fetched
   #timer = 0;
   #langObserver = null;
+  #menu = { shipped: [], local: new Map() }; // the model menu: index.json's names; name → label of local ones
+  #offLocalModels = null;
+  #sentences = new mainView.SentenceMemory(); // each model's own sentence, as on the page
 
   // --- properties (attributes are read through them) ---
 
@@ -155,7 +128,7 @@ export class AttentionExplorer extends HTMLElement {
 
   // What the text box holds (the reader may have typed since the attribute was set).
   get sentence() {
-    return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? DEFAULT_SENTENCES.coreference;
+    return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? mainView.sentencePair(null)[0];
   }
   set sentence(text) {
     const value = String(text);
@@ -230,19 +203,22 @@ export class AttentionExplorer extends HTMLElement {
   connectedCallback() {
     if (!this.#ui) this.#build();
     this.#followHostLanguage();
+    this.#listModels();
     this.#load();
   }
 
   disconnectedCallback() {
     this.#langObserver?.disconnect();
     this.#langObserver = null;
+    this.#offLocalModels?.();
+    this.#offLocalModels = null;
   }
 
   attributeChangedCallback(name, before, after) {
     if (!this.#ui || before === after) return;
     if (name === 'model' || name === 'models-base') return this.#load();
     if (name === 'lang') return this.#followHostLanguage();
-    if (name === 'sentence') this.#ui.sentence.value = after ?? DEFAULT_SENTENCES[this.#task()];
+    if (name === 'sentence') this.#ui.sentence.value = after ?? mainView.sentencePair(this.#model?.config)[0];
     if (name === 'layer' || name === 'head') return this.#selectHead();
     this.#run();
   }
@@ -290,18 +266,14 @@ export class AttentionExplorer extends HTMLElement {
       slot: $('slot'),
     };
     const ui = this.#ui;
-    ui.model.append(...MODELS.map((name) => new Option(name, name)));
-    ui.sentence.value = this.getAttribute('sentence') ?? DEFAULT_SENTENCES.coreference;
+    ui.sentence.value = this.getAttribute('sentence') ?? mainView.sentencePair(null)[0];
     this.store.set({ causal: this.hasAttribute('causal'), scale: !this.hasAttribute('no-scale') });
     ui.model.addEventListener('change', () => {
       this.model = ui.model.value;
     });
     ui.sentence.addEventListener('input', () => this.#runSoon());
     ui.swap.addEventListener('click', () => {
-      ui.sentence.value = ui.sentence.value.replace(
-        TIRED_OR_WIDE,
-        (_, w, end) => `too ${w === 'tired' ? 'wide' : 'tired'}${end}`,
-      );
+      ui.sentence.value = mainView.swapFor(this.#model?.config).swap(ui.sentence.value);
       this.#run();
     });
     ui.causal.addEventListener('change', () => {
@@ -356,18 +328,41 @@ export class AttentionExplorer extends HTMLElement {
 
   #translate() {
     const strings = messages[this.store.get().lang];
+    const { first, second } = mainView.swapFor(this.#model?.config); // the swap names its words
     for (const node of this.#ui.wrapper.querySelectorAll('[data-t]'))
-      node.textContent = format(strings[node.dataset.t], { a: 'tired', b: 'wide' }); // the swap names its words
-    for (const option of this.#ui.model.options) option.textContent = strings.models?.[option.value] ?? option.value;
+      node.textContent = format(strings[node.dataset.t], { a: first, b: second });
+    this.#showModels();
     this.#ui.heatmap.strings = strings.heatmap;
     if (this.#model) this.#fillRanges();
   }
 
-  // --- model, run, view ---
+  // --- model menu ---
 
-  #task() {
-    return this.#model?.config.task ?? 'coreference';
+  // models/index.json's models (in the lesson's order), then those trained in the page or opened
+  // from disk and added to the shared context (context.mjs addLocalModel), as they come.
+  async #listModels() {
+    this.#offLocalModels ??= onLocalModel(({ name, label }) => this.#addLocalModel(name, label));
+    for (const { name, label } of getLocalModels()) this.#menu.local.set(name, label);
+    this.#menu.shipped = mainView.orderModels(await getModelIndex()).map((m) => m.name);
+    this.#showModels();
   }
+
+  #addLocalModel(name, label) {
+    this.#menu.local.set(name, label);
+    this.#showModels();
+  }
+
+  // The menu's options, labelled in the element's language; the model shown is always one of them.
+  #showModels() {
+    const strings = messages[this.store.get().lang];
+    const { shipped, local } = this.#menu;
+    const names = [...new Set([...shipped, ...local.keys(), this.model])];
+    const label = (name) => strings.models?.[name] ?? local.get(name) ?? name;
+    this.#ui.model.replaceChildren(...names.map((name) => new Option(label(name), name)));
+    this.#ui.model.value = this.model;
+  }
+
+  // --- model, run, view ---
 
   #wholeAttribute(name) {
     const n = Number(this.getAttribute(name));
@@ -377,19 +372,20 @@ export class AttentionExplorer extends HTMLElement {
   async #load() {
     const name = this.model;
     if (this.modelsBase) setModelsBase(this.modelsBase);
-    this.#ui.model.value = name;
+    this.#showModels();
     if (this.#loading === name || (this.#model && this.store.get().model === name && !this.#loading)) return;
     this.#loading = name;
     this.#status(this.#t('loadingModel', { name: messages[this.store.get().lang].models?.[name] ?? name }));
     try {
       const model = await getTrainedModel(name);
       if (this.model !== name) return;
-      const previousTask = this.#task();
+      const { sentence } = this.#ui;
+      if (this.#model) this.#sentences.leave(this.store.get().model, sentence.value);
       this.#model = model;
       this.store.set({ model: name });
-      if (!this.hasAttribute('sentence') && this.#task() !== previousTask)
-        this.#ui.sentence.value = DEFAULT_SENTENCES[this.#task()];
-      this.#fillRanges();
+      const opening = this.#sentences.open(name, model, sentence.value, this.hasAttribute('sentence')).text;
+      if (opening !== sentence.value) sentence.value = opening;
+      this.#translate(); // the swap names this model's words; the layer and head menus
       this.#selectHead(false);
       this.#run();
     } catch (error) {
@@ -427,20 +423,20 @@ export class AttentionExplorer extends HTMLElement {
 
   #runSoon() {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#run(), TYPING_DELAY_MS);
+    this.#timer = setTimeout(() => this.#run(), mainView.TYPING_DELAY_MS);
   }
 
   #run() {
     clearTimeout(this.#timer);
     const ui = this.#ui;
-    ui.swap.hidden = !TIRED_OR_WIDE.test(ui.sentence.value);
+    ui.swap.hidden = !mainView.swapFor(this.#model?.config).test(ui.sentence.value);
     const options = { causal: this.hasAttribute('causal'), scale: !this.hasAttribute('no-scale') };
     ui.causal.checked = options.causal;
     ui.scale.checked = options.scale;
     if (!this.#model) return;
     const sentence = ui.sentence.value;
     try {
-      const result = this.#model.analyzePacked(sentence, { ...options, topK: TOP_K });
+      const result = mainView.runView(this.#model, sentence, options);
       this.store.set({ sentence, ...options, result, token: null });
     } catch (error) {
       this.store.set({ sentence, ...options, result: null });
@@ -481,12 +477,7 @@ export class AttentionExplorer extends HTMLElement {
     const p = result.prediction;
     ui.answer.hidden = !p;
     if (p) {
-      const template = messages[lang].answer[this.#task()] ?? '{word} {p}';
-      ui.answer.textContent = format(template, {
-        word: p.token,
-        pronoun: pronounOf(this.#model?.config),
-        p: this.#t('probability', { p: percent(p.probability, lang) }),
-      });
+      ui.answer.textContent = mainView.answerParts(p, this.#model?.config, lang, (x) => percent(x, lang)).join('');
       const others = document.createElement('span');
       others.className = 'alternatives';
       others.textContent = ` · ${p.top

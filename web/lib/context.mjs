@@ -58,13 +58,18 @@ function listenersOf(name) {
 }
 
 // Models made in the page — trained here, or loaded from disk (<ae-train>) — served by
-// getTrainedModel(name) like a fetched one; listeners (the model menu) hear of each.
+// getTrainedModel(name) like a fetched one; listeners (the model menus) hear of each.
 const localListeners = new Set();
+const localModels = []; // {name, label} of each, in the order they came
 
 export function addLocalModel(name, model, label) {
   shareModel(name, model);
+  localModels.push({ name, label });
   for (const listener of localListeners) listener({ name, label });
 }
+
+// The models added so far ({name, label}), for a menu made after some were.
+export const getLocalModels = () => [...localModels];
 
 // A model that is not fetched (one opened from disk) under `name`, so that a panel asking
 // getTrainedModel(name) for the shown model gets it instead of a request for models/<name>/;

@@ -25,6 +25,15 @@ export const LESSON_NOUNS = ['animal', 'street', '动物', '马路'];
 // Subject–verb–object in Chinese: "the cat chases the dog" / "the dog chases the cat".
 export const WORD_ORDER_PAIR = { a: '猫追狗', b: '狗追猫' };
 
+// The sentence a model of each task opens with (config.json `task`; 'none' for a random model),
+// in the page's main view and in <attention-explorer>.
+export const DEFAULT_SENTENCES = {
+  none: LESSON.tired,
+  coreference: LESSON.tired,
+  'word-order': WORD_ORDER_PAIR.a,
+  'next-word': DECODER_PROMPT.tired,
+};
+
 // "too tired" / "too wide" anywhere in a sentence …
 export const TIRED_OR_WIDE = /\btoo (tired|wide)\b/;
 // … or only right before the sentence's full stop ("too tired." or "too tired ."): the main

@@ -31,8 +31,8 @@ export function createStore(initial = {}) {
   };
 }
 
-// The page's one store; components use it unless given another through their `store` property.
-export const store = createStore({
+// A view before its first run: the page's store and each <attention-explorer>'s start so.
+export const initialView = () => ({
   model: 'untrained',
   sentence: '',
   layer: 0,
@@ -44,3 +44,6 @@ export const store = createStore({
   panel: null,
   result: null,
 });
+
+// The page's one store; components use it unless given another through their `store` property.
+export const store = createStore(initialView());
