@@ -374,7 +374,8 @@ function run() {
   const options = { causal: ui.causal.checked, scale: ui.scale.checked };
   try {
     if (trained) {
-      state.result = state.model.analyzePacked(text, { ...options, topK: TOP_K }); // analyze()'s numbers, cheaper to cross from wasm
+      const traced = tracedLayers(); // an opened model: only the layer on view (docs/own-models.md#memory)
+      state.result = state.model.analyzePacked(text, { ...options, ...traced, topK: TOP_K }); // analyze()'s numbers, cheaper to cross from wasm
     } else {
       ensureRandomModel(readConfig(seed));
       applyLink();
@@ -411,11 +412,19 @@ function runNow() {
 
 // --- output ---
 
+// A model opened from disk may be big: its trace is computed for the layer on view only,
+// so a long text fits and a step costs one layer's n×n matrices, not every layer's.
+function tracedLayers() {
+  return state.model?.config.architecture === 'gpt2' ? { layers: [Number(ui.layer.value) || 0] } : {};
+}
+
 // Cheap: shows another head of the last run; the heatmap only recolours when tokens are unchanged.
+// (Another layer of an opened model is traced first: run() again.)
 function showView() {
   if (!state.result) return;
   const layer = Number(ui.layer.value) || 0;
   const head = Number(ui.head.value) || 0;
+  if (!state.result.layers[layer]) return run();
   ui.heatmap.data = {
     tokens: state.result.tokens,
     weights: state.result.layers[layer].selfAttention.heads[head].weights,

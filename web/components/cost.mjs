@@ -11,8 +11,10 @@
 // with a frame between them, so the page stays responsive, and Cancel stops after the current one.
 // Every shown number is mirrored in data-* attributes (plot points and table cells) for tests.
 //   element.tracedLimit = bytes   (default 80 MiB)
-// Reads the shared store: lang.
-import { getEngine } from '../lib/context.mjs';
+// Reads the shared store: lang, and model: while a model opened from disk is the page's model,
+// the head is as wide as one of its heads (its config's headDim), and the panel says so.
+import { getEngine, getTrainedModel } from '../lib/context.mjs';
+import { OWN_MODEL, showsOwnModel } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import strings from '../strings/cost.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
@@ -40,7 +42,7 @@ const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => set
 const sizesUpTo = (exp) => Array.from({ length: exp - MIN_EXP + 1 }, (_, i) => 2 ** (MIN_EXP + i));
 
 export class Cost extends LessonPanel {
-  static watched = ['lang'];
+  static watched = ['lang', 'model'];
   static strings = strings;
   static stateAttribute = 'status';
 
@@ -48,6 +50,7 @@ export class Cost extends LessonPanel {
 
   #parts = null;
   #engine = null;
+  #d = D; // the head width timed: D, or the opened model's head width
   #running = false;
   #cancel = false;
   #points = []; // measured: {kernel, n, ms, bytes, heap} or {kernel, n, bytes, capped: true}
@@ -91,6 +94,7 @@ export class Cost extends LessonPanel {
     const measure = el('button', 'chip ae-cost-measure', buttons, { type: 'button' });
     const cancel = el('button', 'chip ae-cost-cancel', buttons, { type: 'button', disabled: '' });
     const progress = el('progress', 'ae-cost-progress', root, { max: 1, value: 0, 'aria-hidden': 'true' });
+    const modelLine = el('p', 'ae-cost-model', root);
     const status = el('p', 'ae-cost-status', root, { role: 'status' });
     const error = el('div', 'error ae-cost-error', root, { role: 'alert' });
     const legend = el('ul', 'ae-cost-legend', root);
@@ -135,6 +139,7 @@ export class Cost extends LessonPanel {
       cancel,
       progress,
       status,
+      modelLine,
       error,
       legend,
       timeCaption,
@@ -159,6 +164,7 @@ export class Cost extends LessonPanel {
 
   storeChanged() {
     const p = this.#parts;
+    this.#followModel();
     p.title.textContent = this.t('title');
     p.intro.textContent = this.t('intro');
     p.lengthLabel.textContent = this.t('lengthLabel');
@@ -208,11 +214,36 @@ export class Cost extends LessonPanel {
     if (this.#running) this.#cancel = true;
   }
 
-  // Core byte counts of one call (d = 64): what each kernel allocates besides Q, K, V and the output.
+  // Between measurements the head width follows the page's model (the memory plot with it).
+  #followModel() {
+    this.#headDim()
+      .then((d) => {
+        if (this.#running) return;
+        this.#d = d;
+        this.#showModel();
+        if (this.#engine) this.#draw();
+      })
+      .catch(() => {}); // no opened model to read: the lesson's width stays
+  }
+
+  #showModel() {
+    const own = showsOwnModel(this.store);
+    this.#parts.modelLine.textContent = own ? this.t('ownModel', { d: this.#d }) : '';
+    this.#parts.modelLine.hidden = !own;
+    this.dataset.headDim = String(this.#d);
+  }
+
+  // The head width to time: the page's opened model's, else the lesson's D = 64.
+  async #headDim() {
+    if (!showsOwnModel(this.store)) return D;
+    return (await getTrainedModel(OWN_MODEL)).config.headDim;
+  }
+
+  // Core byte counts of one call (d = this.#d): what each kernel allocates besides Q, K, V and the output.
   #bytes(kernel, n) {
     const e = this.#engine;
-    if (kernel === 'traced') return e.tracedAttentionBytes(n, D);
-    return e.fusedAttentionScratchBytes(n, D, kernel === 'window');
+    if (kernel === 'traced') return e.tracedAttentionBytes(n, this.#d);
+    return e.fusedAttentionScratchBytes(n, this.#d, kernel === 'window');
   }
 
   async measure() {
@@ -233,15 +264,17 @@ export class Cost extends LessonPanel {
     let workspace = null;
     try {
       const engine = await this.#ensureEngine();
+      this.#d = await this.#headDim();
+      this.#showModel();
       this.#run = { maxN, window, limit: this.tracedLimit };
       this.#points = [];
       this.#draw();
-      workspace = engine.createKernelWorkspace(2 * maxN * D);
+      workspace = engine.createKernelWorkspace(2 * maxN * this.#d);
       workspace.fillRandom(1);
       // First calls of each code path, outside every measurement.
-      workspace.attentionFused(64, D, false, 0);
-      workspace.attentionFused(64, D, false, window);
-      workspace.attentionTraced(64, D, false, 0);
+      workspace.attentionFused(64, this.#d, false, 0);
+      workspace.attentionFused(64, this.#d, false, window);
+      workspace.attentionTraced(64, this.#d, false, 0);
       for (const n of sizes) {
         for (const kernel of KERNELS) {
           if (this.#cancel) break;
@@ -282,8 +315,8 @@ export class Cost extends LessonPanel {
     if (kernel === 'traced' && bytes > this.#run.limit) return { kernel, n, bytes, capped: true };
     const call =
       kernel === 'traced'
-        ? () => ws.attentionTraced(n, D, false, 0)
-        : () => ws.attentionFused(n, D, false, kernel === 'window' ? window : 0);
+        ? () => ws.attentionTraced(n, this.#d, false, 0)
+        : () => ws.attentionFused(n, this.#d, false, kernel === 'window' ? window : 0);
     const brk0 = engine.memoryStats().brk;
     const times = [];
     for (let b = 0; b < BATCHES; b++) {
