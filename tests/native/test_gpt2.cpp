@@ -259,8 +259,10 @@ ae::Gpt2Model widened_model() {
 
 TEST_CASE("gpt2: the trace budget applies to the layers traced: a text too long for all of them fits in one") {
   const ae::Gpt2Model model = widened_model();
+  const std::string sentence = "The animal didn't cross the street. ";
   std::string text;
-  while (model.tokenizer().encode(text).size() < 600) text += "The animal didn't cross the street. ";
+  for (size_t i = 0, per = model.tokenizer().encode(sentence).size(); i * per < 600; ++i) text += sentence;
+  REQUIRE(model.tokenizer().encode(text).size() >= 600);
   CHECK_CONTAINS(error_of([&] { model.analyze(text); }), "this model reads at most");
   ae::AnalysisOptions options;
   options.run.traced_layers = only_layer(11, 12);
