@@ -7,6 +7,23 @@ export interface PanelElement extends HTMLElement {
   store: Store;
 }
 
+/**
+ * The ::part() names of a lesson panel's open shadow root (`ae-layer::part(title)`): root (the
+ * panel), title (its heading) and intro (the paragraph under it); themed further by the same
+ * --ae-* custom properties as <attention-explorer>.
+ */
+export type PanelPart = 'root' | 'title' | 'intro';
+
+/** The ::part() names of <attention-explorer>'s shadow root. */
+export type ExplorerPart =
+  | 'root' | 'controls' | 'select' | 'sentence' | 'button' | 'checkbox' | 'status' | 'error' | 'answer' | 'heatmap';
+
+/** The --ae-* custom properties the elements read (all optional; the defaults follow light or dark). */
+export type ThemeProperty =
+  | '--ae-font' | '--ae-radius' | '--ae-bg' | '--ae-surface' | '--ae-text' | '--ae-muted' | '--ae-border'
+  | '--ae-border-strong' | '--ae-accent' | '--ae-marker' | '--ae-marker-text' | '--ae-error-bg' | '--ae-error-text'
+  | '--ae-answer-bg' | '--ae-heat-0' | '--ae-heat-2';
+
 /** What <attention-explorer> shows; the detail of its `change` event. Layer and head are 1-based. */
 export interface ExplorerView {
   model: string;

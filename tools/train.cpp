@@ -97,8 +97,7 @@ int main(int argc, char** argv) {
     for (const auto& [reader, language] : coref_models) {
       const std::string name = ae::coref_model_name(reader, language);
       if (!args.only.empty() && args.only != name) continue;
-      ae::CorefSettings s;
-      s.language = ae::to_string(language);
+      ae::CorefSettings s = ae::shipped_coref_settings(reader, language);
       for (const auto& assignment : settings) s.set(assignment);
       ae::TrainedRecipe r = ae::train_coref_model(reader, recipe, s);
       save_model(args, r.name, *r.model, r.vocab, r.extra_config, r.metrics);

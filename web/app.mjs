@@ -361,6 +361,15 @@ function fillRanges() {
     select.replaceChildren(...Array.from({ length: count }, (_, i) => new Option(t(key, { i: i + 1 }), i)));
     select.value = previous < count ? previous : 0;
   }
+  markCoreferenceHead();
+}
+
+// The head selector names the head config.json calls the coreference head (the grid marks its
+// layer too); short, so that the selector still fits a 375 px phone.
+function markCoreferenceHead() {
+  const named = coreferenceHead(state.model?.config);
+  const option = named && ui.head.options[named.head];
+  if (option) option.textContent = t('headNamed', { i: named.head + 1 });
 }
 
 function run() {
@@ -876,6 +885,13 @@ function followStore(s, changed) {
     changed.has('controls')
   )
     writeLinkSoon(changed);
+  // A panel's Show me may choose a listed model (web/lib/guidance.mjs): open it as the menu would.
+  if (changed.has('model') && s.model !== choice() && indexEntry(s.model)) {
+    ui.model.value = s.model;
+    state.modelChosen = true;
+    selectModel();
+    return;
+  }
   if (!(changed.has('layer') || changed.has('head'))) return;
   if (String(s.layer) === ui.layer.value && String(s.head) === ui.head.value) return;
   if (s.layer >= ui.layer.options.length || s.head >= ui.head.options.length) return;

@@ -80,6 +80,7 @@ export const messages = {
     head: 'Head',
     layerN: 'Layer {i}',
     headN: 'Head {i}',
+    headNamed: 'Head {i} (coreference)',
     result: 'Attention weights',
     howToRead:
       'Each row is a query word; its cells show how much that word attends to each key word (the columns). Every row sums to 1.',
@@ -163,6 +164,7 @@ export const messages = {
       layer: 'L{i}',
       head: 'H{i}',
       thumb: 'Layer {layer}, head {head}',
+      coreference: 'coreference head',
     },
     heatmap: {
       keys: 'key →',
@@ -248,6 +250,7 @@ export const messages = {
     head: '头',
     layerN: '第 {i} 层',
     headN: '第 {i} 个头',
+    headNamed: '第 {i} 个头（指代头）',
     result: '注意力权重',
     howToRead: '每一行是一个查询（query）词，格子表示这个词对每个键（key）词（各列）的关注程度。每一行的和为 1。',
     caption: '第 {layer} 层，第 {head} 个头',
@@ -326,6 +329,7 @@ export const messages = {
       layer: '第{i}层',
       head: '头{i}',
       thumb: '第 {layer} 层，第 {head} 个头',
+      coreference: '指代头',
     },
     heatmap: {
       keys: '键 →',

@@ -17,3 +17,4 @@ import './components/cost.mjs';
 import './components/explanation.mjs';
 import './components/cross-attention.mjs';
 import './components/train.mjs';
+import './lib/guidance.mjs'; // <ae-predict-switch>, the page-wide Predict-then-reveal switch

@@ -204,6 +204,15 @@ void CorefSettings::set(const std::string& assignment) {
                                 "seeds, language)");
 }
 
+CorefSettings shipped_coref_settings(CorefReader reader, CorefLanguage language) {
+  CorefSettings s;
+  s.language = to_string(language);
+  s.steps = reader == CorefReader::Decoder ? 4000 : 8000;
+  s.first_seed = 2;
+  s.seeds = 1;
+  return s;
+}
+
 json CorefSettings::to_json() const {
   return {{"d_model", d_model},
           {"n_heads", n_heads},

@@ -289,9 +289,9 @@ test.describe('causal mask panel', () => {
     // Every number the panel shows (matrices, rows, window row) and what it says about them.
     const state = (p) =>
       panel(p).evaluate((el) => ({
-        values: [...el.querySelectorAll('td[data-value]')].map((td) => td.dataset.value),
+        values: [...el.shadowRoot.querySelectorAll('td[data-value]')].map((td) => td.dataset.value),
         data: { ...el.dataset },
-        window: { ...el.querySelector('.ae-cm-window').dataset },
+        window: { ...el.shadowRoot.querySelector('.ae-cm-window').dataset },
       }));
     const before = await state(page);
     expect(before.values.length).toBeGreaterThan(200);

@@ -232,10 +232,13 @@ test.describe('attention is not explanation', () => {
     const state = (p) =>
       panel(p).evaluate((el) => ({
         data: { ...el.dataset },
-        pressed: [...el.querySelectorAll('.ae-ex-heads button[aria-pressed="true"]')].map(
+        pressed: [...el.shadowRoot.querySelectorAll('.ae-ex-heads button[aria-pressed="true"]')].map(
           (b) => `${b.dataset.layer},${b.dataset.head}`,
         ),
-        heads: [...el.querySelectorAll('.ae-ex-heads button')].map((b) => [b.dataset.delta, b.dataset.attention]),
+        heads: [...el.shadowRoot.querySelectorAll('.ae-ex-heads button')].map((b) => [
+          b.dataset.delta,
+          b.dataset.attention,
+        ]),
       }));
     const before = await state(page);
     expect(before.pressed).toEqual(['1,2', '2,0']);

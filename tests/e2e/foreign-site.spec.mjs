@@ -1,8 +1,9 @@
 // The npm package on somebody else's site: the tarball `npm pack` makes, installed into a fresh
 // directory with its own index.html, its own aggressive CSS (on *, body, button, table) and the
-// CSP script-src 'self' 'wasm-unsafe-eval' (scripts/serve.mjs's), served as static files. It
-// embeds <attention-explorer> with two panels inside. The lesson pair must flip, the host's
-// styles must stay the host's, and the element's must not take the host's.
+// CSP script-src 'self' 'wasm-unsafe-eval' (scripts/serve.mjs's), served as static files, and
+// none of the package's CSS. It embeds <attention-explorer> with two panels inside and one panel
+// next to it. The lesson pair must flip, the host's styles must stay the host's, and the
+// element's and the panels' (in their shadow roots) must not take the host's.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ const INDEX = `<!doctype html>
 <body><h1>My blog</h1><p id="host-text">Host text.</p><button id="host-button">Host button</button>
 <table id="host-table"><tr><td>cell</td></tr></table>
 <attention-explorer id="explorer"><ae-flip-pair></ae-flip-pair><ae-head-view></ae-head-view></attention-explorer>
+<ae-scaling id="beside"></ae-scaling>
 </body></html>`;
 const SITE_JS = "import './node_modules/attention-explorer/elements.mjs';\n";
 
@@ -103,6 +105,25 @@ test('the packed element flips on the lesson pair inside a hostile host page, an
     );
   await expect(explorer.locator('[part="answer"]')).toContainText('animal');
   const plainInside = await inside(page);
+  // A panel's own: next to the element (its heading, intro, a button) and inside it (the pair's button).
+  const panelParts = [
+    ['ae-scaling', '[part~="title"]'],
+    ['ae-scaling', '[part~="intro"]'],
+    ['ae-scaling', 'button'],
+    ['ae-flip-pair', 'button'],
+  ];
+  const inPanels = (p) =>
+    p.evaluate(
+      ([where, keys]) =>
+        where.map(([tag, selector]) => {
+          const style = getComputedStyle(document.querySelector(tag).shadowRoot.querySelector(selector));
+          return Object.fromEntries(keys.map((k) => [k, style.getPropertyValue(k)]));
+        }),
+      [panelParts, STYLE_KEYS],
+    );
+  await expect(page.locator('ae-scaling [part~="title"]')).toHaveText('Why divide by √d');
+  const plainPanels = await inPanels(page);
+  expect(plainPanels[0]['font-family']).toContain('system-ui'); // its own font, not the browser's default
 
   // The real host page.
   await page.goto(`${base}index.html`);
@@ -111,8 +132,10 @@ test('the packed element flips on the lesson pair inside a hostile host page, an
   expect(answer).toMatchObject({ model: 'coref-encoder', layer: 3, head: 4, causal: false, scale: true, lang: 'en' });
   expect(answer.prediction.token).toBe('animal');
 
-  // The element's styles are its own…
+  // The element's styles are its own, and so are the panels'…
   expect(await inside(page)).toEqual(plainInside);
+  await expect(page.locator('ae-scaling [part~="title"]')).toHaveText('Why divide by √d');
+  expect(await inPanels(page)).toEqual(plainPanels);
   // …and the host's are unchanged.
   const hostAfter = await Promise.all(hostIds.map((s) => page.locator(s).evaluate(computed, STYLE_KEYS)));
   expect(hostAfter).toEqual(hostBefore);

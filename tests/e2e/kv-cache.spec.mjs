@@ -289,7 +289,10 @@ test.describe('KV cache panel', () => {
     const section = page.locator('#kv-cache');
     expect(await section.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     const wide = await section.evaluate((el) =>
-      [...el.querySelectorAll('*')]
+      // every element, the panel's shadow root included
+      (function all(root) {
+        return [...root.querySelectorAll('*')].flatMap((e) => [e, ...(e.shadowRoot ? all(e.shadowRoot) : [])]);
+      })(el)
         .filter((node) => node.getBoundingClientRect().right > 375)
         .map((node) => node.className?.baseVal ?? node.className),
     );

@@ -175,7 +175,12 @@ test('the layer panel switches language, fits a 375 px screen and passes axe', a
   await expect(panel.locator('h2')).toHaveText(strings.en.title);
   // The section's id must not clash with the main panel's #layer selector: ids are unique.
   const duplicates = await page.evaluate(() => {
-    const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+    // every element's id, those in the panels' shadow roots included
+    const all = (root) =>
+      [...root.querySelectorAll('*')].flatMap((e) => [e, ...(e.shadowRoot ? all(e.shadowRoot) : [])]);
+    const ids = all(document)
+      .filter((e) => e.id)
+      .map((e) => e.id);
     return ids.filter((id, k) => ids.indexOf(id) !== k);
   });
   expect(duplicates).toEqual([]);

@@ -164,10 +164,15 @@ test.describe('a 375 px phone (item 7)', () => {
     for (const section of await page.locator('main > section[id]').all()) await section.scrollIntoViewIfNeeded();
     await page.waitForTimeout(500);
     const small = await page.evaluate(() => {
-      const controls = document.querySelectorAll(
-        'button, input:not([type="hidden"]), select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])',
+      // every control, those in the panels' shadow roots included
+      const all = (root) =>
+        [...root.querySelectorAll('*')].flatMap((e) => [e, ...(e.shadowRoot ? all(e.shadowRoot) : [])]);
+      const controls = all(document).filter((e) =>
+        e.matches(
+          'button, input:not([type="hidden"]), select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])',
+        ),
       );
-      return [...controls]
+      return controls
         .filter((el) => {
           if (el.closest('p, li:not(.toc li)') && el.matches('a') && !el.closest('.toc')) return false; // links in running text are exempt (WCAG 2.5.8)
           if (el.matches('.skip-link')) return false; // off screen until focused
@@ -199,8 +204,8 @@ test.describe('KV cache before the first step (item 8)', () => {
     await expect(kv).toHaveAttribute('data-step', '0');
     await expect(kv.locator('.ae-kv-grid')).toBeHidden();
     const gap = await kv.evaluate((el) => {
-      const legend = el.querySelector('.ae-kv-legend').getBoundingClientRect();
-      const note = el.querySelector('.ae-kv-rows').getBoundingClientRect();
+      const legend = el.shadowRoot.querySelector('.ae-kv-legend').getBoundingClientRect();
+      const note = el.shadowRoot.querySelector('.ae-kv-rows').getBoundingClientRect();
       return note.top - legend.bottom;
     });
     expect(gap).toBeLessThan(40);
@@ -275,4 +280,132 @@ test.describe('All heads grid: the chosen view comes into sight (item 13)', () =
       expect(scrolls.map((s) => s.behavior)).toEqual([reducedMotion === 'reduce' ? 'instant' : 'smooth']);
     });
   }
+});
+
+// Guidance (issue 11): Show me sets the view where a panel's point shows, from the model's own
+// metrics — the config.json served here names another coreference head than the shipped one,
+// so a fixed head number would fail; Predict, then reveal hides a panel's numbers until the
+// reader guesses, and the verdict's answer is the model's (recomputed here by the engine or read
+// from the panel's mirrored numbers); Reset brings a panel's controls and link entries back.
+test.describe('guidance: Show me, Predict then reveal, Reset', () => {
+  test.skip(!shipped('coref-encoder', 'coref-decoder'), 'the coreference models are not in web/models');
+  const guide = (panel) => ({
+    show: panel.locator('.ae-guide-show'),
+    reset: panel.locator('.ae-guide-reset'),
+    ask: panel.locator('.ae-guide-ask'),
+    verdict: panel.locator('.ae-guide-verdict'),
+  });
+  const linked = (page, prefix) =>
+    Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith(prefix)));
+
+  test("Show me opens the model's own coreference head, which the grid marks", async ({ page }) => {
+    const config = JSON.parse(fs.readFileSync('web/models/coref-encoder/config.json', 'utf8'));
+    const named = { layer: 0, head: config.n_heads - 1 }; // not the shipped head (the last layer's)
+    expect(named.layer).not.toBe(config.coreference_head.layer);
+    config.coreference_head = { ...config.coreference_head, ...named };
+    await page.route('**/models/coref-encoder/config.json', (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify(config) }),
+    );
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await openPage(page); // the untrained model: Show me must change the model too
+    const qkv = page.locator('ae-qkv-steps');
+    await qkv.scrollIntoViewIfNeeded();
+    await guide(qkv).show.click();
+    await expect(app(page)).toHaveAttribute('data-model', 'coref-encoder');
+    await expect(app(page)).toHaveAttribute('data-layer', String(named.layer));
+    await expect(app(page)).toHaveAttribute('data-head', String(named.head));
+    await expect.poll(() => linked(page, 'head')).toEqual({ head: String(named.head + 1) });
+    await expect(page.locator('#head option:checked')).toContainText('coreference');
+
+    const badge = page.locator('ae-head-grid button[data-coreference]');
+    await expect(badge).toHaveCount(1);
+    await expect(badge).toHaveAttribute('data-layer', String(named.layer));
+    await expect(badge).toHaveAttribute('data-head', String(named.head));
+    await expect(badge).toContainText('coreference head');
+    // Another head, then the grid's Show me: back on the named head, and the heatmap in sight.
+    const grid = page.locator('ae-head-grid');
+    await grid.locator(`button[data-layer="1"][data-head="0"]`).click();
+    await expect(app(page)).toHaveAttribute('data-layer', '1');
+    await grid.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, 200));
+    await guide(grid).show.click();
+    await expect(app(page)).toHaveAttribute('data-layer', String(named.layer));
+    await expect(page.locator('#result h2')).toBeInViewport();
+  });
+
+  test('Predict, then reveal: remembered, the numbers wait for a guess, the answer is the model’s', async ({
+    page,
+  }) => {
+    await openPage(page);
+    const toggle = page.locator('#ae-predict');
+    await toggle.check();
+    expect(await page.evaluate(() => localStorage.getItem('ae-predict'))).toBe('1');
+    await openPage(page);
+    await expect(page.locator('#ae-predict')).toBeChecked();
+
+    // Causal mask: "can it see the adjective?" — the answer is the mask's -∞ above the diagonal.
+    const causal = await openLessonPanel(page, 'causal-mask', 'ae-causal-mask');
+    const g = guide(causal);
+    await expect(g.ask).toBeVisible();
+    await expect(causal.locator('.ae-cm-answer')).toBeHidden();
+    await g.ask.getByRole('button', { name: 'no', exact: true }).click();
+    await expect(g.verdict).toHaveAttribute('data-answer', 'no');
+    await expect(causal).toHaveAttribute('data-upper-minus-inf', 'true');
+    await expect(g.verdict).toHaveAttribute('data-agreed', 'true');
+    await expect(causal.locator('.ae-cm-answer')).toBeVisible();
+    await causal.getByLabel((await strings(page, 'causal-mask')).en.mask).uncheck(); // a new experiment asks again
+    await expect(g.ask).toBeVisible();
+    await g.ask.getByRole('button', { name: 'no', exact: true }).click();
+    await expect(causal).toHaveAttribute('data-upper-minus-inf', 'false');
+    await expect(g.verdict).toHaveAttribute('data-answer', 'yes');
+    await expect(g.verdict).toHaveAttribute('data-agreed', 'false');
+
+    // ÷√d at d = 1024: sharper or flatter, from the engine's mean entropies scaled and not.
+    const scaling = page.locator('ae-scaling');
+    await scaling.scrollIntoViewIfNeeded();
+    await scaling.locator('input[type="range"]').first().fill('10');
+    const s = guide(scaling);
+    await expect(s.ask).toBeVisible();
+    await expect(scaling.locator('.ae-sc-demo')).toBeHidden();
+    await expectNoSeriousAxeViolations(page, 'ae-scaling .ae-guide'); // the question and its choices
+    const expected = await page.evaluate(async () => {
+      const { getEngine } = await import('/lib/context.mjs');
+      const engine = await getEngine();
+      const mean = (scale) => engine.scalingDemo({ d: 1024, keys: 8, queries: 200, seed: 1, scale }).meanEntropy;
+      return mean(false) < mean(true) ? 'sharper' : 'flatter';
+    });
+    await s.ask.getByRole('button', { name: 'flatter' }).click();
+    await expect(s.verdict).toHaveAttribute('data-answer', expected);
+    await expect(s.verdict).toHaveAttribute('data-agreed', String(expected === 'flatter'));
+    await expect(scaling.locator('.ae-sc-demo')).toBeVisible();
+
+    // Q, K, V and the explanation panel ask too, their numbers hidden until then.
+    for (const [id, tag, hidden] of [
+      ['qkv', 'ae-qkv-steps', '.ae-qkv-readout'],
+      ['explanation', 'ae-explanation', '.ae-ex-table'],
+    ]) {
+      const panel = page.locator(tag);
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      await expect(guide(panel).ask).toBeVisible({ timeout: 15_000 });
+      await expect(panel.locator(hidden)).toBeHidden();
+    }
+  });
+
+  test("Reset brings a panel's controls and link entries back to its defaults", async ({ page }) => {
+    await openPage(page, '/?model=untrained&scaling.d=1024&scaling.noscale=1&causal.layer=1&causal.head=1');
+    const scaling = page.locator('ae-scaling');
+    await scaling.scrollIntoViewIfNeeded();
+    expect(linked(page, 'scaling.')).toEqual({ 'scaling.d': '1024', 'scaling.noscale': '1' });
+    await guide(scaling).reset.click();
+    await expect.poll(() => linked(page, 'scaling.')).toEqual({});
+    await expect(scaling.locator('input[type="range"]').first()).toHaveValue('6');
+
+    const causal = await openLessonPanel(page, 'causal-mask', 'ae-causal-mask');
+    await expect(causal).toHaveAttribute('data-layer', '0');
+    await guide(causal).reset.click();
+    await expect.poll(() => linked(page, 'causal.')).toEqual({});
+    const { coreference_head: head } = JSON.parse(fs.readFileSync('web/models/coref-decoder/config.json', 'utf8'));
+    await expect(causal).toHaveAttribute('data-layer', String(head.layer));
+    await expect(causal).toHaveAttribute('data-head', String(head.head));
+  });
 });

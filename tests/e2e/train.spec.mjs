@@ -154,7 +154,7 @@ test('train, pause, resume, stop; the model joins the menu, downloads and loads 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   const small = await p.evaluate(
     (root) =>
-      [...root.querySelectorAll('button, input, select, a[href]')]
+      [...root.shadowRoot.querySelectorAll('button, input, select, a[href]')]
         .map((el) => el.getBoundingClientRect())
         .filter((r) => r.width < 24 || r.height < 24).length,
   );

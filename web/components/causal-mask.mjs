@@ -37,6 +37,8 @@ import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
 import { el, field as labelled } from '../lib/dom.mjs';
 import { DECODER_PROMPT, LESSON, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
+import css from './causal-mask.css.mjs';
+import matrixCss from './number-matrix.css.mjs';
 
 const MODEL = 'coref-decoder';
 const WINDOW_MODEL = 'coref-encoder';
@@ -72,6 +74,7 @@ function compareRows(a, b) {
 const argmax = (values) => values.reduce((best, v, j) => (v > values[best] ? j : best), 0);
 
 export class CausalMask extends LessonPanel {
+  static styles = [matrixCss, css];
   static watched = ['lang', 'model', 'result'];
   static strings = strings;
 
@@ -175,7 +178,8 @@ export class CausalMask extends LessonPanel {
 
     this.#restoreControls({ sentence, mask, winSentence, winInput });
 
-    this.replaceChildren(root);
+    this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -265,6 +269,55 @@ export class CausalMask extends LessonPanel {
       rerunWindow();
     });
     winSection.addEventListener('focusin', () => this.#ensureWindowModel(), { once: true });
+  }
+
+  // --- guidance (LessonPanel): Show me, Reset, the question ---
+
+  // The decoder's own coreference head (config.json, chosen by training) on the lesson prompt,
+  // mask on: `it`'s row is the same for tired and wide, the row at "=" is not.
+  showMe() {
+    const head = this.#model && coreferenceHead(this.#model.config);
+    if (!head) return null;
+    return { controls: { sentence: DEFAULT_SENTENCE, mask: true, ...head }, reveal: this.#parts.itTitle };
+  }
+
+  defaults() {
+    const { layer, head } = this.#defaultView;
+    return { sentence: DEFAULT_SENTENCE, mask: true, layer, head, adjective: 'tired', window: DEFAULT_WINDOW };
+  }
+
+  guideControls() {
+    const p = this.#parts;
+    return {
+      sentence: p.sentence,
+      mask: p.mask,
+      layer: p.layer.node,
+      head: p.head.node,
+      adjective: p.winSentence,
+      window: p.winInput,
+    };
+  }
+
+  // Whether `it` can see the adjective after it: the shown head's masked score there is finite.
+  question() {
+    const p = this.#parts;
+    const pair = pairOf(p.sentence.value);
+    if (!pair) return null;
+    return {
+      key: `see|${p.sentence.value}|${p.mask.checked}`, // a new experiment asks again
+      text: this.t('guessSee', { adjective: pair.adjective }),
+      choices: ['yes', 'no'].map((value) => ({ value, label: this.t(value) })),
+      hide: [p.answer, p.weights, p.scores, p.maskText, p.itOwn, p.itPartner, p.itText],
+      answer: () => {
+        const own = this.#runs?.own;
+        const it = own ? own.tokens.indexOf(IT) : -1;
+        const adjective = own ? own.tokens.indexOf(this.#runs.adjective) : -1;
+        if (it < 0 || adjective < 0) return null;
+        const { layer, head } = this.#view;
+        const score = own.layers[layer].selfAttention.heads[head].maskedScores[it * own.n + adjective];
+        return score === -Infinity ? 'no' : 'yes';
+      },
+    };
   }
 
   // A link's values (validated; anything else leaves the default). Layer and head wait for the model.

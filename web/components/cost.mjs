@@ -20,6 +20,7 @@ import strings from '../strings/cost.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
 import { median, msPerCall } from '../lib/stats.mjs';
 import { logLogAxes, logTicks } from '../lib/chart.mjs';
+import css from './cost.css.mjs';
 
 const D = 64;
 const MIN_EXP = 6; // n = 64
@@ -42,6 +43,7 @@ const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => set
 const sizesUpTo = (exp) => Array.from({ length: exp - MIN_EXP + 1 }, (_, i) => 2 ** (MIN_EXP + i));
 
 export class Cost extends LessonPanel {
+  static styles = [css];
   static watched = ['lang', 'model'];
   static strings = strings;
   static stateAttribute = 'status';
@@ -126,7 +128,7 @@ export class Cost extends LessonPanel {
     const memoryNote = el('p', 'ae-cost-note', root);
     const caption = el('p', 'ae-cost-caption', root);
 
-    this.replaceChildren(root);
+    this.mount(root);
     this.#parts = {
       title,
       intro,

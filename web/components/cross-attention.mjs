@@ -15,6 +15,9 @@ import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { drawMatrix } from './number-matrix.mjs';
 import { el, field as labelled } from '../lib/dom.mjs';
 import { LESSON } from '../lib/lesson.mjs';
+import css from './cross-attention.css.mjs';
+import matrixCss from './number-matrix.css.mjs';
+import { coreferenceHead } from '../lib/coreference-head.mjs';
 
 const MODEL = 'coref-encoder';
 export const DEFAULT_A = LESSON.tired;
@@ -22,6 +25,7 @@ export const DEFAULT_B = 'The street was too wide so it was hard to cross.';
 const TYPING_DELAY_MS = 120;
 
 export class CrossAttention extends LessonPanel {
+  static styles = [matrixCss, css];
   static watched = ['lang'];
   static strings = strings;
 
@@ -77,7 +81,8 @@ export class CrossAttention extends LessonPanel {
     const usage = el('p', 'howto', root);
     const note = el('p', 'howto', root);
 
-    this.replaceChildren(root);
+    this.mount(root);
+    this.addGuidance(intro);
     this.#parts = { title, intro, a, b, swap, layer, head, status, error, self, cross, shapes, usage, note };
 
     const save = () => {
@@ -107,6 +112,31 @@ export class CrossAttention extends LessonPanel {
         this.#ensureModel().then(() => this.#render());
       });
     root.addEventListener('focusin', () => this.#ensureModel(), { once: true });
+  }
+
+  // --- guidance (LessonPanel): Show me and Reset ---
+
+  // The model's own coreference head (config.json), where A's "it" finds its noun in B too.
+  showMe() {
+    const head = this.#model && coreferenceHead(this.#model.config);
+    return head && { controls: head };
+  }
+
+  defaults() {
+    return this.#model && { a: DEFAULT_A, b: DEFAULT_B, ...coreferenceHead(this.#model.config, { layer: 0, head: 0 }) };
+  }
+
+  // The head as a reader would choose it, except that the default head leaves the link.
+  guideControls() {
+    const p = this.#parts;
+    const chosen = (key) => (value) => {
+      p[key].node.value = value;
+      this.#view[key] = Number(value);
+      const fallback = coreferenceHead(this.#model.config, { layer: 0, head: 0 })[key];
+      writeControl(this.store, 'cross', key, this.#view[key] === fallback ? null : this.#view[key] + 1);
+      this.#render();
+    };
+    return { a: p.a.input, b: p.b.input, layer: chosen('layer'), head: chosen('head') };
   }
 
   #ensureModel() {

@@ -23,7 +23,9 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
 import { el } from '../lib/dom.mjs';
+import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { LESSON as LESSON_PAIR, TIRED_OR_WIDE_AT_END, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
+import css from './explanation.css.mjs';
 
 const MODEL = 'coref-encoder';
 const LESSON = LESSON_PAIR.tired;
@@ -44,6 +46,7 @@ function signed(x) {
 }
 
 export class Explanation extends LessonPanel {
+  static styles = [css];
   static watched = ['lang', 'model', 'result'];
   static strings = strings;
   static stateAttribute = 'status';
@@ -105,7 +108,8 @@ export class Explanation extends LessonPanel {
     const headsSummary = el('p', 'ae-ex-summary', root);
     const caption = el('p', 'ae-ex-caption', root);
 
-    this.replaceChildren(root);
+    this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -193,6 +197,46 @@ export class Explanation extends LessonPanel {
     if (this.#data) this.#render();
     p.modelLine.textContent = modelNote(this.store, this.#modelName, this.#model);
     this.dataset.model = this.#modelName;
+  }
+
+  // --- guidance (LessonPanel): Show me, Reset, the question ---
+
+  // The coreference head (config.json, chosen by training) switched off: the answer stays.
+  showMe() {
+    const head = this.#model && coreferenceHead(this.#model.config);
+    if (!head) return null;
+    return { controls: { sentence: LESSON, ablate: `${head.layer},${head.head}` }, reveal: this.#parts.headsTitle };
+  }
+
+  defaults() {
+    return { sentence: LESSON, ablate: '' };
+  }
+
+  guideControls() {
+    const ablate = (value) => {
+      this.#ablated = new Set(value ? [value] : []);
+      this.#saveAblated();
+      this.#ensureModel().then(() => this.#showAblation());
+    };
+    return { sentence: this.#parts.sentence, ablate };
+  }
+
+  // Whether switching the coreference head off changes the answer: from the measured ablations.
+  question() {
+    const p = this.#parts;
+    const head = this.#model && coreferenceHead(this.#model.config);
+    if (!head) return null;
+    return {
+      key: `ablate|${p.sentence.value}`, // another sentence asks again
+      text: this.t('guessAblate', { layer: head.layer + 1, head: head.head + 1 }),
+      choices: ['yes', 'no'].map((value) => ({ value, label: this.t(value) })),
+      hide: [p.table, p.knockSummary, p.heads, p.ablation, p.headsSummary],
+      answer: () => {
+        const d = this.#data;
+        const single = d?.singles.find((s) => s.layer === head.layer && s.head === head.head);
+        return single ? (single.prediction === d.word ? 'no' : 'yes') : null;
+      },
+    };
   }
 
   // --- the link ---

@@ -8,8 +8,10 @@ import { StoreElement } from '../lib/store-element.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import { attentionJson, downloadJson, downloadPng, downloadSvg, fileName, svgOf } from '../lib/export.mjs';
 import strings from '../strings/export.mjs';
+import css from './export-buttons.css.mjs';
 
 export class ExportButtons extends StoreElement {
+  static styles = [css];
   static watched = ['result', 'lang'];
 
   #parts = null;
@@ -37,7 +39,7 @@ export class ExportButtons extends StoreElement {
     error.className = 'ae-export-error';
     error.setAttribute('role', 'alert');
     group.append(...[svg, png, json, error].filter(Boolean));
-    this.replaceChildren(group);
+    this.mount(group);
     this.#parts = { group, svg, png, json, error };
   }
 
@@ -84,7 +86,9 @@ export class ExportButtons extends StoreElement {
     error.textContent = '';
     try {
       if (kind === 'json') return downloadJson(attentionJson(this.store.get()), this.#name(kind));
-      const target = document.getElementById(this.getAttribute('target'));
+      const id = this.getAttribute('target');
+      // the target is in this element's tree, or the page's (a panel's own buttons sit in its shadow root)
+      const target = this.getRootNode().getElementById?.(id) ?? document.getElementById(id);
       if (!target) throw new Error(`no element #${this.getAttribute('target')}`);
       const svg = svgOf(target);
       if (kind === 'svg') downloadSvg(svg, this.#name(kind));

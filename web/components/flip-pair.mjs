@@ -18,6 +18,7 @@ import { HeadView } from './head-view.mjs';
 import './export-buttons.mjs';
 import strings from '../strings/flip-pair.mjs';
 import { TIRED_OR_WIDE_AT_END, adjectiveOf, withAdjective } from '../lib/lesson.mjs';
+import css, { FLIP_VIEW } from './flip-pair.css.mjs';
 
 const UNTRAINED = 'untrained';
 const SIDES = ['tired', 'wide'];
@@ -25,10 +26,13 @@ const TOP_K = 4;
 
 // The panes are head views with their own stores; a separate tag keeps them apart from the
 // page's one <ae-head-view>.
-class FlipView extends HeadView {}
+class FlipView extends HeadView {
+  static styles = [...HeadView.styles, FLIP_VIEW];
+}
 customElements.define('ae-flip-view', FlipView);
 
 export class FlipPair extends LessonPanel {
+  static styles = [css];
   static watched = ['model', 'sentence', 'layer', 'head', 'token', 'causal', 'scale', 'lang'];
   static strings = strings;
   static stateAttribute = 'status';
@@ -57,7 +61,7 @@ export class FlipPair extends LessonPanel {
     const exporter = document.createElement('ae-export-buttons');
     exporter.setAttribute('view', 'flipPair');
     body.append(howTo, error, panes, exporter);
-    this.replaceChildren(toggle, body);
+    this.mount(toggle, body);
     const link = this.getAttribute('link-name');
     if (link) this.#open = readControl(this.store, link, 'open') === '1';
     toggle.addEventListener('click', () => {

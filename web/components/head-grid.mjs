@@ -8,10 +8,13 @@
 //     into sight if it is not fully visible — instantly under prefers-reduced-motion
 import { format, messages } from '../i18n.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import css from './head-grid.css.mjs';
+import { lessonView, shownCoreferenceHead } from '../lib/guidance.mjs';
 
 const THUMB_PX = 64; // canvas size in device-independent pixels; CSS scales the element
 
 export class HeadGrid extends LessonPanel {
+  static styles = [css];
   static watched = ['result', 'layer', 'head', 'lang'];
 
   #shape = ''; // "layers×heads" of the rendered buttons
@@ -33,6 +36,32 @@ export class HeadGrid extends LessonPanel {
 
   storeChanged(full) {
     this.#draw(full);
+    this.#markNamed();
+  }
+
+  // Show me (LessonPanel): the coreference head training chose; the choice shows in `reveal`.
+  showMe() {
+    return lessonView(this.store);
+  }
+
+  // The badge on the head the shown model's config.json names as its coreference head (none for
+  // an untrained model), in the thumbnail's caption and its accessible name.
+  async #markNamed() {
+    const named = await shownCoreferenceHead(this.store);
+    const s = this.#strings;
+    this.#buttons.forEach((row, l) =>
+      row.forEach((button, h) => {
+        const on = named?.layer === l && named?.head === h;
+        let badge = button.querySelector('.ae-hg-badge');
+        if (on && !badge) badge = Object.assign(document.createElement('span'), { className: 'ae-hg-badge' });
+        if (on) button.append(badge);
+        else badge?.remove();
+        if (badge) badge.textContent = s.coreference;
+        const thumb = format(s.thumb, { layer: l + 1, head: h + 1 });
+        button.setAttribute('aria-label', on ? `${thumb}, ${s.coreference}` : thumb);
+        button.toggleAttribute('data-coreference', on);
+      }),
+    );
   }
 
   build() {
@@ -44,7 +73,8 @@ export class HeadGrid extends LessonPanel {
       if (button) this.#select(Number(button.dataset.layer), Number(button.dataset.head), button);
     });
     grid.addEventListener('keydown', (e) => this.#onKey(e));
-    this.replaceChildren(grid);
+    this.mount(grid);
+    this.addGuidance(grid);
     this.#parts = { grid };
   }
 

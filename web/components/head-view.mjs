@@ -16,6 +16,7 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import { pageColours, svgNode } from '../lib/export.mjs';
+import css from './head-view.css.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const MAX_STROKE = 8; // px at weight 1
@@ -23,6 +24,7 @@ const COLOURS = 8; // distinct overlay colours (style.css: --ae-hv-c0…7); more
 const SPREAD = 0.5; // overlay: the heads' line ends share this fraction of a row, side by side
 
 export class HeadView extends LessonPanel {
+  static styles = [css];
   static watched = ['result', 'layer', 'head', 'token', 'lang'];
 
   #parts = null;
@@ -85,7 +87,7 @@ export class HeadView extends LessonPanel {
     readout.className = 'ae-hv-readout';
     readout.setAttribute('aria-live', 'polite');
     root.append(caption, bar, board, readout);
-    this.replaceChildren(root);
+    this.mount(root);
     toggle.addEventListener('click', () => {
       this.overlay = !this.#overlay;
     });

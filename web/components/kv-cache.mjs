@@ -26,6 +26,7 @@ import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
 import { median } from '../lib/stats.mjs';
 import { DECODER_SENTENCE, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
+import css from './kv-cache.css.mjs';
 
 const MODEL = 'coref-decoder';
 const MAX_NEW = 8; // the lesson completion "it = animal [SEP]" needs 4 steps
@@ -60,6 +61,7 @@ function bar(fraction, className, label) {
 }
 
 export class KvCache extends LessonPanel {
+  static styles = [css];
   static watched = ['lang', 'model', 'result'];
   static strings = strings;
   static stateAttribute = 'status';
@@ -82,6 +84,7 @@ export class KvCache extends LessonPanel {
   #typing = 0;
   #timing = null; // {with, without, batches, calls, words} of the current prompt
   #measuring = false;
+  #guided = null; // the controls Show me and Reset set: {prompt, layer, head, cache}
   #withoutCache = false; // the grid shows the run without a cache (every row recomputed)
 
   connectedCallback() {
@@ -227,13 +230,15 @@ export class KvCache extends LessonPanel {
       this.#shown = 0;
       this.#render();
     });
+    this.#guided = { prompt, layer, head, cache };
+    this.addGuidance(intro);
     measure.addEventListener('click', () => this.#measure());
     compareBox.addEventListener('change', () => {
       this.#withoutCache = compareBox.checked;
       this.#render();
     });
 
-    this.replaceChildren(root);
+    this.mount(root);
     this.#parts = {
       title,
       intro,
@@ -313,6 +318,23 @@ export class KvCache extends LessonPanel {
     this.#view.head = Math.min(this.#view.head, nHeads - 1);
     layer.value = this.#view.layer;
     head.value = this.#view.head;
+  }
+
+  // --- guidance (LessonPanel): Show me and Reset ---
+
+  // The decoder's own coreference head (config.json, chosen by training) on the lesson prompt.
+  showMe() {
+    const head = this.#model && coreferenceHead(this.#model.config);
+    return head && { controls: { prompt: DEFAULT_PROMPT, ...head }, reveal: this.#guided.cache };
+  }
+
+  defaults() {
+    return { prompt: DEFAULT_PROMPT, ...this.#defaultView };
+  }
+
+  guideControls() {
+    const { prompt, layer, head } = this.#guided;
+    return { prompt, layer, head };
   }
 
   // --- model and generation ---

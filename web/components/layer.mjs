@@ -17,6 +17,9 @@ import { selectedToken } from '../lib/default-token.mjs';
 import strings from '../strings/layer.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
 import { el } from '../lib/dom.mjs';
+import css from './layer.css.mjs';
+import stripCss from './vector-strip.css.mjs';
+import { lessonView } from '../lib/guidance.mjs';
 
 const STRIP_WIDTH = 224; // px: the widest strip (the 4×-wide FFN hidden layer gets thinner cells)
 
@@ -39,6 +42,7 @@ const KIND = {
 };
 
 export class LayerPanel extends LessonPanel {
+  static styles = [stripCss, css];
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'token', 'model', 'lang'];
   static strings = strings;
@@ -49,6 +53,11 @@ export class LayerPanel extends LessonPanel {
   #norm = 'pre';
   #normModel = null;
   #active = null; // stage key of the pointed/focused row
+
+  // Show me (LessonPanel): the trained model's coreference head, at `it`.
+  showMe() {
+    return lessonView(this.store);
+  }
 
   storeChanged(full) {
     if (full) this.#relabel();
@@ -92,7 +101,8 @@ export class LayerPanel extends LessonPanel {
     list.addEventListener('focusin', activate);
     list.addEventListener('keydown', (e) => this.#onKey(e));
 
-    this.replaceChildren(root);
+    this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -208,7 +218,7 @@ export class LayerPanel extends LessonPanel {
     const vectors = Object.fromEntries(order.map((name) => [name, rowOf(name)]));
     const wideScale = maxAbsOf(...order.filter((s) => s !== 'ffnHidden').map((s) => vectors[s]));
     const hiddenScale = maxAbsOf(vectors.ffnHidden);
-    const active = this.#rows.findIndex((r) => r === document.activeElement);
+    const active = this.#rows.findIndex((r) => r === this.shadowRoot.activeElement);
     this.#rows = order.map((name, step) => {
       const values = vectors[name];
       const norm = trace.stageNorms[name][i];

@@ -16,6 +16,9 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/multi-head.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
 import { el } from '../lib/dom.mjs';
+import css from './multi-head.css.mjs';
+import stripCss from './vector-strip.css.mjs';
+import { lessonView } from '../lib/guidance.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const HEAD_COLOURS = 8; // style.css: --ae-mh-0 … --ae-mh-7, reused cyclically
@@ -23,6 +26,7 @@ const CALC_MAX = 1 << 20; // the core's kHeadSplitMaxWidth
 const CALC_DEFAULT = { d: 4096, dh: 128 };
 
 export class MultiHead extends LessonPanel {
+  static styles = [stripCss, css];
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'token', 'model', 'lang'];
   static strings = strings;
@@ -42,6 +46,20 @@ export class MultiHead extends LessonPanel {
       },
       () => {},
     ); // the page itself reports an engine that fails to load
+  }
+
+  // --- guidance (LessonPanel): Show me and Reset ---
+
+  showMe() {
+    return lessonView(this.store);
+  }
+
+  defaults() {
+    return { ...CALC_DEFAULT };
+  }
+
+  guideControls() {
+    return { d: this.#parts.dInput, dh: this.#parts.hInput };
   }
 
   storeChanged(full) {
@@ -161,7 +179,8 @@ export class MultiHead extends LessonPanel {
     flow.addEventListener('pointerover', showValues);
     flow.addEventListener('focusin', showValues);
 
-    this.replaceChildren(root);
+    this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,

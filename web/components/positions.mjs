@@ -25,6 +25,8 @@ const SAME_WITHIN = 1e-6; // probabilities this close are the same answer, told 
 import { drawMatrix } from './number-matrix.mjs';
 import { el, svgNode as svg } from '../lib/dom.mjs';
 import { WORD_ORDER_PAIR } from '../lib/lesson.mjs';
+import css from './positions.css.mjs';
+import matrixCss from './number-matrix.css.mjs';
 
 export const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
 const modelName = (encoding) => `word-order-${encoding}`;
@@ -70,6 +72,7 @@ function comparePermuted(a, b, sigma) {
 }
 
 export class Positions extends LessonPanel {
+  static styles = [matrixCss, css];
   static watched = ['lang'];
   static strings = strings;
 
@@ -201,7 +204,8 @@ export class Positions extends LessonPanel {
     const ropeSvg = svg('svg', { class: 'ae-pos-rope', role: 'img', viewBox: '-120 -120 240 240' }, ropeFigure);
     const ropeCaption = el('figcaption', '', ropeFigure);
 
-    this.replaceChildren(root);
+    this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -291,6 +295,24 @@ export class Positions extends LessonPanel {
     compare.addEventListener('pointerover', (e) => this.#link(e.target.closest('td[data-col]')));
     compare.addEventListener('pointerleave', () => this.#link(null));
     root.addEventListener('focusin', () => this.#ensureModels(), { once: true });
+  }
+
+  // --- guidance (LessonPanel): Reset ---
+
+  defaults() {
+    return { a: DEFAULT_A, b: DEFAULT_B, enc: 'none', layer: 0, head: 0, show: 'scores' };
+  }
+
+  guideControls() {
+    const p = this.#parts;
+    return {
+      a: p.inputA,
+      b: p.inputB,
+      enc: p.encoding.node,
+      layer: p.layer.node,
+      head: p.head.node,
+      show: p.kind.node,
+    };
   }
 
   // --- loading and running ---

@@ -20,6 +20,10 @@ import strings from '../strings/qkv-steps.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
 import { el } from '../lib/dom.mjs';
+import css from './qkv-steps.css.mjs';
+import stripCss from './vector-strip.css.mjs';
+import { lessonView } from '../lib/guidance.mjs';
+import { LESSON_NOUNS } from '../lib/lesson.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const STRIP_CELL = 7; // px per vector entry, at most
@@ -93,6 +97,7 @@ export function maxAbsOf(...arrays) {
 }
 
 export class QkvSteps extends LessonPanel {
+  static styles = [stripCss, css];
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'head', 'token', 'scale', 'model', 'lang'];
   static strings = strings;
@@ -193,14 +198,15 @@ export class QkvSteps extends LessonPanel {
       if (row) this.#activate(Number(row.dataset.key));
     });
     table.addEventListener('pointerleave', () => {
-      if (!tbody.contains(document.activeElement)) this.#activate(null);
+      if (!tbody.contains(this.shadowRoot.activeElement)) this.#activate(null);
     });
     tbody.addEventListener('focusout', (e) => {
       if (!tbody.contains(e.relatedTarget)) this.#activate(null);
     });
     tbody.addEventListener('keydown', (e) => this.#onKey(e));
 
-    this.replaceChildren(root);
+    this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -227,6 +233,35 @@ export class QkvSteps extends LessonPanel {
       outputName,
       outputStrip,
       outputValues,
+    };
+  }
+
+  // --- guidance (LessonPanel): Show me and the question ---
+
+  showMe() {
+    return lessonView(this.store);
+  }
+
+  // Which of the lesson's nouns the selected word weighs more in the shown head: the flip
+  // (tired → animal, wide → street) read from the run's own weights.
+  question() {
+    const { result, layer, head, token, sentence } = this.store.get();
+    const tokens = result ? [...result.tokens] : [];
+    const nouns = LESSON_NOUNS.filter((noun) => tokens.includes(noun));
+    if (nouns.length < 2) return null;
+    const i = selectedToken(tokens, token);
+    const p = this.#parts;
+    return {
+      key: `noun|${sentence}|${layer}|${head}|${i}`, // a new experiment asks again
+      text: this.t('guessNoun', { layer: layer + 1, head: head + 1, token: tokens[i] }),
+      choices: nouns.map((noun) => ({ value: noun, label: noun })),
+      hide: [p.tbody, p.readout, p.rowValues, p.outputStrip, p.outputValues],
+      answer: () => {
+        const weights = result.layers[layer]?.selfAttention.heads[head]?.weights;
+        if (!weights) return null;
+        const weightOf = (noun) => weights[i * tokens.length + tokens.indexOf(noun)];
+        return nouns.reduce((best, noun) => (weightOf(noun) > weightOf(best) ? noun : best));
+      },
     };
   }
 
@@ -350,7 +385,7 @@ export class QkvSteps extends LessonPanel {
     p.queryValues.textContent = this.t('vector', { name: 'q', values: Array.from(q, (v) => fixed(v)).join(', ') });
     p.queryValues.dataset.values = JSON.stringify(Array.from(q, String));
 
-    const active = this.#rows.findIndex((r) => r === document.activeElement);
+    const active = this.#rows.findIndex((r) => r === this.shadowRoot.activeElement);
     this.#rows = tokens.map((token, j) => {
       const tr = document.createElement('tr');
       tr.tabIndex = j === (active >= 0 ? active : 0) ? 0 : -1;

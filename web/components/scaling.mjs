@@ -18,6 +18,7 @@ import strings from '../strings/scaling.mjs';
 import { fixed } from './qkv-steps.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
 import { LESSON } from '../lib/lesson.mjs';
+import css from './scaling.css.mjs';
 
 const MODEL = 'coref-encoder';
 const SENTENCES = LESSON;
@@ -26,6 +27,7 @@ const MULTIPLIERS = [0.25, 0.5, 1, 2, 4];
 const COLLAPSE_AT = 0.9; // a largest weight above this is shown as "collapsed"
 
 export class Scaling extends LessonPanel {
+  static styles = [css];
   static watched = ['lang'];
   static strings = strings;
 
@@ -204,7 +206,8 @@ export class Scaling extends LessonPanel {
       control.addEventListener('focus', () => this.#ensureModel());
     }
 
-    this.replaceChildren(root);
+    this.mount(root);
+    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -280,6 +283,47 @@ export class Scaling extends LessonPanel {
   }
 
   // --- 1. random vectors ---
+
+  // --- guidance (LessonPanel): Show me, Reset, the question ---
+
+  // The trained model's coreference head under the smallest factor: its weights flatten.
+  showMe() {
+    if (!this.#model?.config.metadata.coreference_head) return null;
+    return { controls: { mult: 0, noscale: false }, reveal: this.#parts.modelTitle };
+  }
+
+  defaults() {
+    return { d: DEMO.dStartExp, scaled: true, seed: 1, mult: MULTIPLIERS.indexOf(1), noscale: false };
+  }
+
+  guideControls() {
+    const p = this.#parts;
+    const seed = (value) => {
+      this.#seed = value;
+      this.#drawDemo();
+      this.#saveControls();
+    };
+    return { d: p.dInput, scaled: p.scaleInput, seed, mult: p.mult, noscale: p.noScale };
+  }
+
+  // Sharper or flatter without ÷√d, at the shown d: the mean entropy of the random queries'
+  // weights unscaled against scaled (the chart's two curves).
+  question() {
+    const p = this.#parts;
+    const exp = Number(p.dInput.value);
+    return {
+      key: `noscale|${exp}`, // another d asks again
+      text: this.t('guessNoScale', { d: 2 ** exp }),
+      choices: ['sharper', 'flatter'].map((value) => ({ value, label: this.t(value) })),
+      hide: [p.demoOut],
+      answer: () => {
+        const c = this.#curve;
+        const i = c ? c.exps.indexOf(exp) : -1;
+        if (i < 0) return null;
+        return c.raw[i] < c.scaled[i] ? 'sharper' : 'flatter';
+      },
+    };
+  }
 
   #dValue() {
     return 2 ** Number(this.#parts.dInput.value);

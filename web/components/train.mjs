@@ -12,6 +12,8 @@ import { percent, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/train.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
 import { modelDownloads, readModelFiles } from '../lib/model-files.mjs';
+import { labelHostBy } from '../lib/panel-styles.mjs';
+import css from './train.css.mjs';
 
 const TASKS = ['coref-encoder', 'coref-decoder', 'word-order'];
 const POSITIONALS = ['none', 'sinusoidal', 'learned', 'rope'];
@@ -28,6 +30,7 @@ let trainedCount = 0;
 let loadedCount = 0;
 
 export class Train extends StoreElement {
+  static styles = [css];
   static watched = ['lang'];
 
   #parts = null;
@@ -63,8 +66,8 @@ export class Train extends StoreElement {
   #build() {
     const id = `ae-tr-${nextId++}`;
     const root = el('div', 'ae-tr');
-    const title = el('h2', '', root, { id: `${id}-title` });
-    const intro = el('p', 'howto', root);
+    const title = el('h2', '', root, { id: `${id}-title`, part: 'title' });
+    const intro = el('p', 'howto', root, { part: 'intro' });
     const form = el('div', 'ae-tr-controls', root);
     const field = (key, tag, attrs = {}) => {
       const f = el('div', 'field', form);
@@ -117,8 +120,8 @@ export class Train extends StoreElement {
     const drop = el('span', 'howto', loadField);
     const loadStatus = el('p', 'ae-tr-load-status', root, { role: 'status' });
 
-    this.setAttribute('aria-labelledby', title.id);
-    this.replaceChildren(root);
+    labelHostBy(this, title);
+    this.mount(root);
     this.#parts = {
       title,
       intro,

@@ -178,7 +178,7 @@ export function svgOf(element) {
     return headGridSvg(result, pageColours(element));
   }
   // The drawing is the largest <svg> (the heatmap also holds a small legend bar).
-  const live = [...element.querySelectorAll('svg')].sort(
+  const live = [...(element.shadowRoot ?? element).querySelectorAll('svg')].sort(
     (a, b) => b.querySelectorAll('*').length - a.querySelectorAll('*').length,
   )[0];
   if (!live) throw new Error('nothing to export yet');

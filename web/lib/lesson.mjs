@@ -18,6 +18,10 @@ export const DECODER_PROMPT = {
   wide: `${DECODER_SENTENCE.wide} it =`,
 };
 
+// The lesson pair's two nouns, one of which `it` (它) refers to, in English and Chinese: the
+// choices of the guess "where will `it` look?" (lesson-panel.mjs).
+export const LESSON_NOUNS = ['animal', 'street', '动物', '马路'];
+
 // Subject–verb–object in Chinese: "the cat chases the dog" / "the dog chases the cat".
 export const WORD_ORDER_PAIR = { a: '猫追狗', b: '狗追猫' };
 

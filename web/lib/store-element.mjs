@@ -4,7 +4,10 @@
 // A panel that sets `static redrawWhenVisible = true` is not redrawn while it is off screen:
 // it notes that it is out of date and catches up when it scrolls near the window, so one
 // interaction redraws only what the reader can see.
+// mount(...nodes) renders the panel into its open shadow root with the shared stylesheet and
+// the panel's `static styles` (./panel-styles.mjs).
 import { store as sharedStore } from './store.mjs';
+import { mountShadow } from './panel-styles.mjs';
 
 const NEAR_WINDOW = '200px 0px'; // redraw a little before the panel scrolls into view
 
@@ -12,6 +15,8 @@ export class StoreElement extends HTMLElement {
   // The state keys whose change redraws the panel; each subclass lists its own.
   static watched = [];
   static redrawWhenVisible = false;
+  // The panel's own CSS (strings), adopted after the shared rules by mount().
+  static styles = [];
 
   #store = sharedStore;
   #unsubscribe = null;
@@ -58,6 +63,11 @@ export class StoreElement extends HTMLElement {
     );
     observer.observe(target);
     this.#nearObservers.add(observer);
+  }
+
+  // Replaces the panel's shadow content with `nodes`; returns their wrapper (part="root").
+  mount(...nodes) {
+    return mountShadow(this, this.constructor.styles, nodes);
   }
 
   // Redraw; the argument `full` is true on connecting and on a language change (labels must be rebuilt).

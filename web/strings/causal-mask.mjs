@@ -66,6 +66,9 @@ export default {
       'Indirectly, through the words in between, {layers} layers can still pass information up to {layers} × (w − 1) = {relay} positions, and here that is enough.',
     windowNoRelay:
       'Not even indirectly: passed along through the words in between, information travels at most {layers} × (w − 1) = {relay} positions in {layers} layers, fewer than {d}.',
+    guessSee: 'Can “it” see the adjective “{adjective}”, which comes after it?',
+    yes: 'yes',
+    no: 'no',
   },
   zh: {
     title: '因果掩码：不许偷看后面',
@@ -129,5 +132,8 @@ export default {
       '经由中间的词间接传递，{layers} 层最远仍能把信息传 {layers} × (w − 1) = {relay} 个位置，在这里已经足够。',
     windowNoRelay:
       '间接传递也不行：经由中间的词一层层传，{layers} 层最多只能把信息传 {layers} × (w − 1) = {relay} 个位置，不到 {d} 个。',
+    guessSee: '“it” 能看到在它后面的形容词 “{adjective}” 吗？',
+    yes: '能',
+    no: '不能',
   },
 };

@@ -51,6 +51,10 @@ export default {
       'Blue bar on top: the head with the strongest attention on the referent. Orange bar below: the head whose removal alone changes the probability most (only when that change is at least 0.0005).',
     caption:
       'What this shows: attention weights say where information can flow, not what the answer depends on. A word can receive almost no attention from “it” and still decide the answer (it shapes other tokens first), and a head can attend strongly to the referent while switching it off changes nothing, because other heads carry the same information. To find out what matters, intervene and measure.',
+    guessAblate:
+      'Layer {layer}, head {head} is the head that looks from “it” to the answer. Switch it off: does the answer change?',
+    yes: 'yes',
+    no: 'no',
   },
   zh: {
     title: '注意力不等于解释',
@@ -102,5 +106,8 @@ export default {
       '上方蓝条：对所指对象注意力最强的头。下方橙条：单独关闭后概率变化最大的头（仅当变化至少为 0.0005 时标出）。',
     caption:
       '这说明了什么：注意力权重表示信息可以从哪里流过来，而不是答案依赖于什么。一个词可能几乎得不到 “it” 的注意力，却决定了答案（它先影响了别的词元）；一个头可能强烈关注所指对象，关掉它却什么也没变，因为其他头携带了同样的信息。想知道什么真正重要，就要动手干预并测量结果。',
+    guessAblate: '第 {layer} 层第 {head} 个头从 “it” 看向答案。关掉它，答案会变吗？',
+    yes: '会',
+    no: '不会',
   },
 };

@@ -48,6 +48,7 @@ export default {
     vector: '{name} = [{values}]',
     vectorLabel: '{name}: {count} numbers from {min} to {max}',
     tokenOption: '{token} ({i})',
+    guessNoun: 'In layer {layer}, head {head}: which noun will “{token}” give the larger weight?',
   },
   zh: {
     title: 'Q、K、V 逐步计算',
@@ -96,5 +97,6 @@ export default {
     vector: '{name} = [{values}]',
     vectorLabel: '{name}：{count} 个数，从 {min} 到 {max}',
     tokenOption: '{token}（{i}）',
+    guessNoun: '第 {layer} 层第 {head} 个头：“{token}” 会给哪个名词更大的权重？',
   },
 };

@@ -51,6 +51,9 @@ export default {
     rowEntropy: 'Entropy of this row',
     answer: 'Answer',
     answerValue: '“it” → {word} ({p})',
+    guessNoScale: 'Without ÷√d, at d = {d}: will the weights of a query get sharper or flatter?',
+    sharper: 'sharper',
+    flatter: 'flatter',
   },
   zh: {
     title: '为什么要除以 √d',
@@ -102,5 +105,8 @@ export default {
     rowEntropy: '这一行的熵',
     answer: '回答',
     answerValue: '“it” → {word}（{p}）',
+    guessNoScale: '去掉 ÷√d，在 d = {d} 时：一个查询的权重会变得更尖锐还是更平坦？',
+    sharper: '更尖锐',
+    flatter: '更平坦',
   },
 };
