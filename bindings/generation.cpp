@@ -48,6 +48,14 @@ val generation_to_js(const ae::Generation& g, const ae::ModelConfig& config) {
     step.set("token", s.token);
     step.set("id", s.id);
     step.set("probability", s.probability);
+    val top = val::array();
+    for (const ae::WordProbability& w : s.top) {
+      val entry = val::object();
+      entry.set("token", w.word);
+      entry.set("probability", w.probability);
+      top.call<void>("push", entry);
+    }
+    step.set("top", top);
     step.set("end", s.end);
     step.set("rowsReused", s.rows_reused);
     step.set("rowsNew", s.rows_new);

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 using emscripten::val;
 using namespace aejs;
@@ -92,7 +93,8 @@ class Gpt2Model {
     return o;
   }
 
-  // analyzePacked(text, {causal, window, scale, scoreMultiplier, knockout, ablate, topK}): packed.h.
+  // analyzePacked(text, {causal, window, scale, scoreMultiplier, knockout, ablate, topK, layers}):
+  // packed.h; layers (0-based) keeps the trace of those layers only, the rest run untraced.
   val analyze_packed(const val& text, const val& o) const {
     return packed_analysis_to_js(model_.analyze(text_from_js(text, "text"), analysis_options(o)));
   }
@@ -100,6 +102,29 @@ class Gpt2Model {
   val generate_steps(const val& prompt, int max_new_tokens, bool use_cache) const {
     return generation_to_js(model_.generate_steps(text_from_js(prompt, "prompt"), max_new_tokens, use_cache),
                             model_.config());
+  }
+
+  // probabilities(text, options) → {position, probabilities: Float32Array over the vocabulary,
+  // best: the most probable token's text, bestId}: analyze()'s next token without the trace.
+  val probabilities(const val& text, const val& o) const {
+    const ae::WordProbabilities p = model_.probabilities(text_from_js(text, "text"), analysis_options(o));
+    val out = val::object();
+    out.set("position", p.position);
+    out.set("probabilities", val::global("Float32Array")
+                                 .new_(emscripten::typed_memory_view(p.probabilities.size(), p.probabilities.data())));
+    out.set("best", model_.tokenizer().token_text(p.best));
+    out.set("bestId", p.best);
+    return out;
+  }
+
+  // The id of the first token whose text (token_text, as analyze shows tokens) is `text`, or −1:
+  // the index into probabilities() of a token read from a prediction. Ids that show alike (bytes
+  // of a split character all show as U+FFFD) give the first of them.
+  int word_id(const val& text) {
+    if (ids_by_text_.empty())
+      for (int id = model_.tokenizer().size() - 1; id >= 0; --id) ids_by_text_[model_.tokenizer().token_text(id)] = id;
+    const auto found = ids_by_text_.find(text_from_js(text, "word"));
+    return found == ids_by_text_.end() ? -1 : found->second;
   }
 
   // logits(text) → Float32Array n×V, row-major: every position's next-token logits.
@@ -118,12 +143,27 @@ class Gpt2Model {
       options.knockout = emscripten::convertJSArrayToNumberVector<int>(o["knockout"]);
     }
     if (!o["ablate"].isUndefined()) options.run.head_active = head_mask_from_js(o["ablate"], model_.config());
+    if (!o["layers"].isUndefined()) options.run.traced_layers = traced_layers_from_js(o["layers"]);
     return options;
   }
 
-  // [[layer, head], …] → per-layer flags with 0 for each ablated head (as TrainedModel's).
+  // layers: [l, …] → one flag per layer, 1 for each layer to trace (the others run untraced).
+  std::vector<uint8_t> traced_layers_from_js(const val& layers) const {
+    const int n_layers = model_.config().n_layers;
+    std::vector<uint8_t> flags(static_cast<size_t>(n_layers), 0);
+    const size_t count = js_length(layers, "layers");
+    for (size_t i = 0; i < count; ++i) {
+      const int l = whole_number(layers[i], "layers");
+      if (l < 0 || l >= n_layers)
+        argument_error("layers: " + std::to_string(l) + " is not a layer of this model (0.." +
+                       std::to_string(n_layers - 1) + ")");
+      flags[static_cast<size_t>(l)] = 1;
+    }
+    return flags;
+  }
 
   ae::Gpt2Model model_;
+  std::unordered_map<std::string, int> ids_by_text_;  // word_id's index, built on its first call
 };
 
 }  // namespace
@@ -138,6 +178,8 @@ EMSCRIPTEN_BINDINGS(attention_explorer_gpt2) {
       .function("config", &Gpt2Model::config)
       .function("analyzePacked", &Gpt2Model::analyze_packed)
       .function("generateSteps", &Gpt2Model::generate_steps)
+      .function("probabilities", &Gpt2Model::probabilities)
+      .function("wordId", &Gpt2Model::word_id)
       .function("logits", &Gpt2Model::logits)
       .function("encode", &Gpt2Model::encode);
   emscripten::class_<BpeTokenizer>("BpeTokenizer")

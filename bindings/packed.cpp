@@ -42,20 +42,25 @@ val packed_analysis_to_js(const ae::Analysis& a) {
   const ae::ForwardTrace& t = a.trace;
   std::vector<Segment> order{{&t.embeddings, false}};
   int n_heads = 0, head_dim = 0;
+  std::vector<int> traced;  // per layer, 0 for a layer left out of the trace (RunOptions::traced_layers)
   for (const auto& layer : t.layers) {
-    n_heads = static_cast<int>(layer.self_attention.heads.size());
+    traced.push_back(layer.self_attention.heads.empty() ? 0 : 1);
     for (const auto& h : layer.self_attention.heads) {
+      n_heads = static_cast<int>(layer.self_attention.heads.size());
       head_dim = static_cast<int>(h.q.cols());
       for (const ae::Matrix* m : {&h.q, &h.k, &h.v, &h.attention.raw_scores, &h.attention.scaled_scores,
                                   &h.attention.masked_scores, &h.attention.weights, &h.attention.output})
         order.push_back({m, false});
     }
-    order.push_back({&layer.self_attention.concat, false});
-    order.push_back({&layer.self_attention.output, false});
+    if (traced.back()) {
+      order.push_back({&layer.self_attention.concat, false});
+      order.push_back({&layer.self_attention.output, false});
+    }
     order.push_back({&layer.output, false});
   }
   order.push_back({&t.output, false});
   for (size_t l = 0; l < t.layers.size(); ++l) {
+    if (!traced[l]) continue;
     const std::vector<ae::LayerStage> stages = ae::layer_stages(t.layers[l], t.layer_input(l));
     for (const ae::LayerStage& s : stages) {
       const std::string name = s.name;
@@ -86,6 +91,7 @@ val packed_analysis_to_js(const ae::Analysis& a) {
   out.set("prediction", prediction_to_js(a.prediction));
   out.set("nLayers", static_cast<int>(t.layers.size()));
   out.set("nHeads", n_heads);
+  out.set("traced", val::array(traced));
   out.set("dModel", static_cast<int>(t.embeddings.cols()));
   out.set("headDim", head_dim);
   // Copies: the JS arrays own their memory (see bindings.cpp).

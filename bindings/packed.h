@@ -14,6 +14,7 @@
 //   for each layer (the layer stages, ae::layer_stages; the others are views of the above):
 //     norm1, residual1, norm2 (n×d), ffnHidden (n×d_ff), ffn, residual2 (n×d)
 //     the 9 stage norms (input … output), n each
+// A layer left out of the trace (traced[l] = 0) has only its layer output, and no stages.
 // offsets[i] is where the i-th matrix starts; offsets[last] = data.length.
 #pragma once
 
@@ -32,7 +33,7 @@ inline constexpr int kPackedStagesPerLayer = 6 + ae::kLayerStageCount;  // new s
 // {position, token, probability, top: [{token, probability}]} or null.
 emscripten::val prediction_to_js(const std::optional<ae::Prediction>& prediction);
 
-// {tokens, ids, n, unknown, prediction, nLayers, nHeads, dModel, headDim, data, offsets}.
+// {tokens, ids, n, unknown, prediction, nLayers, nHeads, traced, dModel, headDim, data, offsets}.
 emscripten::val packed_analysis_to_js(const ae::Analysis& analysis);
 
 }  // namespace aejs

@@ -328,7 +328,7 @@ function fillRanges() {
 // The head selector names the head config.json calls the coreference head (the grid marks its
 // layer too); short, so that the selector still fits a 375 px phone.
 function markCoreferenceHead() {
-  const named = coreferenceHead(state.model?.config);
+  const named = coreferenceHead(shownModel?.config);
   const option = named && ui.head.options[named.head];
   if (option) option.textContent = t('headNamed', { i: named.head + 1 });
 }
@@ -345,7 +345,7 @@ function run() {
   let result;
   try {
     if (trained) {
-      result = runView(shownModel, text, options);
+      result = runView(shownModel, text, { ...options, ...tracedLayers() }); // an opened model: the layer on view
     } else {
       ensureRandomModel(readConfig(seed));
       applyLink();
@@ -383,12 +383,20 @@ function runNow() {
 
 // --- output ---
 
+// A model opened from disk may be big: its trace is computed for the layer on view only,
+// so a long text fits and a step costs one layer's n×n matrices, not every layer's.
+function tracedLayers() {
+  return shownModel?.config.architecture === 'gpt2' ? { layers: [Number(ui.layer.value) || 0] } : {};
+}
+
 // Cheap: shows another head of the last run; the heatmap only recolours when tokens are unchanged.
+// (Another layer of an opened model is traced first: run() again.)
 function showView() {
   const result = shownRun();
   if (!result) return;
   const layer = Number(ui.layer.value) || 0;
   const head = Number(ui.head.value) || 0;
+  if (!result.layers[layer]) return run();
   ui.heatmap.data = {
     tokens: result.tokens,
     weights: result.layers[layer].selfAttention.heads[head].weights,
@@ -838,7 +846,7 @@ function followStore(s, changed) {
   // A panel's Show me may choose a listed model (web/lib/guidance.mjs): open it as the menu would.
   if (changed.has('model') && s.model !== choice() && indexEntry(s.model)) {
     ui.model.value = s.model;
-    state.modelChosen = true;
+    modelChosen = true;
     selectModel();
     return;
   }

@@ -16,13 +16,20 @@ namespace {
 // The full trace keeps, per head, q, k, v and the attention output (n×dh each) and four n×n
 // score and weight matrices, and per layer about 12 n×d stages and two n×f FFN ones. A big
 // model over a long text would need gigabytes (GPT-2 124M at 1024 tokens: 2.4 GB), so analyze()
-// refuses a trace above this budget with the length that fits.
+// refuses a trace above this budget with the length that fits. A layer left out of the trace
+// (RunOptions::traced_layers) keeps only its n×d output.
 constexpr int64_t kMaxTraceBytes = int64_t{512} << 20;
 
-int64_t trace_bytes(const ModelConfig& c, int64_t n) {
+int64_t trace_bytes(const ModelConfig& c, int64_t n, int traced_layers) {
   const int64_t per_head = 4 * n * c.head_dim() + 4 * n * n;
   const int64_t per_layer = c.n_heads * per_head + 12 * n * c.d_model + 2 * n * c.ffn_dim();
-  return 4 * c.n_layers * per_layer;
+  return 4 * (traced_layers * per_layer + (c.n_layers - traced_layers) * n * c.d_model);
+}
+
+int traced_layer_count(const ModelConfig& c, const RunOptions& run) {
+  if (run.traced_layers.empty()) return c.n_layers;
+  return static_cast<int>(
+      std::count_if(run.traced_layers.begin(), run.traced_layers.end(), [](uint8_t on) { return on != 0; }));
 }
 
 }  // namespace
@@ -59,24 +66,16 @@ Analysis Gpt2Model::analyze(std::string_view text, const AnalysisOptions& option
   a.ids = encode_checked(text, "text");
   a.tokens = texts(a.ids);
   const int n = static_cast<int>(a.ids.size());
-  if (trace_bytes(config(), n) > kMaxTraceBytes) {
+  const int traced = traced_layer_count(config(), options.run);
+  if (trace_bytes(config(), n, traced) > kMaxTraceBytes) {
     int fits = n;
-    while (fits > 1 && trace_bytes(config(), fits) > kMaxTraceBytes) --fits;
-    input_error("the full trace of " + std::to_string(n) + " tokens would need " +
-                std::to_string(trace_bytes(config(), n) >> 20) + " MiB; this model reads at most " +
-                std::to_string(fits) + " tokens with every head traced");
+    while (fits > 1 && trace_bytes(config(), fits, traced) > kMaxTraceBytes) --fits;
+    input_error("the trace of " + std::to_string(n) + " tokens in " + std::to_string(traced) + " layers would need " +
+                std::to_string(trace_bytes(config(), n, traced) >> 20) + " MiB; this model reads at most " +
+                std::to_string(fits) + " tokens with " + std::to_string(traced) +
+                " layers traced (trace fewer layers for a longer text)");
   }
-  RunOptions run = options.run;
-  if (!options.knockout.empty()) {
-    run.key_padding.assign(static_cast<size_t>(n), 0);
-    for (int p : options.knockout) {
-      if (p < 0 || p >= n)
-        input_error("knockout position " + std::to_string(p) + " is outside the text (0.." + std::to_string(n - 1) +
-                    ")");
-      run.key_padding[static_cast<size_t>(p)] = 1;
-    }
-  }
-  model_->forward(a.ids, run, &a.trace);
+  model_->forward(a.ids, run_options(options, n), &a.trace);
 
   Matrix probabilities = model_->logits(a.trace.output.bottomRows(1));
   softmax_rows_inplace(probabilities);
@@ -90,6 +89,36 @@ Analysis Gpt2Model::analyze(std::string_view text, const AnalysisOptions& option
   for (int i = 0; i < k; ++i) p.top.push_back({tokenizer_.token_text(order[i]), order[i], probabilities(0, order[i])});
   a.prediction = std::move(p);
   return a;
+}
+
+RunOptions Gpt2Model::run_options(const AnalysisOptions& options, int n) const {
+  RunOptions run = options.run;
+  if (!options.knockout.empty()) {
+    run.key_padding.assign(static_cast<size_t>(n), 0);
+    for (int p : options.knockout) {
+      if (p < 0 || p >= n)
+        input_error("knockout position " + std::to_string(p) + " is outside the text (0.." + std::to_string(n - 1) +
+                    ")");
+      run.key_padding[static_cast<size_t>(p)] = 1;
+    }
+  }
+  return run;
+}
+
+WordProbabilities Gpt2Model::probabilities(std::string_view text, const AnalysisOptions& options) const {
+  const std::vector<int> ids = encode_checked(text, "text");
+  const int n = static_cast<int>(ids.size());
+  RunOptions run = run_options(options, n);
+  run.traced_layers.clear();
+  Matrix p = model_->logits(model_->forward(ids, run, nullptr).bottomRows(1));
+  softmax_rows_inplace(p);
+  WordProbabilities out;
+  out.position = n - 1;
+  out.probabilities.assign(p.data(), p.data() + p.size());
+  Eigen::Index best = 0;
+  p.row(0).maxCoeff(&best);
+  out.best = static_cast<int>(best);
+  return out;
 }
 
 Matrix Gpt2Model::logits(std::string_view text) const {

@@ -30,7 +30,15 @@ class Gpt2Model {
   // tokens are the tokens' text (token_text), unknown is always empty (byte-level BPE reads
   // everything), prediction the next token after the last one. Throws for an empty text, one
   // over max_len tokens, text that is not UTF-8, or knockout positions out of range.
+  // options.run.traced_layers keeps the trace of the layers on view only (the others run
+  // untraced, their matrices bit-identical to a full trace's); the 512 MiB trace budget
+  // applies to what is traced, so a long text fits when fewer layers are traced.
   Analysis analyze(std::string_view text, const AnalysisOptions& options = {}) const;
+
+  // The next token's probabilities after the last one, analyze()'s numbers bit for bit (the
+  // same forward pass, untraced): what the knock-out panel reads per run. Options as analyze's
+  // (top_k and traced_layers ignored).
+  WordProbabilities probabilities(std::string_view text, const AnalysisOptions& options = {}) const;
 
   // The logits of every position (n×V), from a forward pass without trace.
   Matrix logits(std::string_view text) const;
@@ -42,6 +50,7 @@ class Gpt2Model {
  private:
   std::vector<int> encode_checked(std::string_view text, const char* what) const;
   std::vector<std::string> texts(const std::vector<int>& ids) const;
+  RunOptions run_options(const AnalysisOptions& options, int n) const;  // knockout → key_padding
 
   BpeTokenizer tokenizer_;
   std::unique_ptr<Transformer> model_;

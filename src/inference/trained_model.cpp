@@ -191,6 +191,19 @@ StepWork forward_work(const ForwardTrace& trace, const ModelConfig& c) {
   return w;
 }
 
+// The k most probable entries of a 1×V row of probabilities, most probable first.
+std::vector<WordProbability> most_probable(const Matrix& probabilities, int k,
+                                           const std::function<std::string(int)>& token_text) {
+  std::vector<int> order(static_cast<size_t>(probabilities.cols()));
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  k = std::min(k, static_cast<int>(order.size()));
+  std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                    [&](int x, int y) { return probabilities(0, x) > probabilities(0, y); });
+  std::vector<WordProbability> top;
+  for (int i = 0; i < k; ++i) top.push_back({token_text(order[i]), order[i], probabilities(0, order[i])});
+  return top;
+}
+
 }  // namespace
 
 Vocabulary::Encoded TrainedModel::encode_prompt(std::string_view prompt) const {
@@ -249,6 +262,7 @@ void decode_greedily(const Transformer& model, Generation& g, int max_new, bool 
     s.id = static_cast<int>(best);
     s.token = token_text(s.id);
     s.probability = probabilities(0, best);
+    s.top = most_probable(probabilities, kStepTop, token_text);
     s.end = best == end_id;
     g.steps.push_back(std::move(s));
     if (g.steps.back().end) break;

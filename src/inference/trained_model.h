@@ -75,7 +75,11 @@ struct GenerationStep {
   StepWork work;                  // multiply-adds of this step (model/kv_cache.h)
   std::vector<float> logits;      // V: the logits of row p
   std::vector<Matrix> attention;  // per layer, h×(p + 1): row j = head j's weights of row p
+  // The kStepTop most probable next tokens (softmax of logits), most probable first: what the
+  // greedy choice was picked from.
+  std::vector<WordProbability> top;
 };
+inline constexpr int kStepTop = 5;
 
 struct Generation {
   std::vector<std::string> tokens;  // the prompt's tokens, then the generated ones ([SEP] excluded)

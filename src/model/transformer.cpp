@@ -84,6 +84,9 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
     input_error("head_active has " + std::to_string(o.head_active.size()) + " layers, the model has " +
                 std::to_string(layers_.size()));
   if (!(o.dropout >= 0.0f && o.dropout < 1.0f)) input_error("dropout must lie in [0, 1)");
+  if (!o.traced_layers.empty() && o.traced_layers.size() != layers_.size())
+    input_error("traced_layers has " + std::to_string(o.traced_layers.size()) + " layers, the model has " +
+                std::to_string(layers_.size()));
 
   LayerOptions lo = layer_options(o);
   if (trace) {
@@ -94,7 +97,9 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
   for (size_t l = 0; l < layers_.size(); ++l) {
     lo.head_active = o.head_active.empty() ? nullptr : &o.head_active[l];
     if (o.dropout > 0.0f) lo.dropout_seed = derive_seed(o.dropout_seed, l);
-    x = layers_[l].forward(x, o.memory, lo, trace ? &trace->layers[l] : nullptr);
+    const bool traced = trace && (o.traced_layers.empty() || o.traced_layers[l] != 0);
+    x = layers_[l].forward(x, o.memory, lo, traced ? &trace->layers[l] : nullptr);
+    if (trace && !traced) trace->layers[l].output = x;  // the next traced layer's input
   }
   if (final_norm_) x = final_norm_->forward(x);
   if (trace) trace->output = x;

@@ -32,10 +32,15 @@ struct RunOptions {
   // Training augmentation: token i gets the additive position (sinusoidal or learned) of
   // position_offset + i, so that absolute positions stop identifying a template. 0 = inference.
   int position_offset = 0;
+  // Per layer, nonzero = keep its trace; empty = every layer. A layer left out runs the
+  // untraced attention (no n×n matrices) and keeps only its output in the trace, so a big
+  // model's trace grows with the layers on view, not all of them. Inference only.
+  std::vector<uint8_t> traced_layers;
 };
 
 struct ForwardTrace {
   Matrix embeddings;  // n×d: token embedding + additive positional encoding
+  // A layer left out by RunOptions::traced_layers has only its output (no heads, no stages).
   std::vector<LayerTrace> layers;
   Matrix output;  // n×d: after the final LayerNorm (pre-LN) or the last layer (post-LN)
 

@@ -159,6 +159,113 @@ TEST_CASE("gpt2: generation step by step gives the same tokens with and without 
       CHECK(cached.steps[i].logits[v] == doctest::Approx(full.steps[i].logits[v]).epsilon(1e-4));
 }
 
+namespace {
+
+// Every matrix a traced layer keeps, in one list, to compare two traces of it bit for bit.
+std::vector<const ae::Matrix*> layer_matrices(const ae::LayerTrace& t) {
+  std::vector<const ae::Matrix*> out{&t.self_attention.concat,
+                                     &t.self_attention.output,
+                                     &t.output,
+                                     &t.self_norm,
+                                     &t.after_self,
+                                     &t.ffn_norm,
+                                     &t.ffn_activation,
+                                     &t.ffn_output};
+  for (const ae::HeadTrace& h : t.self_attention.heads)
+    for (const ae::Matrix* m : {&h.q, &h.k, &h.v, &h.attention.raw_scores, &h.attention.scaled_scores,
+                                &h.attention.masked_scores, &h.attention.weights, &h.attention.output})
+      out.push_back(m);
+  return out;
+}
+
+std::vector<uint8_t> only_layer(int layer, int n_layers) {
+  std::vector<uint8_t> flags(static_cast<size_t>(n_layers), 0);
+  flags[static_cast<size_t>(layer)] = 1;
+  return flags;
+}
+
+}  // namespace
+
+TEST_CASE("gpt2: tracing one layer gives that layer's matrices exactly as the full trace does") {
+  const ae::Gpt2Model model = open(files().config, files().weights);
+  const int n_layers = model.config().n_layers;
+  for (const json& prompt : golden()["prompts"]) {
+    const std::string text = prompt["text"];
+    const ae::Analysis full = model.analyze(text);
+    for (int l = 0; l < n_layers; ++l) {
+      INFO("prompt: " << text << ", layer " << l);
+      ae::AnalysisOptions options;
+      options.run.traced_layers = only_layer(l, n_layers);
+      const ae::Analysis one = model.analyze(text, options);
+      for (int other = 0; other < n_layers; ++other)
+        CHECK(one.trace.layers[static_cast<size_t>(other)].self_attention.heads.size() ==
+              (other == l ? static_cast<size_t>(model.config().n_heads) : 0));
+      const std::vector<const ae::Matrix*> a = layer_matrices(one.trace.layers[static_cast<size_t>(l)]);
+      const std::vector<const ae::Matrix*> b = layer_matrices(full.trace.layers[static_cast<size_t>(l)]);
+      REQUIRE(a.size() == b.size());
+      for (size_t m = 0; m < a.size(); ++m) {
+        INFO("matrix " << m);
+        CHECK(a[m]->size() > 0);
+        CHECK(*a[m] == *b[m]);  // bit for bit: the untraced layers before it compute the same input
+      }
+      CHECK(one.trace.output == full.trace.output);
+      CHECK(one.prediction->top.front().id == full.prediction->top.front().id);
+    }
+  }
+}
+
+namespace {
+
+// The tiny fixture widened to 12 layers of 8 heads and 1024 positions (its layers and position
+// rows repeated): a trace of every layer grows past the 512 MiB budget at about 460 tokens.
+ae::Gpt2Model widened_model() {
+  const ae::SafetensorsFile file = ae::parse_safetensors(files().weights);
+  constexpr int kLayers = 12, kPositions = 1024;
+  const ae::StoredTensor& wpe = file.tensors.at("wpe.weight");
+  const int64_t d = wpe.shape[1];
+  std::vector<float> positions(static_cast<size_t>(kPositions * d));
+  for (size_t i = 0; i < positions.size(); ++i) positions[i] = wpe.values[i % wpe.values.size()];
+  std::vector<ae::NamedTensor> tensors{{"wpe.weight", {kPositions, d}, ae::DType::F32, positions.data()}};
+  std::vector<std::string> names;  // kept alive for the NamedTensors
+  names.reserve(file.tensors.size() * kLayers);
+  for (const auto& [name, t] : file.tensors) {
+    if (name == "wpe.weight") continue;
+    if (name.rfind("h.", 0) != 0) {
+      tensors.push_back({name, t.shape, ae::DType::F32, t.values.data()});
+      continue;
+    }
+    const size_t dot = name.find('.', 2);
+    const int layer = std::stoi(name.substr(2, dot - 2));
+    for (int l = layer; l < kLayers; l += 3) {
+      names.push_back("h." + std::to_string(l) + name.substr(dot));
+      tensors.push_back({names.back(), t.shape, ae::DType::F32, t.values.data()});
+    }
+  }
+  json config = json::parse(files().config);
+  config["n_layer"] = kLayers;
+  config["n_head"] = 8;
+  config["n_positions"] = config["n_ctx"] = kPositions;
+  return open(config.dump(), ae::write_safetensors(tensors));
+}
+
+}  // namespace
+
+TEST_CASE("gpt2: the trace budget applies to the layers traced: a text too long for all of them fits in one") {
+  const ae::Gpt2Model model = widened_model();
+  const std::string sentence = "The animal didn't cross the street. ";
+  std::string text;
+  for (size_t i = 0, per = model.tokenizer().encode(sentence).size(); i * per < 600; ++i) text += sentence;
+  REQUIRE(model.tokenizer().encode(text).size() >= 600);
+  CHECK_CONTAINS(error_of([&] { model.analyze(text); }), "this model reads at most");
+  ae::AnalysisOptions options;
+  options.run.traced_layers = only_layer(11, 12);
+  const ae::Analysis a = model.analyze(text, options);
+  const ae::LayerTrace& last = a.trace.layers.back();
+  CHECK(last.self_attention.heads.size() == 8);
+  CHECK(last.self_attention.heads[0].attention.weights.rows() == static_cast<int>(a.ids.size()));
+  CHECK(a.trace.layers.front().self_attention.heads.empty());
+}
+
 TEST_CASE("gpt2: config.json refusals name the key") {
   const auto error = [](const json& config) { return error_of([&] { ae::gpt2_config_from_json(config.dump()); }); };
   CHECK_CONTAINS(error(config_with("model_type", "llama")), "model_type \"llama\" is not GPT-2");

@@ -23,7 +23,7 @@ const ENCODER = shippedConfig('coref-encoder');
 const DECODER = shippedConfig('coref-decoder');
 const ENCODER_HEADS = ENCODER.n_layers * ENCODER.n_heads;
 
-let engine, benchEngine, coref, decoder, random, workspace, bench, training;
+let engine, benchEngine, coref, decoder, random, workspace, bench, training, gpt2;
 before(async () => {
   engine = await loadNodeEngine();
   coref = engine.loadTrainedModel(shippedModel('coref-encoder'));
@@ -33,6 +33,11 @@ before(async () => {
   benchEngine = await loadNodeBenchEngine(); // createModelBench is only in the benchmarks' module
   bench = benchEngine.createModelBench(shippedModel('coref-encoder'));
   training = engine.createTrainingSession({ task: 'word-order', steps: 3 });
+  gpt2 = await engine.openGpt2Model({
+    ...bpeFiles(),
+    config: gpt2File('config.json').toString('utf8'),
+    weights: gpt2Weights(),
+  });
 });
 
 // --- wrong values by kind ---------------------------------------------------------------------
@@ -427,6 +432,8 @@ accepted(
 );
 
 // --- loadBpeTokenizer (openGpt2Model is async: tests/wasm/gpt2.test.mjs) ------------------------------
+const gpt2File = (name) => readFileSync(new URL(`../fixtures/gpt2-tiny/${name}`, import.meta.url));
+const gpt2Weights = () => new Uint8Array(gpt2File('model.safetensors'));
 const bpeFiles = () => ({
   vocab: readFileSync(new URL('../fixtures/gpt2-tiny/vocab.json', import.meta.url), 'utf8'),
   merges: readFileSync(new URL('../fixtures/gpt2-tiny/merges.txt', import.meta.url), 'utf8'),
@@ -448,6 +455,28 @@ refused(
   'bad-model',
 );
 accepted('valid', 'loadBpeTokenizer', 'the tiny fixture', () => engine.loadBpeTokenizer(bpeFiles()).size, same(320));
+
+// --- an opened GPT-2 model's analyzePacked: layers, the layers to trace (3 in the tiny fixture) ---
+const gpt2Layers = (x) => gpt2.analyzePacked('The animal', { layers: x }).tracedLayers;
+refused('analyzePacked', 'layers', [[3], [-1], [0.5], '0', 0, [NaN], { length: 1e8 }, [0, 1, 2, 0]], gpt2Layers);
+refused('analyzePacked', 'lyers', [[0]], (x) => gpt2.analyzePacked('The animal', { lyers: x }), 'unknown-option');
+accepted('valid', 'analyzePacked', 'layers [] traces none', () => gpt2Layers([]), same([]));
+accepted('valid', 'analyzePacked', 'layers [2, 0]', () => gpt2Layers([2, 0]), same([0, 2]));
+accepted('valid', 'analyzePacked', 'no layers: every layer', () => gpt2Layers(undefined), same([0, 1, 2]));
+refused('probabilities', 'layers', [[0]], (x) => gpt2.probabilities('The animal', { layers: x }), 'unknown-option');
+refused('probabilities', 'is outside the text', [[9]], (x) => gpt2.probabilities('it', { knockout: x }), 'bad-input');
+accepted(
+  'valid',
+  'probabilities',
+  "of an opened model: analyze's next token bit for bit, knock-out included",
+  () => {
+    const o = { knockout: [1] };
+    const { token, probability } = gpt2.analyzePacked('The animal', { ...o, topK: 1 }).prediction;
+    const p = gpt2.probabilities('The animal', o);
+    return [p.best === token, p.probabilities[p.bestId] === probability, gpt2.wordId(p.best) === p.bestId];
+  },
+  same([true, true, true]),
+);
 
 // --- ModelBench ---------------------------------------------------------------------------------------
 refused('analyzeTiming', 'reps', [1.5, NaN, '3', 2 ** 31], (x) => bench.analyzeTiming(SENTENCE, x));

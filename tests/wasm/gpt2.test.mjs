@@ -21,6 +21,40 @@ const files = () => ({
 });
 const golden = JSON.parse(read('golden.json').toString('utf8'));
 
+// The tiny fixture widened to `layers` layers of `heads` heads and `positions` positions, its
+// layers and position rows repeated (safetensors: 8-byte header length, JSON header, data).
+function widened(layers, heads, positions) {
+  const bytes = read('model.safetensors');
+  const headerLength = Number(bytes.readBigUInt64LE(0));
+  const header = JSON.parse(bytes.subarray(8, 8 + headerLength).toString('utf8'));
+  const data = (t) => bytes.subarray(8 + headerLength + t.data_offsets[0], 8 + headerLength + t.data_offsets[1]);
+  const tensors = [];
+  for (const [name, t] of Object.entries(header)) {
+    if (name === '__metadata__') continue;
+    const layer = /^h\.(\d+)\.(.*)$/.exec(name);
+    if (name === 'wpe.weight') {
+      const rows = Buffer.concat(Array.from({ length: positions / t.shape[0] }, () => data(t)));
+      tensors.push({ name, shape: [positions, t.shape[1]], bytes: rows });
+    } else if (!layer) tensors.push({ name, shape: t.shape, bytes: data(t) });
+    else
+      for (let l = Number(layer[1]); l < layers; l += 3)
+        tensors.push({ name: `h.${l}.${layer[2]}`, shape: t.shape, bytes: data(t) });
+  }
+  const out = {};
+  let offset = 0;
+  for (const t of tensors) {
+    out[t.name] = { dtype: 'F32', shape: t.shape, data_offsets: [offset, offset + t.bytes.length] };
+    offset += t.bytes.length;
+  }
+  const json = Buffer.from(JSON.stringify(out));
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(json.length));
+  const config = JSON.parse(read('config.json').toString('utf8'));
+  Object.assign(config, { n_layer: layers, n_head: heads, n_positions: positions, n_ctx: positions });
+  const weights = new Uint8Array(Buffer.concat([length, json, ...tensors.map((t) => t.bytes)]));
+  return { config: JSON.stringify(config), weights };
+}
+
 function relativeError(actual, expectedRows) {
   const expected = expectedRows.flat(Infinity);
   assert.equal(actual.length, expected.length);
@@ -71,6 +105,41 @@ describe('GPT-2 checkpoints in wasm', () => {
       assert.equal(run.prediction.position, prompt.ids.length - 1); // the next token after the last
     });
   }
+
+  test('layers: [l] keeps that layer exactly as the full trace has it; the others are null', () => {
+    for (const prompt of golden.prompts) {
+      const full = model.analyzePacked(prompt.text);
+      for (let l = 0; l < full.layers.length; l++) {
+        const one = model.analyzePacked(prompt.text, { layers: [l] });
+        assert.deepEqual(one.tracedLayers, [l]);
+        assert.deepEqual(
+          one.layers.map((layer) => layer === null),
+          full.layers.map((_, i) => i !== l),
+        );
+        const [a, b] = [one.layers[l], full.layers[l]];
+        assert.equal(a.selfAttention.heads.length, 4);
+        a.selfAttention.heads.forEach((head, h) => assert.deepEqual(head, b.selfAttention.heads[h], `head ${h}`));
+        assert.deepEqual(a.stages, b.stages);
+        assert.deepEqual(a.stageNorms, b.stageNorms);
+        assert.deepEqual(one.prediction, full.prediction);
+      }
+    }
+  });
+
+  test('the trace budget applies to the layers traced: 600 tokens refused with every layer fit with one', async () => {
+    const wide = await engine.openGpt2Model({ ...files(), ...widened(12, 8, 1024) });
+    try {
+      const sentence = "The animal didn't cross the street. ";
+      const text = sentence.repeat(Math.ceil(600 / wide.encode(sentence).ids.length));
+      assert.ok(wide.encode(text).ids.length >= 600);
+      assert.throws(() => wide.analyzePacked(text, { topK: 1 }), { code: 'too-long', message: /at most \d+ tokens/ });
+      const run = wide.analyzePacked(text, { layers: [11], topK: 1 });
+      assert.deepEqual(run.tracedLayers, [11]);
+      assert.equal(run.layers[11].selfAttention.heads[7].weights.length, run.n * run.n);
+    } finally {
+      wide.delete();
+    }
+  });
 
   test('generation step by step agrees with and without the KV cache', () => {
     const cached = model.generateSteps('The animal', 4, true);

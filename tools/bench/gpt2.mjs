@@ -1,6 +1,8 @@
 // GPT-2 124M in wasm, one thread: load time (the file streamed into wasm memory, as the page
 // does), memory, and one forward pass with the full trace for a 20-token sentence — in Node 20
-// from a file-backed Blob, and in headless Chromium from a file input (File.stream()).
+// from a file-backed Blob, and in headless Chromium from a file input (File.stream()). Then the
+// trace of the layer on view only (analyze's `layers`, as the page asks for an opened model) for
+// 20 and 500 tokens: time and trace bytes, and what the full trace of 500 tokens would need.
 // Writes its section of docs/benchmarks.md (between the markers of machine.mjs).
 //   /usr/bin/python3 tools/gpt2_reference.py random124m build/gpt2-124m   # 498 MB, random weights
 //   node --no-liftoff tools/bench/gpt2.mjs build/gpt2-124m
@@ -61,6 +63,35 @@ for (let i = 0; i < 3; i++) {
 
 const c = model.config;
 const traceBytes = run.layers[0].selfAttention.heads[0].weights.buffer.byteLength; // every matrix views one buffer
+
+// One layer traced (the last: every layer before it runs untraced either way), 20 and 500 tokens.
+const bytesOf = (r) => r.embeddings.buffer.byteLength;
+const LONG = 500;
+let longText = '';
+while (model.encode(longText).ids.length < LONG) longText += `${SENTENCE} `;
+longText = longText.trimEnd();
+while (model.encode(longText).ids.length > LONG) longText = longText.slice(0, longText.lastIndexOf(' '));
+const layerRuns = {};
+for (const [name, text] of [
+  ['short', SENTENCE],
+  ['long', longText],
+]) {
+  const ms = [];
+  let r;
+  for (let i = 0; i <= (name === 'short' ? RUNS : 2); i++) {
+    started = performance.now();
+    r = model.analyzePacked(text, { layers: [c.nLayers - 1] });
+    if (i > 0) ms.push(performance.now() - started);
+  }
+  layerRuns[name] = { ms, bytes: bytesOf(r), n: r.n };
+}
+let fullLong;
+try {
+  model.analyzePacked(longText);
+} catch (e) {
+  fullLong = e.message; // the full trace is refused: its message names the MiB it would need
+}
+console.error({ layerRuns, fullLong });
 console.error({ loadMs, heapAfterLoad, rss, tokens: ids.length, times, generation, traceBytes });
 model.delete();
 
@@ -123,6 +154,15 @@ const lines = [
   `| Chromium ${browser.version}: load from a file input | ${(browser.loadMs / 1000).toFixed(2)} s; wasm memory ${(browser.heap / MB).toFixed(0)} MiB |`,
   `| Chromium: forward with the full trace, ${ids.length} tokens (target ≤ 1 s) | ${median(browser.times).toFixed(0)} ms ` +
     `(median of ${RUNS}, ${Math.min(...browser.times).toFixed(0)}–${Math.max(...browser.times).toFixed(0)}) |`,
+  ...['short', 'long'].map((name) => {
+    const { ms, bytes, n } = layerRuns[name];
+    return (
+      `| forward tracing one layer (\`layers: [${c.nLayers - 1}]\`, the page's way for an opened model), ${n} tokens | ` +
+      `${median(ms).toFixed(0)} ms (median of ${ms.length}, ${Math.min(...ms).toFixed(0)}–${Math.max(...ms).toFixed(0)}); ` +
+      `trace ${(bytes / MB).toFixed(1)} MiB |`
+    );
+  }),
+  `| the full trace of ${layerRuns.long.n} tokens | refused: “${fullLong}” |`,
   '',
   `The trace holds ${(traceBytes / 4).toLocaleString('en')} floats (${(traceBytes / MB).toFixed(1)} MiB) for ${ids.length} tokens. ` +
     'Peak memory while loading is the file plus the model: the file is streamed into one buffer in wasm memory, never held whole in JS. ' +

@@ -18,7 +18,8 @@
 // Runs use analyzePacked() (the same numbers as analyze(), faster to cross from wasm).
 // JS compares returned numbers (equal or not) and picks the largest for a label; no model math.
 // The model is fetched when the panel first comes near the viewport or is first used.
-// Reads the shared store: lang.
+// Reads the shared store: lang, and model: a model opened from disk (GPT-2 layout) replaces the
+// decoder while it is the page's model (lib/panel-model.mjs); the sliding window keeps coref-encoder.
 // The head shown first is the decoder's coreference head (config.json's coreference_head: its row
 // at "=" points at the referent, where the decision is made), or layer 1, head 1 for a decoder
 // trained before that key existed.
@@ -27,6 +28,7 @@
 // they are the default head's), and of the
 // sliding-window part causal.adjective (tired|wide) and causal.window (w); defaults are left out.
 import { getTrainedModel } from '../lib/context.mjs';
+import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent2 } from '../lib/panel-strings.mjs';
@@ -73,11 +75,12 @@ const argmax = (values) => values.reduce((best, v, j) => (v > values[best] ? j :
 
 export class CausalMask extends LessonPanel {
   static styles = [matrixCss, css];
-  static watched = ['lang'];
+  static watched = ['lang', 'model', 'result'];
   static strings = strings;
 
   #parts = null;
   #model = null;
+  #modelName = MODEL; // the model asked for: MODEL, or the page's opened model
   #loading = null;
   #timer = 0;
   #runs = null; // {own, partner, adjective} analyze() results for the shown options
@@ -94,6 +97,10 @@ export class CausalMask extends LessonPanel {
 
   storeChanged(full) {
     if (full) this.#label();
+    if ((this.#model || this.#loading) && modelOutdated(this.store, MODEL, this.#modelName, this.#model)) {
+      this.#model = this.#loading = this.#runs = null; // the page's model changed: run the other one
+      this.#ensureModel();
+    }
     this.#render();
   }
 
@@ -122,6 +129,7 @@ export class CausalMask extends LessonPanel {
     const select = (key) => labelled(view, 'select', `${id}-${key}`, {}, 'field inline');
     const layer = select('layer');
     const head = select('head');
+    const modelLine = el('p', 'ae-cm-model', root);
     const status = el('p', 'ae-cm-status', root, { role: 'status' });
     const error = el('div', 'error ae-cm-error', root, { role: 'alert' });
     const answer = el('p', 'ae-cm-answer', root);
@@ -183,6 +191,7 @@ export class CausalMask extends LessonPanel {
       layer,
       head,
       status,
+      modelLine,
       error,
       answer,
       scores,
@@ -327,8 +336,10 @@ export class CausalMask extends LessonPanel {
     if (!this.#loading) {
       this.#error = null;
       this.#render();
-      this.#loading = getTrainedModel(MODEL)
+      this.#modelName = panelModelName(this.store, MODEL);
+      const loading = (this.#loading = getTrainedModel(this.#modelName)
         .then((model) => {
+          if (loading !== this.#loading) return; // the page's model changed meanwhile
           this.#model = model;
           const fill = (select, count) =>
             select.replaceChildren(
@@ -355,10 +366,11 @@ export class CausalMask extends LessonPanel {
           this.#run();
         })
         .catch((error) => {
+          if (loading !== this.#loading) return;
           this.#error = { key: 'loadError', params: { message: error.message } };
           this.#loading = null;
           this.#render();
-        });
+        }));
     }
     return this.#loading;
   }
@@ -428,6 +440,8 @@ export class CausalMask extends LessonPanel {
     const p = this.#parts;
     if (!p) return;
     p.status.textContent = !this.#model && this.#loading ? this.t('loading') : '';
+    p.modelLine.textContent = modelNote(this.store, this.#modelName, this.#model);
+    this.dataset.model = this.#modelName;
     p.error.textContent = this.#error ? this.t(this.#error.key, this.#error.params) : '';
     const hard = this.#error && this.#error.key !== 'unknownWords';
     this.setState(!this.#model ? (this.#error ? 'error' : 'loading') : hard ? 'error' : 'ready');
@@ -492,7 +506,7 @@ export class CausalMask extends LessonPanel {
     const p = this.#parts;
     delete this.dataset.identical;
     delete this.dataset.identicalAll;
-    const pos = own.tokens.indexOf(IT);
+    const pos = own.tokens.findIndex((t) => t.trim() === IT); // a BPE token carries its space: " it"
     if (pos < 0) return void (p.itText.textContent = this.t('itMissing'));
     if (!partner) return void (p.itText.textContent = this.t('noPair'));
     const { layer, head } = this.#view;

@@ -16,8 +16,10 @@
 // Every shown number is mirrored in data-* attributes (plot points and table cells) for tests.
 //   element.tracedLimit = bytes   (default 80 MiB)
 //   element.overheadShare = share (default 0.2)
-// Reads the shared store: lang.
-import { getEngine } from '../lib/context.mjs';
+// Reads the shared store: lang, and model: while a model opened from disk is the page's model,
+// the head is as wide as one of its heads (its config's headDim), and the panel says so.
+import { getEngine, getTrainedModel } from '../lib/context.mjs';
+import { OWN_MODEL, showsOwnModel } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import strings from '../strings/cost.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
@@ -49,7 +51,7 @@ const sizesUpTo = (exp) => Array.from({ length: exp - MIN_EXP + 1 }, (_, i) => 2
 
 export class Cost extends LessonPanel {
   static styles = [css];
-  static watched = ['lang'];
+  static watched = ['lang', 'model'];
   static strings = strings;
   static stateAttribute = 'status';
 
@@ -58,6 +60,7 @@ export class Cost extends LessonPanel {
 
   #parts = null;
   #engine = null;
+  #d = D; // the head width timed: D, or the opened model's head width
   #running = false;
   #cancel = false;
   #points = []; // measured: {kernel, n, ms, min, max, runs, bytes, heap} or {kernel, n, bytes, capped: true}
@@ -102,6 +105,7 @@ export class Cost extends LessonPanel {
     const measure = el('button', 'chip ae-cost-measure', buttons, { type: 'button' });
     const cancel = el('button', 'chip ae-cost-cancel', buttons, { type: 'button', disabled: '' });
     const progress = el('progress', 'ae-cost-progress', root, { max: 1, value: 0, 'aria-hidden': 'true' });
+    const modelLine = el('p', 'ae-cost-model', root);
     const status = el('p', 'ae-cost-status', root, { role: 'status' });
     const error = el('div', 'error ae-cost-error', root, { role: 'alert' });
     const legend = el('ul', 'ae-cost-legend', root);
@@ -147,6 +151,7 @@ export class Cost extends LessonPanel {
       cancel,
       progress,
       status,
+      modelLine,
       error,
       legend,
       timeCaption,
@@ -172,6 +177,7 @@ export class Cost extends LessonPanel {
 
   storeChanged() {
     const p = this.#parts;
+    this.#followModel();
     p.title.textContent = this.t('title');
     p.intro.textContent = this.t('intro');
     p.lengthLabel.textContent = this.t('lengthLabel');
@@ -221,11 +227,36 @@ export class Cost extends LessonPanel {
     if (this.#running) this.#cancel = true;
   }
 
-  // Core byte counts of one call (d = 64): what each kernel allocates besides Q, K, V and the output.
+  // Between measurements the head width follows the page's model (the memory plot with it).
+  #followModel() {
+    this.#headDim()
+      .then((d) => {
+        if (this.#running) return;
+        this.#d = d;
+        this.#showModel();
+        if (this.#engine) this.#draw();
+      })
+      .catch(() => {}); // no opened model to read: the lesson's width stays
+  }
+
+  #showModel() {
+    const own = showsOwnModel(this.store);
+    this.#parts.modelLine.textContent = own ? this.t('ownModel', { d: this.#d }) : '';
+    this.#parts.modelLine.hidden = !own;
+    this.dataset.headDim = String(this.#d);
+  }
+
+  // The head width to time: the page's opened model's, else the lesson's D = 64.
+  async #headDim() {
+    if (!showsOwnModel(this.store)) return D;
+    return (await getTrainedModel(OWN_MODEL)).config.headDim;
+  }
+
+  // Core byte counts of one call (d = this.#d): what each kernel allocates besides Q, K, V and the output.
   #bytes(kernel, n) {
     const e = this.#engine;
-    if (kernel === 'traced') return e.tracedAttentionBytes(n, D);
-    return e.fusedAttentionScratchBytes(n, D, kernel === 'window');
+    if (kernel === 'traced') return e.tracedAttentionBytes(n, this.#d);
+    return e.fusedAttentionScratchBytes(n, this.#d, kernel === 'window');
   }
 
   async measure() {
@@ -246,16 +277,18 @@ export class Cost extends LessonPanel {
     let workspace = null;
     try {
       const engine = await this.#ensureEngine();
+      this.#d = await this.#headDim();
+      this.#showModel();
       this.#run = { maxN, window, limit: this.tracedLimit, share: this.overheadShare };
       this.#points = [];
       this.#overhead = {};
       this.#draw();
-      workspace = engine.createKernelWorkspace(2 * maxN * D);
+      workspace = engine.createKernelWorkspace(2 * maxN * this.#d);
       workspace.fillRandom(1);
       // First calls of each code path, outside every measurement.
-      workspace.attentionFused(64, D, false, 0);
-      workspace.attentionFused(64, D, false, window);
-      workspace.attentionTraced(64, D, false, 0);
+      workspace.attentionFused(64, this.#d, false, 0);
+      workspace.attentionFused(64, this.#d, false, window);
+      workspace.attentionTraced(64, this.#d, false, 0);
       await this.#measureOverhead(workspace, window);
       for (const n of sizes) {
         for (const kernel of KERNELS) {
@@ -305,8 +338,8 @@ export class Cost extends LessonPanel {
   }
 
   #call(ws, kernel, n, window) {
-    if (kernel === 'traced') return () => ws.attentionTraced(n, D, false, 0);
-    return () => ws.attentionFused(n, D, false, kernel === 'window' ? window : 0);
+    if (kernel === 'traced') return () => ws.attentionTraced(n, this.#d, false, 0);
+    return () => ws.attentionFused(n, this.#d, false, kernel === 'window' ? window : 0);
   }
 
   // The fixed cost of a call of each kernel: its time at n = 1, where there is nothing to compute.

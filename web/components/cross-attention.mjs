@@ -18,7 +18,6 @@ import { el, field as labelled } from '../lib/dom.mjs';
 import { LESSON } from '../lib/lesson.mjs';
 import css from './cross-attention.css.mjs';
 import matrixCss from './number-matrix.css.mjs';
-import { coreferenceHead } from '../lib/coreference-head.mjs';
 
 const MODEL = 'coref-encoder';
 export const DEFAULT_A = LESSON.tired;

@@ -11,17 +11,19 @@
 // trace); JS only subtracts two returned probabilities for display.
 // Shown numbers are mirrored in data-* attributes (rows, buttons, the element) for the tests.
 // The model is fetched when the panel first comes near the viewport or is first used.
-// Reads the shared store: lang.
+// Reads the shared store: lang, and model: a model opened from disk (GPT-2 layout) replaces the
+// encoder while it is the page's model (lib/panel-model.mjs); its answer is the next token after
+// the last one, read in its layer 1, head 1 (it names no coreference head).
 // The link keeps the sentence (explanation.s, ≤ 200 characters) and the heads switched off
 // (explanation.ablate=2.3,3.1: layer.head, 1-based); see panel-controls.mjs.
 import { getTrainedModel } from '../lib/context.mjs';
+import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
 import { el } from '../lib/dom.mjs';
-import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { LESSON as LESSON_PAIR, TIRED_OR_WIDE_AT_END, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 import css from './explanation.css.mjs';
 
@@ -45,12 +47,13 @@ function signed(x) {
 
 export class Explanation extends LessonPanel {
   static styles = [css];
-  static watched = ['lang'];
+  static watched = ['lang', 'model', 'result'];
   static strings = strings;
   static stateAttribute = 'status';
 
   #parts = null;
   #model = null;
+  #modelName = MODEL; // the model asked for: MODEL, or the page's opened model
   #loading = null; // Promise of the model
   #timer = 0;
   #generation = 0; // a newer measurement cancels an older one
@@ -83,6 +86,7 @@ export class Explanation extends LessonPanel {
     const linked = readControl(this.store, 'explanation', 's');
     if (typeof linked === 'string' && linked.length <= LINK_SENTENCE_MAX) sentence.value = linked;
     const swap = el('button', 'chip', form, { type: 'button' });
+    const modelLine = el('p', 'ae-ex-model', root);
     const status = el('p', 'ae-ex-status', root, { role: 'status' });
     const error = el('div', 'error ae-ex-error', root, { role: 'alert' });
     const answer = el('p', 'ae-ex-answer', root);
@@ -112,6 +116,7 @@ export class Explanation extends LessonPanel {
       label,
       sentence,
       swap,
+      modelLine,
       status,
       error,
       answer,
@@ -170,6 +175,11 @@ export class Explanation extends LessonPanel {
 
   storeChanged() {
     const p = this.#parts;
+    if ((this.#model || this.#loading) && modelOutdated(this.store, MODEL, this.#modelName, this.#model)) {
+      this.#model = this.#loading = this.#data = null; // the page's model changed: measure the other one
+      this.#generation++;
+      this.#ensureModel();
+    }
     p.title.textContent = this.t('title');
     p.intro.textContent = this.t('intro');
     p.label.textContent = this.t('sentence');
@@ -185,6 +195,8 @@ export class Explanation extends LessonPanel {
     p.caption.textContent = this.t('caption');
     this.#showStatus();
     if (this.#data) this.#render();
+    p.modelLine.textContent = modelNote(this.store, this.#modelName, this.#model);
+    this.dataset.model = this.#modelName;
   }
 
   // --- guidance (LessonPanel): Show me, Reset, the question ---
@@ -254,18 +266,22 @@ export class Explanation extends LessonPanel {
 
   #ensureModel() {
     if (!this.#loading) {
-      this.#loading = getTrainedModel(MODEL).then(
+      this.#modelName = this.dataset.model = panelModelName(this.store, MODEL);
+      const loading = (this.#loading = getTrainedModel(this.#modelName).then(
         (model) => {
+          if (loading !== this.#loading) return model; // the page's model changed meanwhile
           this.#model = model;
+          this.#parts.modelLine.textContent = modelNote(this.store, this.#modelName, model);
           this.#restoreAblated(model.config);
           this.#measure();
           return model;
         },
         (e) => {
+          if (loading !== this.#loading) return;
           this.#loading = null; // a later interaction retries
           this.#fail('loadError', { message: e.message });
         },
-      );
+      ));
       this.setState('loading');
       this.#showStatus();
     }

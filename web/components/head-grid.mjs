@@ -88,7 +88,9 @@ export class HeadGrid extends LessonPanel {
     const { result, layer, head } = this.store.get();
     const { grid } = this.#parts;
     const nLayers = result?.layers.length ?? 0;
-    const nHeads = result?.layers[0]?.selfAttention.heads.length ?? 0;
+    // An opened model's run traces only the layer on view (null elsewhere): its other rows stay
+    // blank until chosen, which traces that layer (app.mjs, tracedLayers).
+    const nHeads = result?.layers.find(Boolean)?.selfAttention.heads.length ?? 0;
     const shape = `${nLayers}×${nHeads}`;
     if (shape !== this.#shape) {
       this.#shape = shape;
@@ -133,9 +135,12 @@ export class HeadGrid extends LessonPanel {
       this.#drawn = result;
       const colours = this.#colours();
       this.#buttons.forEach((row, l) =>
-        row.forEach((button, h) =>
-          paint(button.firstChild, result.n, result.layers[l].selfAttention.heads[h].weights, colours),
-        ),
+        row.forEach((button, h) => {
+          const traced = result.layers[l];
+          button.dataset.traced = String(Boolean(traced));
+          if (traced) paint(button.firstChild, result.n, traced.selfAttention.heads[h].weights, colours);
+          else button.firstChild.getContext('2d')?.clearRect(0, 0, button.firstChild.width, button.firstChild.height);
+        }),
       );
     }
     const focused = this.#buttons[layer]?.[head] ?? this.#buttons[0]?.[0];

@@ -10,11 +10,13 @@
 // The model loads when the panel comes near the viewport or on the first interaction.
 // Shown numbers are mirrored in data-* attributes (String(value)) for the tests.
 //   element.playMs = milliseconds between steps while playing (default 900)
-// Reads the shared store: lang.
+// Reads the shared store: lang, and model: a model opened from disk runs here while it is the
+// page's model (lib/panel-model.mjs), its next-token probabilities under each step.
 // The link keeps the prompt (kvcache.prompt, ≤ 200 characters) and the head shown
 // (kvcache.layer, kvcache.head, 1-based; left out while it is the default head), not the
 // generation's progress; see panel-controls.mjs.
 import { getTrainedModel } from '../lib/context.mjs';
+import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent } from '../lib/panel-strings.mjs';
@@ -60,7 +62,7 @@ function bar(fraction, className, label) {
 
 export class KvCache extends LessonPanel {
   static styles = [css];
-  static watched = ['lang'];
+  static watched = ['lang', 'model', 'result'];
   static strings = strings;
   static stateAttribute = 'status';
 
@@ -69,6 +71,7 @@ export class KvCache extends LessonPanel {
   #parts = null;
   #loading = null; // Promise of the model
   #model = null;
+  #modelName = MODEL; // the model asked for: MODEL, or the page's opened model
   #prompt = DEFAULT_PROMPT;
   #cached = null; // generateSteps(prompt, MAX_NEW, true)
   #full = null; // generateSteps(prompt, MAX_NEW, false)
@@ -96,7 +99,16 @@ export class KvCache extends LessonPanel {
 
   storeChanged(full) {
     if (full) this.#relabel();
+    if ((this.#model || this.#loading) && modelOutdated(this.store, MODEL, this.#modelName, this.#model))
+      return this.#switchModel();
     this.#render();
+  }
+
+  // The page's model changed to or from one opened from disk: start again with the other.
+  #switchModel() {
+    this.#stop();
+    this.#model = this.#loading = this.#cached = this.#full = this.#timing = null;
+    this.#ensureModel();
   }
 
   #percent(p) {
@@ -137,8 +149,10 @@ export class KvCache extends LessonPanel {
     const playButton = el('button', 'chip ae-kv-play', buttons, { type: 'button', 'aria-pressed': 'false' });
     const resetButton = el('button', 'chip ae-kv-reset', buttons, { type: 'button' });
 
+    const modelLine = el('p', 'ae-kv-model', root);
     const error = el('p', 'error ae-kv-error', root, { role: 'alert' });
     const status = el('p', 'ae-kv-status', root, { role: 'status' });
+    const next = el('p', 'ae-kv-next', root);
     const unknown = el('p', 'ae-kv-unknown', root);
     const textRow = el('p', 'ae-kv-text', root);
     const textLabel = el('span', 'ae-kv-text-label', textRow);
@@ -238,8 +252,10 @@ export class KvCache extends LessonPanel {
       stepButton,
       playButton,
       resetButton,
+      modelLine,
       error,
       status,
+      next,
       unknown,
       textLabel,
       words,
@@ -330,10 +346,13 @@ export class KvCache extends LessonPanel {
       this.#status = { key: 'loading' };
       this.setState('loading');
       this.#render();
-      this.#loading = getTrainedModel(MODEL);
+      this.#modelName = panelModelName(this.store, MODEL);
+      this.#loading = getTrainedModel(this.#modelName);
     }
+    const loading = this.#loading;
     try {
-      const model = await this.#loading;
+      const model = await loading;
+      if (loading !== this.#loading) return false; // the page's model changed meanwhile
       if (!this.#model) {
         this.#model = model;
         this.#defaultView = coreferenceHead(model.config, FALLBACK_VIEW);
@@ -352,6 +371,7 @@ export class KvCache extends LessonPanel {
       }
       return true;
     } catch (error) {
+      if (loading !== this.#loading) return false;
       this.#loading = null; // the next interaction retries
       this.#status = null;
       this.#error = failure('modelError', error);
@@ -428,6 +448,7 @@ export class KvCache extends LessonPanel {
     if (!p) return;
     p.playButton.textContent = this.t(this.#timer ? 'pause' : 'play');
     p.measure.textContent = this.t(this.#measuring ? 'measuring' : 'measure');
+    p.modelLine.textContent = modelNote(this.store, this.#modelName, this.#model);
     p.error.textContent = this.#error ? failureText(this.#error, strings, this.store.get().lang) : '';
     p.error.title = rawMessages([this.#error]);
     const g = this.#cached;
@@ -477,6 +498,15 @@ export class KvCache extends LessonPanel {
       if (this.#shown === g.steps.length) message += this.t('doneStatus');
     }
     p.status.textContent = message;
+    // The next-token probabilities the step chose from (the core's softmax, most probable first).
+    const top = step?.top ?? [];
+    p.next.hidden = top.length === 0;
+    p.next.textContent = top.length
+      ? this.t('nextTokens', {
+          list: top.map((w) => `“${w.token}” ${this.#percent(w.probability)}`).join(' · '),
+        })
+      : '';
+    this.dataset.next = JSON.stringify(top.map((w) => w.token));
     const unknown = ready ? g.unknown.map((i) => g.tokens[i]) : [];
     p.unknown.hidden = unknown.length === 0;
     p.unknown.textContent = unknown.length ? this.t('unknown', { words: unknown.join(', ') }) : '';

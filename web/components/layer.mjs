@@ -175,6 +175,7 @@ export class LayerPanel extends LessonPanel {
     const key = JSON.stringify([tokens, layer, i, lang, this.#norm, nLayers]);
     if (key === this.#shown && this.#parts.list.dataset.result === String(resultId(result))) return;
     const trace = result.layers[layer];
+    if (!trace) return; // an opened model's layer not traced yet: the page's next run traces it
     if (!trace.stages || !trace.stageNorms) {
       p.error.textContent = this.t('noStages');
       p.body.hidden = true;

@@ -254,7 +254,8 @@ export class MultiHead extends LessonPanel {
     const tokens = [...result.tokens];
     const i = this.#query(tokens);
     const key = JSON.stringify([tokens, layerIndex, i, lang, Boolean(this.#engine)]);
-    const attention = result.layers[layerIndex].selfAttention;
+    const attention = result.layers[layerIndex]?.selfAttention;
+    if (!attention) return; // an opened model's layer not traced yet: the page's next run traces it
     if (key === this.#shown && this.#result === result) return;
     this.#shown = key;
     this.#result = result;

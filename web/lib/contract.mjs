@@ -194,6 +194,12 @@ export function analysisOptions(config) {
   };
 }
 
+// analysisOptions plus `layers` for a model opened from disk (own-model.mjs): the 0-based layers
+// to trace, each at most once in effect; the others run untraced (docs/own-models.md#memory).
+export function openedModelOptions(config) {
+  return { ...analysisOptions(config), layers: integers(0, config.nLayers - 1, config.nLayers) };
+}
+
 // Core errors are plain messages; these fragments give them a code (first match wins).
 const CORE_CODES = [
   [/tokens exceed the model's maximum length|this model reads at most/, 'too-long'],

@@ -121,7 +121,7 @@ export function exportSvgRoot(width, height, colours, fontSize = 14) {
 function headGridSvg(result, colours, { layerLabel = (l) => `L${l + 1}`, headLabel = (h) => `H${h + 1}` } = {}) {
   const n = result.n;
   const nLayers = result.layers.length;
-  const nHeads = result.layers[0].selfAttention.heads.length;
+  const nHeads = result.layers.find(Boolean).selfAttention.heads.length; // an opened model's run may trace one layer
   const cell = Math.max(2, Math.floor(96 / n));
   const size = cell * n;
   const gap = 12,
@@ -149,7 +149,7 @@ function headGridSvg(result, colours, { layerLabel = (l) => `L${l + 1}`, headLab
         );
       const g = svgNode('g', { 'data-layer': l, 'data-head': h }, svg);
       svgNode('rect', { x: x0, y: y0, width: size, height: size, fill: colours.heatLow, stroke: colours.border }, g);
-      const weights = result.layers[l].selfAttention.heads[h].weights;
+      const weights = result.layers[l]?.selfAttention.heads[h].weights ?? []; // untraced: left empty
       for (let i = 0; i < n; i++) {
         for (let j = 0; j < n; j++) {
           const w = weights[i * n + j];
@@ -256,8 +256,9 @@ export function attentionJson({ model, sentence, causal, scale, result }) {
     tokens: [...result.tokens],
     n,
     nLayers: result.layers.length,
-    nHeads: result.layers[0]?.selfAttention.heads.length ?? 0,
-    layers: result.layers.map((layer) => layer.selfAttention.heads.map((head) => rows(head.weights))),
+    nHeads: result.layers.find(Boolean)?.selfAttention.heads.length ?? 0,
+    // null for a layer the run did not trace (an opened model traces the layer on view)
+    layers: result.layers.map((layer) => layer?.selfAttention.heads.map((head) => rows(head.weights)) ?? null),
   };
   if (result.unknown) out.unknown = [...result.unknown];
   if (result.prediction) {

@@ -82,7 +82,9 @@ export class SentenceMemory {
 export const swapFor = (config) => deciderSwap(lessonPair(config) ?? [LESSON.tired, LESSON.wide]);
 
 // One run of the main view: analyze()'s numbers through the packed call (cheaper to cross from wasm).
-export const runView = (model, text, { causal, scale }) => model.analyzePacked(text, { causal, scale, topK: TOP_K });
+// `layers` (an opened GPT-2 model only): trace just those layers (docs/own-models.md#memory).
+export const runView = (model, text, { causal, scale, layers }) =>
+  model.analyzePacked(text, { causal, scale, topK: TOP_K, ...(layers ? { layers } : {}) });
 
 // The answer as [before, probability, after], e.g. ['“it” → animal ', '(99.99 %)', ''], in `lang`;
 // `percent` formats a probability.

@@ -3,7 +3,7 @@
 // wasm memory chunk by chunk, so it is never held whole in JS as well; the core then builds
 // the model from that buffer (bindings/gpt2.cpp) and the buffer is freed. Nothing is uploaded:
 // the files are read by the browser and stay in this tab.
-import { EngineError, analysisOptions, args, boolean, integer, options, refuse, text } from './contract.mjs';
+import { EngineError, args, boolean, integer, openedModelOptions, options, refuse, text } from './contract.mjs';
 import { guarded } from './guarded.mjs';
 import { unpackAnalysis } from './unpack.mjs';
 
@@ -104,6 +104,7 @@ export class Gpt2Model {
   #module;
   #handle;
   #analysisOptions;
+  #probabilityOptions;
 
   constructor(module, handle) {
     this.#module = module;
@@ -111,7 +112,9 @@ export class Gpt2Model {
     this.config = guarded(module, 'config', () => handle.config());
     this.config.metadata = Object.freeze({}); // no trainer's keys (pronoun, splits, seeds) for panels to read
     this.parameterCount = this.config.parameterCount;
-    this.#analysisOptions = analysisOptions(this.config);
+    this.#analysisOptions = openedModelOptions(this.config); // analyze's, and the layers to trace
+    const { topK, layers, ...probabilityOptions } = this.#analysisOptions;
+    this.#probabilityOptions = probabilityOptions;
   }
 
   #live(call) {
@@ -128,6 +131,23 @@ export class Gpt2Model {
 
   analyze(sentence, analysis = {}) {
     return this.analyzePacked(sentence, analysis);
+  }
+
+  // TrainedModel's probabilities(text, options) (analyze's options without topK and layers) →
+  // {position, probabilities: Float32Array over the vocabulary, best, bestId}: the next token's,
+  // analyze()'s numbers bit for bit without the trace (the knock-out panel's runs).
+  probabilities(sentence, analysis = {}) {
+    const handle = this.#live('probabilities');
+    const [t] = args('probabilities', [sentence], { text: text() });
+    const o = options('probabilities', analysis, this.#probabilityOptions);
+    return guarded(this.#module, 'probabilities', () => handle.probabilities(t, o));
+  }
+
+  // The index into probabilities() of a token as analyze shows it (" it"), or -1.
+  wordId(token) {
+    const handle = this.#live('wordId');
+    const [w] = args('wordId', [token], { word: text(MAX_JSON_TEXT) });
+    return guarded(this.#module, 'wordId', () => handle.wordId(w));
   }
 
   // logits(text) → Float32Array n×vocabSize: every position's next-token logits.
@@ -154,8 +174,25 @@ export class Gpt2Model {
     return guarded(this.#module, 'generateSteps', () => handle.generateSteps(p, count, cache));
   }
 
+  // generate() and generateCached() of a TrainedModel (the KV-cache panel times one against
+  // the other): the new tokens of generateSteps without and with the cache.
+  generate(prompt, maxNewTokens = 8) {
+    return newTokens(this.generateSteps(prompt, maxNewTokens, false));
+  }
+
+  generateCached(prompt, maxNewTokens = 8) {
+    return newTokens(this.generateSteps(prompt, maxNewTokens, true));
+  }
+
+  // True once delete() ran (a panel holding the model then asks the page for the next one).
+  get deleted() {
+    return this.#handle === null;
+  }
+
   delete() {
     this.#handle?.delete();
     this.#handle = null;
   }
 }
+
+const newTokens = (g) => g.tokens.slice(g.promptLength);

@@ -4,6 +4,8 @@ export default {
     title: 'The n² cost',
     intro:
       'Every word attends to every other word, so a sequence of n words means n × n scores. Measure it here, live in your browser: the same WebAssembly kernels at growing n, with one head of width d = 64.',
+    ownModel:
+      'Your model is the page’s model: the kernels run on one head as wide as one of its heads (d = {d}), with random inputs — the cost of attention depends on n and d, not on the weights.',
     lengthLabel: 'Longest sequence n',
     lengthValue: '{n} tokens',
     windowLabel: 'Sliding window w (word i sees word j only when |i − j| < w)',
@@ -52,6 +54,8 @@ export default {
     title: 'n² 的代价',
     intro:
       '每个词都要关注其他所有词，所以长度为 n 的序列会产生 n × n 个分数。在这里直接用你的浏览器测一测：同样的 WebAssembly 内核，n 逐渐增大，只算一个宽度 d = 64 的注意力头。',
+    ownModel:
+      '当前页面使用你的模型：内核在与它的一个注意力头同宽的头上运行（d = {d}），输入是随机的——注意力的代价取决于 n 和 d，而不取决于权重。',
     lengthLabel: '最长序列 n',
     lengthValue: '{n} 个词元',
     windowLabel: '滑动窗口 w（只有当 |i − j| < w 时，词 i 才能看到词 j）',

@@ -20,6 +20,7 @@ export default {
     stepStatus: 'Step {k} of {total}: position {p} (“{token}”) is the new row; the model picks “{next}” ({prob}).',
     endStatus:
       'Step {k} of {total}: position {p} (“{token}”) is the new row; the model picks [SEP] ({prob}), so the text ends here.',
+    nextTokens: 'Next-token probabilities: {list}.',
     doneStatus: ' Generation finished.',
     noSteps: 'The prompt already fills all {max} positions of the model, so nothing can be generated.',
     generatedLabel: 'Text so far',
@@ -91,6 +92,7 @@ export default {
     stepStatus: '第 {k} 步（共 {total} 步）：新的一行是第 {p} 个位置（“{token}”）；模型选出“{next}”（{prob}）。',
     endStatus:
       '第 {k} 步（共 {total} 步）：新的一行是第 {p} 个位置（“{token}”）；模型选出 [SEP]（{prob}），文本到此结束。',
+    nextTokens: '下一个词元的概率：{list}。',
     doneStatus: '生成完毕。',
     noSteps: '开头文本已经占满模型的全部 {max} 个位置，无法再生成。',
     generatedLabel: '目前的文本',

@@ -12,7 +12,9 @@ export default {
     opened: 'Opened {name}: {layers} layers × {heads} heads, d_model {d}, {params} parameters, {ms} ms.',
     failed: 'This model could not be opened: {message}',
     panels:
-      'With your model, the heatmap, the head view, All heads, Q, K, V step by step, Multi-head and the Transformer layer show its attention. The other lesson panels keep their own small models: each compares models trained for its lesson (word order, the coreference decoder), which your model is not.',
+      'With your model, the heatmap, the head view, All heads, Q, K, V step by step, Multi-head, the Transformer layer, the causal mask, the KV cache, the n² cost and the knock-outs run on it. Why ÷√d, positional encoding and self vs cross-attention keep their own small models: they compare models trained for their lesson, which your model is not.',
+    panelOwn: 'This panel runs your model opened from disk ({layers} layers × {heads} heads).',
+    panelLesson: 'This panel runs the lesson model {name}.',
   },
   zh: {
     option: '打开模型…',
@@ -26,6 +28,8 @@ export default {
     opened: '已打开 {name}：{layers} 层 × {heads} 个头，d_model {d}，{params} 个参数，用时 {ms} 毫秒。',
     failed: '无法打开这个模型：{message}',
     panels:
-      '使用你的模型时，热力图、注意力连线、全部注意力头、Q/K/V 分步、多头和 Transformer 层都会显示它的注意力。其余课程面板仍使用各自的小模型：它们比较的是为该课程训练的模型（词序、指代消解解码器），你的模型不是这样的模型。',
+      '使用你的模型时，热力图、注意力连线、全部注意力头、Q/K/V 分步、多头、Transformer 层、因果掩码、KV 缓存、n² 代价和剔除实验都在它上面运行。为什么要 ÷√d、位置编码和自注意力与交叉注意力仍使用各自的小模型：它们比较的是为该课程训练的模型，你的模型不是这样的模型。',
+    panelOwn: '这个面板运行你从磁盘打开的模型（{layers} 层 × {heads} 个头）。',
+    panelLesson: '这个面板运行课程模型 {name}。',
   },
 };

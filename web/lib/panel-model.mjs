@@ -1,0 +1,24 @@
+// Which model a causal lesson panel (causal mask, KV cache, knock-out, n² cost) shows: the
+// model opened from disk while it is the page's model (shared under OWN_MODEL by app.mjs
+// through context.shareModel), else the panel's own lesson model; and the line that says so.
+import { OWN_MODEL, ownModelText } from './own-model-picker.mjs';
+
+export { OWN_MODEL };
+
+export const showsOwnModel = (store) => store.get().model === OWN_MODEL;
+
+// The name to ask getTrainedModel() for.
+export const panelModelName = (store, lessonModel) => (showsOwnModel(store) ? OWN_MODEL : lessonModel);
+
+// A panel holding `model` (loaded under `name`) must load another one: the page switched to or
+// from an opened model, or the opened model was closed (replaced by the next one opened).
+export const modelOutdated = (store, lessonModel, name, model) =>
+  panelModelName(store, lessonModel) !== name || Boolean(model?.deleted);
+
+// "This panel runs …": the opened model with its shape, or the lesson model by name.
+export function modelNote(store, name, model) {
+  const lang = store.get().lang ?? 'en';
+  if (name !== OWN_MODEL) return ownModelText(lang, 'panelLesson', { name });
+  const c = model?.config;
+  return ownModelText(lang, 'panelOwn', { layers: c?.nLayers ?? '…', heads: c?.nHeads ?? '…' });
+}
