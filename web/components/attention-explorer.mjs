@@ -19,6 +19,7 @@ import { format, messages } from '../i18n.mjs';
 import { getLocalModels, getModelIndex, getTrainedModel, onLocalModel, setModelsBase } from '../lib/context.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { errorText } from '../lib/error-text.mjs';
+import { PALETTE } from '../lib/panel-styles.mjs';
 import * as mainView from '../lib/main-view.mjs'; // what the page's main view runs too
 import { percent } from '../lib/panel-strings.mjs';
 import { createStore, initialView } from '../lib/store.mjs';
@@ -32,17 +33,7 @@ const CSS = `
 :host([hidden]) { display: none; }
 .root {
   all: initial; display: block; box-sizing: border-box;
-  --surface: var(--ae-surface, light-dark(#ffffff, #171b21));
-  --text: var(--ae-text, light-dark(#1a1d23, #e7e9ec));
-  --muted: var(--ae-muted, light-dark(#525a67, #a6aebb));
-  --border: var(--ae-border, light-dark(#dde1e7, #2b323c));
-  --border-strong: var(--ae-border-strong, light-dark(#8d96a3, #5d6775));
-  --accent: var(--ae-accent, light-dark(#1d5fa8, #7db4ff));
-  --marker: var(--ae-marker, light-dark(#d9480f, #ffb020));
-  --error-bg: var(--ae-error-bg, light-dark(#fdeceb, #3a1719));
-  --error-text: var(--ae-error-text, light-dark(#8b1a1a, #ffb4ab));
-  --answer-bg: var(--ae-answer-bg, light-dark(#eaf2fb, #16263a));
-  --ae-heat-0: var(--surface);
+${PALETTE}  --ae-heat-0: var(--surface);
   --ae-heat-1: light-dark(#4a90c8, #3d7fc0);
   --ae-heat-2: light-dark(#0b2a5b, #cfe3ff);
   color-scheme: inherit;

@@ -12,9 +12,8 @@ const FONT =
   '1rem/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans CJK SC", ' +
   '"Noto Sans SC", "PingFang SC", "Microsoft YaHei", sans-serif';
 
-export const SHARED = `
-:host {
-  display: block;
+// The palette as custom properties, each themable by its --ae-* name; <attention-explorer> uses it too.
+export const PALETTE = `
   --bg: var(--ae-bg, light-dark(#f5f6f8, #0f1216));
   --surface: var(--ae-surface, light-dark(#ffffff, #171b21));
   --text: var(--ae-text, light-dark(#1a1d23, #e7e9ec));
@@ -27,7 +26,12 @@ export const SHARED = `
   --error-bg: var(--ae-error-bg, light-dark(#fdeceb, #3a1719));
   --error-text: var(--ae-error-text, light-dark(#8b1a1a, #ffb8b8));
   --answer-bg: var(--ae-answer-bg, light-dark(#eaf2fb, #15243a));
-  --heat-0: var(--ae-heat-0, var(--surface));
+`;
+
+export const SHARED = `
+:host {
+  display: block;
+${PALETTE}  --heat-0: var(--ae-heat-0, var(--surface));
   --heat-2: var(--ae-heat-2, light-dark(#0b2a5b, #d6ecff));
 }
 :host([hidden]) { display: none; }
