@@ -171,7 +171,7 @@ const interactions = {
   },
   'swap tired ↔ wide (re-runs the model)': () => document.getElementById('swap').click(),
   'point at a token (head view)': () => {
-    const tokens = document.querySelectorAll('ae-head-view button.ae-hv-token');
+    const tokens = document.querySelector('ae-head-view').shadowRoot.querySelectorAll('button.ae-hv-token');
     window.__aeToken = ((window.__aeToken ?? 0) + 1) % tokens.length;
     tokens[window.__aeToken].dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
   },
