@@ -149,12 +149,7 @@ class TrainedModel {
   // best: the most probable word}: analyze()'s answer without the trace or a prediction list.
   val probabilities(const val& text, const val& o) const {
     const ae::WordProbabilities p = model_.probabilities(text_from_js(text, "text"), analysis_options_from_js(o));
-    val out = val::object();
-    out.set("position", p.position);
-    out.set("probabilities", val::global("Float32Array")
-                                 .new_(emscripten::typed_memory_view(p.probabilities.size(), p.probabilities.data())));
-    out.set("best", model_.vocabulary().token(p.best));
-    return out;
+    return probabilities_to_js(p, model_.vocabulary().token(p.best));
   }
 
   // The id of `word` in the vocabulary (the index into probabilities()), or -1 for a word it lacks.

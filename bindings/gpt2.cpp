@@ -108,11 +108,7 @@ class Gpt2Model {
   // best: the most probable token's text, bestId}: analyze()'s next token without the trace.
   val probabilities(const val& text, const val& o) const {
     const ae::WordProbabilities p = model_.probabilities(text_from_js(text, "text"), analysis_options(o));
-    val out = val::object();
-    out.set("position", p.position);
-    out.set("probabilities", val::global("Float32Array")
-                                 .new_(emscripten::typed_memory_view(p.probabilities.size(), p.probabilities.data())));
-    out.set("best", model_.tokenizer().token_text(p.best));
+    val out = probabilities_to_js(p, model_.tokenizer().token_text(p.best));
     out.set("bestId", p.best);
     return out;
   }

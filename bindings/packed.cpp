@@ -27,6 +27,16 @@ val prediction_to_js(const std::optional<ae::Prediction>& prediction) {
   return p;
 }
 
+val probabilities_to_js(const ae::WordProbabilities& p, const std::string& best_text) {
+  val out = val::object();
+  out.set("position", p.position);
+  out.set(
+      "probabilities",
+      val::global("Float32Array").new_(emscripten::typed_memory_view(p.probabilities.size(), p.probabilities.data())));
+  out.set("best", best_text);
+  return out;
+}
+
 namespace {
 
 // One matrix of the packed layout: copied as it is, or (norms) replaced by its row lengths.

@@ -23,6 +23,7 @@
 #include <emscripten/val.h>
 
 #include <optional>
+#include <string>
 
 namespace aejs {
 
@@ -32,6 +33,10 @@ inline constexpr int kPackedStagesPerLayer = 6 + ae::kLayerStageCount;  // new s
 
 // {position, token, probability, top: [{token, probability}]} or null.
 emscripten::val prediction_to_js(const std::optional<ae::Prediction>& prediction);
+
+// probabilities() of both model kinds: {position, probabilities: a Float32Array over the
+// vocabulary (a copy), best: the most probable token as `best_text` shows it}.
+emscripten::val probabilities_to_js(const ae::WordProbabilities& p, const std::string& best_text);
 
 // {tokens, ids, n, unknown, prediction, nLayers, nHeads, traced, dModel, headDim, data, offsets}.
 emscripten::val packed_analysis_to_js(const ae::Analysis& analysis);

@@ -1,5 +1,6 @@
 // Recipes for the shipped models: the word-order encoders (one per positional encoding) and the
-// two coreference models (encoder and causal decoder, several seeds each). Each trains from
+// coreference models (English and Chinese encoders, the causal decoder; seeds as the settings
+// say, shipped_coref_settings by default). Each trains from
 // scratch, measures what the page claims about it, and returns everything the trainer tool
 // writes to disk.
 #pragma once
