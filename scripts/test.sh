@@ -16,8 +16,6 @@ case $which in
   *) echo "usage: $0 [lint|native|wasm|e2e|server|sanitize|fuzz|all]" >&2; exit 2 ;;
 esac
 
-bash scripts/ensure-deps.sh
-
 # ctest names left out of the sanitize stage (see there).
 SANITIZE_SKIPS='^shipped |^coref split|^held-out|^shared noun pools|^lesson sentences are in|^referent position'
 SANITIZE_SKIPS+='|^each adjective|^every token index|^nouns sit|^minimal pairs differ|^Chinese corpus|^the vocabulary from corpus_words'
@@ -45,22 +43,44 @@ run_stage() {
   esac
 }
 
+# CPU seconds (user + sys) of this script's finished child processes so far: cutime + cstime of
+# /proc/$$/stat (bash's `times` cannot be read from a command substitution, a subshell). Reported
+# next to wall time: on a shared machine, wall time depends on the other load, CPU time much less.
+child_cpu() {
+  local stat
+  stat=$(< /proc/$$/stat)
+  set -- ${stat##*) }   # fields from the 3rd (state) on: cutime is the 16th, cstime the 17th
+  echo $(( (${14} + ${15}) / $(getconf CLK_TCK) ))
+}
+# timed NAME COMMAND...: runs it, then appends "NAME ok|FAILED (wall s, cpu s)" to results.
+timed() {
+  local name=$1 t0=$SECONDS c0 status=ok
+  c0=$(child_cpu)
+  shift
+  "$@" || status=FAILED
+  local times="$((SECONDS - t0)) s, cpu $(($(child_cpu) - c0)) s"
+  results+=("$name $status ($times)")
+  echo "--> $name $status ($times)"
+  [ "$status" = ok ]
+}
+
 results=() failed=0 built=0
+timed deps bash scripts/ensure-deps.sh || exit 1   # installs only what is missing
 for s in "${stages[@]}"; do
   if [ "$s" != lint ] && [ "$built" = 0 ]; then
     built=1
-    if ! bash scripts/build.sh; then
+    echo "==> build"
+    if ! timed build bash scripts/build.sh; then
       echo "summary: build FAILED (${SECONDS}s)"
       exit 1
     fi
   fi
   echo "==> test: $s"
-  if run_stage "$s"; then results+=("$s ok")
-  else results+=("$s FAILED"); failed=1
-  fi
+  timed "$s" run_stage "$s" || failed=1
 done
 
-summary=$(IFS=,; echo "${results[*]}")
 echo
-echo "summary: ${summary//,/, } (${SECONDS}s)"
+echo "summary (wall time, CPU time of the processes it started):"
+printf '  %s\n' "${results[@]}"
+echo "total: ${SECONDS} s, cpu $(child_cpu) s"
 exit "$failed"
