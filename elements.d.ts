@@ -1,6 +1,6 @@
 // Types of `attention-explorer/elements` (elements.mjs): the custom elements it defines, in
 // HTMLElementTagNameMap so that document.querySelector('ae-head-view') is typed.
-import type { Prediction, Store } from './index.js';
+import type { Prediction, RandomModel, Store, TrainedModel } from './index.js';
 
 /** A lesson panel: follows the page's store, or its own (`element.store = createStore({...})`). */
 export interface PanelElement extends HTMLElement {
@@ -14,15 +14,16 @@ export interface PanelElement extends HTMLElement {
  */
 export type PanelPart = 'root' | 'title' | 'intro';
 
-/** The ::part() names of <attention-explorer>'s shadow root. */
+/** The ::part() names of <attention-explorer>'s shadow root (`panel`: both cards, controls and result). */
 export type ExplorerPart =
-  | 'root' | 'controls' | 'select' | 'sentence' | 'button' | 'checkbox' | 'status' | 'error' | 'answer' | 'heatmap';
+  | 'root' | 'panel' | 'controls' | 'result' | 'select' | 'sentence' | 'button' | 'checkbox' | 'status' | 'error'
+  | 'answer' | 'heatmap';
 
 /** The --ae-* custom properties the elements read (all optional; the defaults follow light or dark). */
 export type ThemeProperty =
   | '--ae-font' | '--ae-radius' | '--ae-bg' | '--ae-surface' | '--ae-text' | '--ae-muted' | '--ae-border'
   | '--ae-border-strong' | '--ae-accent' | '--ae-marker' | '--ae-marker-text' | '--ae-error-bg' | '--ae-error-text'
-  | '--ae-answer-bg' | '--ae-heat-0' | '--ae-heat-2';
+  | '--ae-answer-bg' | '--ae-heat-0' | '--ae-heat-1' | '--ae-heat-2';
 
 /** What <attention-explorer> shows; the detail of its `change` event. Layer and head are 1-based. */
 export interface ExplorerView {
@@ -33,18 +34,26 @@ export interface ExplorerView {
   causal: boolean;
   scale: boolean;
   lang: 'en' | 'zh';
+  /** after an error: no tokens, no prediction */
+  status: 'loading' | 'ready' | 'error';
   tokens: string[];
   prediction: Prediction | null;
 }
 
-/** Shipped model names (web/models/index.json); another name needs a models-base that has it. */
+/**
+ * Shipped model names (web/models/index.json); 'untrained' (random weights), 'own' (opened from
+ * disk); another name needs a models-base that has it, or addLocalModel.
+ */
 export type ModelName =
-  | 'coref-encoder' | 'coref-decoder' | 'word-order-none' | 'word-order-sinusoidal' | 'word-order-learned' | 'word-order-rope'
+  | 'coref-encoder' | 'coref-encoder-zh' | 'coref-decoder' | 'word-order-none' | 'word-order-sinusoidal'
+  | 'word-order-learned' | 'word-order-rope' | 'untrained' | 'own'
   | (string & {});
 
 /**
- * <attention-explorer>: the page's main view (model, sentence, layer/head, causal, ÷√d, heatmap,
- * answer). Attributes: model, sentence, layer, head, causal, no-scale, lang, models-base.
+ * <attention-explorer>: the main view, of the demo page too (model, sentence, layer/head, causal,
+ * ÷√d, heatmap, answer). Attributes: model, sentence, layer, head, causal, no-scale, lang,
+ * models-base, untrained, open-files, heads, layers, positional, seed. Slots: default (under the
+ * heatmap) and `aside` (under the controls).
  */
 export interface AttentionExplorerElement extends HTMLElement {
   model: ModelName;
@@ -57,8 +66,17 @@ export interface AttentionExplorerElement extends HTMLElement {
   scale: boolean;
   lang: 'en' | 'zh';
   modelsBase: string | null;
-  /** shared with the lesson panels placed inside */
-  readonly store: Store;
+  /** the untrained model's recipe, as in the page's link */
+  heads: string | null;
+  layers: string | null;
+  positional: string | null;
+  seed: string | null;
+  /** shared with the lesson panels placed inside; set it to share another (e.g. the page's) */
+  store: Store;
+  /** the model on view, or null while one loads (owned by the element) */
+  readonly shownModel: TrainedModel | RandomModel | null;
+  /** the heatmap it draws */
+  readonly heatmap: HTMLElement | null;
   view(): ExplorerView;
   addEventListener<K extends keyof AttentionExplorerEventMap>(type: K,
     listener: (this: AttentionExplorerElement, ev: AttentionExplorerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;

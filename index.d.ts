@@ -212,6 +212,8 @@ export interface StoreState {
   lang: 'en' | 'zh';
   panel: string | null;
   result: Analysis | Run | null;
+  /** the config of the model that made `result` */
+  config: ModelConfig | null;
   [key: string]: unknown;
 }
 

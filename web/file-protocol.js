@@ -1,7 +1,7 @@
 // Opened from disk (file://), the browser refuses the page's modules (CORS: origin "null"), so
-// app.mjs never runs and the page would stay on "Loading…" with only a console error. This
-// classic script (classic scripts do load from file://) says so instead, with the command that
-// serves the page. Over http it does nothing.
+// app.mjs never runs (nor does the main view, <attention-explorer>) and the page would stay on
+// "Loading…" with only a console error. This classic script (classic scripts do load from
+// file://) says so instead, with the command that serves the page. Over http it does nothing.
 (function () {
   if (location.protocol !== 'file:') return;
   var zh = /^zh/i.test(navigator.language || '');
@@ -11,10 +11,10 @@
     : ['This page has to be served over HTTP: browsers do not load its modules from a file:// address. In the project folder, run ',
       'npm start', ' and open http://127.0.0.1:8080/ (or, for one file that works without a server, ', 'npm run build:single', ').'];
   function show() {
-    var app = document.getElementById('app');
-    var status = document.getElementById('status');
-    if (!app || !status) return;
-    app.dataset.status = 'needs-server';
+    var view = document.getElementById('result'); // <attention-explorer>, never defined here
+    var status = document.getElementById('page-status');
+    if (!view || !status) return;
+    view.dataset.status = 'needs-server';
     status.setAttribute('role', 'alert');
     status.textContent = '';
     text.forEach(function (part, i) {

@@ -53,7 +53,7 @@ test('attributes and properties drive the view; the change event reports it', as
   await expect(page.locator('ae-head-view')).toHaveAttribute('data-head', String(head.head));
 
   // The menu: models/index.json's in the lesson's order, then a model added to the shared context.
-  const menu = el.locator('select').first();
+  const menu = el.locator('#model');
   await expect(menu.locator('option').first()).toHaveAttribute('value', 'coref-encoder');
   await page.evaluate(async () => {
     const { addLocalModel, getTrainedModel } = await import('/lib/context.mjs');
@@ -78,13 +78,13 @@ test('attributes and properties drive the view; the change event reports it', as
     e.scale = false;
   });
   await expect.poll(async () => (await changes(page)).at(-1)).toMatchObject({ causal: true, scale: false });
-  await expect(el.locator('input[name="causal"]')).toBeChecked();
-  await expect(el.locator('input[name="scale"]')).not.toBeChecked();
+  await expect(el.locator('#causal')).toBeChecked();
+  await expect(el.locator('#scale')).not.toBeChecked();
   expect(await el.evaluate((e) => [e.hasAttribute('causal'), e.hasAttribute('no-scale')])).toEqual([true, true]);
 
   // The selects set the head; the properties read back 1-based.
-  await el.locator('select').nth(1).selectOption({ index: 0 });
-  await el.locator('select').nth(2).selectOption({ index: 1 });
+  await el.locator('#layer').selectOption({ index: 0 });
+  await el.locator('#head').selectOption({ index: 1 });
   await expect(caption(el)).toHaveText('Layer 1, head 2');
   expect(await el.evaluate((e) => [e.layer, e.head])).toEqual([1, 2]);
   await expect(page.locator('ae-head-view')).toHaveAttribute('data-head', '1');
@@ -96,7 +96,7 @@ test('errors are worded in the element, which keeps working; lang follows the ho
   await recordChanges(el);
   await el.locator('textarea').fill('');
   await expect.poll(async () => (await changes(page)).at(-1)).toMatchObject({ sentence: '', prediction: null });
-  await expect(el.locator('[part="error"]')).toHaveText('the text is empty; type a sentence.');
+  await expect(el.locator('[part="error"]')).toHaveText('The model could not run: the text is empty; type a sentence.');
   await expect(answer(el)).toBeHidden();
   await expect(el.locator('ae-attention-heatmap')).toBeHidden();
   await el.locator('textarea').fill(LESSON);

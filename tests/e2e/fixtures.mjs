@@ -28,9 +28,12 @@ export const test = base.extend({
   ],
 });
 
-export const app = (page) => page.locator('#app');
+// The page's main view, <attention-explorer id="result">, which mirrors its state as data-*
+// (data-status, data-model, data-text, data-run, data-config, data-layer, data-head, …). Its
+// controls, heatmap and answer are in its shadow root, which Playwright's CSS locators enter.
+export const app = (page) => page.locator('#result');
 export const cells = (page) => page.locator('ae-attention-heatmap rect.cell');
-// The page's own alert (each lesson panel has its own role="alert" region).
+// The main view's alert (each lesson panel has its own role="alert" region).
 export const alert = (page) => page.locator('#error');
 
 // Opens the page on the untrained model unless told otherwise (a visit without a link opens
@@ -88,7 +91,7 @@ export async function chooseModel(page, name) {
 }
 
 // Recomputes the page's current run with a separately loaded engine in the page, from the
-// state the app publishes on #app (data-model, data-config, data-run, data-text):
+// state the main view publishes (data-model, data-config, data-run, data-text):
 // {tokens, n, prediction, layers: [layer][head] → n×n weights as nested arrays of numbers}.
 export async function apiAll(page) {
   const state = await app(page).evaluate((el) => ({ ...el.dataset }));
@@ -117,7 +120,7 @@ export async function apiAll(page) {
   }, state);
 }
 
-// The shown head (data-layer, data-head on #app) of apiAll(), its weights as the strings the
+// The shown head (the main view's data-layer, data-head) of apiAll(), its weights as the strings the
 // heatmap publishes (String of the same float32 values).
 export async function apiView(page) {
   const [all, { layer, head }] = await Promise.all([apiAll(page), app(page).evaluate((el) => ({ ...el.dataset }))]);

@@ -269,13 +269,13 @@ test.describe('All heads grid: the chosen view comes into sight (item 13)', () =
       await openPage(page);
       await page.locator('#overview').scrollIntoViewIfNeeded();
       await page.evaluate(() => window.scrollBy(0, 200)); // the heatmap is well out of sight
-      await expect(page.locator('#result h2')).not.toBeInViewport();
+      await expect(page.locator('#result-title')).not.toBeInViewport();
       const thumb = page.locator('ae-head-grid button.ae-hg-thumb[aria-pressed="false"]').first();
       const [layer, head] = [await thumb.getAttribute('data-layer'), await thumb.getAttribute('data-head')];
       await thumb.click();
       await expect(app(page)).toHaveAttribute('data-layer', layer);
       await expect(app(page)).toHaveAttribute('data-head', head);
-      await expect(page.locator('#result h2')).toBeInViewport();
+      await expect(page.locator('#result-title')).toBeInViewport();
       const scrolls = await page.evaluate(() => window.scrolls.filter((s) => s.id === 'result'));
       expect(scrolls.map((s) => s.behavior)).toEqual([reducedMotion === 'reduce' ? 'instant' : 'smooth']);
     });
@@ -330,7 +330,7 @@ test.describe('guidance: Show me, Predict then reveal, Reset', () => {
     await page.evaluate(() => window.scrollBy(0, 200));
     await guide(grid).show.click();
     await expect(app(page)).toHaveAttribute('data-layer', String(named.layer));
-    await expect(page.locator('#result h2')).toBeInViewport();
+    await expect(page.locator('#result-title')).toBeInViewport();
   });
 
   test('Predict, then reveal: remembered, the numbers wait for a guess, the answer is the model’s', async ({

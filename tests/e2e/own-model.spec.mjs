@@ -23,7 +23,7 @@ test('a GPT-2 checkpoint opened from disk shows its heads as the reference compu
   for (const section of ['#qkv', '#transformer-layer']) await page.locator(section).scrollIntoViewIfNeeded();
   await expect(page.locator('ae-layer .ae-layer-stage-name').first()).toBeVisible();
   await page.waitForTimeout(500);
-  await page.locator('#app').scrollIntoViewIfNeeded();
+  await page.locator('#result').scrollIntoViewIfNeeded();
 
   const prompt = golden.prompts[0];
   await page.locator('#sentence').fill(prompt.text);
@@ -74,7 +74,7 @@ test('the causal panels run the opened model and say so', async ({ page }) => {
   const answer = causal.locator('.ae-cm-answer');
   await expect(answer).not.toHaveAttribute('data-prediction', '');
   const sentence = await causal.getAttribute('data-sentence');
-  await page.locator('#app').scrollIntoViewIfNeeded();
+  await page.locator('#result').scrollIntoViewIfNeeded();
   await page.locator('#sentence').fill(sentence);
   await expectRendered(page, sentence);
   await expect(app(page)).toHaveAttribute('data-prediction', await answer.getAttribute('data-prediction'));

@@ -322,11 +322,13 @@ test('screenshots: desktop, dark Chinese, and 375 px without horizontal overflow
 
 test('on a projector (1920 × 1080) the text and the heatmap grow, without sideways scrolling', async ({ page }) => {
   // Root font size, and the drawn height of a heatmap label (the SVG scales with its width).
-  const sizes = () =>
-    page.evaluate(() => ({
-      root: parseFloat(getComputedStyle(document.documentElement).fontSize),
-      label: document.querySelector('ae-attention-heatmap text.label').getBoundingClientRect().height,
-    }));
+  const sizes = async () => ({
+    root: await page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize)),
+    label: await page
+      .locator('ae-attention-heatmap text.label')
+      .first()
+      .evaluate((label) => label.getBoundingClientRect().height),
+  });
   await page.setViewportSize({ width: 1280, height: 800 });
   await openPage(page);
   const laptop = await sizes();

@@ -37,7 +37,7 @@ function apiWeights(page, files) {
         weights: new Uint8Array(files['model.safetensors']),
         vocab: decode('vocab.txt'),
       });
-      const app = document.getElementById('app');
+      const app = document.getElementById('result'); // the main view, <attention-explorer>
       const r = model.analyze(text, JSON.parse(app.dataset.run));
       const weights = r.layers[Number(app.dataset.layer)].selfAttention.heads[Number(app.dataset.head)].weights;
       model.delete();

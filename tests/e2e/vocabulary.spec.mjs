@@ -39,9 +39,13 @@ function analyzeAll(page, texts) {
   }, texts);
 }
 
-// Every axe violation (of any impact) in the controls and the result, where the help lives.
+// Every axe violation (of any impact) in the controls and the result, where the help lives
+// (both in the shadow root of the main view, <attention-explorer id="result">).
 async function expectNoAxeViolations(page) {
-  const { violations } = await new AxeBuilder({ page }).include('#controls').include('#result').analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .include({ fromShadowDom: ['#result', '#controls'] })
+    .include({ fromShadowDom: ['#result', '.result'] })
+    .analyze();
   expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
     [],
   );
@@ -94,7 +98,13 @@ test.describe('vocabulary help', () => {
     // The whole list is one Tab stop; arrows, Home and End move inside it.
     await page.getByLabel('Find a word').fill('');
     const sorted = [...words].sort((a, b) => a.localeCompare(b, 'en'));
-    const focused = () => page.evaluate(() => document.activeElement.dataset.word ?? document.activeElement.id);
+    // The focused element, inside the main view's shadow root.
+    const focused = () =>
+      page.evaluate(() => {
+        let active = document.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        return active.dataset.word ?? active.id;
+      });
     await page.getByLabel('Find a word').press('Tab');
     expect(await focused()).toBe(sorted[0]);
     await page.keyboard.press('ArrowRight');

@@ -43,8 +43,11 @@ explorer.model = 'coref-decoder';
 explorer.layer = 3;
 explorer.head = 4;
 explorer.causal = true;
+explorer.store = store; // the panels following `store` follow the element
+explorer.seed = '7';
 explorer.addEventListener('change', (e) => {
-  const { layer, head, prediction } = e.detail;
-  console.log(layer + head, prediction?.token.toUpperCase());
+  const { layer, head, prediction, status } = e.detail;
+  console.log(layer + head, prediction?.token.toUpperCase(), status === 'error');
+  console.log(explorer.shownModel?.config.nLayers, explorer.heatmap?.localName);
 });
 document.body.append(explorer);

@@ -22,14 +22,18 @@ test('the table of contents and the sections of index.html follow the list', () 
     toc,
     PANELS.map((p) => p.section),
   );
-  const sections = [...html.matchAll(/<section id="([\w-]+)"/g)].map((m) => m[1]).filter((id) => panelNumber(id));
+  // The main view is <attention-explorer id="result"> itself; the other panels are sections.
+  const sections = [...html.matchAll(/<(?:section|attention-explorer) id="([\w-]+)"/g)]
+    .map((m) => m[1])
+    .filter((id) => panelNumber(id));
   assert.deepEqual(
     sections,
     PANELS.map((p) => p.section),
   );
   for (const { section, tag } of PANELS) {
-    const body = html.slice(html.indexOf(`<section id="${section}"`));
-    assert.ok(body.slice(0, body.indexOf('</section>')).includes(`<${tag}`), `section ${section} holds <${tag}>`);
+    const [, element] = html.match(new RegExp(`<(section|attention-explorer) id="${section}"`));
+    const body = html.slice(html.indexOf(`<${element} id="${section}"`));
+    assert.ok(body.slice(0, body.indexOf(`</${element}>`)).includes(`<${tag}`), `section ${section} holds <${tag}>`);
   }
 });
 

@@ -7,7 +7,7 @@
 //   node tools/bench/page.mjs [--runs N] [--quick] [--out FILE]
 //
 // 1. Load, N runs, each in a fresh browser context (empty cache): navigation start → the
-//    first frame painted after #app says data-status="ready" (the first attention drawn), and
+//    first frame painted after the main view (#result) says data-status="ready" (the first attention drawn), and
 //    the bytes transferred until then (encoded, i.e. gzipped, sizes from the network layer).
 // 2. Interactions on the lesson sentence with the coreference model: switch head, swap
 //    tired ↔ wide, point at a token. Each is timed in the page: the synchronous handler work,
@@ -43,12 +43,12 @@ const browser = await chromium.launch(CHROMIUM);
 const chromiumVersion = browser.version();
 
 // --- 1. load ------------------------------------------------------------------------------
-// Runs in the page before its scripts: notes when #app first says "ready" and when the frame
+// Runs in the page before its scripts: notes when the main view (#result) first says "ready" and when the frame
 // after that has been painted (a message posted from requestAnimationFrame runs after paint).
 function recordReady() {
   window.__aeBench = {};
   const check = () => {
-    if (window.__aeBench.ready || document.getElementById('app')?.dataset.status !== 'ready') return;
+    if (window.__aeBench.ready || document.getElementById('result')?.dataset.status !== 'ready') return;
     window.__aeBench.ready = performance.now();
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
@@ -136,14 +136,14 @@ log('interactions on the coreference model');
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 const page = await context.newPage();
 await page.goto(url);
-await page.waitForFunction(() => document.getElementById('app').dataset.status === 'ready');
+await page.waitForFunction(() => document.getElementById('result').dataset.status === 'ready');
 await page.selectOption('#model', 'coref-encoder');
 await page.waitForFunction(() => {
-  const app = document.getElementById('app');
+  const app = document.getElementById('result'); // the main view, <attention-explorer>
   return app.dataset.model === 'coref-encoder' && app.dataset.status === 'ready';
 });
 await page.fill('#sentence', LESSON);
-await page.waitForFunction((text) => document.getElementById('app').dataset.text === text, LESSON);
+await page.waitForFunction((text) => document.getElementById('result').dataset.text === text, LESSON);
 await page.evaluate(() => {
   // One timed interaction: act() runs now (right after a frame); then the next frame renders.
   window.__aeTime = async (act) => {
@@ -165,11 +165,12 @@ await page.evaluate(() => {
 const interactionReps = quick ? 10 : 30;
 const interactions = {
   'switch head (layer/head menu)': () => {
-    const select = document.getElementById('head');
+    const select = document.getElementById('result').shadowRoot.getElementById('head');
     select.value = String((Number(select.value) + 1) % select.options.length);
     select.dispatchEvent(new Event('change', { bubbles: true }));
   },
-  'swap tired ↔ wide (re-runs the model)': () => document.getElementById('swap').click(),
+  'swap tired ↔ wide (re-runs the model)': () =>
+    document.getElementById('result').shadowRoot.getElementById('swap').click(),
   'point at a token (head view)': () => {
     const tokens = document.querySelector('ae-head-view').shadowRoot.querySelectorAll('button.ae-hv-token');
     window.__aeToken = ((window.__aeToken ?? 0) + 1) % tokens.length;
@@ -220,7 +221,7 @@ await context.close();
 log('kernels in the page');
 const kernelPage = await (await browser.newContext()).newPage();
 await kernelPage.goto(url);
-await kernelPage.waitForFunction(() => document.getElementById('app').dataset.status === 'ready');
+await kernelPage.waitForFunction(() => document.getElementById('result').dataset.status === 'ready');
 const kernels = await kernelPage.evaluate(
   async ({ quick, lesson }) => {
     const { loadEngine } = await import('/lib/engine.mjs');
@@ -349,7 +350,7 @@ say();
 say('### Loading');
 say();
 say(
-  `Navigation start → the first frame painted after \`#app\` reports \`data-status="ready"\` (the default view: the lesson sentence's attention drawn), ${runs} loads:`,
+  `Navigation start → the first frame painted after the main view (\`#result\`) reports \`data-status="ready"\` (the default view: the lesson sentence's attention drawn), ${runs} loads:`,
 );
 say();
 say(

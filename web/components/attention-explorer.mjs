@@ -1,168 +1,280 @@
-// <attention-explorer>: the page's main view as one element for other sites — a trained model,
-// a sentence (with the tired ↔ wide swap), the causal mask, ÷√d, layer and head, the heatmap
-// and the model's answer. Runs the model itself (getTrainedModel, ../lib/context.mjs; the run,
-// each model's sentence, the swap and the answer's wording are the page's, ../lib/main-view.mjs)
-// and keeps the run in its own store, which lesson panels placed inside it share:
+// <attention-explorer>: the main view of Attention Explorer as one element — the page
+// (web/index.html) is built from it, and other sites embed the same code. A model (trained,
+// untrained with its recipe, or opened from disk), a sentence (with the tired ↔ wide swap and
+// the model's vocabulary), the causal mask, ÷√d, layer and head; the heatmap, the model's
+// answer with the runners-up, unknown words and "did you mean". It runs the model itself (the
+// shared context's engine and models, ../lib/context.mjs; the logic without DOM is
+// ../lib/main-view.mjs) and keeps the run in its store, which lesson panels share:
 //   <attention-explorer model="coref-encoder" layer="3" head="4">
-//     <ae-head-view></ae-head-view>          (shown below the heatmap, following this view)
+//     <ae-head-view></ae-head-view>           (the default slot: under the heatmap)
+//     <section slot="aside">…</section>       (under the controls)
 //   </attention-explorer>
-// Attributes (and properties): model, sentence, layer and head (1-based, as on the page; by
-// default the model's coreference head), causal and no-scale (booleans; properties `causal`,
-// `scale`), lang ('en' | 'zh'; by default the nearest lang="" around it), models-base (URL of
-// the models/ directory; by default the package's web/models/ — it applies to every element of
-// the page, as setModelsBase does). The model menu lists models/index.json's models and those
-// added with addLocalModel (context.mjs). Event `change` (detail: view()) whenever what it shows
-// changes. Shadow DOM with one constructable stylesheet: the host's CSS does not reach inside
-// and its own does not leak out; theme with --ae-* custom properties and ::part() (README of
-// docs/embedding.md lists them); light or dark follows the host's color-scheme.
+// Attributes (and properties): model, sentence, layer and head (1-based, as labelled; by default
+// the model's coreference head), causal and no-scale (booleans; properties `causal`, `scale`;
+// by default the mask the model was trained with, and ÷√d on), lang ('en' | 'zh'; by default the
+// nearest lang="" around it), models-base (the models/ directory's URL, for every element of the
+// page, as setModelsBase), untrained and open-files (booleans: the menu offers random weights,
+// and "Open a model…" for a GPT-2 checkpoint on disk), heads, layers, positional and seed (the
+// untrained model's recipe). Without `model` it opens the lesson's model in its language and
+// follows the language until a model is chosen. Properties only: `store` (get, or set to share
+// one store with panels elsewhere), `shownModel` (the model on view), `heatmap`, `view()`.
+// Event `change` (detail: view()) whenever what it shows changes. Its state is mirrored as
+// data-* on the element (data-status: loading | ready | error, …) for styling and tests.
+// Shadow DOM with constructable stylesheets: the host's CSS does not reach inside and its own
+// does not leak out; theme with --ae-* custom properties and ::part() (docs/embedding.md).
 import { format, messages } from '../i18n.mjs';
-import { getLocalModels, getModelIndex, getTrainedModel, onLocalModel, setModelsBase } from '../lib/context.mjs';
+import {
+  getEngine,
+  getLocalModels,
+  getModelIndex,
+  getTrainedModel,
+  onLocalModel,
+  setModelsBase,
+  shareModel,
+} from '../lib/context.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
-import { errorText } from '../lib/error-text.mjs';
-import { PALETTE } from '../lib/panel-styles.mjs';
-import * as mainView from '../lib/main-view.mjs'; // what the page's main view runs too
-import { percent } from '../lib/panel-strings.mjs';
+import { LESSON_MODELS } from '../lib/lesson.mjs';
+import * as mainView from '../lib/main-view.mjs';
+import { OWN_MODEL, UNTRAINED } from '../lib/main-view.mjs';
+import { ownModelText } from '../lib/panel-model.mjs';
+import { locale as localeOf, percent } from '../lib/panel-strings.mjs';
+import { mountShadow } from '../lib/panel-styles.mjs';
 import { createStore, initialView } from '../lib/store.mjs';
+import { unreadLanguage } from '../lib/vocabulary-help.mjs';
+import { VocabularyView } from '../lib/vocabulary-view.mjs';
+import css from './attention-explorer.css.mjs';
 import './attention-heatmap.mjs';
 
-// The palette maps public --ae-* properties (the host's theme) onto the names the heatmap's
-// rules use; light-dark() follows the color-scheme the element inherits from the host.
-// The heatmap rules mirror style.css's <ae-attention-heatmap> block.
-const CSS = `
-:host { display: block; }
-:host([hidden]) { display: none; }
-.root {
-  all: initial; display: block; box-sizing: border-box;
-${PALETTE}  --ae-heat-0: var(--surface);
-  --ae-heat-1: light-dark(#4a90c8, #3d7fc0);
-  --ae-heat-2: light-dark(#0b2a5b, #cfe3ff);
-  color-scheme: inherit;
-  font: var(--ae-font, 15px/1.5 system-ui, sans-serif);
-  color: var(--text); background: var(--surface);
-  border: 1px solid var(--border); border-radius: var(--ae-radius, 10px); padding: 1rem;
-}
-*, *::before, *::after { box-sizing: inherit; }
-.controls { display: flex; flex-wrap: wrap; gap: 0.75rem 1.25rem; align-items: end; margin: 0 0 0.75rem; }
-.field { display: flex; flex-direction: column; gap: 0.25rem; }
-.field.sentence { flex: 1 1 100%; }
-label { font-weight: 600; font-size: 0.875rem; }
-select, textarea, button {
-  font: inherit; color: var(--text); background: var(--surface); min-height: 24px;
-  border: 1px solid var(--border-strong); border-radius: 6px; padding: 0.3rem 0.5rem; margin: 0;
-}
-textarea { width: 100%; resize: vertical; }
-button { cursor: pointer; justify-self: start; }
-select:focus-visible, textarea:focus-visible, button:focus-visible, input:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-.check { display: flex; align-items: center; gap: 0.4rem; font-size: 0.875rem; }
-.check input { width: 1.1rem; height: 1.1rem; min-width: 24px; min-height: 24px; margin: 0; accent-color: var(--accent); }
-.status { margin: 0.5rem 0; color: var(--muted); }
-.error { margin: 0.5rem 0; padding: 0.5rem 0.75rem; border-radius: 6px; background: var(--error-bg); color: var(--error-text); }
-.answer { margin: 0.5rem 0; padding: 0.5rem 0.75rem; border-radius: 6px; background: var(--answer-bg); font-weight: 600; }
-.answer .alternatives { font-weight: 400; color: var(--muted); }
-[hidden] { display: none !important; }
-ae-attention-heatmap { display: block; margin-top: 0.75rem; }
-.ae-hm-caption { margin: 0 0 0.25rem; font-weight: 600; }
-.ae-hm-plot { overflow-x: auto; border-radius: 8px; }
-.ae-hm-plot svg { display: block; width: 100%; height: auto; margin-inline: auto; }
-.ae-hm text.label { fill: var(--text); font-size: 13px; }
-.ae-hm text.axis { fill: var(--muted); font-size: 12px; font-style: italic; }
-.ae-hm text.label.on { fill: var(--accent); font-weight: 700; }
-.ae-hm text.label.unknown { fill: var(--error-text); font-style: italic; text-decoration: underline dotted; }
-.ae-hm .values text { font-size: 12px; font-variant-numeric: tabular-nums; pointer-events: none; }
-.ae-hm .values text.zero { fill: var(--muted); }
-.ae-hm rect.cell { cursor: crosshair; }
-.ae-hm rect.frame { fill: none; stroke: var(--border-strong); pointer-events: none; }
-.ae-hm rect.marker { display: none; fill: none; stroke: var(--marker); stroke-width: 3; pointer-events: none; }
-.ae-hm rect.marker.on { display: inline; }
-.ae-hm-foot { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.5rem 1.5rem; margin-top: 0.5rem; font-size: 0.875rem; }
-.ae-hm-legend { display: inline-flex; align-items: center; gap: 0.4rem; color: var(--muted); }
-.ae-hm-legend-title { font-weight: 600; }
-.ae-hm-bar { width: 8rem; height: 0.75rem; border: 1px solid var(--border); border-radius: 3px; }
-.ae-hm-readout { margin: 0; min-height: 1.5em; font-variant-numeric: tabular-nums; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-`;
+// The view's markup, parsed once. Ids are the shadow root's own (one set per element).
+const TEMPLATE = document.createElement('template');
+TEMPLATE.innerHTML = `
+<form id="controls" class="card controls" part="controls panel" aria-labelledby="controls-title">
+  <h2 id="controls-title" class="visually-hidden" data-t="controls"></h2>
+  <div class="field"><label for="model" data-t="model"></label><select id="model" part="select"></select></div>
+  <div id="own-model" class="own-model" hidden>
+    <p class="own-local" data-own="local"></p>
+    <label for="own-files" data-own="pick"></label>
+    <input id="own-files" type="file" multiple accept=".json,.txt,.bpe,.safetensors">
+    <div id="own-drop" class="own-drop" data-own="drop"></div>
+    <progress id="own-progress" max="1" value="0" hidden></progress>
+    <p id="own-status" role="status" aria-live="polite"></p>
+    <p class="own-panels" data-own="panels"></p>
+  </div>
+  <div class="field sentence">
+    <label for="sentence" data-t="sentence"></label>
+    <textarea id="sentence" rows="3" part="sentence" autocomplete="off" spellcheck="false"></textarea>
+    <button type="button" id="swap" class="chip" part="button" hidden></button>
+    <p id="sentence-note" class="answer-note" role="status" hidden></p>
+    <details id="vocab" class="vocab" hidden>
+      <summary id="vocab-summary"></summary>
+      <div class="vocab-body">
+        <label for="vocab-filter" data-t="vocabFilter"></label>
+        <input id="vocab-filter" type="search" autocomplete="off" spellcheck="false" aria-describedby="vocab-hint">
+        <p id="vocab-hint" class="vocab-hint" data-t="vocabHint"></p>
+        <ul id="vocab-list" class="vocab-list" aria-labelledby="vocab-summary"></ul>
+        <p id="vocab-none" class="vocab-hint" hidden data-t="vocabNone"></p>
+      </div>
+    </details>
+  </div>
+  <fieldset id="random-settings" hidden>
+    <legend data-t="randomSettings"></legend>
+    <div class="grid">
+      <div class="field"><label for="heads" data-t="heads"></label>
+        <select id="heads" part="select"><option>1</option><option>2</option><option selected>4</option><option>8</option></select></div>
+      <div class="field"><label for="layers" data-t="layers"></label>
+        <select id="layers" part="select"><option>1</option><option selected>2</option><option>3</option><option>4</option></select></div>
+      <div class="field"><label for="positional" data-t="positional"></label>
+        <select id="positional" part="select">
+          <option value="none" data-t="posNone"></option><option value="sinusoidal" data-t="posSinusoidal" selected></option>
+          <option value="learned" data-t="posLearned"></option><option value="rope" data-t="posRope"></option>
+        </select></div>
+      <div class="field"><label for="seed" data-t="seed"></label>
+        <input id="seed" type="number" inputmode="numeric" min="0" max="4294967295" step="1" value="42"></div>
+    </div>
+  </fieldset>
+  <fieldset>
+    <legend data-t="attention"></legend>
+    <div class="check"><input id="causal" type="checkbox" part="checkbox"><label for="causal" data-t="causal"></label></div>
+    <div class="check"><input id="scale" type="checkbox" part="checkbox" checked><label for="scale" data-t="scale"></label></div>
+  </fieldset>
+</form>
+<section class="card result" part="result panel" aria-labelledby="result-title">
+  <div class="result-head">
+    <h2 id="result-title" data-t="result"></h2>
+    <div class="view">
+      <div class="field inline"><label for="layer" data-t="layer"></label><select id="layer" part="select"></select></div>
+      <div class="field inline"><label for="head" data-t="head"></label><select id="head" part="select"></select></div>
+    </div>
+  </div>
+  <p class="howto" data-t="howToRead"></p>
+  <p id="status" class="status" part="status" role="status"></p>
+  <div id="error" class="error" part="error" role="alert"></div>
+  <button type="button" id="other-model" class="chip" part="button" hidden></button>
+  <div id="prediction" class="prediction" part="answer" hidden>
+    <p id="answer" class="answer"></p>
+    <p id="answer-note" class="answer-note" hidden></p>
+    <div class="alternatives">
+      <span id="alternatives-title" data-t="alternatives"></span>
+      <ol id="alternatives" aria-labelledby="alternatives-title"></ol>
+    </div>
+  </div>
+  <p id="unknown" class="unknown-note" hidden></p>
+  <ul id="suggestions" class="suggestions" hidden></ul>
+  <ae-attention-heatmap id="heatmap" part="heatmap"></ae-attention-heatmap>
+  <ae-export-buttons target="heatmap" view="heatmap" json></ae-export-buttons>
+</section>
+<div class="slot-box aside" hidden><slot name="aside"></slot></div>
+<div class="slot-box below" hidden><slot></slot></div>`;
 
-let sheet = null; // one CSSStyleSheet for every instance
-function styleSheet() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
-  }
-  return sheet;
-}
+const IDS = [
+  'controls',
+  'model',
+  'own-model',
+  'sentence',
+  'swap',
+  'sentence-note',
+  'vocab',
+  'vocab-summary',
+  'vocab-filter',
+  'vocab-list',
+  'vocab-none',
+  'random-settings',
+  'heads',
+  'layers',
+  'positional',
+  'seed',
+  'causal',
+  'scale',
+  'layer',
+  'head',
+  'status',
+  'error',
+  'other-model',
+  'prediction',
+  'answer',
+  'answer-note',
+  'alternatives',
+  'unknown',
+  'suggestions',
+  'heatmap',
+];
 
-let ids = 0;
+let errorWords = null; // error-text.mjs's errorText, fetched on the first error (not in the first view)
 
 export class AttentionExplorer extends HTMLElement {
-  static observedAttributes = ['model', 'sentence', 'layer', 'head', 'causal', 'no-scale', 'lang', 'models-base'];
+  static observedAttributes = [
+    'model',
+    'sentence',
+    'layer',
+    'head',
+    'causal',
+    'no-scale',
+    'lang',
+    'models-base',
+    'untrained',
+    'open-files',
+    'heads',
+    'layers',
+    'positional',
+    'seed',
+  ];
 
-  // The run and the selection, shared with the lesson panels placed inside (their `store`).
-  store = createStore({ ...initialView(), model: 'coref-encoder', controls: {} });
-
+  #store = createStore({ ...initialView(), model: '', controls: {} });
+  #unsubscribe = null;
   #ui = null;
-  #model = null; // the TrainedModel shown
-  #loading = null; // name of the model being fetched
+  #root = null; // the shadow root's wrapper (part="root")
+  #vocabulary = null; // VocabularyView
+  #engine = null;
+  #index = []; // models/index.json's entries, in the lesson's order
+  #local = new Map(); // name → label of the models trained in the page or loaded from disk
+  #offLocal = null;
+  #started = false; // the first model is chosen once the engine and the index are here
+  #name = null; // the model chosen (the menu's value)
+  #chosen = false; // chosen by the host or the reader: it no longer follows the language
+  #shown = null; // the model on view: a TrainedModel, the RandomModel, or null while one loads
+  #shownName = null; // the name of the model last shown
+  #runBy = null; // the model that made the store's result
+  #random = null; // the RandomModel, kept while its recipe stays
+  #randomKey = ''; // JSON of the config it was built from
+  #own = null; // the "Open a model…" picker, once chosen (own-model-picker.mjs)
+  #pending = {}; // {layer, head, causal, scale, sentence}: set by the host, applied once a model shows
+  #sentences = new mainView.SentenceMemory(); // each model keeps its own sentence
+  #attempt = null; // {text, causal, scale} of the last run tried
+  #status = null; // {key, params} of the status line while something loads
+  #error = null; // {key, params, cause}, kept so that it can be worded again
   #timer = 0;
+  #scheduled = false;
+  #reflecting = false; // a property setter is writing its attribute
   #langObserver = null;
-  #menu = { shipped: [], local: new Map() }; // the model menu: index.json's names; name → label of local ones
-  #offLocalModels = null;
-  #sentences = new mainView.SentenceMemory(); // each model's own sentence, as on the page
 
-  // --- properties (attributes are read through them) ---
+  // --- properties ---
+
+  get store() {
+    return this.#store;
+  }
+
+  // Another store (e.g. the page's shared one, which every panel follows by default): the view
+  // carries over, and the panels inside follow the new one too.
+  set store(next) {
+    if (!next || next === this.#store) return;
+    const s = this.#store.get();
+    this.#store = next;
+    if (this.#runBy) {
+      const { model, sentence, layer, head, causal, scale, result, config } = s;
+      next.set({ model, sentence, layer, head, causal, scale, result, config });
+    }
+    if (this.isConnected) this.#subscribe();
+    this.#shareStore();
+    // The language is the new store's (a host that shares its store sets both).
+    if (this.#ui && this.#ui.model.dataset.lang !== this.#lang()) this.#languageChanged();
+  }
 
   get model() {
-    return this.getAttribute('model') ?? 'coref-encoder';
+    return this.#name ?? this.getAttribute('model') ?? LESSON_MODELS[this.#lang()] ?? LESSON_MODELS.en;
   }
   set model(name) {
-    this.setAttribute('model', String(name));
+    this.#reflect('model', String(name));
   }
 
-  // What the text box holds (the reader may have typed since the attribute was set).
+  // What the text box holds (the reader may have typed since it was set).
   get sentence() {
-    return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? mainView.sentencePair(null)[0];
+    return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? '';
   }
   set sentence(text) {
-    const value = String(text);
-    if (this.#ui && this.getAttribute('sentence') === value) {
-      // no attribute change to hear
-      this.#ui.sentence.value = value;
-      this.#run();
-    } else {
-      this.setAttribute('sentence', value);
-    }
+    this.#reflect('sentence', String(text));
   }
 
-  // 1-based; null until a model says which head it opens on.
+  // 1-based, as labelled; null until a model says which head it opens on.
   get layer() {
-    return this.#model ? this.store.get().layer + 1 : this.#wholeAttribute('layer');
+    return this.#selected('layer');
   }
   set layer(n) {
-    this.setAttribute('layer', String(n));
+    this.#reflect('layer', String(n));
   }
 
   get head() {
-    return this.#model ? this.store.get().head + 1 : this.#wholeAttribute('head');
+    return this.#selected('head');
   }
   set head(n) {
-    this.setAttribute('head', String(n));
+    this.#reflect('head', String(n));
   }
 
   get causal() {
-    return this.store.get().causal;
+    return this.#ui?.causal.checked ?? this.hasAttribute('causal');
   }
   set causal(on) {
-    this.toggleAttribute('causal', Boolean(on));
+    this.#reflect('causal', Boolean(on));
   }
 
   get scale() {
-    return this.store.get().scale;
+    return this.#ui?.scale.checked ?? !this.hasAttribute('no-scale');
   }
   set scale(on) {
-    this.toggleAttribute('no-scale', !on);
+    this.#reflect('no-scale', !on);
   }
 
   get lang() {
-    return this.store.get().lang;
+    return this.#lang();
   }
   set lang(value) {
     this.setAttribute('lang', String(value));
@@ -175,128 +287,263 @@ export class AttentionExplorer extends HTMLElement {
     this.setAttribute('models-base', String(url));
   }
 
-  // What is shown: {model, sentence, layer, head (1-based), causal, scale, lang, tokens, prediction}.
+  // The untrained model's recipe (strings, as in the link): heads, layers, positional, seed.
+  get heads() {
+    return this.#ui?.heads.value ?? this.getAttribute('heads');
+  }
+  set heads(n) {
+    this.#reflect('heads', String(n));
+  }
+  get layers() {
+    return this.#ui?.layers.value ?? this.getAttribute('layers');
+  }
+  set layers(n) {
+    this.#reflect('layers', String(n));
+  }
+  get positional() {
+    return this.#ui?.positional.value ?? this.getAttribute('positional');
+  }
+  set positional(kind) {
+    this.#reflect('positional', String(kind));
+  }
+  get seed() {
+    return this.#ui?.seed.value.trim() ?? this.getAttribute('seed');
+  }
+  set seed(n) {
+    this.#reflect('seed', String(n));
+  }
+
+  // The model on view (TrainedModel, RandomModel or a model opened from disk: its config,
+  // parameterCount, …), or null while one loads. Owned by the element: do not delete it.
+  get shownModel() {
+    return this.#shown;
+  }
+
+  // The <ae-attention-heatmap> it draws (a panel such as <ae-qkv-steps> marks a cell on it).
+  get heatmap() {
+    return this.#ui?.heatmap ?? null;
+  }
+
+  // What is shown: {model, sentence, layer, head (1-based), causal, scale, lang, status
+  // ('loading' | 'ready' | 'error'), tokens, prediction}; after an error, no tokens or prediction.
   view() {
-    const s = this.store.get();
+    const run = this.#error ? null : this.#shownRun();
+    const attempt = this.#attempt ?? { text: this.sentence, causal: this.causal, scale: this.scale };
     return {
-      model: s.model,
-      sentence: s.sentence,
-      layer: s.layer + 1,
-      head: s.head + 1,
-      causal: s.causal,
-      scale: s.scale,
-      lang: s.lang,
-      tokens: s.result?.tokens ?? [],
-      prediction: s.result?.prediction ?? null,
+      model: this.model,
+      sentence: attempt.text,
+      layer: this.layer,
+      head: this.head,
+      causal: attempt.causal,
+      scale: attempt.scale,
+      lang: this.#lang(),
+      status: this.dataset.status ?? 'loading',
+      tokens: run?.tokens ?? [],
+      prediction: run?.prediction ?? null,
     };
   }
 
+  // --- lifecycle ---
+
   connectedCallback() {
     if (!this.#ui) this.#build();
+    this.#subscribe();
     this.#followHostLanguage();
-    this.#listModels();
-    this.#load();
+    this.#offLocal ??= onLocalModel(({ name, label }) => {
+      this.#local.set(name, label);
+      this.#fillMenu();
+    });
+    // A microtask later: a host that configures the element in the same script (the page
+    // applying its link) does so before the first model is chosen.
+    queueMicrotask(() => this.#start());
   }
 
   disconnectedCallback() {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
     this.#langObserver?.disconnect();
     this.#langObserver = null;
-    this.#offLocalModels?.();
-    this.#offLocalModels = null;
+    this.#offLocal?.();
+    this.#offLocal = null;
   }
 
   attributeChangedCallback(name, before, after) {
-    if (!this.#ui || before === after) return;
-    if (name === 'model' || name === 'models-base') return this.#load();
-    if (name === 'lang') return this.#followHostLanguage();
-    if (name === 'sentence') this.#ui.sentence.value = after ?? mainView.sentencePair(this.#model?.config)[0];
-    if (name === 'layer' || name === 'head') return this.#selectHead();
-    this.#run();
+    if (this.#ui && !this.#reflecting && before !== after) this.#apply(name);
+  }
+
+  // A property setter: writes the attribute, then applies it even when it was already there
+  // (the reader may have changed the view since).
+  #reflect(name, value) {
+    this.#reflecting = true;
+    try {
+      if (typeof value === 'boolean') this.toggleAttribute(name, value);
+      else this.setAttribute(name, value);
+    } finally {
+      this.#reflecting = false;
+    }
+    if (this.#ui) this.#apply(name);
+  }
+
+  #apply(name) {
+    const ui = this.#ui;
+    const value = this.getAttribute(name);
+    switch (name) {
+      case 'model':
+        this.#chosen = true;
+        if (value !== null) this.#choose(value);
+        return;
+      case 'models-base':
+        if (value) setModelsBase(value);
+        this.#started = false;
+        this.#start();
+        return;
+      case 'lang':
+        return this.#followHostLanguage();
+      case 'untrained':
+      case 'open-files':
+        return this.#fillMenu();
+      case 'sentence':
+        ui.sentence.value = value ?? '';
+        this.#pending.sentence = true;
+        break;
+      case 'layer':
+      case 'head': {
+        const n = Number(value);
+        if (value !== null && Number.isInteger(n) && n >= 1) this.#pending[name] = n - 1;
+        break;
+      }
+      case 'causal':
+        this.#pending.causal = value !== null;
+        break;
+      case 'no-scale':
+        this.#pending.scale = value === null;
+        break;
+      default: {
+        // the recipe: a value the menu does not offer is ignored
+        const control = ui[name];
+        if (value === null) break;
+        if (control.tagName === 'SELECT' && ![...control.options].some((o) => o.value === value)) break;
+        control.value = value;
+      }
+    }
+    // Applied now to a trained model on view; a model still loading takes it when it shows, the
+    // random model at its next run (after its recipe, which may change the selectors' range).
+    if (this.#shown && this.#name !== UNTRAINED) {
+      delete this.#pending.sentence;
+      this.#applyPending();
+    }
+    this.#schedule();
   }
 
   // --- building ---
 
   #build() {
-    const root = this.attachShadow({ mode: 'open' });
-    root.adoptedStyleSheets = [styleSheet()];
-    const id = `ae-x${++ids}`;
-    const wrapper = document.createElement('div');
-    wrapper.className = 'root';
-    wrapper.setAttribute('part', 'root');
-    wrapper.innerHTML = `
-      <div class="controls" part="controls">
-        <div class="field"><label for="${id}-model" data-t="model"></label><select id="${id}-model" part="select"></select></div>
-        <div class="field"><label for="${id}-layer" data-t="layer"></label><select id="${id}-layer" part="select"></select></div>
-        <div class="field"><label for="${id}-head" data-t="head"></label><select id="${id}-head" part="select"></select></div>
-        <div class="field sentence"><label for="${id}-sentence" data-t="sentence"></label>
-          <textarea id="${id}-sentence" rows="2" part="sentence" autocomplete="off" spellcheck="false"></textarea>
-          <button type="button" part="button" data-t="swap" hidden></button></div>
-        <label class="check"><input type="checkbox" part="checkbox" name="causal"><span data-t="causal"></span></label>
-        <label class="check"><input type="checkbox" part="checkbox" name="scale" checked><span data-t="scale"></span></label>
-      </div>
-      <p class="status" part="status" role="status"></p>
-      <div class="error" part="error" role="alert" hidden></div>
-      <p class="answer" part="answer" hidden></p>
-      <ae-attention-heatmap part="heatmap"></ae-attention-heatmap>
-      <slot></slot>`;
-    root.append(wrapper);
-    const $ = (selector) => wrapper.querySelector(selector);
-    this.#ui = {
-      wrapper,
-      model: $(`#${id}-model`),
-      layer: $(`#${id}-layer`),
-      head: $(`#${id}-head`),
-      sentence: $('textarea'),
-      swap: $('button'),
-      causal: $('[name=causal]'),
-      scale: $('[name=scale]'),
-      status: $('.status'),
-      error: $('.error'),
-      answer: $('.answer'),
-      heatmap: $('ae-attention-heatmap'),
-      slot: $('slot'),
-    };
-    const ui = this.#ui;
-    ui.sentence.value = this.getAttribute('sentence') ?? mainView.sentencePair(null)[0];
-    this.store.set({ causal: this.hasAttribute('causal'), scale: !this.hasAttribute('no-scale') });
-    ui.model.addEventListener('change', () => {
-      this.model = ui.model.value;
-    });
+    this.#root = mountShadow(this, [css], [TEMPLATE.content.cloneNode(true)]);
+    this.#root.classList.add('root');
+    const shadow = this.shadowRoot;
+    const ui = Object.fromEntries(IDS.map((id) => [id, shadow.getElementById(id)]));
+    ui.result = shadow.querySelector('.result');
+    ui.slots = [...shadow.querySelectorAll('slot')];
+    this.#ui = ui;
+    this.#chosen = this.hasAttribute('model');
+    if (this.hasAttribute('models-base')) setModelsBase(this.getAttribute('models-base'));
+    if (this.hasAttribute('sentence')) {
+      ui.sentence.value = this.getAttribute('sentence');
+      this.#pending.sentence = true;
+    } else {
+      ui.sentence.value = mainView.sentencePair(null)[0];
+    }
+    for (const name of ['layer', 'head', 'causal', 'no-scale', 'heads', 'layers', 'positional', 'seed'])
+      if (this.hasAttribute(name)) this.#apply(name);
+    this.#vocabulary = new VocabularyView(
+      {
+        box: ui.vocab,
+        summary: ui['vocab-summary'],
+        filter: ui['vocab-filter'],
+        list: ui['vocab-list'],
+        none: ui['vocab-none'],
+        suggestions: ui.suggestions,
+      },
+      { sentence: ui.sentence, edited: () => this.#runNow(), t: (k, p) => this.#t(k, p), locale: () => this.#locale() },
+    );
+    // With a single-line field (the seed), Enter would submit the form and reload the page.
+    ui.controls.addEventListener('submit', (e) => e.preventDefault());
     ui.sentence.addEventListener('input', () => this.#runSoon());
+    ui.seed.addEventListener('input', () => this.#runSoon());
+    for (const control of [ui.heads, ui.layers, ui.positional, ui.causal, ui.scale])
+      control.addEventListener('change', () => this.#runNow());
+    ui.model.addEventListener('change', () => {
+      this.#chosen = true;
+      this.#choose(ui.model.value);
+    });
     ui.swap.addEventListener('click', () => {
-      ui.sentence.value = mainView.swapFor(this.#model?.config).swap(ui.sentence.value);
-      this.#run();
+      ui.sentence.value = mainView.swapFor(this.#shown?.config).swap(ui.sentence.value);
+      this.#runNow();
     });
-    ui.causal.addEventListener('change', () => {
-      this.causal = ui.causal.checked;
+    ui['other-model'].addEventListener('click', () => {
+      this.#chosen = true;
+      ui['other-model'].hidden = true;
+      this.#choose(ui['other-model'].dataset.model);
     });
-    ui.scale.addEventListener('change', () => {
-      this.scale = ui.scale.checked;
-    });
-    ui.layer.addEventListener('change', () => {
-      this.layer = Number(ui.layer.value) + 1;
-    });
-    ui.head.addEventListener('change', () => {
-      this.head = Number(ui.head.value) + 1;
-    });
-    ui.slot.addEventListener('slotchange', () => this.#shareStore());
+    for (const select of [ui.layer, ui.head]) select.addEventListener('change', () => this.#showView(true));
+    for (const slot of ui.slots)
+      slot.addEventListener('slotchange', () => {
+        this.#shareStore();
+        this.#layOut();
+      });
+    this.#setStatus('loading');
+    this.dataset.status = 'loading';
+    this.#translate();
+    this.#layOut();
   }
 
-  // Lesson panels inside share this element's store (StoreElements have a `store` property);
-  // one whose module loads later gets it once its tag is defined.
+  // The slots' boxes show only when something is placed in them (so that empty ones take no room).
+  #layOut() {
+    for (const slot of this.#ui.slots) {
+      const filled = slot.assignedElements().length > 0;
+      slot.parentElement.hidden = !filled;
+      this.#root.classList.toggle(slot.name ? 'has-aside' : 'has-below', filled);
+    }
+  }
+
+  #subscribe() {
+    this.#unsubscribe?.();
+    this.#unsubscribe = this.#store.subscribe((s, changed) => this.#storeChanged(s, changed));
+  }
+
+  // Panels that follow a store (they have a `store` property) share this element's: those placed
+  // inside it, and its own export buttons; one whose module loads later, once its tag is defined.
   #shareStore() {
+    if (!this.#ui) return;
+    const inside = (panel) => this.contains(panel) || this.shadowRoot.contains(panel);
     const share = (panel) => {
-      if ('store' in panel && panel.store !== this.store && this.contains(panel)) panel.store = this.store;
+      if ('store' in panel && panel.store !== this.#store && inside(panel)) panel.store = this.#store;
     };
-    for (const node of this.#ui.slot.assignedElements({ flatten: true }))
-      for (const panel of [node, ...node.querySelectorAll('*')]) {
-        if (!panel.localName.startsWith('ae-')) continue;
-        if (customElements.get(panel.localName)) share(panel);
-        else customElements.whenDefined(panel.localName).then(() => share(panel));
-      }
+    const panels = [...this.shadowRoot.querySelectorAll('ae-export-buttons')];
+    for (const slot of this.#ui.slots)
+      for (const node of slot.assignedElements({ flatten: true })) panels.push(node, ...node.querySelectorAll('*'));
+    for (const panel of panels) {
+      if (!panel.localName.startsWith('ae-')) continue;
+      if (customElements.get(panel.localName)) share(panel);
+      else customElements.whenDefined(panel.localName).then(() => share(panel));
+    }
   }
 
-  // lang="" on the element, else the nearest one around it (watched, so the host can switch).
+  // --- language ---
+
+  #lang() {
+    return this.#store.get().lang === 'zh' ? 'zh' : 'en';
+  }
+
+  #t(key, params) {
+    return format(messages[this.#lang()][key], params);
+  }
+
+  #locale() {
+    return localeOf(this.#lang());
+  }
+
+  // lang="" on the element, else the nearest one around it (watched, so that the host can switch).
   #followHostLanguage() {
     const from = this.closest('[lang]');
     const lang = /^zh/i.test(from?.getAttribute('lang') ?? '') ? 'zh' : 'en';
@@ -306,178 +553,523 @@ export class AttentionExplorer extends HTMLElement {
       this.#langObserver = new MutationObserver(() => this.#followHostLanguage());
       this.#langObserver.observe(from, { attributes: true, attributeFilter: ['lang'] });
     }
-    if (lang === this.store.get().lang && this.#ui.model.dataset.lang === lang) return;
-    this.store.set({ lang });
-    this.#ui.model.dataset.lang = lang;
-    this.#translate();
-    this.#show();
+    if (lang !== this.#store.get().lang)
+      this.#store.set({ lang }); // → #storeChanged
+    else if (this.#ui.model.dataset.lang !== lang) this.#languageChanged();
   }
 
-  #t(key, params) {
-    return format(messages[this.store.get().lang][key], params);
+  #languageChanged() {
+    this.#ui.model.dataset.lang = this.#lang();
+    this.#translate();
+    this.#followLanguage();
   }
 
   #translate() {
-    const strings = messages[this.store.get().lang];
-    const { first, second } = mainView.swapFor(this.#model?.config); // the swap names its words
-    for (const node of this.#ui.wrapper.querySelectorAll('[data-t]'))
-      node.textContent = format(strings[node.dataset.t], { a: first, b: second });
-    this.#showModels();
-    this.#ui.heatmap.strings = strings.heatmap;
-    if (this.#model) this.#fillRanges();
+    const ui = this.#ui;
+    const strings = messages[this.#lang()];
+    for (const node of this.shadowRoot.querySelectorAll('[data-t]')) node.textContent = strings[node.dataset.t];
+    ui.heatmap.strings = strings.heatmap;
+    this.#own?.translate();
+    this.#fillMenu();
+    this.#vocabulary.translate();
+    this.#translateSwap();
+    this.#translateSentenceNote();
+    if (!ui['other-model'].hidden) this.#offerModelFor(ui['other-model'].dataset.lang);
+    if (this.#shown) this.#fillRanges();
+    if (this.#status) this.#setStatus(this.#status.key, this.#status.params);
+    if (this.#error) this.#showErrorText();
+    this.#showView();
+    this.#showPrediction();
   }
 
-  // --- model menu ---
-
-  // models/index.json's models (in the lesson's order), then those trained in the page or opened
-  // from disk and added to the shared context (context.mjs addLocalModel), as they come.
-  async #listModels() {
-    this.#offLocalModels ??= onLocalModel(({ name, label }) => this.#addLocalModel(name, label));
-    for (const { name, label } of getLocalModels()) this.#menu.local.set(name, label);
-    this.#menu.shipped = mainView.orderModels(await getModelIndex()).map((m) => m.name);
-    this.#showModels();
+  // The lesson's model follows the language while the view is still its default (the lesson
+  // model and its own sentence, nothing chosen); a typed sentence or another model stays.
+  #followLanguage() {
+    if (!this.#started || this.#chosen || !this.#shown) return;
+    const wanted = this.#lessonModel(this.#lang());
+    if (!wanted || wanted === this.#name || !Object.values(LESSON_MODELS).includes(this.#name)) return;
+    if (!mainView.sentencePair(this.#shown.config).includes(this.#ui.sentence.value)) return;
+    this.#choose(wanted);
   }
 
-  #addLocalModel(name, label) {
-    this.#menu.local.set(name, label);
-    this.#showModels();
+  // The trained coreference model that reads `lang`, if the menu lists it.
+  #lessonModel(lang) {
+    const name = LESSON_MODELS[lang];
+    return this.#index.some((m) => m.name === name) ? name : undefined;
   }
 
-  // The menu's options, labelled in the element's language; the model shown is always one of them.
-  #showModels() {
-    const strings = messages[this.store.get().lang];
-    const { shipped, local } = this.#menu;
-    const names = [...new Set([...shipped, ...local.keys(), this.model])];
-    const label = (name) => strings.models?.[name] ?? local.get(name) ?? name;
-    this.#ui.model.replaceChildren(...names.map((name) => new Option(label(name), name)));
-    this.#ui.model.value = this.model;
+  // --- the store ---
+
+  #storeChanged(s, changed) {
+    if (changed.has('lang')) this.#languageChanged();
+    // A panel's Show me may choose another model (web/lib/guidance.mjs): open it as the menu would,
+    // at the layer and head it names.
+    if (changed.has('model') && s.model && s.model !== this.#name && this.#offers(s.model)) {
+      this.#chosen = true;
+      Object.assign(this.#pending, { layer: s.layer, head: s.head });
+      this.#choose(s.model);
+      return;
+    }
+    // Another panel (the head grid, the head view) focused a head: follow it.
+    if (!(changed.has('layer') || changed.has('head')) || !this.#shown) return;
+    const ui = this.#ui;
+    if (String(s.layer) === ui.layer.value && String(s.head) === ui.head.value) return;
+    if (s.layer >= ui.layer.options.length || s.head >= ui.head.options.length) return;
+    [ui.layer.value, ui.head.value] = [s.layer, s.head];
+    this.#showView(true);
   }
 
-  // --- model, run, view ---
-
-  #wholeAttribute(name) {
-    const n = Number(this.getAttribute(name));
-    return this.hasAttribute(name) && Number.isInteger(n) && n >= 1 ? n : null;
+  // Whether the menu has `name`.
+  #offers(name) {
+    if (name === UNTRAINED) return this.hasAttribute('untrained');
+    return this.#index.some((m) => m.name === name) || this.#local.has(name);
   }
 
-  async #load() {
+  // --- the model menu ---
+
+  // Untrained (with the attribute), models/index.json's models in the lesson's order, the models
+  // trained in the page or loaded from disk (context.mjs addLocalModel), "Open a model…" (with
+  // the attribute); the model chosen is always one of them.
+  #fillMenu() {
+    const ui = this.#ui;
+    if (!ui) return;
+    const strings = messages[this.#lang()];
+    const label = (name) => strings.models?.[name] ?? this.#local.get(name) ?? name;
+    const options = [];
+    if (this.hasAttribute('untrained')) options.push(new Option(strings.untrained, UNTRAINED));
+    const group = (id, title, names) => {
+      if (!names.length) return;
+      const node = Object.assign(document.createElement('optgroup'), { id, label: title });
+      node.append(...names.map((name) => new Option(label(name), name)));
+      options.push(node);
+    };
+    group(
+      'trained-models',
+      strings.trainedGroup,
+      this.#index.map((m) => m.name),
+    );
+    group('local-models', strings.localGroup, [...this.#local.keys()]);
+    if (this.hasAttribute('open-files')) options.push(new Option(ownModelText(this.#lang(), 'option'), OWN_MODEL));
     const name = this.model;
-    if (this.modelsBase) setModelsBase(this.modelsBase);
-    this.#showModels();
-    if (this.#loading === name || (this.#model && this.store.get().model === name && !this.#loading)) return;
-    this.#loading = name;
-    this.#status(this.#t('loadingModel', { name: messages[this.store.get().lang].models?.[name] ?? name }));
+    const listed = (node) => (node.tagName === 'OPTGROUP' ? [...node.children] : [node]).some((o) => o.value === name);
+    if (!options.some(listed)) options.push(new Option(label(name), name));
+    ui.model.replaceChildren(...options);
+    ui.model.value = name;
+  }
+
+  // --- choosing a model ---
+
+  // The first model, once the engine and models/index.json are here: the host's, else the lesson's
+  // in the element's language. Again when models-base changes: the menu and the model anew.
+  async #start() {
+    if (this.#started) return;
+    this.#started = true;
     try {
-      const model = await getTrainedModel(name);
-      if (this.model !== name) return;
-      const { sentence } = this.#ui;
-      if (this.#model) this.#sentences.leave(this.store.get().model, sentence.value);
-      this.#model = model;
-      this.store.set({ model: name });
-      const opening = this.#sentences.open(name, model, sentence.value, this.hasAttribute('sentence')).text;
-      if (opening !== sentence.value) sentence.value = opening;
-      this.#translate(); // the swap names this model's words; the layer and head menus
-      this.#selectHead(false);
-      this.#run();
+      const [engine, index] = await Promise.all([getEngine(), getModelIndex()]);
+      this.#engine = engine;
+      this.#index = mainView.orderModels(index);
     } catch (error) {
-      if (this.model === name) this.#fail(error);
+      this.#started = false;
+      return this.#fail('loadError', { message: error.message }, null);
+    }
+    for (const { name, label } of getLocalModels()) this.#local.set(name, label);
+    if (this.#status?.key === 'loading') this.#setStatus(null);
+    const name = this.#name ?? this.getAttribute('model') ?? this.#firstModel();
+    this.#name = null;
+    this.#fillMenu();
+    this.#choose(name);
+  }
+
+  // No model named: the lesson's trained model in the element's language (else the English one),
+  // else random weights when offered, else the first listed.
+  #firstModel() {
+    const lesson = this.#lessonModel(this.#lang()) ?? this.#lessonModel('en');
+    if (lesson) return lesson;
+    if (this.hasAttribute('untrained')) return UNTRAINED;
+    return this.#index[0]?.name ?? LESSON_MODELS.en;
+  }
+
+  async #choose(name) {
+    if (!this.#engine) {
+      this.#name = name; // chosen before the start: the start opens it
+      return;
+    }
+    const ui = this.#ui;
+    this.#sentences.leave(this.#shownName, ui.sentence.value);
+    this.#name = name;
+    if ([...ui.model.options].some((o) => o.value === name)) ui.model.value = name;
+    else this.#fillMenu();
+    const trained = name !== UNTRAINED;
+    ui['random-settings'].hidden = trained;
+    ui['own-model'].hidden = true;
+    ui['other-model'].hidden = true;
+    this.dataset.model = name;
+    if (name === OWN_MODEL) return this.#chooseOwn();
+    if (!trained) {
+      this.#setStatus(null); // another model may still be loading: it is kept for later
+      return this.#use(null);
+    }
+    this.#shown = null; // a run waits until the model is here
+    const label = messages[this.#lang()].models?.[name] ?? this.#local.get(name) ?? name;
+    this.#setStatus('loadingModel', { name: label });
+    this.dataset.status = 'loading';
+    ui.result.classList.add('stale');
+    const progress = ({ loaded, total }) => {
+      if (this.#name !== name) return;
+      const kb = (bytes) => Math.round(bytes / 1024).toLocaleString(this.#locale());
+      this.#setStatus(total ? 'loadingModelBytes' : 'loadingModelSoFar', {
+        name: label,
+        loaded: kb(loaded),
+        total: kb(total ?? 0),
+      });
+    };
+    try {
+      const model = await getTrainedModel(name, progress); // fetched once, shared with the panels
+      if (this.#name === name) this.#use(model);
+    } catch (error) {
+      if (this.#name === name) this.#fail('modelError', { name: label }, error);
     } finally {
-      if (this.#loading === name) this.#loading = null;
+      if (this.#name === name && this.#status?.key.startsWith('loadingModel')) this.#setStatus(null);
     }
   }
 
+  // "Open a model…": the picker (fetched on first use), and the model opened, if any.
+  async #chooseOwn() {
+    const ui = this.#ui;
+    this.#setStatus(null);
+    if (!this.#own) {
+      const { setUpOwnModel } = await import('../lib/own-model-picker.mjs');
+      this.#own ??= setUpOwnModel({
+        box: ui['own-model'],
+        getEngine,
+        lang: () => this.#lang(),
+        onModel: (model) => {
+          shareModel(OWN_MODEL, model); // the lesson panels ask the context for the shown model
+          if (this.#name !== OWN_MODEL) return;
+          if (model) this.#use(model);
+          else this.#chooseOwn();
+        },
+      });
+      if (this.#name !== OWN_MODEL) return;
+    }
+    ui['own-model'].hidden = false;
+    const model = this.#own.current();
+    if (model) return this.#use(model);
+    this.#shown = null;
+    ui.result.classList.add('stale');
+  }
+
+  // Shows `model` (a TrainedModel, or null for the random one) with its task's defaults, then
+  // what the host set for it.
+  #use(model) {
+    const ui = this.#ui;
+    this.#shown = model ?? this.#random;
+    const previous = this.#shownName;
+    this.#shownName = this.#name;
+    this.#chooseSentence(model, previous);
+    this.#translateSwap();
+    ui.causal.checked = Boolean(this.#shown?.config.causal); // start from the mask it was trained with
+    if (this.#shown) this.#fillRanges();
+    const head = model && coreferenceHead(model.config);
+    if (head) [ui.layer.value, ui.head.value] = [head.layer, head.head];
+    this.#vocabulary.show(model);
+    if (model) this.#applyPending(); // the random model: at the run, once its recipe is built
+    this.#runNow();
+  }
+
+  // The sentence a model opens with: the host's; a sentence the reader typed, when this model can
+  // read it (carried over); else the one this model showed last, else its own default — and when
+  // a typed sentence had to give way, a note says so (it comes back with the model it was typed for).
+  #chooseSentence(model, previous) {
+    const ui = this.#ui;
+    const note = ui['sentence-note'];
+    note.hidden = true;
+    const { text, setAside } = this.#sentences.open(this.#shownName, model, ui.sentence.value, this.#pending.sentence);
+    delete this.#pending.sentence;
+    if (text !== ui.sentence.value) ui.sentence.value = text;
+    if (setAside && previous) {
+      note.dataset.model = previous;
+      this.#translateSentenceNote();
+      note.hidden = false;
+    }
+  }
+
+  #translateSentenceNote() {
+    const note = this.#ui['sentence-note'];
+    const { model } = note.dataset;
+    if (!model) return;
+    const strings = messages[this.#lang()];
+    const name = model === UNTRAINED ? strings.untrained : (strings.models?.[model] ?? this.#local.get(model) ?? model);
+    note.textContent = this.#t('sentenceKeptAside', { model: name });
+  }
+
+  // "Swap tired ↔ wide", or the words of the model's own pair (累 ↔ 宽).
+  #translateSwap() {
+    const { first, second } = mainView.swapFor(this.#shown?.config);
+    this.#ui.swap.textContent = this.#t('swap', { a: first, b: second });
+  }
+
+  // A refused sentence in the other language: offer the model that reads it, keeping the sentence.
+  #offerModelFor(lang) {
+    const button = this.#ui['other-model'];
+    const name = this.#lessonModel(lang);
+    button.hidden = !name;
+    if (!name) return;
+    Object.assign(button.dataset, { model: name, lang });
+    button.textContent = this.#t('openModel', { name: messages[this.#lang()].models?.[name] ?? name });
+  }
+
+  // Options 1..count for the layer and head selectors, keeping a selection that still exists;
+  // the head that config.json calls the coreference head is named (short, to fit a phone).
   #fillRanges() {
-    const { nLayers, nHeads } = this.#model.config;
+    const { nLayers, nHeads } = this.#shown.config;
     for (const [select, count, key] of [
       [this.#ui.layer, nLayers, 'layerN'],
       [this.#ui.head, nHeads, 'headN'],
-    ])
+    ]) {
+      const previous = Number(select.value) || 0;
       select.replaceChildren(...Array.from({ length: count }, (_, i) => new Option(this.#t(key, { i: i + 1 }), i)));
+      select.value = previous < count ? previous : 0;
+    }
+    const named = coreferenceHead(this.#shown.config);
+    const option = named && this.#ui.head.options[named.head];
+    if (option) option.textContent = this.#t('headNamed', { i: named.head + 1 });
   }
 
-  // The layer and head of the attributes, else the model's coreference head, else the first.
-  #selectHead(show = true) {
-    if (!this.#model) return;
-    const { nLayers, nHeads } = this.#model.config;
-    const named = coreferenceHead(this.#model.config, { layer: 0, head: 0 });
-    const pick = (name, count, fallback) => {
-      const n = this.#wholeAttribute(name);
-      return n !== null && n <= count ? n - 1 : fallback;
-    };
-    const layer = pick('layer', nLayers, named.layer),
-      head = pick('head', nHeads, named.head);
-    this.#ui.layer.value = layer;
-    this.#ui.head.value = head;
-    this.store.set({ layer, head });
-    if (show) this.#show(true);
+  // What the host set while a model loaded, now that one is on view: the sentence is the
+  // model's to open with (#chooseSentence); the switches at once; layer and head once the
+  // selectors have the model's range (those out of range are dropped).
+  #applyPending() {
+    const ui = this.#ui;
+    const p = this.#pending;
+    if (p.causal !== undefined) ui.causal.checked = p.causal;
+    if (p.scale !== undefined) ui.scale.checked = p.scale;
+    delete p.causal;
+    delete p.scale;
+    if (!ui.layer.options.length) return;
+    for (const key of ['layer', 'head']) {
+      if (p[key] !== undefined && p[key] < ui[key].options.length) ui[key].value = p[key];
+      delete p[key];
+    }
+  }
+
+  #selected(key) {
+    const select = this.#ui?.[key];
+    if (select?.options.length) return Number(select.value) + 1;
+    const n = Number(this.getAttribute(key));
+    return this.hasAttribute(key) && Number.isInteger(n) && n >= 1 ? n : null;
+  }
+
+  // --- run ---
+
+  // Builds the random model only when its config changed, freeing the old one's wasm memory.
+  #ensureRandomModel(config) {
+    const key = JSON.stringify(config);
+    if (key === this.#randomKey) return;
+    this.#random?.delete();
+    this.#random = null;
+    this.#randomKey = '';
+    this.#shown = this.#random = this.#engine.createRandomModel(config);
+    this.#randomKey = this.dataset.config = key;
+    this.#fillRanges();
+  }
+
+  // The store's run while it is the shown model's (after another model is chosen, not yet).
+  #shownRun() {
+    return this.#runBy && this.#runBy === this.#shown ? this.#store.get().result : null;
+  }
+
+  #run() {
+    const ui = this.#ui;
+    clearTimeout(this.#timer);
+    ui.swap.hidden = !mainView.swapFor(this.#shown?.config).test(ui.sentence.value);
+    if (!this.#engine || !this.#name) return; // the first run happens once the engine has loaded
+    const trained = this.#name !== UNTRAINED;
+    if (trained && !this.#shown) return; // still loading, or it failed and says so
+    if (!trained) {
+      const seed = mainView.readSeed(ui.seed.value);
+      if (seed === null) return this.#fail('seedError', { max: mainView.SEED_MAX }, null);
+      try {
+        this.#ensureRandomModel(mainView.randomConfig(this.#recipe(), seed));
+      } catch (error) {
+        return this.#fail('runError', {}, error);
+      }
+      delete this.#pending.sentence;
+      this.#applyPending(); // the host's layer, head and switches, in the recipe's range
+    }
+    const text = ui.sentence.value;
+    const options = { causal: ui.causal.checked, scale: ui.scale.checked };
+    this.#attempt = { text, ...options };
+    let result;
+    try {
+      const layer = Number(ui.layer.value) || 0;
+      result = mainView.runView(this.#shown, text, { ...options, ...mainView.tracedLayers(this.#shown.config, layer) });
+    } catch (error) {
+      const unread = trained && this.#readLanguage(text);
+      if (unread) {
+        const example = mainView.sentencePair(this.#shown.config)[0];
+        this.#fail(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example }, error);
+        return this.#offerModelFor(unread);
+      }
+      return this.#fail('runError', {}, error);
+    }
+    Object.assign(this.dataset, { model: this.#name, run: JSON.stringify(options), text, status: 'ready' });
+    this.#runBy = this.#shown;
+    this.#store.set({ model: this.#name, sentence: text, ...options, result, config: this.#shown.config });
+    this.#clearError();
+    this.#showView();
+    this.#showPrediction();
+    this.#changed();
+  }
+
+  #recipe() {
+    const { heads, layers, positional } = this.#ui;
+    return { heads: heads.value, layers: layers.value, positional: positional.value };
   }
 
   #runSoon() {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#run(), mainView.TYPING_DELAY_MS);
+    this.#timer = setTimeout(() => this.#run(), mainView.TYPING_DELAY_MS); // coalesce keystrokes
   }
 
-  #run() {
-    clearTimeout(this.#timer);
-    const ui = this.#ui;
-    ui.swap.hidden = !mainView.swapFor(this.#model?.config).test(ui.sentence.value);
-    const options = { causal: this.hasAttribute('causal'), scale: !this.hasAttribute('no-scale') };
-    ui.causal.checked = options.causal;
-    ui.scale.checked = options.scale;
-    if (!this.#model) return;
-    const sentence = ui.sentence.value;
+  #runNow() {
+    this.#scheduled = false;
+    this.#run();
+  }
+
+  // One run for several properties set in a row.
+  #schedule() {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => {
+      if (!this.#scheduled) return;
+      this.#scheduled = false;
+      this.#run();
+    });
+  }
+
+  // The language a sentence the model refused is in, when it is not the model's ('zh' | 'en'),
+  // judged from how the model's own vocabulary reads it; null when that is not the problem.
+  #readLanguage(text) {
+    const language = this.#vocabulary.language;
+    if (!language) return null;
     try {
-      const result = mainView.runView(this.#model, sentence, options);
-      this.store.set({ sentence, ...options, result, token: null });
-    } catch (error) {
-      this.store.set({ sentence, ...options, result: null });
-      return this.#fail(error);
+      return unreadLanguage(this.#shown.encodeWords(text), language);
+    } catch {
+      return null; // e.g. text that is not UTF-8: the engine's own message says so
     }
-    this.#status(null);
-    ui.error.hidden = true;
-    this.#show(true);
   }
 
-  #fail(error) {
-    this.#status(null);
-    this.#ui.error.hidden = false;
-    this.#ui.error.textContent = errorText(error, this.store.get().lang);
-    this.#ui.error.title = error?.message ?? String(error);
-    this.#ui.answer.hidden = true;
-    this.#ui.heatmap.hidden = true;
-    this.#changed();
-  }
+  // --- output ---
 
-  #status(text) {
-    this.#ui.status.hidden = !text;
-    this.#ui.status.textContent = text ?? '';
-  }
-
-  // The heatmap and answer of the stored run; `changed` dispatches the change event.
-  #show(changed = false) {
-    const { result, layer, head, lang } = this.store.get();
+  // Cheap: shows another head of the last run; the heatmap only recolours when the tokens are the
+  // same. (Another layer of an opened GPT-2 model is traced first: a new run.)
+  #showView(changed = false) {
     const ui = this.#ui;
+    const result = this.#shownRun();
     if (!result) return;
-    ui.heatmap.hidden = false;
+    const layer = Number(ui.layer.value) || 0;
+    const head = Number(ui.head.value) || 0;
+    if (!result.layers[layer]) return this.#run();
     ui.heatmap.data = {
       tokens: result.tokens,
       weights: result.layers[layer].selfAttention.heads[head].weights,
       unknown: result.unknown ?? [],
       caption: this.#t('caption', { layer: layer + 1, head: head + 1 }),
     };
-    const p = result.prediction;
-    ui.answer.hidden = !p;
-    if (p) {
-      ui.answer.textContent = mainView.answerParts(p, this.#model?.config, lang, (x) => percent(x, lang)).join('');
-      const others = document.createElement('span');
-      others.className = 'alternatives';
-      others.textContent = ` · ${p.top
-        .slice(1)
-        .map((o) => `${o.token} ${percent(o.probability, lang)}`)
-        .join(', ')}`;
-      ui.answer.append(others);
+    Object.assign(this.dataset, { layer, head });
+    this.#store.set({ layer, head });
+    if (changed && !this.#error) this.#changed();
+  }
+
+  // The trained model's answer with the runners-up, and the words it does not know.
+  #showPrediction() {
+    const ui = this.#ui;
+    const lang = this.#lang();
+    const { prediction, unknown = [], tokens = [] } = (!this.#error && this.#shownRun()) || {};
+    const config = this.#shown?.config;
+    ui.prediction.hidden = !prediction;
+    this.dataset.prediction = prediction?.token ?? '';
+    if (prediction) {
+      const [before, p, after] = mainView.answerParts(prediction, config, lang, (x) => percent(x, lang));
+      const probability = Object.assign(document.createElement('span'), { className: 'probability', textContent: p });
+      ui.answer.replaceChildren(before, probability, after);
+      ui.alternatives.replaceChildren(
+        ...prediction.top
+          .slice(1)
+          .map(({ token, probability }) =>
+            Object.assign(document.createElement('li'), { textContent: `${token} ${percent(probability, lang)}` }),
+          ),
+      );
     }
-    if (changed) this.#changed();
+    const outside = prediction && mainView.answerOutsideSentence(prediction.token, tokens, config);
+    ui['answer-note'].hidden = !outside;
+    ui['answer-note'].textContent = outside ? this.#t('answerNotInSentence', { word: prediction.token }) : '';
+    this.dataset.answerInSentence = prediction ? String(!outside) : '';
+    this.#vocabulary.suggest(tokens, prediction ? unknown : [], mainView.SUGGESTIONS);
+    // The words are styled like their labels in the heatmap.
+    const words = unknown.map((i) =>
+      Object.assign(document.createElement('span'), { className: 'unknown-word', textContent: tokens[i] }),
+    );
+    const [before, after] = this.#t('unknownNote').split('{words}');
+    ui.unknown.replaceChildren(before, ...words.flatMap((w, i) => (i ? [', ', w] : [w])), after);
+    // A whole sentence in the other language: say that, rather than list every word of it.
+    const language = this.#vocabulary.language;
+    const unread = language && unreadLanguage({ tokens, unknown }, language);
+    if (unread) {
+      const example = mainView.sentencePair(config)[0];
+      ui.unknown.textContent = this.#t(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example });
+    }
+    ui.unknown.hidden = unknown.length === 0;
+  }
+
+  #setStatus(key, params) {
+    this.#status = key && { key, params };
+    this.#ui.status.hidden = !key;
+    if (key) this.#ui.status.textContent = this.#t(key, params);
+  }
+
+  // `cause`, the error thrown, is worded in the element's language by its code (error-text.mjs).
+  #fail(key, params, cause) {
+    const ui = this.#ui;
+    this.#error = { key, params, cause };
+    this.#showErrorText();
+    this.dataset.status = 'error';
+    this.dataset.errorCode = cause?.code ?? '';
+    // The heatmap and answer of the last good run are not shown for another sentence.
+    ui.result.classList.add('failed');
+    ui.prediction.hidden = ui.unknown.hidden = ui.suggestions.hidden = true;
+    this.dataset.prediction = '';
+    this.#changed();
+  }
+
+  // The error-text module is fetched on the first error only, so that it is not part of the
+  // first view's transfer; offline, the raw words.
+  #showErrorText() {
+    const { key, params, cause } = this.#error;
+    if (cause && !errorWords) {
+      import('../lib/error-text.mjs')
+        .then(
+          (m) => m.errorText,
+          () => (error) => error.message,
+        )
+        .then((words) => {
+          errorWords = words;
+          if (this.#error) this.#showErrorText();
+        });
+    }
+    const message = cause ? (errorWords?.(cause, this.#lang()) ?? '') : params.message;
+    this.#ui.error.textContent = this.#t(key, { ...params, message });
+    this.#ui.error.title = cause?.message ?? ''; // the core's own words, for whoever debugs
+  }
+
+  #clearError() {
+    const ui = this.#ui;
+    this.#error = null;
+    ui['other-model'].hidden = true;
+    ui.error.textContent = ui.error.title = '';
+    delete this.dataset.errorCode;
+    ui.result.classList.remove('stale', 'failed');
   }
 
   #changed() {

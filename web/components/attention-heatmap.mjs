@@ -340,7 +340,7 @@ export class AttentionHeatmap extends HTMLElement {
     const hovered = this.#hoverTitle.parentNode;
     if (hovered)
       this.#hoverTitle.textContent = this.#cellTitle(Number(hovered.dataset.row), Number(hovered.dataset.col));
-    this.#showActive(document.activeElement === this.#parts.plot);
+    this.#showActive(this.#parts.plot.getRootNode().activeElement === this.#parts.plot); // maybe in a shadow root
   }
 
   #cellTitle(row, col) {

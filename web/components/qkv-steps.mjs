@@ -11,9 +11,10 @@
 // word's q, k, v come from — its layer input x (after LayerNorm for pre-LN models: the trace's
 // stages.norm1; post-LN: stages.input) times W_Q, W_K, W_V — showing x and the head's q, k, v
 // rows from the trace (the products themselves are the core's).
-// Reads the shared store: result, layer, head, token, scale, model, lang; writes token.
+// Reads the shared store: result, config, layer, head, token, scale, model, lang; writes token.
 // Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
-//   element.heatmap = the heatmap to mark (default: #heatmap of the page)
+//   element.heatmap = the heatmap to mark (default: that of the <attention-explorer> around it,
+//   else of the page's)
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/qkv-steps.mjs';
@@ -112,7 +113,8 @@ export class QkvSteps extends LessonPanel {
   #trainedPositional = ''; // that trained model's config.positional
 
   get heatmap() {
-    return this.#heatmap ?? document.getElementById('heatmap');
+    const explorer = this.closest('attention-explorer') ?? document.querySelector('attention-explorer');
+    return this.#heatmap ?? explorer?.heatmap ?? document.getElementById('heatmap');
   }
 
   set heatmap(element) {
@@ -307,16 +309,12 @@ export class QkvSteps extends LessonPanel {
     );
   }
 
-  // config.positional of the shown model; for the page's random model, from the recipe the
-  // page publishes on #app (data-config), which changes without a model change.
+  // config.positional of the shown model; for the main view's random model, from the config of
+  // its run (the store's), which changes with the recipe without a model change.
   #positional() {
-    const { model } = this.store.get();
+    const { model, config } = this.store.get();
     if (model && model !== 'untrained') return this.#trainedPositional;
-    try {
-      return JSON.parse(document.getElementById('app')?.dataset.config || '{}').positional ?? '';
-    } catch {
-      return '';
-    }
+    return config?.positional ?? '';
   }
 
   #draw() {

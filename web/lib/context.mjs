@@ -88,12 +88,24 @@ export function onLocalModel(listener) {
 }
 
 // The entries of models/index.json ([] when there is none: the page still runs random models).
+// Read once per models directory (the main view and the page ask for it at the same time);
+// a failed read is tried again on the next call.
+let indexRead = null; // {url, entries: Promise} of the last read that did not fail
 export async function getModelIndex() {
   if (bundled) return [...bundled].map(([name, files]) => indexEntry(name, files));
+  const url = new URL('index.json', baseOfModels()).href;
+  if (indexRead?.url !== url) {
+    const entries = fetch(url).then(async (response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return (await response.json()).models ?? [];
+    });
+    indexRead = { url, entries };
+    entries.catch(() => {
+      if (indexRead?.entries === entries) indexRead = null;
+    });
+  }
   try {
-    const response = await fetch(new URL('index.json', baseOfModels()));
-    if (!response.ok) return [];
-    return (await response.json()).models ?? [];
+    return [...(await indexRead.entries)];
   } catch {
     return [];
   }

@@ -4,6 +4,7 @@
 // The buttons and the question themselves are the LessonPanel base's (lesson-panel.mjs).
 import { getModelIndex, getTrainedModel } from './context.mjs';
 import { coreferenceHead } from './coreference-head.mjs';
+import { LESSON_MODELS } from './lesson.mjs';
 import { StoreElement } from './store-element.mjs';
 import { text } from './panel-strings.mjs';
 import strings from '../strings/guidance.mjs';
@@ -61,8 +62,6 @@ export function reveal(target) {
   target.scrollIntoView({ block: 'start', behavior: still ? 'instant' : 'smooth' });
 }
 
-// The lesson's trained coreference model per page language (app.mjs opens on the same).
-const LESSON_MODELS = { en: 'coref-encoder', zh: 'coref-encoder-zh' };
 let listed = null; // Promise<Set> of models/index.json's names, read once
 
 function listedModels() {

@@ -25,6 +25,10 @@ export const LESSON_NOUNS = ['animal', 'street', '动物', '马路'];
 // Subject–verb–object in Chinese: "the cat chases the dog" / "the dog chases the cat".
 export const WORD_ORDER_PAIR = { a: '猫追狗', b: '狗追猫' };
 
+// The lesson's trained coreference model per language ('en' | 'zh'): the model the main view
+// opens on, and the one a panel's Show me falls back to.
+export const LESSON_MODELS = { en: 'coref-encoder', zh: 'coref-encoder-zh' };
+
 // The sentence a model of each task opens with (config.json `task`; 'none' for a random model),
 // in the page's main view and in <attention-explorer>.
 export const DEFAULT_SENTENCES = {

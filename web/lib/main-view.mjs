@@ -1,14 +1,43 @@
-// What the page's main view and <attention-explorer> share, so that both run the same code:
-// the model menu's order, the sentence pair a model opens with and its swap, the run itself
-// and the answer's wording. Plain functions over a model's config and the run's result: no
-// DOM here, each view draws them its own way.
+// The main view's logic without its DOM (<attention-explorer>, which the page is built from,
+// draws it): the model menu's order, the untrained model's recipe, the sentence pair a model
+// opens with and its swap, the run itself and the answer's wording. Plain functions over a
+// model's config and the run's result, so Node tests them too.
 import { format, messages } from '../i18n.mjs';
 import { DEFAULT_SENTENCES, LESSON } from './lesson.mjs';
 import { deciderSwap, lessonPair, pronounOf } from './model-lesson.mjs';
+import { OWN_MODEL } from './panel-model.mjs';
 import { unreadLanguage, vocabularyLanguage } from './vocabulary-help.mjs';
+
+export { OWN_MODEL };
 
 export const TOP_K = 4; // the answer and three alternatives
 export const TYPING_DELAY_MS = 40; // coalesce keystrokes into one run
+export const SUGGESTIONS = 3; // known words offered for a word read as [UNK]
+
+// The menu's name that is not a directory of models/ (nor OWN_MODEL, a model opened from disk).
+export const UNTRAINED = 'untrained';
+
+// The untrained model: d_model 32 (1, 2, 4 and 8 heads all divide it) and the recipe the
+// reader chooses. The binding casts the seed to uint64: it stays a small whole number.
+const D_MODEL = 32;
+export const SEED_MAX = 0xffffffff;
+
+// The seed typed in the box, or null when it is not a whole number from 0 to SEED_MAX.
+export function readSeed(text) {
+  const trimmed = String(text).trim();
+  return /^\d{1,10}$/.test(trimmed) && Number(trimmed) <= SEED_MAX ? Number(trimmed) : null;
+}
+
+// createRandomModel's config for a recipe {heads, layers, positional} and a seed. The mask is a
+// run option, so toggling it keeps the same weights.
+export const randomConfig = ({ heads, layers, positional }, seed) => ({
+  dModel: D_MODEL,
+  nHeads: Number(heads),
+  nLayers: Number(layers),
+  positional,
+  causal: false,
+  seed,
+});
 
 // The lesson's order for the model menu; models not listed here follow in index order.
 const MODEL_ORDER = [
@@ -27,7 +56,7 @@ export function orderModels(entries) {
   return [...entries].sort((a, b) => rank(a) - rank(b));
 }
 
-const taskOf = (config) => config?.task ?? 'none';
+export const taskOf = (config) => config?.task ?? 'none'; // 'none' for a random model
 
 // The model's own lesson pair (a trained coreference model's config names it, in its language),
 // else its task's default sentence and that sentence with tired → wide.
@@ -81,10 +110,27 @@ export class SentenceMemory {
 // else tired ↔ wide.
 export const swapFor = (config) => deciderSwap(lessonPair(config) ?? [LESSON.tired, LESSON.wide]);
 
-// One run of the main view: analyze()'s numbers through the packed call (cheaper to cross from wasm).
-// `layers` (an opened GPT-2 model only): trace just those layers (docs/own-models.md#memory).
+// One run of the main view: a trained model's analyze() numbers through the packed call
+// (cheaper to cross from wasm); a RandomModel's run(), which has no answer. `layers` (an opened
+// GPT-2 model only): trace just those layers (docs/own-models.md#memory).
 export const runView = (model, text, { causal, scale, layers }) =>
-  model.analyzePacked(text, { causal, scale, topK: TOP_K, ...(layers ? { layers } : {}) });
+  model.analyzePacked
+    ? model.analyzePacked(text, { causal, scale, topK: TOP_K, ...(layers ? { layers } : {}) })
+    : model.run(text, { causal, scale });
+
+// A model opened from disk may be big: its trace is computed for the layer on view only, so a
+// long text fits and a step costs one layer's n×n matrices, not every layer's.
+export const tracedLayers = (config, layer) => (config?.architecture === 'gpt2' ? { layers: [layer] } : {});
+
+// Whether the answer should be a word of the sentence but is not (e.g. "highway" for a sentence
+// without it). Coreference and word-order answers name a word of the sentence; a next-word
+// answer does only where the decoder's prompt asks for the referent (it ends in "=").
+export function answerOutsideSentence(answer, tokens, config) {
+  const task = taskOf(config);
+  const asksForAWord =
+    task === 'coreference' || task === 'word-order' || (task === 'next-word' && tokens.at(-1) === '=');
+  return asksForAWord && !tokens.includes(answer);
+}
 
 // The answer as [before, probability, after], e.g. ['“it” → animal ', '(99.99 %)', ''], in `lang`;
 // `percent` formats a probability.

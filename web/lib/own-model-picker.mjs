@@ -1,24 +1,20 @@
-// The "Open a model…" choice of the page's model menu: a file picker and a drop zone for the
-// four files of a GPT-2-layout checkpoint, progress while the weights stream into wasm memory,
-// and the opened model handed to the page (which runs it like a trained next-word model).
-// The files are read locally (File.stream / File.text); nothing is sent anywhere.
+// The "Open a model…" choice of <attention-explorer>'s model menu (attribute open-files): a
+// file picker and a drop zone for the four files of a GPT-2-layout checkpoint, progress while
+// the weights stream into wasm memory, and the opened model handed to the element (which runs
+// it like a trained next-word model). The files are read locally (File.stream / File.text);
+// nothing is sent anywhere. The element imports this module when the reader first chooses it.
 import { pickGpt2Files } from './own-model.mjs';
 import { text } from './panel-strings.mjs';
-import { store } from './store.mjs';
 import strings from '../strings/own-model.mjs';
 
-export const OWN_MODEL = 'own';
-export const ownModelText = (lang, key, params) => text(strings, lang, key, params);
 const FILE_NAMES = { config: 'config.json', weights: 'model.safetensors', vocab: 'vocab.json', merges: 'merges.txt' };
 const MB = 1024 * 1024;
 
-// box: the #own-model element; option: its <option> in the menu; getEngine() → Promise<Engine>;
-// onModel(model) is called with each model opened, and with null when the previous one was
-// deleted to make room for the next.
-export function setUpOwnModel({ box, option, getEngine, onModel }) {
+// box: the #own-model element; getEngine() → Promise<Engine>; lang() → 'en' | 'zh'; onModel(model)
+// is called with each model opened, and with null when the previous one was deleted to make room
+// for the next. → {current(): the model opened, or null; translate(): after a language change}.
+export function setUpOwnModel({ box, getEngine, lang, onModel }) {
   const $ = (id) => box.querySelector(`#${id}`);
-  option.parentElement?.append(option); // last in the menu, after the trained models
-  const lang = () => store.get().lang ?? 'en';
   const say = (key, params) => {
     $('own-status').textContent = text(strings, lang(), key, params);
   };
@@ -26,7 +22,6 @@ export function setUpOwnModel({ box, option, getEngine, onModel }) {
   let statusKey = null;
 
   function translate() {
-    option.textContent = text(strings, lang(), 'option');
     for (const node of box.querySelectorAll('[data-own]')) node.textContent = text(strings, lang(), node.dataset.own);
     if (statusKey) say(...statusKey);
   }
@@ -102,7 +97,6 @@ export function setUpOwnModel({ box, option, getEngine, onModel }) {
     drop.classList.remove('over');
     open(e.dataTransfer.files);
   });
-  store.subscribe((_, changed) => changed.has('lang') && translate());
   translate();
-  return { current: () => model };
+  return { current: () => model, translate };
 }

@@ -1,15 +1,16 @@
 // The lesson's panels in page order: the one list their numbers come from (README's "The page",
 // the table of contents, each component's header comment; tests/wasm/panels.test.mjs holds them
 // to it). Per panel, its names:
-//   section  id of its <section> in index.html: the #anchor and the link's panel=
-//   tag      its custom element (the main view's heatmap is drawn by app.mjs)
+//   section  id of its <section> in index.html (the main view's: of <attention-explorer>, which
+//            holds the next two): the #anchor and the link's panel=
+//   tag      its custom element
 //   file     web/components/<file>.mjs, which defines the tag
 //   link     prefix of its own controls in the link (<link>.<name>, panel-controls.mjs), or null
 //   strings  web/strings/<strings>.mjs, or null for a view worded by i18n.mjs
 // Sections and link prefixes are in links people have shared, so they keep their older,
 // shorter names (multihead, kvcache, causal, cross) where those differ from the tag.
 export const PANELS = [
-  { section: 'result', tag: 'ae-attention-heatmap', file: 'attention-heatmap', link: null, strings: null },
+  { section: 'result', tag: 'attention-explorer', file: 'attention-explorer', link: null, strings: null },
   { section: 'lines', tag: 'ae-head-view', file: 'head-view', link: 'view', strings: null },
   { section: 'overview', tag: 'ae-head-grid', file: 'head-grid', link: null, strings: null },
   { section: 'qkv', tag: 'ae-qkv-steps', file: 'qkv-steps', link: null, strings: 'qkv-steps' },

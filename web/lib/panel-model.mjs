@@ -1,9 +1,13 @@
 // Which model a causal lesson panel (causal mask, KV cache, knock-out, n² cost) shows: the
-// model opened from disk while it is the page's model (shared under OWN_MODEL by app.mjs
-// through context.shareModel), else the panel's own lesson model; and the line that says so.
-import { OWN_MODEL, ownModelText } from './own-model-picker.mjs';
+// model opened from disk while it is the main view's model (shared under OWN_MODEL by
+// <attention-explorer> through context.shareModel), else the panel's own lesson model; and the
+// line that says so.
+import { text } from './panel-strings.mjs';
+import strings from '../strings/own-model.mjs';
 
-export { OWN_MODEL };
+// The model menu's name of a model opened from disk (own-model-picker.mjs).
+export const OWN_MODEL = 'own';
+export const ownModelText = (lang, key, params) => text(strings, lang, key, params);
 
 export const showsOwnModel = (store) => store.get().model === OWN_MODEL;
 

@@ -9,6 +9,7 @@
 //   panel    id of the lesson panel in view (a section of index.html), or null
 //   controls the lesson panels' own settings, {'<panel>.<name>': string} (panel-controls.mjs)
 //   result   the last successful run (RandomModel.run / TrainedModel.analyze output), or null
+//   config   the config of the model that made it (RandomModel / TrainedModel .config), or null
 // The URL mirror of this state lives in url-state.mjs.
 
 export function createStore(initial = {}) {
@@ -43,6 +44,7 @@ export const initialView = () => ({
   lang: 'en',
   panel: null,
   result: null,
+  config: null,
 });
 
 // The page's one store; components use it unless given another through their `store` property.
