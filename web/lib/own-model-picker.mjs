@@ -50,6 +50,8 @@ export function setUpOwnModel({ box, option, getEngine, onModel }) {
         model = null;
         onModel(null);
       }
+      // The first model opened fetches the engine's full module (Engine.full()) first.
+      if (!engine.features.full) show('preparing', {}, 'loading');
       const opened = await engine.openGpt2Model(files, {
         onProgress: ({ loaded, total }) => {
           progress.value = loaded / total;
