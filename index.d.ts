@@ -7,7 +7,7 @@
 export type EngineErrorCode =
   | 'bad-option' | 'unknown-option' | 'too-long' | 'empty-input' | 'no-pronoun' | 'wrong-task'
   | 'bad-config' | 'bad-model' | 'unknown-model' | 'timeout' | 'out-of-memory' | 'deleted'
-  | 'bad-input' | 'internal';
+  | 'bad-input' | 'internal' | 'unavailable';
 
 /** What every failed call throws; the module keeps working afterwards. */
 export class EngineError extends Error {
@@ -147,9 +147,18 @@ export class ModelBench {
   delete(): void;
 }
 
+/** The builds of the module (web/dist/): the page's, the full one (plus the trainer and the GPT-2 loader) and the benchmarks', each relaxed SIMD or SIMD128. */
+export type ModuleBuild = 'relaxed' | 'simd128' | 'full-relaxed' | 'full' | 'bench' | 'bench-relaxed';
+
 export class Engine {
   /** whether the module was built with SIMD128 */
   readonly simd: boolean;
+  /** which build runs: its instruction set, its default GEMM kernel, whether it is the full module */
+  readonly features: {
+    build: 'relaxed' | 'simd128'; simd: boolean; relaxedSimd: boolean; fma: boolean; gemm: string; full: boolean;
+  };
+  /** The engine on the full module (the trainer, the GPT-2 loader), loaded on first use; this engine if it is the full one. */
+  full(): Promise<Engine>;
   tokenize(sentence: string): string[];
   attention(args: AttentionArgs): AttentionTrace;
   createRandomModel(config?: RandomModelConfig): RandomModel;
@@ -173,15 +182,19 @@ export class Engine {
   createModelBench(files: ModelFiles): ModelBench;
 }
 
-/** Options for Emscripten's module factory; in Node pass {wasmBinary}. */
+/** Options for Emscripten's module factory; in Node pass {wasmBinary} (per build, to let full() load the full module). */
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   locateFile?: (path: string, prefix: string) => string;
   [key: string]: unknown;
 }
 
-/** Loads a new engine (its own wasm instance). */
-export function loadEngine(moduleOptions?: ModuleOptions, createModule?: (options: ModuleOptions) => Promise<unknown>): Promise<Engine>;
+/** Loads a new engine (its own wasm instance) on `build` (default: chooseModule()). */
+export function loadEngine(moduleOptions?: ModuleOptions | ((build: ModuleBuild) => ModuleOptions), build?: ModuleBuild): Promise<Engine>;
+/** The build to load here for a kind of module: relaxed SIMD where the browser runs it. */
+export function chooseModule(kind?: 'page' | 'full' | 'bench'): ModuleBuild;
+/** Each build's glue and wasm file under web/dist/. */
+export const MODULE_FILES: Record<ModuleBuild, { glue: string; wasm: string }>;
 /** analyzePacked's packed form → analyze's shape. */
 export function unpackAnalysis(packed: unknown): Analysis;
 

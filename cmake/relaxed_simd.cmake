@@ -1,5 +1,6 @@
-# Included by CMakeLists.txt under em++ when clang++-19 exists: the relaxed-SIMD module
-# attention-relaxed (same bindings, same link options at -O1) and its kernel tests.
+# Included by CMakeLists.txt under em++ when clang++-19 exists: the relaxed-SIMD modules
+# attention-relaxed and attention-full-relaxed (same bindings, same link options at -O1), the
+# benchmarks' one, and the kernel tests.
 
 # The kernel files: every file whose code the multiply-add form changes (ops/f32x4.h).
 set(AE_KERNEL_SOURCES src/ops/gemm.cpp src/ops/gemm_simd128.cpp src/ops/attention_fused.cpp
@@ -32,31 +33,39 @@ function(ae_link_relaxed_kernels target)
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${AE_RELAXED_OBJECTS})
 endfunction()
 
-# The module: the bindings' objects of `attention` plus the relaxed kernels, its link options
-# with -O1 in place of -O3.
+# The modules: the objects of `attention` (and of the full module's bindings) plus the relaxed
+# kernels, the page module's link options with -O1 in place of -O3.
 get_target_property(AE_MODULE_LINK_OPTIONS attention LINK_OPTIONS)
 list(TRANSFORM AE_MODULE_LINK_OPTIONS REPLACE "^-O[0-9s]$" "-O1")
-add_executable(attention_relaxed $<TARGET_OBJECTS:attention>)
-add_dependencies(attention_relaxed attention)  # its objects are attention's
-ae_link_relaxed_kernels(attention_relaxed)
-target_link_options(attention_relaxed PRIVATE ${AE_MODULE_LINK_OPTIONS})
-set_target_properties(attention_relaxed PROPERTIES OUTPUT_NAME attention-relaxed SUFFIX ".mjs" LINKER_LANGUAGE CXX)
-# What emcc's -O2+ would have done to the files: no name section (wasm-strip: −300 KB), minified glue.
 find_program(AE_WASM_STRIP wasm-strip REQUIRED)
-add_custom_command(TARGET attention_relaxed POST_BUILD
-  COMMAND ${AE_WASM_STRIP} attention-relaxed.wasm
-  COMMAND node ${CMAKE_SOURCE_DIR}/cmake/minify_glue.mjs attention-relaxed.mjs
-  WORKING_DIRECTORY ${CMAKE_BINARY_DIR} VERBATIM)
+function(ae_relaxed_module target output)
+  add_executable(${target} ${ARGN})
+  add_dependencies(${target} attention)  # its objects are attention's
+  target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/bindings)
+  ae_link_relaxed_kernels(${target})
+  target_link_options(${target} PRIVATE ${AE_MODULE_LINK_OPTIONS})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output} SUFFIX ".mjs" LINKER_LANGUAGE CXX)
+endfunction()
+# What emcc's -O2+ would have done to the files: no name section (wasm-strip: −300 KB), minified glue.
+function(ae_strip_and_minify target output)
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${AE_WASM_STRIP} ${output}.wasm
+    COMMAND node ${CMAKE_SOURCE_DIR}/cmake/minify_glue.mjs ${output}.mjs
+    WORKING_DIRECTORY ${CMAKE_BINARY_DIR} VERBATIM)
+endfunction()
+
+# The page's module (attention-relaxed) and the full one (attention-full-relaxed: the trainer
+# and the GPT-2 loader too), as their SIMD128 twins in CMakeLists.txt.
+ae_relaxed_module(attention_relaxed attention-relaxed $<TARGET_OBJECTS:attention>)
+ae_strip_and_minify(attention_relaxed attention-relaxed)
+ae_relaxed_module(attention_full_relaxed attention-full-relaxed ${AE_FULL_OBJECTS})
+ae_strip_and_minify(attention_full_relaxed attention-full-relaxed)
 
 # The benchmarks' module on the relaxed kernels (attention_bench + fused multiply-add), for
 # tools/bench's lesson forward with FMA; built by npm run bench only, not by every build.
-add_executable(attention_bench_relaxed EXCLUDE_FROM_ALL $<TARGET_OBJECTS:attention> ${CMAKE_SOURCE_DIR}/bindings/bench.cpp)
-add_dependencies(attention_bench_relaxed attention)
-target_include_directories(attention_bench_relaxed PRIVATE ${CMAKE_SOURCE_DIR}/bindings)
-ae_link_relaxed_kernels(attention_bench_relaxed)
-target_link_options(attention_bench_relaxed PRIVATE ${AE_MODULE_LINK_OPTIONS})
-set_target_properties(attention_bench_relaxed PROPERTIES OUTPUT_NAME attention_bench-relaxed SUFFIX ".mjs"
-  LINKER_LANGUAGE CXX)
+ae_relaxed_module(attention_bench_relaxed attention_bench-relaxed ${AE_FULL_OBJECTS}
+  ${CMAKE_SOURCE_DIR}/bindings/bench.cpp)
+set_target_properties(attention_bench_relaxed PROPERTIES EXCLUDE_FROM_ALL ON)
 
 # The kernel tests of kernel_tests_wasm, on the relaxed kernels; Node 20 runs relaxed SIMD only
 # with --experimental-wasm-relaxed-simd.

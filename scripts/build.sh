@@ -36,9 +36,11 @@ fi
 cmake --build build/wasm -j"$jobs"
 
 mkdir -p web/dist
-# attention-relaxed.*: the fused multiply-add build (CMakeLists.txt: needs clang-19);
+# attention*: the page's module; attention-full*: it plus the trainer and the GPT-2 loader, loaded
+# when those are used; *-relaxed: the fused multiply-add builds (CMakeLists.txt: need clang-19);
 # attention_bench*: the benchmarks' modules (the relaxed one only after npm run bench builds it).
-for f in attention.mjs attention.wasm attention-relaxed.mjs attention-relaxed.wasm attention_bench.mjs \
+for f in attention.mjs attention.wasm attention-relaxed.mjs attention-relaxed.wasm attention-full.mjs \
+         attention-full.wasm attention-full-relaxed.mjs attention-full-relaxed.wasm attention_bench.mjs \
          attention_bench.wasm attention_bench-relaxed.mjs attention_bench-relaxed.wasm; do
   [ -f "build/wasm/$f" ] || continue
   cmp -s "build/wasm/$f" "web/dist/$f" || cp "build/wasm/$f" "web/dist/$f"

@@ -11,12 +11,17 @@ import { gzipSync } from 'node:zlib';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MANIFEST = 'web/dist/manifest.json';
-// Both builds: the page picks the fused multiply-add one where relaxed SIMD runs (engine.mjs).
+// Both builds: the page picks the fused multiply-add one where relaxed SIMD runs (engine.mjs);
+// each as the page's module and the full one (the trainer and the GPT-2 loader; Engine.full()).
 const MODULE_FILES = [
   'web/dist/attention.mjs',
   'web/dist/attention.wasm',
   'web/dist/attention-relaxed.mjs',
   'web/dist/attention-relaxed.wasm',
+  'web/dist/attention-full.mjs',
+  'web/dist/attention-full.wasm',
+  'web/dist/attention-full-relaxed.mjs',
+  'web/dist/attention-full-relaxed.wasm',
 ];
 
 function modelFiles() {

@@ -19,10 +19,20 @@ const web = path.join(root, 'web');
 const OUT = path.join(root, 'build/single/attention-explorer.html');
 const ENTRY = 'app.mjs';
 // Each build's glue is replaced by a generated wrapper that hands it the inlined wasm; the
-// benchmarks' modules (not in the single file) by a stub that says so.
+// benchmarks' modules (not in the single file) by a stub that says so. The file holds only the
+// full module of each build: the page's module is a part of it, so its glue is taken to the same
+// wrapper (ALIASES), and Engine.full() finds the trainer and the GPT-2 loader in the module the
+// page already has — one copy of the wasm per build, as before the page's module was split off.
 const WRAPPERS = {
-  'dist/attention.mjs': { wrapper: 'dist/attention.single.mjs', wasm: 'dist/attention.wasm' },
-  'dist/attention-relaxed.mjs': { wrapper: 'dist/attention-relaxed.single.mjs', wasm: 'dist/attention-relaxed.wasm' },
+  'dist/attention-full.mjs': { wrapper: 'dist/attention-full.single.mjs', wasm: 'dist/attention-full.wasm' },
+  'dist/attention-full-relaxed.mjs': {
+    wrapper: 'dist/attention-full-relaxed.single.mjs',
+    wasm: 'dist/attention-full-relaxed.wasm',
+  },
+};
+const ALIASES = {
+  'dist/attention.mjs': 'dist/attention-full.mjs',
+  'dist/attention-relaxed.mjs': 'dist/attention-full-relaxed.mjs',
 };
 const STUBBED = new Set(['dist/attention_bench.mjs', 'dist/attention_bench-relaxed.mjs']);
 const STUB = 'dist/no-benchmarks.single.mjs';
@@ -46,6 +56,7 @@ function collectModules() {
     modules[id] = { source: null, deps };
     modules[id].source = source.replace(SPECIFIER, (whole, keyword, quote, specifier) => {
       let dep = path.posix.normalize(path.posix.join(path.posix.dirname(id), specifier));
+      dep = ALIASES[dep] ?? dep;
       if (WRAPPERS[dep] && !wrapperOf[id]) dep = WRAPPERS[dep].wrapper;
       if (STUBBED.has(dep)) dep = STUB;
       deps.push(dep);

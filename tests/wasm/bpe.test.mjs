@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { before, test } from 'node:test';
 
-import { loadNodeEngine, root } from './helpers.mjs';
+import { loadNodeFullEngine, root } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const reference = require('gpt-3-encoder');
@@ -160,7 +160,7 @@ function generatedTexts() {
 
 let tokenizer;
 before(async () => {
-  const engine = await loadNodeEngine();
+  const engine = await loadNodeFullEngine(); // GPT-2's tokenizer is in the full module only
   tokenizer = engine.loadBpeTokenizer({ vocab: packageFile('encoder.json'), merges: packageFile('vocab.bpe') });
 });
 

@@ -15,7 +15,7 @@ import {
   TrainingSession,
   Engine,
 } from '../../web/lib/engine.mjs';
-import { loadNodeBenchEngine, loadNodeEngine, shippedConfig, shippedModel } from './helpers.mjs';
+import { loadNodeBenchEngine, loadNodeEngine, loadNodeFullEngine, shippedConfig, shippedModel } from './helpers.mjs';
 import { DECODER_PROMPT, LESSON } from '../../web/lib/lesson.mjs';
 
 // The shipped models' shapes, for the rows that sit just past a limit.
@@ -23,7 +23,7 @@ const ENCODER = shippedConfig('coref-encoder');
 const DECODER = shippedConfig('coref-decoder');
 const ENCODER_HEADS = ENCODER.n_layers * ENCODER.n_heads;
 
-let engine, benchEngine, coref, decoder, random, workspace, bench, training, gpt2;
+let engine, fullEngine, benchEngine, coref, decoder, random, workspace, bench, training, gpt2;
 before(async () => {
   engine = await loadNodeEngine();
   coref = engine.loadTrainedModel(shippedModel('coref-encoder'));
@@ -32,7 +32,8 @@ before(async () => {
   workspace = engine.createKernelWorkspace(64);
   benchEngine = await loadNodeBenchEngine(); // createModelBench is only in the benchmarks' module
   bench = benchEngine.createModelBench(shippedModel('coref-encoder'));
-  training = engine.createTrainingSession({ task: 'word-order', steps: 3 });
+  fullEngine = await loadNodeFullEngine(); // the trainer and GPT-2's tokenizer are only in the full module
+  training = fullEngine.createTrainingSession({ task: 'word-order', steps: 3 });
   gpt2 = await engine.openGpt2Model({
     ...bpeFiles(),
     config: gpt2File('config.json').toString('utf8'),
@@ -438,23 +439,31 @@ const bpeFiles = () => ({
   vocab: readFileSync(new URL('../fixtures/gpt2-tiny/vocab.json', import.meta.url), 'utf8'),
   merges: readFileSync(new URL('../fixtures/gpt2-tiny/merges.txt', import.meta.url), 'utf8'),
 });
-refused('loadBpeTokenizer', 'vocab', [42, null, ['a']], (x) => engine.loadBpeTokenizer({ ...bpeFiles(), vocab: x }));
-refused('loadBpeTokenizer', 'merges', [42, {}], (x) => engine.loadBpeTokenizer({ ...bpeFiles(), merges: x }));
+refused('loadBpeTokenizer', 'vocab', [42, null, ['a']], (x) =>
+  fullEngine.loadBpeTokenizer({ ...bpeFiles(), vocab: x }),
+);
+refused('loadBpeTokenizer', 'merges', [42, {}], (x) => fullEngine.loadBpeTokenizer({ ...bpeFiles(), merges: x }));
 refused(
   'loadBpeTokenizer',
   'vocab.json',
   ['{}', '[1]'],
-  (x) => engine.loadBpeTokenizer({ ...bpeFiles(), vocab: x }),
+  (x) => fullEngine.loadBpeTokenizer({ ...bpeFiles(), vocab: x }),
   'bad-model',
 );
 refused(
   'loadBpeTokenizer',
   'merges.txt: line 2',
   ['#version: 0.2\na b c\n'],
-  (x) => engine.loadBpeTokenizer({ ...bpeFiles(), merges: x }),
+  (x) => fullEngine.loadBpeTokenizer({ ...bpeFiles(), merges: x }),
   'bad-model',
 );
-accepted('valid', 'loadBpeTokenizer', 'the tiny fixture', () => engine.loadBpeTokenizer(bpeFiles()).size, same(320));
+accepted(
+  'valid',
+  'loadBpeTokenizer',
+  'the tiny fixture',
+  () => fullEngine.loadBpeTokenizer(bpeFiles()).size,
+  same(320),
+);
 
 // --- an opened GPT-2 model's analyzePacked: layers, the layers to trace (3 in the tiny fixture) ---
 const gpt2Layers = (x) => gpt2.analyzePacked('The animal', { layers: x }).tracedLayers;
@@ -503,8 +512,23 @@ accepted(
 );
 
 // --- createTrainingSession, TrainingSession ------------------------------------------------------------
-const train = (patch) => engine.createTrainingSession({ task: 'word-order', steps: 2, ...patch });
-refused('createTrainingSession', 'task', ['coref', 42, null], (x) => engine.createTrainingSession({ task: x }));
+// On the page's module neither the trainer nor GPT-2's tokenizer is there: an error that says where.
+refused(
+  'createTrainingSession',
+  'the trainer is not in the page',
+  [{}],
+  (x) => engine.createTrainingSession(x),
+  'unavailable',
+);
+refused(
+  'loadBpeTokenizer',
+  "GPT-2's tokenizer is not in the page",
+  [bpeFiles()],
+  (x) => engine.loadBpeTokenizer(x),
+  'unavailable',
+);
+const train = (patch) => fullEngine.createTrainingSession({ task: 'word-order', steps: 2, ...patch });
+refused('createTrainingSession', 'task', ['coref', 42, null], (x) => fullEngine.createTrainingSession({ task: x }));
 refused('createTrainingSession', 'positional', ['absolute', 1], (x) => train({ positional: x }));
 refused('createTrainingSession', 'steps', [0, 1.5, 20_001, '5'], (x) => train({ steps: x }));
 refused('createTrainingSession', 'heads', [0, 9, 2.5], (x) => train({ heads: x }));
@@ -513,7 +537,7 @@ refused('createTrainingSession', 'batch', [0, 129], (x) => train({ batch: x }));
 refused('createTrainingSession', 'learningRate', [0, NaN, 0.06, '0.01'], (x) => train({ learningRate: x }));
 refused('createTrainingSession', 'seed', [-1, 2 ** 53, 1.5], (x) => train({ seed: x }));
 refused('createTrainingSession', 'stepz', [3], (x) => train({ stepz: x }), 'unknown-option');
-refused('createTrainingSession', 'settings', ['word-order', 5], (x) => engine.createTrainingSession(x));
+refused('createTrainingSession', 'settings', ['word-order', 5], (x) => fullEngine.createTrainingSession(x));
 // What only the core can judge: heads against d_model, an odd coreference batch.
 refused(
   'createTrainingSession',
@@ -526,7 +550,7 @@ refused(
   'createTrainingSession',
   'training settings: batch must be even',
   [7],
-  (x) => engine.createTrainingSession({ batch: x }),
+  (x) => fullEngine.createTrainingSession({ batch: x }),
   'bad-config',
 );
 accepted(
@@ -793,9 +817,9 @@ test(`bad-input table: ${rows.length} rows, each a specific error or a specific 
 });
 
 test('the table covers every exported call', () => {
-  // Not rows: delete(), the workspace's views a, b, c, fetchTrainedModel (async, tested below) and
-  // openGpt2Model (async, tests/wasm/gpt2.test.mjs).
-  const elsewhere = new Set(['constructor', 'delete', 'a', 'b', 'c', 'fetchTrainedModel', 'openGpt2Model']);
+  // Not rows: delete(), the workspace's views a, b, c, fetchTrainedModel (async, tested below),
+  // openGpt2Model (async, tests/wasm/gpt2.test.mjs) and full (async, tests/wasm/full-module.test.mjs).
+  const elsewhere = new Set(['constructor', 'delete', 'a', 'b', 'c', 'fetchTrainedModel', 'openGpt2Model', 'full']);
   const exported = [Engine, RandomModel, TrainedModel, KernelWorkspace, ModelBench, TrainingSession]
     .flatMap((cls) => Object.getOwnPropertyNames(cls.prototype))
     .filter((m) => !elsewhere.has(m));

@@ -14,14 +14,22 @@ export const build = chooseModule();
 export const modulePath = (b) => path.join(root, 'web/dist', MODULE_FILES[b].wasm);
 export const wasmPath = modulePath(build);
 
-// Node's fetch cannot read file: URLs, so the module gets its bytes directly (TOOLCHAIN §2).
+// Node's fetch cannot read file: URLs, so the module gets its bytes directly (TOOLCHAIN §2):
+// moduleOptions as a function of the build, so that engine.full() can load the full module too.
+export const nodeModuleOptions = (b) => ({ wasmBinary: readFileSync(modulePath(b)) });
 export function loadNodeEngine(b = build) {
-  return loadEngine({ wasmBinary: readFileSync(modulePath(b)) }, b);
+  return loadEngine(nodeModuleOptions, b);
 }
 
-// The benchmarks' module (attention_bench): the page's API plus createModelBench.
+// The full module of this Node's instruction set (the page's plus the trainer and the GPT-2 loader).
+export const fullBuild = chooseModule('full');
+export function loadNodeFullEngine() {
+  return loadNodeEngine(fullBuild);
+}
+
+// The benchmarks' module (attention_bench): the full module's API plus createModelBench.
 export function loadNodeBenchEngine() {
-  return loadEngine({ wasmBinary: readFileSync(modulePath('bench')) }, 'bench');
+  return loadNodeEngine('bench');
 }
 
 // The three files of a model directory as loadTrainedModel takes them.

@@ -27,8 +27,8 @@ function maxScaledDiff(a, b) {
   return worst / scale;
 }
 
-test('both builds are shipped', () => {
-  for (const build of ['relaxed', 'simd128'])
+test("both builds are shipped, each as the page's module and the full one", () => {
+  for (const build of ['relaxed', 'simd128', 'full-relaxed', 'full'])
     assert.ok(existsSync(modulePath(build)), `${modulePath(build)}: npm run build (needs clang-19)`);
 });
 
@@ -56,6 +56,7 @@ test('the two builds agree: predictions, generated words, attention weights, GEM
     relaxedSimd: false,
     fma: false,
     gemm: 'f32_gemm_ukernel_5x8__wasmsimd',
+    full: false,
   });
   assert.deepEqual(relaxed.features, {
     build: 'relaxed',
@@ -63,6 +64,7 @@ test('the two builds agree: predictions, generated words, attention weights, GEM
     relaxedSimd: true,
     fma: true,
     gemm: 'f32_gemm_ukernel_6x8__wasmrelaxedsimd',
+    full: false,
   });
   assert.deepEqual(relaxed.generate, plain.generate);
   assert.deepEqual(

@@ -34,6 +34,8 @@ test('the tarball holds the prebuilt module, its manifest, the models and the li
   for (const f of [
     'web/dist/attention.mjs',
     'web/dist/attention.wasm',
+    'web/dist/attention-full.mjs',
+    'web/dist/attention-full.wasm',
     'web/dist/manifest.json',
     'LICENSE',
     'CHANGELOG.md',
@@ -52,22 +54,28 @@ test('the tarball holds the prebuilt module, its manifest, the models and the li
 test('the installed package runs no install script and loads the lesson pair through its entry points', () => {
   const installed = JSON.parse(readFileSync(path.join(dir, 'node_modules/attention-explorer/package.json'), 'utf8'));
   for (const hook of ['preinstall', 'install', 'postinstall']) assert.equal(installed.scripts?.[hook], undefined, hook);
-  // Only the package's exports: the engine, the wasm file and a shipped model.
+  // Only the package's exports: the engine, the wasm files and a shipped model.
   const script = `
     import { readFileSync } from 'node:fs';
     import { createRequire } from 'node:module';
-    import { loadEngine, EngineError } from 'attention-explorer';
+    import { loadEngine, EngineError, MODULE_FILES } from 'attention-explorer';
     const require = createRequire(import.meta.url);
     const file = (name) => readFileSync(require.resolve('attention-explorer/' + name));
-    const engine = await loadEngine({ wasmBinary: file('attention.wasm') });
+    const engine = await loadEngine((build) => ({ wasmBinary: file(MODULE_FILES[build].wasm) }), 'simd128');
+    const full = (await engine.full()).features.full;
     const model = engine.loadTrainedModel({ config: file('models/coref-encoder/config.json').toString(),
       weights: new Uint8Array(file('models/coref-encoder/model.safetensors')), vocab: file('models/coref-encoder/vocab.txt').toString() });
     const answer = (s) => model.analyze("The animal didn't cross the street because it was too " + s + '.').prediction.token;
     let code = null;
     try { model.analyze(''); } catch (e) { code = e instanceof EngineError && e.code; }
-    console.log(JSON.stringify({ tired: answer('tired'), wide: answer('wide'), code }));`;
+    console.log(JSON.stringify({ tired: answer('tired'), wide: answer('wide'), code, full }));`;
   writeFileSync(path.join(dir, 'use.mjs'), script);
-  assert.deepEqual(JSON.parse(run('node', ['use.mjs'], dir)), { tired: 'animal', wide: 'street', code: 'empty-input' });
+  assert.deepEqual(JSON.parse(run('node', ['use.mjs'], dir)), {
+    tired: 'animal',
+    wide: 'street',
+    code: 'empty-input',
+    full: true,
+  });
 });
 
 test('npm pack refuses a manifest from another version', () => {

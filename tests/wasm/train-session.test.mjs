@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { loadNodeEngine, modelFiles, root } from './helpers.mjs';
+import { loadNodeFullEngine, modelFiles, root } from './helpers.mjs';
 import { parseSafetensors } from './reference-forward.mjs';
 
 const LESSON = "The animal didn't cross the street because it was too tired.";
@@ -63,7 +63,7 @@ function largestDifference(a, b) {
 
 let engine;
 before(async () => {
-  engine = await loadNodeEngine();
+  engine = await loadNodeFullEngine(); // the trainer is in the full module only
 });
 
 for (const { name, settings, falls } of CASES) {

@@ -32,7 +32,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const machine = describeMachine();
 const read = (name) => readFileSync(path.join(dir, name), 'utf8');
 
-const engine = await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention.wasm')) });
+// The full module: the page's plus the GPT-2 loader, which the page loads when a model is opened.
+const engine = await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention-full.wasm')) }, 'full');
 const weights = await openAsBlob(path.join(dir, 'model.safetensors'));
 let started = performance.now();
 const model = await engine.openGpt2Model({

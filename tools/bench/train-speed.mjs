@@ -56,7 +56,8 @@ function wasm(engine, { settings, timed }) {
 }
 
 const machine = describeMachine();
-const engine = await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention.wasm')) });
+// The full module: the page's plus the trainer, which the page's worker runs.
+const engine = await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention-full.wasm')) }, 'full');
 const rows = [];
 for (const c of CASES) {
   const n = [],

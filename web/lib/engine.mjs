@@ -394,9 +394,13 @@ export class TrainingSession {
 
 export class Engine {
   #module;
+  #loadFull;
+  #full = null; // Promise<Engine> of the full module, once asked for
 
-  constructor(module, build = 'simd128') {
+  // loadFull() → Promise<Engine> on the full module (loadEngine passes it; see full()).
+  constructor(module, build = 'simd128', loadFull = null) {
     this.#module = module;
+    this.#loadFull = loadFull;
     this.simd = module.simdEnabled();
     // Which build runs and the kernels it runs by default (their names say the instruction set:
     // …__wasmrelaxedsimd for fused multiply-add, …__wasmsimd for mul + add).
@@ -407,7 +411,43 @@ export class Engine {
       relaxedSimd: build === 'relaxed',
       fma: gemm.endsWith('__wasmrelaxedsimd'),
       gemm,
+      // The full module (the trainer and the GPT-2 loader too) or the page's (CMakeLists.txt).
+      full: Boolean(module.TrainingSession),
     });
+  }
+
+  // The engine on the full module: the page's module plus the trainer (createTrainingSession)
+  // and the GPT-2 loader (openGpt2Model, loadBpeTokenizer), which the first view does not need
+  // and so does not download. This engine when its module is the full one; else the full
+  // module of the same build (relaxed or SIMD128), loaded on the first call — its own wasm
+  // instance, so models it makes belong to it — and the same promise afterwards. A failed load
+  // (code 'unavailable') is retried by the next call.
+  full() {
+    if (this.features.full) return Promise.resolve(this);
+    if (!this.#full) {
+      if (!this.#loadFull)
+        return Promise.reject(
+          new EngineError('full: this engine was made without a way to load the full module', 'unavailable', {
+            call: 'full',
+          }),
+        );
+      this.#full = this.#loadFull().catch((error) => {
+        this.#full = null;
+        throw error;
+      });
+    }
+    return this.#full;
+  }
+
+  // The module of a call that only the full module has, or an error saying where to find it.
+  #fullOnly(call, what) {
+    if (this.features.full) return this.#module;
+    throw new EngineError(
+      `${call}: ${what} is not in the page's module (${MODULE_FILES[this.features.build].wasm}); ` +
+        `call it on the full module's engine: (await engine.full()).${call}(…)`,
+      'unavailable',
+      { call },
+    );
   }
 
   // Checks positional arguments against readers ({name: reader}), then calls the module's
@@ -444,13 +484,16 @@ export class Engine {
 
   // A GPT-2-layout checkpoint from disk (own-model.mjs): files {config, weights, vocab, merges},
   // weights a File/Blob (streamed into wasm memory, onProgress({loaded, total})) or Uint8Array.
+  // The model lives in the full module (full(), loaded here on first use once the files passed
+  // their checks); it has the same JS interface whichever module holds it.
   openGpt2Model(files, { onProgress } = {}) {
-    return openGpt2Model(this.#module, files, { onProgress });
+    return openGpt2Model(async () => (await this.full()).#module, files, { onProgress });
   }
 
   // GPT-2's byte-level BPE tokenizer alone: {vocab: vocab.json text, merges: merges.txt text}.
+  // Full module only (see full()).
   loadBpeTokenizer(files) {
-    return loadBpeTokenizer(this.#module, files ?? {});
+    return loadBpeTokenizer(this.#fullOnly('loadBpeTokenizer', "GPT-2's tokenizer"), files ?? {});
   }
 
   // Fetches the three files of a model directory (a URL ending in '/', relative to the
@@ -603,8 +646,9 @@ export class Engine {
 
   // settings: {task: 'coref-encoder' | 'coref-decoder' | 'word-order', positional, seed, steps,
   // heads, layers, batch, learningRate}; a missing one takes the task's recipe value.
+  // Full module only (see full()): the page runs it in its training worker, on the full module.
   createTrainingSession(settings = {}) {
-    return new TrainingSession(this.#module, settings);
+    return new TrainingSession(this.#fullOnly('createTrainingSession', 'the trainer'), settings);
   }
 
   // files: as loadTrainedModel; a copy of the model for timing inside wasm (benchmarks; only
@@ -742,32 +786,77 @@ export function relaxedSimdSupported() {
   }
 }
 
-// The two builds of the module, from the same sources: fused multiply-add kernels (relaxed SIMD)
-// or mul + add (SIMD128). Only the chosen one's files are fetched.
-// The benchmarks' modules add ModelBench to the page's (CMakeLists.txt's attention_bench; the
-// relaxed one is built by npm run bench only).
+// The builds of the module, all from the same sources. Two instruction sets: fused multiply-add
+// kernels (relaxed SIMD) or mul + add (SIMD128). Three sets of bindings: the page's module
+// (relaxed, simd128: what the first view and the lesson panels call), the full module (full,
+// full-relaxed: the page's plus the trainer and the GPT-2 loader, loaded only when they are used;
+// Engine.full()) and the benchmarks' (bench, bench-relaxed: the full module plus ModelBench; the
+// relaxed one is built by npm run bench only). Only the chosen build's files are fetched.
 export const MODULE_FILES = {
   relaxed: { glue: 'attention-relaxed.mjs', wasm: 'attention-relaxed.wasm' },
   simd128: { glue: 'attention.mjs', wasm: 'attention.wasm' },
+  'full-relaxed': { glue: 'attention-full-relaxed.mjs', wasm: 'attention-full-relaxed.wasm' },
+  full: { glue: 'attention-full.mjs', wasm: 'attention-full.wasm' },
   bench: { glue: 'attention_bench.mjs', wasm: 'attention_bench.wasm' },
   'bench-relaxed': { glue: 'attention_bench-relaxed.mjs', wasm: 'attention_bench-relaxed.wasm' },
 };
 const IMPORTS = {
   relaxed: () => import('../dist/attention-relaxed.mjs'),
   simd128: () => import('../dist/attention.mjs'),
+  'full-relaxed': () => import('../dist/attention-full-relaxed.mjs'),
+  full: () => import('../dist/attention-full.mjs'),
   bench: () => import('../dist/attention_bench.mjs'),
   'bench-relaxed': () => import('../dist/attention_bench-relaxed.mjs'),
 };
+const BUILD_NAMES = Object.keys(MODULE_FILES)
+  .map((b) => `'${b}'`)
+  .join(', ');
+const isRelaxed = (build) => build.endsWith('relaxed');
+// The full module of the same instruction set as `build`.
+const fullBuildOf = (build) => (isRelaxed(build) ? 'full-relaxed' : 'full');
 
-// The build to load here: relaxed where the probe passes.
-export const chooseModule = () => (relaxedSimdSupported() ? 'relaxed' : 'simd128');
+// The build to load here for `kind` ('page', 'full' or 'bench'): relaxed where the probe passes.
+export function chooseModule(kind = 'page') {
+  if (!['page', 'full', 'bench'].includes(kind)) refuse('chooseModule', 'kind', "'page', 'full' or 'bench'", kind);
+  const relaxed = relaxedSimdSupported();
+  if (kind === 'page') return relaxed ? 'relaxed' : 'simd128';
+  return relaxed ? `${kind}-relaxed` : kind;
+}
 
-// moduleOptions go to Emscripten's factory; in Node pass {wasmBinary} of the chosen build's
-// .wasm (tests/wasm/helpers.mjs). build: 'relaxed' | 'simd128' | 'bench' | 'bench-relaxed'
-// (default: chooseModule()).
+// moduleOptions go to Emscripten's factory: an object, or a function of the build's name
+// returning one — which is what lets an engine load its full module (Engine.full()) where
+// every build needs its own options: in Node, {wasmBinary} of that build's .wasm
+// (tests/wasm/helpers.mjs). build: one of MODULE_FILES' names (default: chooseModule()).
 export async function loadEngine(moduleOptions = {}, build = chooseModule()) {
-  if (!Object.hasOwn(MODULE_FILES, build))
-    refuse('loadEngine', 'build', "'relaxed', 'simd128', 'bench' or 'bench-relaxed'", build);
+  if (!Object.hasOwn(MODULE_FILES, build)) refuse('loadEngine', 'build', BUILD_NAMES, build);
+  const optionsFor = (b) => (typeof moduleOptions === 'function' ? moduleOptions(b) : moduleOptions);
   const { default: create } = await IMPORTS[build]();
-  return new Engine(await create(moduleOptions), build.endsWith('relaxed') ? 'relaxed' : 'simd128');
+  const loadFull = async () => {
+    const fullBuild = fullBuildOf(build);
+    const file = MODULE_FILES[fullBuild].wasm;
+    if (typeof moduleOptions !== 'function' && moduleOptions?.wasmBinary)
+      throw new EngineError(
+        `full: this engine was given the bytes of ${MODULE_FILES[build].wasm} (wasmBinary), and the full ` +
+          `module is another file (${file}): pass moduleOptions as a function of the build, ` +
+          'loadEngine((build) => ({wasmBinary: bytesOf(build)}), …)',
+        'unavailable',
+        { call: 'full' },
+      );
+    try {
+      return await loadEngine(moduleOptions, fullBuild);
+    } catch (error) {
+      if (error instanceof EngineError) throw error;
+      const failed = new EngineError(
+        `full: could not load the full module (${file}, the trainer and the GPT-2 loader): ${error?.message ?? error}`,
+        'unavailable',
+        { call: 'full' },
+      );
+      failed.cause = error;
+      throw failed;
+    }
+  };
+  // A copy: Emscripten makes the object it is given the module itself (Module), and two modules
+  // on one object would clash (Embind: "Cannot register public name … twice").
+  const module = await create({ ...optionsFor(build) });
+  return new Engine(module, isRelaxed(build) ? 'relaxed' : 'simd128', loadFull);
 }

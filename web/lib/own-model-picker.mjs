@@ -45,6 +45,8 @@ export function setUpOwnModel({ box, getEngine, lang, onModel }) {
         model = null;
         onModel(null);
       }
+      // The first model opened fetches the engine's full module (Engine.full()) first.
+      if (!engine.features.full) show('preparing', {}, 'loading');
       const opened = await engine.openGpt2Model(files, {
         onProgress: ({ loaded, total }) => {
           progress.value = loaded / total;

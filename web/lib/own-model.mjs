@@ -58,8 +58,10 @@ const asText = async (call, option, v) => {
 };
 
 // files: {config, weights, vocab, merges}; weights a File/Blob or Uint8Array, the others
-// strings or Files. onProgress({loaded, total}) follows the weights file.
-export async function openGpt2Model(module, files, { onProgress } = {}) {
+// strings or Files. onProgress({loaded, total}) follows the weights file. getModule() →
+// Promise of the module to build the model in (one with the GPT-2 loader: Engine.full()),
+// asked for once the files passed their checks, so a wrong file is refused without fetching it.
+export async function openGpt2Model(getModule, files, { onProgress } = {}) {
   const call = 'openGpt2Model';
   if (!files || typeof files !== 'object') refuse(call, 'files', '{config, weights, vocab, merges}', files);
   const isBytes = files.weights instanceof Uint8Array || (files.weights && typeof files.weights.stream === 'function');
@@ -74,6 +76,7 @@ export async function openGpt2Model(module, files, { onProgress } = {}) {
     vocab: text(MAX_JSON_TEXT),
     merges: text(MAX_JSON_TEXT),
   });
+  const module = await getModule();
   const buffer = await intoWasm(module, files.weights, onProgress);
   try {
     const handle = guarded(module, call, () => new module.Gpt2Model(config, buffer, vocab, merges), 'bad-model');

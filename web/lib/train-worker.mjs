@@ -1,6 +1,6 @@
-// The "Train it yourself" worker: its own copy of the wasm module runs a TrainingSession
-// (engine.mjs) in chunks of steps, so the page's main thread only draws. Started by
-// ./train-client.mjs as a module worker.
+// The "Train it yourself" worker: its own copy of the wasm module — the full one, which has the
+// trainer (engine.mjs, Engine.full()) — runs a TrainingSession in chunks of steps, so the
+// page's main thread only draws. Started by ./train-client.mjs as a module worker.
 //
 // Messages in:  {type: 'start', settings, snapshots}  (snapshots: how many to take over the run)
 //               {type: 'pause'} | {type: 'resume'} | {type: 'stop'}
@@ -10,7 +10,7 @@
 //               {type: 'snapshot', snapshot, validationAccuracy}  step 0, every steps/snapshots, the end
 //               {type: 'done', stopped, files, metrics}       files: exportFiles() (F16), weights transferred
 //               {type: 'error', message, code}
-import { loadEngine } from './engine.mjs';
+import { chooseModule, loadEngine } from './engine.mjs';
 
 const CHUNK_MS = 100; // a chunk of steps lasts about this long, then messages are read
 const PROGRESS_MS = 250; // the bound on the time between two progress reports
@@ -40,7 +40,7 @@ function fail(error) {
 async function start({ settings, snapshots = 40 }) {
   run = { session: null, paused: false, stopped: false }; // at once: a second start is refused while the module loads
   if (!enginePromise) {
-    enginePromise = loadEngine();
+    enginePromise = loadEngine({}, chooseModule('full')); // the trainer is in the full module only
     enginePromise.catch(() => {
       enginePromise = null;
     }); // a failed load is retried by the next start

@@ -17,6 +17,7 @@ export default {
     deleted: 'this model was closed; reload the page.',
     'bad-input': 'the model cannot compute this input.',
     internal: 'the engine hit an internal error; reload the page.',
+    unavailable: 'a part of the engine could not be loaded; check the connection and try again.',
     other: 'unexpected error ({message}).',
   },
   zh: {
@@ -34,6 +35,7 @@ export default {
     deleted: '这个模型已被关闭，请重新加载页面。',
     'bad-input': '模型无法计算这个输入。',
     internal: '引擎发生内部错误，请重新加载页面。',
+    unavailable: '引擎的一部分无法加载，请检查网络连接后重试。',
     other: '意外错误（{message}）。',
   },
 };
