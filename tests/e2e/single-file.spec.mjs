@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { expect, test } from './fixtures.mjs';
+import { app as mainView, expect, test } from './fixtures.mjs';
 
 const FILE = path.resolve('build/single/attention-explorer.html');
 
@@ -23,7 +23,7 @@ test("the single file opened from disk and offline shows the lesson pair's atten
     return route.abort('internetdisconnected');
   });
   await page.goto(pathToFileURL(FILE).href);
-  const app = page.locator('#app');
+  const app = mainView(page);
   await expect(app).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
   await expect(app).toHaveAttribute('data-model', 'coref-encoder');
   await expect(app).toHaveAttribute('data-prediction', 'animal');

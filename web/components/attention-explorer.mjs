@@ -390,7 +390,8 @@ export class AttentionExplorer extends HTMLElement {
     switch (name) {
       case 'model':
         this.#chosen = true;
-        if (value !== null) this.#choose(value);
+        // The model on view again: nothing to do (a model that failed to load is tried again).
+        if (value !== null && !(value === this.#name && this.#shown)) this.#choose(value);
         return;
       case 'models-base':
         if (value) setModelsBase(value);
