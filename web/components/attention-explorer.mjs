@@ -130,6 +130,7 @@ const IDS = [
   'controls',
   'model',
   'own-model',
+  'own-files',
   'sentence',
   'swap',
   'sentence-note',
@@ -751,6 +752,8 @@ export class AttentionExplorer extends HTMLElement {
           else this.#chooseOwn();
         },
       });
+      // Files given to the picker before it was set up (e.g. by a script) are opened now.
+      if (ui['own-files'].files?.length) this.#own.open(ui['own-files'].files);
       if (this.#name !== OWN_MODEL) return;
     }
     ui['own-model'].hidden = false;

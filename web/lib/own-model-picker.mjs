@@ -12,7 +12,8 @@ const MB = 1024 * 1024;
 
 // box: the #own-model element; getEngine() → Promise<Engine>; lang() → 'en' | 'zh'; onModel(model)
 // is called with each model opened, and with null when the previous one was deleted to make room
-// for the next. → {current(): the model opened, or null; translate(): after a language change}.
+// for the next. → {current(): the model opened, or null; translate(): after a language change;
+// open(files): opens a FileList or File[] as the picker and the drop zone do}.
 export function setUpOwnModel({ box, getEngine, lang, onModel }) {
   const $ = (id) => box.querySelector(`#${id}`);
   const say = (key, params) => {
@@ -100,5 +101,5 @@ export function setUpOwnModel({ box, getEngine, lang, onModel }) {
     open(e.dataTransfer.files);
   });
   translate();
-  return { current: () => model, translate };
+  return { current: () => model, translate, open };
 }
