@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Usage: scripts/fuzz.sh [seconds-per-target=15]
 # Runs every libFuzzer target of tests/fuzz (built by `scripts/build.sh sanitize`) for the given
-# time, starting from seeds copied from the shipped models in web/models, the corpus earlier runs
-# kept in build/sanitize/fuzz/corpus, and the regression inputs in tests/fuzz/regressions.
+# time, AE_FUZZ_JOBS targets at once (default: one per core), starting from seeds copied from the
+# shipped models in web/models, the corpus earlier runs kept in build/sanitize/fuzz/corpus, and
+# the regression inputs in tests/fuzz/regressions.
 # Prints the executions per target; exits non-zero if any target crashed (the input is saved
 # as build/sanitize/fuzz/crash-<target>-*; replay it with build/sanitize/fuzz_<target> FILE).
 set -euo pipefail
@@ -37,14 +38,30 @@ rm -rf "$seeds" && mkdir -p "$seeds"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+# One target per core at a time (AE_FUZZ_JOBS): each still fuzzes for the full time on its own
+# core, in a fraction of the wall time. Each writes its log and exit status; the report below
+# then reads them in the targets' order.
+fuzz_one() {
+  local t=$1 rc=0
+  mkdir -p "$out/corpus/$t"
+  # -malloc_limit_mb: a parser must refuse a file that claims a huge size before allocating it.
+  build/sanitize/fuzz_$t -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+    -print_final_stats=1 -artifact_prefix="$out/crash-$t-" \
+    "$out/corpus/$t" "$out/seeds/$t" "tests/fuzz/regressions/$t" > "$out/$t.log" 2>&1 || rc=$?
+  echo "$rc" > "$out/$t.status"
+}
+jobs_max=${AE_FUZZ_JOBS:-$(nproc)}
+rm -f "$out"/*.status
+for t in "${targets[@]}"; do
+  while (( $(jobs -rp | wc -l) >= jobs_max )); do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+
 failed=0 total=0
 for t in "${targets[@]}"; do
-  mkdir -p "$out/corpus/$t"
   log=$out/$t.log
-  # -malloc_limit_mb: a parser must refuse a file that claims a huge size before allocating it.
-  if build/sanitize/fuzz_$t -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
-       -print_final_stats=1 -artifact_prefix="$out/crash-$t-" \
-       "$out/corpus/$t" "$out/seeds/$t" "tests/fuzz/regressions/$t" > "$log" 2>&1; then
+  if [ "$(cat "$out/$t.status" 2>/dev/null)" = 0 ]; then
     status=ok
   else
     status=FAILED failed=1

@@ -3,7 +3,7 @@
 // shows its message with the bytes it would need; Cancel stops a long measurement; 375 px,
 // the language switch and an accessibility scan of the panel.
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from './fixtures.mjs';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
 
 const panel = (page) => page.locator('ae-cost');

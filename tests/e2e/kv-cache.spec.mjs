@@ -5,7 +5,7 @@
 // positions on screen count from 1 (data-position stays 0-based); the tired ↔ wide switch, a bad
 // prompt, 375 px (no page-level horizontal overflow), the language switch and an accessibility scan.
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from './fixtures.mjs';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
 import { DECODER_PROMPT } from '../../web/lib/lesson.mjs';
 

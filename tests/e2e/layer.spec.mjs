@@ -4,7 +4,7 @@
 // default word agrees across the head view, Q·K·V, multi-head and layer panels; keyboard and
 // pointer readouts; the "in parallel" counts; a 375 px screen, the language switch, and axe.
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from './fixtures.mjs';
 import { SHOTS, app, chooseModel, expect, expectRendered, openPage, test } from './fixtures.mjs';
 import strings from '../../web/strings/layer.mjs';
 

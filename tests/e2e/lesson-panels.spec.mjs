@@ -3,7 +3,7 @@
 // computed here with a separately loaded engine (exact: the same wasm computes both);
 // plus keyboard use, the language switch, a 375 px screen and an axe scan of the panels.
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from './fixtures.mjs';
 import { SHOTS, app, chooseModel, expect, openPage, test } from './fixtures.mjs';
 import qkvStrings from '../../web/strings/qkv-steps.mjs';
 import scalingStrings from '../../web/strings/scaling.mjs';

@@ -4,7 +4,7 @@
 // files in a separately loaded engine; the downloaded files load back with the same numbers;
 // a corrupted file gives a clear message.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from './fixtures.mjs';
 import { app, chooseModel, expect, openPage, shownCells, test } from './fixtures.mjs';
 
 const LESSON = "The animal didn't cross the street because it was too tired.";

@@ -5,7 +5,7 @@
 // sentence in the English coreference model is told that the model reads English, in both
 // languages. Expected values come from the engine API in the page, never typed in.
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from './fixtures.mjs';
 import { SHOTS, alert, app, chooseModel, expect, expectRendered, openPage, test } from './fixtures.mjs';
 
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
