@@ -1,7 +1,14 @@
 // Trains every model the page ships, from scratch, and writes each to web/models/<name>/:
-// config.json, model.safetensors (F16), vocab.txt and metrics.json. `npm run train` runs it.
+// config.json, model.safetensors, vocab.txt and metrics.json. `npm run train` runs it. The
+// coreference models are stored as I8 with per-output scales (recipes.h, kShippedCorefWeights),
+// the word-order models as F16; metrics.json is measured on the weights read back from those bytes.
 //
 //   train [--out DIR] [--only NAME] [--seeds N] [--first-seed S] [--set key=value …] [--quick]
+//         [--f32-copy DIR]
+//
+// --f32-copy also writes each coreference model with F32 weights to DIR/<name>/ (config.json,
+// model.safetensors, vocab.txt): the trained weights before any rounding, which
+// tools/weight-formats.mjs compares the stored forms against.
 //
 // Everything is seeded: the same build gives the same files. Training runs on one thread.
 #include "command_line.h"
@@ -25,6 +32,7 @@ struct Arguments {
   std::string out = "web/models";
   std::string only;
   bool quick = false;  // a few steps per model: checks the pipeline, not the models
+  std::string f32_copy;
 };
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
@@ -33,11 +41,10 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!f) throw std::runtime_error("cannot write " + path.string());
 }
 
-void save_model(const Arguments& args, const std::string& name, ae::Transformer& model, const ae::Vocabulary& vocab,
-                const json& extra_config, const json& metrics) {
-  const std::filesystem::path dir = std::filesystem::path(args.out) / name;
-  ae::save_checkpoint(dir.string(), model, vocab.serialize(), ae::DType::F16, extra_config);
-  write_text(dir / "metrics.json", metrics.dump(2) + "\n");
+void save_model(const Arguments& args, ae::TrainedRecipe& r) {
+  const std::filesystem::path dir = std::filesystem::path(args.out) / r.name;
+  ae::save_checkpoint(dir.string(), *r.model, r.vocab.serialize(), r.weights, r.extra_config);
+  write_text(dir / "metrics.json", r.metrics.dump(2) + "\n");
   std::cerr << "wrote " << dir.string() << "\n";
 }
 
@@ -67,10 +74,11 @@ void write_index(const Arguments& args) {
 constexpr const char* kUsage =
     "usage: train [--out DIR] [--only coref-encoder|coref-encoder-zh|coref-decoder|word-order] [--seeds N]\n"
     "             [--first-seed S]\n"
-    "             [--set key=value ...] [--quick]\n"
+    "             [--set key=value ...] [--quick] [--f32-copy DIR]\n"
     "  --set changes a coreference model's setting (d_model, n_heads, n_layers, d_ff, max_len, steps,\n"
     "        batch, group, learning_rate, dropout, init_scale, positional), for experiments; see\n"
-    "        src/train/recipes.h";
+    "        src/train/recipes.h\n"
+    "  --f32-copy also writes each coreference model with F32 weights to DIR/<name>/";
 
 int main(int argc, char** argv) {
   Arguments args;
@@ -83,6 +91,7 @@ int main(int argc, char** argv) {
     else if (cli.is("--first-seed")) settings.push_back("first_seed=" + cli.value());
     else if (cli.is("--set")) settings.push_back(cli.value());
     else if (cli.is("--quick")) args.quick = true;
+    else if (cli.is("--f32-copy")) args.f32_copy = cli.value();
     else cli.unknown();
   }
   if (!args.only.empty() && args.only != "coref-encoder" && args.only != "coref-encoder-zh" &&
@@ -100,13 +109,18 @@ int main(int argc, char** argv) {
       ae::CorefSettings s = ae::shipped_coref_settings(reader, language);
       for (const auto& assignment : settings) s.set(assignment);
       ae::TrainedRecipe r = ae::train_coref_model(reader, recipe, s);
-      save_model(args, r.name, *r.model, r.vocab, r.extra_config, r.metrics);
+      save_model(args, r);
+      if (!args.f32_copy.empty()) {
+        const std::filesystem::path copy = std::filesystem::path(args.f32_copy) / r.name;
+        ae::save_checkpoint(copy.string(), *r.model, r.vocab.serialize(), ae::DType::F32, r.extra_config);
+        std::cerr << "wrote " << copy.string() << " (F32)\n";
+      }
     }
     if (args.only.empty() || args.only == "word-order") {
       for (ae::TrainedRecipe& r : ae::train_word_order_models(recipe)) {
         std::cerr << r.name << ": " << r.metrics["train_seconds"] << " s, accuracy " << r.metrics["accuracy"]["f16"]
                   << ", pairs " << r.metrics["minimal_pairs"]["validation"] << "\n";
-        save_model(args, r.name, *r.model, r.vocab, r.extra_config, r.metrics);
+        save_model(args, r);
       }
     }
     write_index(args);

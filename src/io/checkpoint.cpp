@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <list>
 #include <new>
 #include <set>
 #include <stdexcept>
@@ -85,6 +86,51 @@ bool ends_with(const std::string& s, const char* suffix) {
   return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
 }
 
+bool is_scale_name(const std::string& name) { return ends_with(name, kScaleSuffix); }
+
+std::string base_of_scale(const std::string& scale_name) {
+  return scale_name.substr(0, scale_name.size() - std::strlen(kScaleSuffix));
+}
+
+// A scale tensor that belongs to an I8 tensor of the file: counted and checked with it.
+bool is_scale_of_quantized(const SafetensorsFile& file, const std::string& name) {
+  if (!is_scale_name(name)) return false;
+  const auto base = file.tensors.find(base_of_scale(name));
+  return base != file.tensors.end() && base->second.dtype == DType::I8;
+}
+
+// The values an I8 tensor stands for: its integers times its scales (io/quantize.h), after
+// checking the scale tensor's presence, dtype, shape and values. The I8 tensor's own shape has
+// been checked against the parameter's already.
+std::vector<float> dequantized(const SafetensorsFile& file, const std::string& name, const StoredTensor& q) {
+  if (q.shape.size() != 2)
+    weights_error("tensor '" + name + "' is I8, but only 2-D tensors (matrices) can be quantized; store biases " +
+                  "and LayerNorm parameters as F32 or F16");
+  const int64_t rows = q.shape[0], cols = q.shape[1];
+  const std::string scale_name = name + kScaleSuffix;
+  const auto it = file.tensors.find(scale_name);
+  if (it == file.tensors.end())
+    weights_error("tensor '" + name + "' is I8 but its scale tensor '" + scale_name +
+                  "' is missing (an I8 tensor stores value / scale; docs/model-format.md)");
+  const StoredTensor& scale = it->second;
+  if (scale.dtype == DType::I8) weights_error("scale tensor '" + scale_name + "' must be F32 or F16, got I8");
+  ScaleAxis axis;
+  if (scale.shape == std::vector<int64_t>{rows, 1}) axis = ScaleAxis::Rows;
+  else if (scale.shape == std::vector<int64_t>{1, cols}) axis = ScaleAxis::Columns;
+  else
+    weights_error("scale tensor '" + scale_name + "' has shape " + shape_string(scale.shape) + ", expected " +
+                  shape_string(std::vector<int64_t>{rows, 1}) + " (one scale per row) or " +
+                  shape_string(std::vector<int64_t>{1, cols}) + " (one per column) for '" + name + "' " +
+                  shape_string(q.shape));
+  for (size_t i = 0; i < scale.values.size(); ++i)
+    if (!std::isfinite(scale.values[i]))
+      weights_error("scale tensor '" + scale_name + "' holds " + std::to_string(scale.values[i]) + " at element " +
+                    std::to_string(i) + "; a scale must be a finite number");
+  std::vector<float> values(q.values.size());
+  dequantize_symmetric(q.values.data(), scale.values.data(), rows, cols, axis, values.data());
+  return values;
+}
+
 // --- files -----------------------------------------------------------------------------------
 
 std::string join_path(const std::string& dir, const char* file) {
@@ -135,7 +181,11 @@ void write_file(const std::string& path, std::string_view bytes) {
 // bounds the model by the file; load_weights then checks every name and shape.
 void check_weights_fit(const ModelConfig& config, const SafetensorsFile& file) {
   int64_t stored = 0;
-  for (const auto& [name, tensor] : file.tensors) stored += static_cast<int64_t>(tensor.values.size());
+  // Scales are not parameters. Any "x_scale" next to an "x" is left out here, so that a scale
+  // beside a tensor that is not I8 gets load_weights' message rather than a count mismatch.
+  for (const auto& [name, tensor] : file.tensors)
+    if (!(is_scale_name(name) && file.tensors.count(base_of_scale(name))))
+      stored += static_cast<int64_t>(tensor.values.size());
   if (stored != config.parameter_count())
     weights_error("config.json describes a model of " + std::to_string(config.parameter_count()) +
                   " parameters, but the file holds " + std::to_string(stored) + " values in " +
@@ -236,10 +286,28 @@ std::vector<int64_t> stored_shape(const std::string& name, const Matrix& value) 
   return {static_cast<int64_t>(value.rows()), static_cast<int64_t>(value.cols())};
 }
 
-std::string save_weights(Transformer& model, DType dtype) {
+ScaleAxis scale_axis(const std::string& name, ScaleRule rule) {
+  switch (rule) {
+    case ScaleRule::Rows: return ScaleAxis::Rows;
+    case ScaleRule::Columns: return ScaleAxis::Columns;
+    case ScaleRule::Outputs: break;
+  }
+  return ends_with(name, "embedding") ? ScaleAxis::Rows : ScaleAxis::Columns;
+}
+
+std::string save_weights(Transformer& model, const WeightFormat& format) {
+  if (format.dtype == DType::I8) {
+    if (format.levels < 1 || format.levels > 127)
+      weights_error("cannot save as I8 with " + std::to_string(format.levels) + " levels (1 … 127)");
+    if (format.vectors == DType::I8) weights_error("cannot save 1-D parameters as I8: choose F32 or F16");
+  }
   std::vector<NamedTensor> tensors;
+  std::list<std::vector<float>> storage;  // quantized values and scales; a list keeps them in place
   // The matrices are members of the model, so the data pointers stay valid after the visit.
   model.visit_parameters([&](const std::string& name, Matrix& value) {
+    const std::vector<int64_t> shape = stored_shape(name, value);
+    const bool quantize = format.dtype == DType::I8 && shape.size() == 2;
+    const DType dtype = format.dtype == DType::I8 && !quantize ? format.vectors : format.dtype;
     // load_weights refuses non-finite values, so refuse to write a file it could not load.
     for (Eigen::Index i = 0; i < value.size(); ++i) {
       const float v = value.data()[i];
@@ -250,7 +318,17 @@ std::string save_weights(Transformer& model, DType dtype) {
         weights_error("cannot save tensor '" + name + "' as F16: element " + std::to_string(i) + " = " +
                       std::to_string(v) + " is beyond the F16 range (±65504); save as F32");
     }
-    tensors.push_back(NamedTensor{name, stored_shape(name, value), dtype, value.data()});
+    if (!quantize) {
+      tensors.push_back(NamedTensor{name, shape, dtype, value.data()});
+      return;
+    }
+    const ScaleAxis axis = scale_axis(name, format.scales);
+    Quantized q = quantize_symmetric(value.data(), shape[0], shape[1], axis, format.levels);
+    const std::vector<int64_t> scale_shape =
+        axis == ScaleAxis::Rows ? std::vector<int64_t>{shape[0], 1} : std::vector<int64_t>{1, shape[1]};
+    tensors.push_back(NamedTensor{name, shape, DType::I8, storage.emplace_back(std::move(q.q)).data()});
+    tensors.push_back(
+        NamedTensor{name + kScaleSuffix, scale_shape, DType::F32, storage.emplace_back(std::move(q.scale)).data()});
   });
   return write_safetensors(tensors, {{"format", kCheckpointFormat}});
 }
@@ -280,25 +358,45 @@ void load_weights(Transformer& model, const SafetensorsFile& file) {
                     shape_string(needed));
   }
 
-  if (file.tensors.size() != targets.size()) {
-    std::set<std::string> expected;
-    for (const Target& t : targets) expected.insert(t.name);
-    std::vector<std::string> extra;
-    for (const auto& [name, tensor] : file.tensors)
-      if (!expected.count(name)) extra.push_back(name);
-    weights_error("unexpected tensor '" + extra.front() + "'" +
-                  (extra.size() > 1 ? " and " + std::to_string(extra.size() - 1) + " more" : "") +
-                  ": this configuration has no such parameter" + hint);
+  std::set<std::string> expected;
+  for (const Target& t : targets) expected.insert(t.name);
+  std::vector<std::string> extra;
+  for (const auto& [name, tensor] : file.tensors)
+    if (!expected.count(name) && !is_scale_of_quantized(file, name)) extra.push_back(name);
+  if (!extra.empty()) {
+    const std::string& first = extra.front();
+    const std::string more = extra.size() > 1 ? " and " + std::to_string(extra.size() - 1) + " more" : "";
+    if (is_scale_name(first) && expected.count(base_of_scale(first)))
+      weights_error("unexpected tensor '" + first + "'" + more + ": a scale belongs to an I8 tensor, but '" +
+                    base_of_scale(first) + "' is stored as " + to_string(file.tensors.at(base_of_scale(first)).dtype));
+    weights_error("unexpected tensor '" + first + "'" + more + ": this configuration has no such parameter" + hint);
   }
 
-  for (const Target& t : targets)
-    for (size_t i = 0; i < t.stored->values.size(); ++i)
-      if (!std::isfinite(t.stored->values[i]))
-        weights_error("tensor '" + t.name + "' holds " + std::to_string(t.stored->values[i]) + " at element " +
+  // The values each parameter takes: F32/F16 as stored (widened), I8 times its scales.
+  std::vector<std::vector<float>> dequantized_values(targets.size());
+  std::vector<const std::vector<float>*> values(targets.size());
+  for (size_t k = 0; k < targets.size(); ++k) {
+    const Target& t = targets[k];
+    if (t.stored->dtype == DType::I8) {
+      dequantized_values[k] = dequantized(file, t.name, *t.stored);
+      values[k] = &dequantized_values[k];
+    } else {
+      values[k] = &t.stored->values;
+    }
+  }
+
+  for (size_t k = 0; k < targets.size(); ++k)
+    for (size_t i = 0; i < values[k]->size(); ++i)
+      if (!std::isfinite((*values[k])[i]))
+        weights_error("tensor '" + targets[k].name + "' holds " + std::to_string((*values[k])[i]) + " at element " +
                       std::to_string(i) + "; a model with non-finite weights cannot run");
 
   // Everything is checked: only now does the model change.
-  for (const Target& t : targets) std::copy(t.stored->values.begin(), t.stored->values.end(), t.value->data());
+  for (size_t k = 0; k < targets.size(); ++k) std::copy(values[k]->begin(), values[k]->end(), targets[k].value->data());
+}
+
+void round_trip_weights(Transformer& model, const WeightFormat& format) {
+  load_weights(model, parse_safetensors(save_weights(model, format)));
 }
 
 Checkpoint load_checkpoint_from_memory(std::string_view config_json, std::string_view safetensors,
@@ -316,8 +414,8 @@ Checkpoint load_checkpoint(const std::string& dir) {
   return build_checkpoint(config_text, weights, vocab, config_path, weights_path);
 }
 
-void save_checkpoint(const std::string& dir, Transformer& model, const std::string& vocab_text, DType dtype,
-                     const json& extra_config) {
+void save_checkpoint(const std::string& dir, Transformer& model, const std::string& vocab_text,
+                     const WeightFormat& format, const json& extra_config) {
   json config = config_to_json(model.config());
   if (!extra_config.is_null() && !extra_config.is_object())
     throw std::invalid_argument(std::string("save_checkpoint: extra_config must be a JSON object, got ") +
@@ -329,7 +427,7 @@ void save_checkpoint(const std::string& dir, Transformer& model, const std::stri
                                     "\" would override the model's own config.json entry");
       config[key] = value;
     }
-  const std::string weights = save_weights(model, dtype);
+  const std::string weights = save_weights(model, format);
 
   if (!dir.empty()) {
     std::error_code error;

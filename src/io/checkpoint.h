@@ -7,6 +7,7 @@
 // docs/model-format.md describes the format for people writing their own exporters.
 #pragma once
 
+#include "io/quantize.h"
 #include "io/safetensors.h"
 #include "model/config.h"
 #include "model/transformer.h"
@@ -37,15 +38,45 @@ ModelConfig config_from_json(const nlohmann::json& j);
 // other parameter 2-D as [rows, cols] of its row-major Matrix (weights in×out, y = x·W + b).
 std::vector<int64_t> stored_shape(const std::string& parameter_name, const Matrix& value);
 
-// The model's parameters as safetensors bytes, F32 or F16 (rounded to nearest even). Throws
-// std::invalid_argument("weights: …") for a NaN/inf parameter, or one beyond ±65504 for F16:
-// load_weights would refuse the file.
-std::string save_weights(Transformer& model, DType dtype);
+// How save_weights stores the parameters (docs/model-format.md, "Data types").
+//   F32, F16: every tensor in that dtype.
+//   I8: every 2-D parameter as a quantized tensor — its integers as I8 under the parameter's name,
+//       and its scales as F32 under name + "_scale", shape [rows, 1] (one per row) or [1, cols]
+//       (one per column) — and every 1-D parameter (biases, LayerNorm) as `vectors`.
+// Which way an I8 matrix's scales run. Outputs: one per output feature — per column of a weight
+// (stored in×out, y = x·W + b; the output head included), per row of an embedding table
+// (token_embedding, position_embedding: row t is what the table gives for token t).
+enum class ScaleRule { Rows, Columns, Outputs };
 
-// Copies the file's tensors into the model. Every parameter must be present with exactly its
-// stored_shape and finite values, and the file may hold no other tensor; on any error the
-// model is left untouched and std::invalid_argument("weights: …") names the tensor.
+struct WeightFormat {
+  DType dtype = DType::F32;
+  int levels = 127;                       // I8: integers in −levels … levels (io/quantize.h)
+  ScaleRule scales = ScaleRule::Outputs;  // I8: one F32 scale per row, per column, or per output
+  DType vectors = DType::F16;             // I8: the dtype of the 1-D parameters, F32 or F16
+};
+
+// The axis of a parameter's scales under a rule (stored name, as visit_parameters gives it).
+ScaleAxis scale_axis(const std::string& parameter_name, ScaleRule rule);
+
+// The suffix of a quantized tensor's scale: "layers.0.ffn.expand.weight" → "…weight_scale".
+inline constexpr char kScaleSuffix[] = "_scale";
+
+// The model's parameters as safetensors bytes. Throws std::invalid_argument("weights: …") for a
+// NaN/inf parameter, one beyond ±65504 stored as F16 (load_weights would refuse the file), or a
+// format it cannot write (levels outside 1 … 127, vectors not F32/F16).
+std::string save_weights(Transformer& model, const WeightFormat& format);
+inline std::string save_weights(Transformer& model, DType dtype) { return save_weights(model, WeightFormat{dtype}); }
+
+// Copies the file's tensors into the model, dequantizing I8 tensors with their scales. Every
+// parameter must be present with exactly its stored_shape and finite values, and the file may
+// hold no other tensor (a scale only next to its I8 tensor); on any error the model is left
+// untouched and std::invalid_argument("weights: …") names the tensor.
 void load_weights(Transformer& model, const SafetensorsFile& file);
+
+// The model as it will be read back from save_weights(model, format): every parameter replaced
+// by what loading that file gives. What the trainer evaluates, so its figures describe the
+// stored bytes.
+void round_trip_weights(Transformer& model, const WeightFormat& format);
 
 struct Checkpoint {
   ModelConfig config;
@@ -66,7 +97,11 @@ Checkpoint load_checkpoint(const std::string& dir);
 // Creates dir if needed and writes the three files (each through a temporary file renamed into
 // place, so a crash never leaves half a file). extra_config (a JSON object, or null) is merged
 // into config.json; it may not use "format" or a ModelConfig key.
-void save_checkpoint(const std::string& dir, Transformer& model, const std::string& vocab_text, DType dtype,
-                     const nlohmann::json& extra_config = nlohmann::json::object());
+void save_checkpoint(const std::string& dir, Transformer& model, const std::string& vocab_text,
+                     const WeightFormat& format, const nlohmann::json& extra_config = nlohmann::json::object());
+inline void save_checkpoint(const std::string& dir, Transformer& model, const std::string& vocab_text, DType dtype,
+                            const nlohmann::json& extra_config = nlohmann::json::object()) {
+  save_checkpoint(dir, model, vocab_text, WeightFormat{dtype}, extra_config);
+}
 
 }  // namespace ae

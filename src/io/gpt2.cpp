@@ -124,6 +124,10 @@ void check_tensors(const SafetensorsIndex& index, const std::map<std::string, So
     expected.insert(source.tensor);
     const auto it = index.tensors.find(source.tensor);
     if (it == index.tensors.end()) weights_error("tensor '" + source.tensor + "' is missing");
+    if (it->second.dtype == DType::I8)
+      weights_error("tensor '" + source.tensor +
+                    "' is I8: a GPT-2 checkpoint is read from F32 or F16 (quantized I8 tensors with their scales "
+                    "are read only in Attention Explorer checkpoints, docs/model-format.md)");
     if (it->second.shape != source.shape)
       weights_error("tensor '" + source.tensor + "' has shape " + shape_string(it->second.shape) +
                     " but config.json implies " + shape_string(source.shape));

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 #include <stdexcept>
@@ -177,14 +178,29 @@ std::string dump_string(const std::string& s, const char* what) {
 
 }  // namespace
 
-std::string to_string(DType dtype) { return dtype == DType::F32 ? "F32" : "F16"; }
+std::string to_string(DType dtype) {
+  switch (dtype) {
+    case DType::F32: return "F32";
+    case DType::F16: return "F16";
+    case DType::I8: return "I8";
+  }
+  return "?";
+}
 
-size_t dtype_size(DType dtype) { return dtype == DType::F32 ? 4 : 2; }
+size_t dtype_size(DType dtype) {
+  switch (dtype) {
+    case DType::F32: return 4;
+    case DType::F16: return 2;
+    case DType::I8: return 1;
+  }
+  return 0;
+}
 
 DType dtype_from_string(const std::string& name) {
   if (name == "F32") return DType::F32;
   if (name == "F16") return DType::F16;
-  throw std::invalid_argument("unsupported dtype " + shorten_for_message(name) + " (expected F32 or F16)");
+  if (name == "I8") return DType::I8;
+  throw std::invalid_argument("unsupported dtype " + shorten_for_message(name) + " (expected F32, F16 or I8)");
 }
 
 int64_t element_count(const std::vector<int64_t>& shape) {
@@ -223,10 +239,16 @@ std::string write_safetensors(const std::vector<NamedTensor>& tensors,
       tensor_error(t.name, e.what());
     }
     if (count > 0 && t.data == nullptr) tensor_error(t.name, "no data");
+    if (t.dtype == DType::I8)
+      for (int64_t i = 0; i < count; ++i)
+        if (!(t.data[i] >= -128.0f && t.data[i] <= 127.0f && t.data[i] == std::nearbyint(t.data[i])))
+          tensor_error(t.name, "I8 element " + std::to_string(i) + " = " + std::to_string(t.data[i]) +
+                                   " is not an integer in -128 … 127");
     order.push_back(&t);
   }
   // The reference's order: larger elements first so every tensor starts aligned to its element
-  // size (the buffer itself starts 8-byte aligned), then by name.
+  // size (the buffer itself starts 8-byte aligned), then by name. (The reference sorts by its
+  // dtype enum, descending; for F32, F16 and I8 that is the same order as by size.)
   std::sort(order.begin(), order.end(), [](const NamedTensor* a, const NamedTensor* b) {
     if (dtype_size(a->dtype) != dtype_size(b->dtype)) return dtype_size(a->dtype) > dtype_size(b->dtype);
     return a->name < b->name;
@@ -262,7 +284,8 @@ std::string write_safetensors(const std::vector<NamedTensor>& tensors,
     const int64_t count = element_count(t->shape);
     for (int64_t i = 0; i < count; ++i) {
       if (t->dtype == DType::F32) append_u32(out, float_to_bits(t->data[i]));
-      else append_u16(out, float_to_half(t->data[i]));
+      else if (t->dtype == DType::F16) append_u16(out, float_to_half(t->data[i]));
+      else out.push_back(static_cast<char>(static_cast<int8_t>(t->data[i])));
     }
   }
   return out;
@@ -325,7 +348,8 @@ void read_tensor_values(const SafetensorsIndex& index, const TensorEntry& entry,
   const char* p = index.data.data() + entry.begin + first * dtype_size(entry.dtype);
   for (size_t i = 0; i < count; ++i) {
     if (entry.dtype == DType::F32) out[i] = float_from_bits(static_cast<uint32_t>(read_le(p + 4 * i, 4)));
-    else out[i] = half_to_float(static_cast<uint16_t>(read_le(p + 2 * i, 2)));
+    else if (entry.dtype == DType::F16) out[i] = half_to_float(static_cast<uint16_t>(read_le(p + 2 * i, 2)));
+    else out[i] = static_cast<float>(static_cast<int8_t>(p[i]));
   }
 }
 

@@ -1,4 +1,4 @@
-// The safetensors file format (https://github.com/huggingface/safetensors), F32 and F16 only.
+// The safetensors file format (https://github.com/huggingface/safetensors), dtypes F32, F16 and I8.
 //
 //   bytes [0, 8)      : N, the header length, unsigned 64-bit little-endian
 //   bytes [8, 8+N)    : UTF-8 JSON object, padded with spaces to a multiple of 8 bytes:
@@ -19,16 +19,19 @@
 
 namespace ae {
 
-enum class DType { F32, F16 };
+// I8 holds the integers of a quantized tensor (io/quantize.h); what they mean (a scale tensor
+// next to them) is the checkpoint's business, not the container's.
+enum class DType { F32, F16, I8 };
 
-std::string to_string(DType dtype);  // "F32", "F16"
+std::string to_string(DType dtype);  // "F32", "F16", "I8"
 size_t dtype_size(DType dtype);      // bytes per element
-// Accepts "F32" and "F16"; throws std::invalid_argument("unsupported dtype BF16 (expected F32
-// or F16)") for anything else.
+// Accepts "F32", "F16" and "I8"; throws std::invalid_argument("unsupported dtype BF16 (expected
+// F32, F16 or I8)") for anything else.
 DType dtype_from_string(const std::string& name);
 
 // One tensor to write. data points at product(shape) floats in row-major order; F16 narrows
-// them (round to nearest even) on the way out. The data must stay alive during the call.
+// them (round to nearest even) on the way out; I8 requires every value to be an integer in
+// −128 … 127 (anything else throws). The data must stay alive during the call.
 struct NamedTensor {
   std::string name;
   std::vector<int64_t> shape;
@@ -49,7 +52,7 @@ std::string write_safetensors(const std::vector<NamedTensor>& tensors,
 struct StoredTensor {
   std::vector<int64_t> shape;
   DType dtype = DType::F32;   // as stored in the file
-  std::vector<float> values;  // product(shape) values, row-major, widened to f32
+  std::vector<float> values;  // product(shape) values, row-major, widened to f32 (I8: the integers)
 };
 
 struct SafetensorsFile {
@@ -60,7 +63,7 @@ struct SafetensorsFile {
 // Parses and checks a whole file. Throws std::invalid_argument("safetensors: …") naming the
 // tensor and the rule for: a file shorter than 8 bytes, a header length beyond the file or
 // above 100 MB, a header that is not a JSON object (or not UTF-8), a repeated name, a dtype
-// other than F32/F16, a shape that is not a list of non-negative integers, data_offsets that
+// other than F32/F16/I8, a shape that is not a list of non-negative integers, data_offsets that
 // are not [begin, end] with begin ≤ end, that lie outside the buffer, or whose size does not
 // match dtype and shape, tensors that overlap, and bytes of the buffer that belong to no tensor.
 // Unknown keys inside a tensor entry are ignored, as the reference implementation does.
@@ -84,7 +87,8 @@ struct SafetensorsIndex {
 // Every check of parse_safetensors, with the same errors, but no value is decoded.
 SafetensorsIndex index_safetensors(std::string_view bytes);
 
-// Widens `count` of one tensor's values, from element `first` on (row-major), to f32 into out;
+// Widens `count` of one tensor's values, from element `first` on (row-major), to f32 into out
+// (an I8 tensor gives its integers);
 // count = SIZE_MAX means to the end. Throws std::out_of_range if the range leaves the tensor.
 void read_tensor_values(const SafetensorsIndex& index, const TensorEntry& entry, float* out, size_t first = 0,
                         size_t count = SIZE_MAX);

@@ -99,7 +99,13 @@ json train_with_curve(Transformer& model, const std::vector<TrainingExample>& ex
   return curve;
 }
 
-void round_through_f16(Transformer& model) { load_weights(model, parse_safetensors(save_weights(model, DType::F16))); }
+void round_through_f16(Transformer& model) { round_trip_weights(model, WeightFormat{DType::F16}); }
+
+std::unique_ptr<Transformer> as_stored(Transformer& model, const WeightFormat& format) {
+  auto stored = std::make_unique<Transformer>(model.config());
+  load_weights(*stored, parse_safetensors(save_weights(model, format)));
+  return stored;
+}
 
 std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options) {
   const WordOrderCorpus corpus = make_word_order_corpus({});
@@ -143,7 +149,7 @@ std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options)
                      {{"validation", pair_report(*model, corpus.validation, vocab)},
                       {"heldout", pair_report(*model, corpus.heldout, vocab)}}}};
     json extra = {{"task", "word-order"}, {"name", name}};
-    out.push_back({name, std::move(model), vocab, extra, metrics});
+    out.push_back({name, std::move(model), vocab, extra, metrics, WeightFormat{DType::F16}});
   }
   return out;
 }
@@ -247,6 +253,13 @@ ModelConfig coref_config(CorefReader reader, const CorefSettings& s, int vocab_s
   return c;
 }
 
+// metrics.json's "weights": the stored form the figures were measured on.
+json weight_format_json(const WeightFormat& f) {
+  if (f.dtype != DType::I8) return {{"dtype", to_string(f.dtype)}};
+  const char* scales = f.scales == ScaleRule::Rows ? "rows" : f.scales == ScaleRule::Columns ? "columns" : "outputs";
+  return {{"dtype", "I8"}, {"levels", f.levels}, {"scales", scales}, {"vectors", to_string(f.vectors)}};
+}
+
 json split_report_json(const CorefSplitReport& r) {
   return {{"examples", r.examples},
           {"pairs", r.pairs},
@@ -317,6 +330,50 @@ json decoder_lesson_facts(const Transformer& model, const Vocabulary& vocab) {
 
 }  // namespace
 
+CorefModelReport report_coref_model(const Transformer& model, const CorefCorpus& corpus, const Vocabulary& vocab,
+                                    CorefReader reader) {
+  const CorefTargets targets;
+  CorefModelReport out;
+  const auto probe = probe_pronoun_heads(model, corpus.validation, vocab, reader);
+  const HeadChoice head = choose_coreference_head_by_pairs(probe);
+  json splits = json::object();
+  bool accuracy_ok = true, in_sentence_ok = true, flip_ok = true;
+  for (const auto& [split_name, split] : corpus.evaluation_splits()) {
+    const CorefSplitReport r = coref_split_report(model, *split, vocab, reader, head.layer, head.head);
+    splits[split_name] = split_report_json(r);
+    accuracy_ok = accuracy_ok && r.accuracy >= targets.accuracy;
+    in_sentence_ok = in_sentence_ok && r.answer_in_sentence >= targets.answer_in_sentence;
+    flip_ok = flip_ok && r.flip_rate >= targets.flip_rate;
+    out.worst_flip = std::min(out.worst_flip, r.flip_rate);
+  }
+  const bool head_ok = head.mean.referent >= targets.head_on_referent && head.mean.other <= targets.head_on_other;
+  const json lesson = lesson_report(model, vocab, reader, corpus.language, head, targets, &out.lesson_ok);
+  out.ok = accuracy_ok && in_sentence_ok && head_ok && flip_ok && out.lesson_ok;
+  out.head = head;
+  out.report = {{"splits", splits},
+                {"head_probe_validation", probe_json(probe)},
+                {"chosen_head",
+                 {{"layer", head.layer},
+                  {"head", head.head},
+                  {"mean_on_referent", head.mean.referent},
+                  {"mean_on_other", head.mean.other},
+                  {"pair_min_margin", head.mean.pair_min_margin}}},
+                {"lesson", lesson},
+                {"criteria",
+                 {{"accuracy", accuracy_ok},
+                  {"answer_in_sentence", in_sentence_ok},
+                  {"head", head_ok},
+                  {"flip_rate", flip_ok},
+                  {"lesson", out.lesson_ok},
+                  {"all", out.ok}}}};
+  if (reader == CorefReader::Decoder) {
+    out.report["lesson_facts"] = decoder_lesson_facts(model, vocab);
+    const DeciderHead d = choose_decider_head(model, corpus.validation, vocab, reader);
+    out.report["decider_head"] = {{"layer", d.layer}, {"head", d.head}, {"mean_on_decider", d.mean_on_decider}};
+  }
+  return out;
+}
+
 std::string coref_model_name(CorefReader reader, CorefLanguage language) {
   if (reader == CorefReader::Decoder) return "coref-decoder";
   return language == CorefLanguage::Chinese ? "coref-encoder-zh" : "coref-encoder";
@@ -361,52 +418,19 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
     const double cpu0 = cpu_seconds();
     const json curve = train_with_curve(*model, train_set, t, 50);
     const double train_seconds = seconds_since(t0), train_cpu = cpu_seconds() - cpu0;
-    round_through_f16(*model);
-
-    const auto probe = probe_pronoun_heads(*model, corpus.validation, vocab, reader);
-    const HeadChoice head = choose_coreference_head_by_pairs(probe);
-    json splits = json::object();
-    bool accuracy_ok = true, in_sentence_ok = true, flip_ok = true;
-    double worst_flip = 1.0;
-    for (const auto& [split_name, split] : corpus.evaluation_splits()) {
-      const CorefSplitReport r = coref_split_report(*model, *split, vocab, reader, head.layer, head.head);
-      splits[split_name] = split_report_json(r);
-      accuracy_ok = accuracy_ok && r.accuracy >= targets.accuracy;
-      in_sentence_ok = in_sentence_ok && r.answer_in_sentence >= targets.answer_in_sentence;
-      flip_ok = flip_ok && r.flip_rate >= targets.flip_rate;
-      worst_flip = std::min(worst_flip, r.flip_rate);
-    }
-    const bool head_ok = head.mean.referent >= targets.head_on_referent && head.mean.other <= targets.head_on_other;
-    bool lesson_ok = false;
-    const json lesson = lesson_report(*model, vocab, reader, language, head, targets, &lesson_ok);
-    const bool ok = accuracy_ok && in_sentence_ok && head_ok && flip_ok && lesson_ok;
+    // Everything below is measured on the weights as they will be stored, not on the F32 ones.
+    const std::unique_ptr<Transformer> stored = as_stored(*model, options.coref_weights);
+    const CorefModelReport measured = report_coref_model(*stored, corpus, vocab, reader);
+    const bool ok = measured.ok, lesson_ok = measured.lesson_ok;
+    const HeadChoice& head = measured.head;
     passing += ok;
-    json report = {{"seed", seed},
-                   {"train_seconds", train_seconds},
-                   {"train_cpu_seconds", train_cpu},
-                   {"steps", t.steps},
-                   {"loss_curve", curve},
-                   {"splits", splits},
-                   {"head_probe_validation", probe_json(probe)},
-                   {"chosen_head",
-                    {{"layer", head.layer},
-                     {"head", head.head},
-                     {"mean_on_referent", head.mean.referent},
-                     {"mean_on_other", head.mean.other},
-                     {"pair_min_margin", head.mean.pair_min_margin}}},
-                   {"lesson", lesson},
-                   {"criteria",
-                    {{"accuracy", accuracy_ok},
-                     {"answer_in_sentence", in_sentence_ok},
-                     {"head", head_ok},
-                     {"flip_rate", flip_ok},
-                     {"lesson", lesson_ok},
-                     {"all", ok}}}};
-    if (decoder) {
-      report["lesson_facts"] = decoder_lesson_facts(*model, vocab);
-      const DeciderHead d = choose_decider_head(*model, corpus.validation, vocab, reader);
-      report["decider_head"] = {{"layer", d.layer}, {"head", d.head}, {"mean_on_decider", d.mean_on_decider}};
-    }
+    json report = measured.report;
+    report["seed"] = seed;
+    report["train_seconds"] = train_seconds;
+    report["train_cpu_seconds"] = train_cpu;
+    report["steps"] = t.steps;
+    report["loss_curve"] = curve;
+    const json& splits = report["splits"];
     std::fprintf(stderr, "%s seed %d: %.0f CPU-s, head L%dH%d %.3f/%.3f, lesson %s, %s\n", name.c_str(), seed,
                  train_cpu, head.layer + 1, head.head + 1, head.mean.referent, head.mean.other, lesson_ok ? "ok" : "no",
                  ok ? "PASS" : "fail");
@@ -415,7 +439,7 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
                    r["accuracy"].get<double>(), r["answer_in_sentence"].get<double>(),
                    r["weight_on_referent"].get<double>(), r["weight_on_other"].get<double>(),
                    r["flip_rate"].get<double>());
-    const double score = (ok ? 10.0 : 0.0) + worst_flip + (lesson_ok ? 1.0 : 0.0);
+    const double score = (ok ? 10.0 : 0.0) + measured.worst_flip + (lesson_ok ? 1.0 : 0.0);
     if (score > best_score) {
       best_score = score;
       best = std::move(model);
@@ -430,6 +454,7 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
       {"task", decoder ? "next-word" : "coreference"},
       {"corpus", {{"hash", corpus.hash}, {"seconds", corpus_seconds}, {"counts", counts}}},
       {"settings", settings.to_json()},
+      {"weights", weight_format_json(options.coref_weights)},
       {"targets",
        {{"accuracy", targets.accuracy},
         {"answer_in_sentence", targets.answer_in_sentence},
@@ -462,7 +487,7 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
                 {"seeds_passing", passing},
                 {"seeds_trained", settings.seeds}};
   if (decoder) extra["decider_head"] = best_report["decider_head"];  // the causal-mask panel's default view
-  return {name, std::move(best), vocab, extra, metrics};
+  return {name, std::move(best), vocab, extra, metrics, options.coref_weights};
 }
 
 }  // namespace ae

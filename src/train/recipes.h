@@ -5,6 +5,7 @@
 // writes to disk.
 #pragma once
 
+#include "io/checkpoint.h"
 #include "model/transformer.h"
 #include "text/vocabulary.h"
 #include "train/tasks.h"
@@ -18,16 +19,24 @@
 
 namespace ae {
 
+// How the coreference models are shipped: every matrix as I8 with one F32 scale per output
+// feature and |q| ≤ 15 (31 values, which gzip codes in about 4.5 bits), biases and LayerNorm as
+// F16. Chosen by measurement (docs/models.md, "Weight formats"): the fewest levels with which
+// every shipped model keeps its criteria and its coreference head.
+inline const WeightFormat kShippedCorefWeights{DType::I8, 15, ScaleRule::Outputs, DType::F16};
+
 struct TrainedRecipe {
   std::string name;                    // directory name under web/models/
-  std::unique_ptr<Transformer> model;  // weights already rounded through F16, as shipped
+  std::unique_ptr<Transformer> model;  // the trained weights (F32; the word-order models already through F16)
   Vocabulary vocab;
   nlohmann::json extra_config;  // merged into config.json ("task", …)
-  nlohmann::json metrics;       // metrics.json
+  nlohmann::json metrics;       // metrics.json: measured on the model as read back from `weights`
+  WeightFormat weights;         // how model.safetensors must be written for metrics.json to describe it
 };
 
 struct RecipeOptions {
-  bool quick = false;  // a handful of steps: checks the pipeline, not the model
+  bool quick = false;                                 // a handful of steps: checks the pipeline, not the model
+  WeightFormat coref_weights = kShippedCorefWeights;  // how the coreference models are saved and measured
 };
 
 // "[CLS] 猫 追 狗" → agent, once per positional encoding (none, sinusoidal, learned, rope).
@@ -66,6 +75,19 @@ std::string coref_model_name(CorefReader reader, CorefLanguage language);
 // ships the best (a seed meeting every target first, then the largest worst-split flip rate).
 TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options, const CorefSettings& settings);
 
+// What the recipe measures on a trained coreference model — the head chosen by the pair rule over
+// validation, each evaluation split's report, the lesson pair, the criteria against CorefTargets
+// (and, for the decoder, the lesson facts and the decider head) — as metrics.json's per-seed
+// report holds it. Evaluate the model as it will be stored (weights through their saved form).
+struct CorefModelReport {
+  nlohmann::json report;  // {"splits", "head_probe_validation", "chosen_head", "lesson", "criteria", …}
+  HeadChoice head;
+  bool ok = false, lesson_ok = false;
+  double worst_flip = 1.0;  // the lowest flip rate over the splits
+};
+CorefModelReport report_coref_model(const Transformer& model, const CorefCorpus& corpus, const Vocabulary& vocab,
+                                    CorefReader reader);
+
 // Builds the TrainingExamples of a corpus split with make(example, vocab).
 template <typename Example, typename Make>
 std::vector<TrainingExample> examples_of(const std::vector<Example>& split, const Vocabulary& vocab, Make make) {
@@ -81,5 +103,8 @@ nlohmann::json train_with_curve(Transformer& model, const std::vector<TrainingEx
 
 // Rounds every parameter through F16 and back: evaluate what the page will load.
 void round_through_f16(Transformer& model);
+
+// A copy of the model as save_weights(model, format) stores it: what a metric must be measured on.
+std::unique_ptr<Transformer> as_stored(Transformer& model, const WeightFormat& format);
 
 }  // namespace ae

@@ -4,11 +4,14 @@
 #include "error_of.h"
 #include "io/checkpoint.h"
 #include "io/half.h"
+#include "io/quantize.h"
 #include "util/rng.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -242,6 +245,184 @@ TEST_CASE("checkpoint: an F16 round trip gives each parameter its half-rounded v
         if (after.at(name).data()[i] != ae::round_to_half(m.data()[i])) ++mismatches;
     CHECK(mismatches == 0);
   }
+}
+
+TEST_CASE("quantize: symmetric absmax, one scale per row or per column") {
+  // 2×3, rows [-2, 1, 0.5] and [0, 0, 0] (an all-zero row).
+  const std::vector<float> w = {-2.0f, 1.0f, 0.5f, 0.0f, 0.0f, 0.0f};
+  const ae::Quantized rows = ae::quantize_symmetric(w.data(), 2, 3, ae::ScaleAxis::Rows, 4);
+  CHECK(rows.scale == std::vector<float>{0.5f, 0.0f});  // absmax / levels
+  CHECK(rows.q == std::vector<float>{-4.0f, 2.0f, 1.0f, 0.0f, 0.0f, 0.0f});
+  const ae::Quantized columns = ae::quantize_symmetric(w.data(), 2, 3, ae::ScaleAxis::Columns, 4);
+  CHECK(columns.scale == std::vector<float>{0.5f, 0.25f, 0.125f});
+  CHECK(columns.q == std::vector<float>{-4.0f, 4.0f, 4.0f, 0.0f, 0.0f, 0.0f});
+  // Ties go to even: 0.75 / 0.5 = 1.5 → 2, 0.25 / 0.5 = 0.5 → 0.
+  const std::vector<float> ties = {1.0f, 0.75f, 0.25f, -0.75f};
+  CHECK(ae::quantize_symmetric(ties.data(), 1, 4, ae::ScaleAxis::Rows, 2).q ==
+        std::vector<float>{2.0f, 2.0f, 0.0f, -2.0f});
+
+  // On random data: |q| ≤ levels, the absmax element of each row is ±levels, and the error of
+  // every value is at most half a step.
+  ae::Rng rng(21);
+  std::vector<float> x(7 * 13);
+  for (float& v : x) v = static_cast<float>(rng.normal() * 3.0);
+  for (const auto axis : {ae::ScaleAxis::Rows, ae::ScaleAxis::Columns})
+    for (const int levels : {1, 7, 15, 127}) {
+      CAPTURE(levels);
+      const ae::Quantized q = ae::quantize_symmetric(x.data(), 7, 13, axis, levels);
+      std::vector<float> back(x.size());
+      ae::dequantize_symmetric(q.q.data(), q.scale.data(), 7, 13, axis, back.data());
+      std::vector<float> largest(q.scale.size(), 0.0f);
+      for (int r = 0; r < 7; ++r)
+        for (int c = 0; c < 13; ++c) {
+          const size_t i = static_cast<size_t>(r * 13 + c), k = axis == ae::ScaleAxis::Rows ? r : c;
+          const float s = q.scale[k];
+          CHECK(std::fabs(q.q[i]) <= levels);
+          CHECK(back[i] == q.q[i] * s);
+          CHECK(std::fabs(back[i] - x[i]) <= 0.5f * s * (1.0f + 1e-5f));
+          largest[k] = std::max(largest[k], std::fabs(q.q[i]));
+        }
+      for (const float l : largest) CHECK(l == levels);
+    }
+  CHECK_CONTAINS(error_of([&] { ae::quantize_symmetric(x.data(), 7, 13, ae::ScaleAxis::Rows, 128); }),
+                 "levels must be in 1 … 127, got 128");
+}
+
+TEST_CASE("checkpoint: an I8 round trip gives every matrix its dequantized value and every vector its F16 value") {
+  for (const auto& [what, config] : config_table()) {
+    const auto& what_ = what;  // clang 14 cannot capture a structured binding
+    CAPTURE(what_);
+    auto original = random_model(config, 14);
+    const auto before = parameters(*original);
+    for (const auto rule : {ae::ScaleRule::Rows, ae::ScaleRule::Columns, ae::ScaleRule::Outputs})
+      for (const int levels : {127, 15}) {
+        CAPTURE(levels);
+        const ae::WeightFormat format{ae::DType::I8, levels, rule, ae::DType::F16};
+        const std::string bytes = ae::save_weights(*original, format);
+        const ae::SafetensorsFile file = ae::parse_safetensors(bytes);
+        const ae::Checkpoint loaded = ae::load_checkpoint_from_memory(config_text(config), bytes, "");
+        const auto after = parameters(*loaded.model);
+        int mismatches = 0;
+        for (const auto& [name, m] : before) {
+          const std::vector<int64_t> shape = ae::stored_shape(name, m);
+          if (shape.size() == 1) {
+            CHECK(file.tensors.at(name).dtype == ae::DType::F16);
+            CHECK(file.tensors.count(name + "_scale") == 0);
+            for (Eigen::Index i = 0; i < m.size(); ++i)
+              mismatches += after.at(name).data()[i] != ae::round_to_half(m.data()[i]);
+            continue;
+          }
+          // The file holds the integers under the name and the scales next to them.
+          const ae::ScaleAxis axis = ae::scale_axis(name, rule);
+          const ae::StoredTensor& q = file.tensors.at(name);
+          const ae::StoredTensor& scale = file.tensors.at(name + "_scale");
+          CHECK(q.dtype == ae::DType::I8);
+          CHECK(scale.dtype == ae::DType::F32);
+          CHECK(scale.shape ==
+                (axis == ae::ScaleAxis::Rows ? std::vector<int64_t>{shape[0], 1} : std::vector<int64_t>{1, shape[1]}));
+          const ae::Quantized expected = ae::quantize_symmetric(m.data(), shape[0], shape[1], axis, levels);
+          CHECK(q.values == expected.q);
+          CHECK(scale.values == expected.scale);
+          for (Eigen::Index r = 0; r < m.rows(); ++r)
+            for (Eigen::Index c = 0; c < m.cols(); ++c) {
+              const float s = expected.scale[static_cast<size_t>(axis == ae::ScaleAxis::Rows ? r : c)];
+              mismatches += after.at(name)(r, c) != expected.q[static_cast<size_t>(r * m.cols() + c)] * s;
+            }
+        }
+        CHECK(mismatches == 0);
+        if (rule == ae::ScaleRule::Outputs) {  // per output: tables by row, weights by column
+          CHECK(file.tensors.at("token_embedding_scale").shape == std::vector<int64_t>{11, 1});
+          CHECK(file.tensors.at("layers.0.self_attn.wq.weight_scale").shape == std::vector<int64_t>{1, 8});
+        }
+        // round_trip_weights gives the model those same values.
+        auto copy = random_model(config, 14);
+        ae::round_trip_weights(*copy, format);
+        for (const auto& [name, m] : parameters(*copy)) CHECK(m == after.at(name));
+      }
+  }
+}
+
+TEST_CASE("checkpoint: quantized files that are wrong are refused, naming the tensor and the rule") {
+  const ae::ModelConfig config = small_config();
+  auto source = random_model(config, 15);
+  const ae::SafetensorsFile good = ae::parse_safetensors(
+      ae::save_weights(*source, ae::WeightFormat{ae::DType::I8, 127, ae::ScaleRule::Columns, ae::DType::F16}));
+  auto target = random_model(config, 16);
+  const auto target_before = parameters(*target);
+  auto load_error = [&](const ae::SafetensorsFile& file) { return error_of([&] { ae::load_weights(*target, file); }); };
+  const std::string w = "layers.0.ffn.expand.weight";  // [8, 12]
+  CHECK(load_error(good).empty());
+  target = random_model(config, 16);
+  {
+    ae::SafetensorsFile f = good;
+    f.tensors.erase(w + "_scale");
+    CHECK(load_error(f) == "weights: tensor '" + w + "' is I8 but its scale tensor '" + w +
+                               "_scale' is missing (an I8 tensor stores value / scale; docs/model-format.md)");
+  }
+  {
+    ae::SafetensorsFile f = good;
+    f.tensors.at(w + "_scale").shape = {12};
+    CHECK(load_error(f) == "weights: scale tensor '" + w +
+                               "_scale' has shape [12], expected [8,1] (one scale per row) or [1,12] (one per "
+                               "column) for '" +
+                               w + "' [8,12]");
+    f.tensors.at(w + "_scale") = ae::StoredTensor{{8, 12}, ae::DType::F32, std::vector<float>(96, 1.0f)};
+    CHECK_CONTAINS(load_error(f), "has shape [8,12], expected [8,1]");
+  }
+  {
+    ae::SafetensorsFile f = good;
+    f.tensors.at(w + "_scale").values[5] = std::numeric_limits<float>::quiet_NaN();
+    CHECK(load_error(f) ==
+          "weights: scale tensor '" + w + "_scale' holds nan at element 5; a scale must be a finite number");
+    f.tensors.at(w + "_scale").values[5] = std::numeric_limits<float>::infinity();
+    CHECK_CONTAINS(load_error(f), "holds inf at element 5");
+  }
+  {
+    ae::SafetensorsFile f = good;  // a scale so large that q · scale overflows
+    f.tensors.at(w + "_scale").values[0] = 3e38f;
+    CHECK_CONTAINS(load_error(f), "weights: tensor '" + w + "' holds ");
+    CHECK_CONTAINS(load_error(f), "a model with non-finite weights cannot run");
+  }
+  {
+    ae::SafetensorsFile f = good;
+    f.tensors.at(w + "_scale").dtype = ae::DType::I8;
+    CHECK(load_error(f) == "weights: scale tensor '" + w + "_scale' must be F32 or F16, got I8");
+  }
+  {
+    ae::SafetensorsFile f = good;  // a quantized vector: the format quantizes matrices only
+    f.tensors.at("layers.0.ffn.expand.bias").dtype = ae::DType::I8;
+    CHECK_CONTAINS(load_error(f), "weights: tensor 'layers.0.ffn.expand.bias' is I8, but only 2-D tensors");
+  }
+  {
+    ae::SafetensorsFile f = good;  // a scale next to a tensor that is not I8
+    f.tensors.at(w).dtype = ae::DType::F32;
+    CHECK(load_error(f) == "weights: unexpected tensor '" + w + "_scale': a scale belongs to an I8 tensor, but '" + w +
+                               "' is stored as F32");
+  }
+  {
+    ae::SafetensorsFile f = good;  // a scale of no parameter
+    f.tensors["nothing_scale"] = ae::StoredTensor{{1}, ae::DType::F32, {1.0f}};
+    CHECK_CONTAINS(load_error(f), "weights: unexpected tensor 'nothing_scale': this configuration has no such");
+  }
+  const auto target_after = parameters(*target);
+  for (const auto& [name, m] : target_before) CHECK(target_after.at(name) == m);
+
+  // The checkpoint loader counts the parameters without the scales.
+  auto model = random_model(config, 17);
+  const std::string q8 = ae::save_weights(*model, ae::WeightFormat{ae::DType::I8});
+  CHECK_NOTHROW(ae::load_checkpoint_from_memory(config_text(config), q8, ""));
+  ae::ModelConfig wider = config;
+  wider.d_model = 16;
+  CHECK_CONTAINS(error_of([&] { ae::load_checkpoint_from_memory(config_text(wider), q8, ""); }),
+                 "but the file holds " + std::to_string(config.parameter_count()) + " values in ");
+
+  // Formats the writer cannot produce.
+  CHECK(error_of([&] {
+          ae::save_weights(*model, ae::WeightFormat{ae::DType::I8, 0});
+        }) == "weights: cannot save as I8 with 0 levels (1 … 127)");
+  CHECK(error_of([&] {
+          ae::save_weights(*model, ae::WeightFormat{ae::DType::I8, 127, ae::ScaleRule::Rows, ae::DType::I8});
+        }) == "weights: cannot save 1-D parameters as I8: choose F32 or F16");
 }
 
 TEST_CASE("checkpoint: save_weights refuses values that could not be loaded back") {

@@ -300,6 +300,22 @@ TEST_CASE("gpt2: weights that disagree with config.json are refused before the m
   big["n_layer"] = 12;
   big["vocab_size"] = 320;
   CHECK_CONTAINS(error(big.dump(), files().weights), "has shape");
+  // An I8 tensor: its integers are not the weights, and GPT-2 files have no scale convention here.
+  {
+    const ae::SafetensorsFile file = ae::parse_safetensors(files().weights);
+    std::vector<std::vector<float>> integers;
+    std::vector<ae::NamedTensor> tensors;
+    for (const auto& [name, t] : file.tensors) {
+      if (name != "h.0.mlp.c_fc.weight") {
+        tensors.push_back({name, t.shape, ae::DType::F32, t.values.data()});
+        continue;
+      }
+      integers.emplace_back(t.values.size(), 1.0f);
+      tensors.push_back({name, t.shape, ae::DType::I8, integers.back().data()});
+    }
+    CHECK_CONTAINS(error(files().config, ae::write_safetensors(tensors)),
+                   "tensor 'h.0.mlp.c_fc.weight' is I8: a GPT-2 checkpoint is read from F32 or F16");
+  }
   // Another architecture's file.
   const float one = 1;
   const std::string llama = ae::write_safetensors({{"model.embed_tokens.weight", {1}, ae::DType::F32, &one}});

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -123,6 +124,21 @@ TEST_CASE(
   CHECK(buffer.substr(20, 2) == std::string("\x00\x3c", 2));
 }
 
+TEST_CASE("safetensors: I8 tensors are one two's-complement byte per value, after F32 and F16") {
+  const std::vector<float> q = {-128.0f, -1.0f, 0.0f, 1.0f, 127.0f};
+  const std::vector<float> f = {2.0f};
+  const std::string file =
+      ae::write_safetensors({{"a.q", {5}, ae::DType::I8, q.data()}, {"z.f16", {1}, ae::DType::F16, f.data()}});
+  const uint64_t n = read_le64(file);
+  const json j = json::parse(file.substr(8, n));
+  CHECK(j["z.f16"] == json::parse(R"({"dtype":"F16","shape":[1],"data_offsets":[0,2]})"));  // larger first
+  CHECK(j["a.q"] == json::parse(R"({"dtype":"I8","shape":[5],"data_offsets":[2,7]})"));
+  CHECK(file.substr(8 + n + 2) == std::string("\x80\xff\x00\x01\x7f", 5));
+  const ae::SafetensorsFile back = ae::parse_safetensors(file);
+  CHECK(back.tensors.at("a.q").dtype == ae::DType::I8);
+  CHECK(back.tensors.at("a.q").values == q);  // widened to the integers
+}
+
 TEST_CASE("safetensors: round trips") {
   const std::vector<float> w = random_values(12, 1);
   const std::vector<float> v = random_values(5, 2);
@@ -171,9 +187,17 @@ TEST_CASE("safetensors: the writer refuses what it cannot write faithfully") {
                  "safetensors: tensor 'a': shape [2,-1] has a negative dimension");
   CHECK_CONTAINS(write_error({{"a", {2}, ae::DType::F32, nullptr}}), "tensor 'a': no data");
   CHECK_CONTAINS(write_error({{"bad\xff", {1}, ae::DType::F32, &x}}), "not valid UTF-8");
+  // I8 stores integers; anything else would be changed on the way out.
+  for (const float bad : {0.5f, 128.0f, -129.0f, std::numeric_limits<float>::quiet_NaN()}) {
+    const std::vector<float> values = {3.0f, bad};
+    CHECK_CONTAINS(write_error({{"q", {2}, ae::DType::I8, values.data()}}), "safetensors: tensor 'q': I8 element 1 = ");
+  }
   CHECK(ae::dtype_from_string("F16") == ae::DType::F16);
   CHECK(ae::to_string(ae::DType::F32) == "F32");
-  CHECK_THROWS_WITH_AS(ae::dtype_from_string("f32"), "unsupported dtype f32 (expected F32 or F16)",
+  CHECK(ae::dtype_from_string("I8") == ae::DType::I8);
+  CHECK(ae::to_string(ae::DType::I8) == "I8");
+  CHECK(ae::dtype_size(ae::DType::I8) == 1);
+  CHECK_THROWS_WITH_AS(ae::dtype_from_string("f32"), "unsupported dtype f32 (expected F32, F16 or I8)",
                        std::invalid_argument);
 }
 
@@ -206,7 +230,9 @@ TEST_CASE("safetensors: malformed files are rejected with a message that names t
       {"missing shape", make_file(R"({"x":{"dtype":"F32","data_offsets":[0,4]}})", zeros(4)), "missing \"shape\""},
       {"missing offsets", make_file(R"({"x":{"dtype":"F32","shape":[1]}})", zeros(4)), "missing \"data_offsets\""},
       {"BF16", make_file(R"({"x":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]}})", zeros(4)),
-       "safetensors: tensor 'x': unsupported dtype BF16 (expected F32 or F16)"},
+       "safetensors: tensor 'x': unsupported dtype BF16 (expected F32, F16 or I8)"},
+      {"I8 size mismatch", make_file(R"({"x":{"dtype":"I8","shape":[3],"data_offsets":[0,4]}})", zeros(4)),
+       "do not match dtype I8 and shape [3] (3 bytes)"},
       {"dtype not a string", make_file(R"({"x":{"dtype":32,"shape":[1],"data_offsets":[0,4]}})", zeros(4)),
        "dtype must be a string, got 32"},
       {"fractional shape", make_file(R"({"x":{"dtype":"F32","shape":[2.5],"data_offsets":[0,4]}})", zeros(4)),

@@ -1,5 +1,6 @@
 // The models shipped in web/models still show what their metrics.json claims and what the
-// page teaches. Everything is recomputed from the shipped files (F16 weights widened to F32).
+// page teaches. Everything is recomputed from the shipped files (the coreference models' I8
+// weights times their scales, the word-order models' F16 weights widened to F32).
 #include "inference/trained_model.h"
 #include "io/checkpoint.h"
 #include "train/corpus.h"
@@ -9,6 +10,8 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 
@@ -150,6 +153,49 @@ TEST_CASE("shipped coreference models: metrics.json's split reports, head and cr
     CHECK(metrics["seeds_trained"].get<size_t>() == metrics["seeds"].size());
     CHECK(c.config_json["seeds_passing"] == metrics["seeds_passing"]);
     CHECK(c.config_json["seeds_trained"] == metrics["seeds_trained"]);
+  }
+}
+
+// The coreference models are stored as the trainer stores them (kShippedCorefWeights): every
+// matrix I8 within ±levels, each scale group reaching ±levels (absmax quantization), its F32 scale
+// per output feature; every vector F16; and metrics.json says which format it measured.
+TEST_CASE("shipped coreference models: the file is in the shipped weight format") {
+  const WeightFormat& format = kShippedCorefWeights;
+  for (const char* name : {"coref-encoder", "coref-encoder-zh", "coref-decoder"}) {
+    CAPTURE(name);
+    std::ifstream in(kModels + name + "/model.safetensors", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    const SafetensorsFile file = parse_safetensors(bytes);
+    const Checkpoint c = load(name);
+    size_t parameters = 0, matrices = 0;
+    c.model->visit_parameters([&](const std::string& parameter, Matrix& value) {
+      CAPTURE(parameter);
+      ++parameters;
+      const StoredTensor& t = file.tensors.at(parameter);
+      if (stored_shape(parameter, value).size() == 1) {
+        CHECK(t.dtype == format.vectors);
+        return;
+      }
+      ++matrices;
+      REQUIRE(t.dtype == DType::I8);
+      const ScaleAxis axis = scale_axis(parameter, format.scales);
+      const StoredTensor& scale = file.tensors.at(parameter + "_scale");
+      CHECK(scale.dtype == DType::F32);
+      const int64_t rows = t.shape[0], cols = t.shape[1];
+      CHECK(scale.shape == (axis == ScaleAxis::Rows ? std::vector<int64_t>{rows, 1} : std::vector<int64_t>{1, cols}));
+      std::vector<float> largest(scale.values.size(), 0.0f);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t col = 0; col < cols; ++col) {
+          const float q = std::fabs(t.values[static_cast<size_t>(r * cols + col)]);
+          float& l = largest[static_cast<size_t>(axis == ScaleAxis::Rows ? r : col)];
+          l = std::max(l, q);
+        }
+      for (size_t k = 0; k < largest.size(); ++k)
+        CHECK(largest[k] == (scale.values[k] == 0.0f ? 0.0f : static_cast<float>(format.levels)));
+    });
+    CHECK(file.tensors.size() == parameters + matrices);  // one scale tensor per matrix, nothing else
+    const json weights = read_metrics(name)["weights"];
+    CHECK(weights == json{{"dtype", "I8"}, {"levels", format.levels}, {"scales", "outputs"}, {"vectors", "F16"}});
   }
 }
 

@@ -1,11 +1,13 @@
 // scripts/serve.mjs refuses every path that resolves outside its root, through ".." or through
-// symlinks (followed with realpath), and still serves files and in-root links.
+// symlinks (followed with realpath), and still serves files and in-root links; it gzips what
+// compresses, model weights included.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { startServer } from '../../scripts/serve.mjs';
 
 let dir, server, url;
@@ -19,6 +21,7 @@ function makeTree() {
   fs.mkdirSync(outside);
   fs.writeFileSync(path.join(root, 'index.html'), '<p>root</p>');
   fs.writeFileSync(path.join(root, 'sub', 'a.txt'), 'inside');
+  fs.writeFileSync(path.join(root, 'sub', 'w.safetensors'), Buffer.alloc(4096, 7));
   fs.writeFileSync(path.join(outside, 'secret.txt'), 'SECRET');
   fs.writeFileSync(path.join(outside, 'index.html'), 'SECRET INDEX');
   fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'leak.txt')); // file link out
@@ -41,22 +44,38 @@ after(() => {
 });
 
 // node:http sends the path as written; fetch() would collapse a literal "/../" first.
-function get(pathname) {
+function get(pathname, headers = {}) {
   return new Promise((resolve, reject) => {
     http
-      .get({ host: new URL(url).hostname, port: new URL(url).port, path: pathname }, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode, body }));
+      .get({ host: new URL(url).hostname, port: new URL(url).port, path: pathname, headers }, (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: res.statusCode, body: bytes.toString('utf8'), bytes, headers: res.headers });
+        });
       })
       .on('error', reject);
   });
 }
 
+const statusAndBody = ({ status, body }) => ({ status, body });
+
 test('serves files, the index and symlinks that stay inside the root', async () => {
-  assert.deepEqual(await get('/sub/a.txt'), { status: 200, body: 'inside' });
-  assert.deepEqual(await get('/'), { status: 200, body: '<p>root</p>' });
-  assert.deepEqual(await get('/alias.txt'), { status: 200, body: 'inside' });
+  assert.deepEqual(statusAndBody(await get('/sub/a.txt')), { status: 200, body: 'inside' });
+  assert.deepEqual(statusAndBody(await get('/')), { status: 200, body: '<p>root</p>' });
+  assert.deepEqual(statusAndBody(await get('/alias.txt')), { status: 200, body: 'inside' });
+});
+
+test('model weights are sent gzipped to a client that accepts it, and whole to one that does not', async () => {
+  const gzipped = await get('/sub/w.safetensors', { 'accept-encoding': 'gzip' });
+  assert.equal(gzipped.headers['content-encoding'], 'gzip');
+  assert.ok(gzipped.bytes.length < 100, `${gzipped.bytes.length} bytes for 4096 equal ones`);
+  assert.deepEqual(zlib.gunzipSync(gzipped.bytes), Buffer.alloc(4096, 7));
+  const plain = await get('/sub/w.safetensors');
+  assert.equal(plain.headers['content-encoding'], undefined);
+  assert.equal(plain.headers['content-length'], '4096');
+  assert.deepEqual(plain.bytes, Buffer.alloc(4096, 7));
 });
 
 test('refuses symlinks that resolve outside the root (403, nothing of the file sent)', async () => {

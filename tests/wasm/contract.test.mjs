@@ -16,6 +16,7 @@ import {
   Engine,
 } from '../../web/lib/engine.mjs';
 import { loadNodeBenchEngine, loadNodeEngine, loadNodeFullEngine, shippedConfig, shippedModel } from './helpers.mjs';
+import { editSafetensors, float32Bytes } from './safetensors-edit.mjs';
 import { DECODER_PROMPT, LESSON } from '../../web/lib/lesson.mjs';
 
 // The shipped models' shapes, for the rows that sit just past a limit.
@@ -430,6 +431,60 @@ accepted(
   'the shipped encoder',
   () => engine.loadTrainedModel(files()).config.task,
   same('coreference'),
+);
+
+// Quantized weights that break a rule of docs/model-format.md ("Quantized tensors"), built from
+// the shipped decoder (I8 matrices with F32 scales) with the container itself left valid.
+const quantizedFiles = () => shippedModel('coref-decoder');
+const QUANTIZED = 'layers.0.ffn.expand.weight';
+const QUANTIZED_SCALE = `${QUANTIZED}_scale`;
+const hostileWeights = {
+  [`is I8 but its scale tensor '${QUANTIZED_SCALE}' is missing`]: (p) => delete p.tensors[QUANTIZED_SCALE],
+  [`scale tensor '${QUANTIZED_SCALE}' has shape [256], expected [64,1] (one scale per row) or [1,256]`]: (p) => {
+    p.tensors[QUANTIZED_SCALE].shape = [256];
+  },
+  [`scale tensor '${QUANTIZED_SCALE}' holds nan at element 3; a scale must be a finite number`]: (p) =>
+    p.tensors[QUANTIZED_SCALE].data.set(float32Bytes([NaN]), 12),
+  [`scale tensor '${QUANTIZED_SCALE}' must be F32 or F16, got I8`]: (p) => {
+    const scale = p.tensors[QUANTIZED_SCALE];
+    Object.assign(scale, { dtype: 'I8', data: scale.data.subarray(0, scale.data.length / 4) });
+  },
+  [`tensor '${QUANTIZED}' holds inf at element 0; a model with non-finite weights cannot run`]: (p) => {
+    const q = p.tensors[QUANTIZED].data;
+    q[0] = 15; // 15 × 3e38 overflows float32
+    p.tensors[QUANTIZED_SCALE].data.set(float32Bytes([3e38]), 0);
+  },
+  ['unsupported dtype I4 (expected F32, F16 or I8)']: (p) => {
+    p.tensors[QUANTIZED].dtype = 'I4';
+  },
+  ["tensor 'layers.0.ffn.expand.bias' is I8, but only 2-D tensors (matrices) can be quantized"]: (p) => {
+    const bias = p.tensors['layers.0.ffn.expand.bias'];
+    Object.assign(bias, { dtype: 'I8', data: bias.data.subarray(0, bias.data.length / 2) });
+  },
+  [`a scale belongs to an I8 tensor, but '${QUANTIZED}' is stored as F32`]: (p) => {
+    const q = p.tensors[QUANTIZED];
+    Object.assign(q, {
+      dtype: 'F32',
+      data: float32Bytes(Array.from(new Int8Array(q.data.buffer, q.data.byteOffset, q.data.length))),
+    });
+  },
+};
+for (const [message, edit] of Object.entries(hostileWeights))
+  refused(
+    'loadTrainedModel',
+    message,
+    [editSafetensors(quantizedFiles().weights, edit)],
+    (x) => engine.loadTrainedModel({ ...quantizedFiles(), weights: x }),
+    'bad-model',
+  );
+accepted(
+  'valid',
+  'loadTrainedModel',
+  'the shipped decoder, quantized, taken apart and put together again',
+  () =>
+    engine.loadTrainedModel({ ...quantizedFiles(), weights: editSafetensors(quantizedFiles().weights, () => {}) })
+      .config.task,
+  same('next-word'),
 );
 
 // --- loadBpeTokenizer (openGpt2Model is async: tests/wasm/gpt2.test.mjs) ------------------------------

@@ -2,8 +2,8 @@
 // docs/model-format.md and nothing else (no code of src/ or web/ is used): the directory's three
 // files, the tokenizer rules, embeddings and positions, pre-/post-LN layers, attention, GELU,
 // the tied or untied output head and the softmax over the vocabulary. It computes in double
-// precision (JS numbers) from the stored float32/float16 weights, so it differs from the float32
-// core only by rounding. tests/wasm/reference-forward.test.mjs holds the wasm module to it.
+// precision (JS numbers) from the stored weights (float32, float16, or int8 times their scales),
+// so it differs from the float32 core only by rounding. tests/wasm/reference-forward.test.mjs holds the wasm module to it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -19,26 +19,50 @@ function halfToNumber(h) {
   return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
 }
 
-// safetensors: u64 LE header length N, N bytes of JSON, then the data buffer.
-// → {name: {shape, data: Float64Array (row-major)}}
+// safetensors: u64 LE header length N, N bytes of JSON, then the data buffer. Dtypes F32, F16
+// and I8; an I8 tensor holds integers q and its F32/F16 scale tensor `${name}_scale`, of shape
+// [rows, 1] or [1, cols], gives value = q · scale (broadcast), rounded to float32.
+// → {name: {shape, data: Float64Array (row-major)}}, the parameters only
+const SIZES = { F32: 4, F16: 2, I8: 1 };
 export function parseSafetensors(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = Number(view.getBigUint64(0, true));
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
   const base = 8 + headerLength;
-  const tensors = {};
+  const stored = {};
   for (const [name, entry] of Object.entries(header)) {
     if (name === '__metadata__') continue;
     const [begin, end] = entry.data_offsets;
-    const size = entry.dtype === 'F32' ? 4 : entry.dtype === 'F16' ? 2 : null;
-    if (!size) throw new Error(`reference: tensor ${name} has dtype ${entry.dtype}, expected F32 or F16`);
+    const size = SIZES[entry.dtype];
+    if (!size) throw new Error(`reference: tensor ${name} has dtype ${entry.dtype}, expected F32, F16 or I8`);
     const count = (end - begin) / size;
     const data = new Float64Array(count);
     for (let i = 0; i < count; i++) {
       const at = base + begin + i * size;
-      data[i] = size === 4 ? view.getFloat32(at, true) : halfToNumber(view.getUint16(at, true));
+      if (size === 4) data[i] = view.getFloat32(at, true);
+      else if (size === 2) data[i] = halfToNumber(view.getUint16(at, true));
+      else data[i] = view.getInt8(at);
     }
-    tensors[name] = { shape: entry.shape, data };
+    stored[name] = { shape: entry.shape, dtype: entry.dtype, data };
+  }
+  const tensors = {};
+  for (const [name, t] of Object.entries(stored)) {
+    if (name.endsWith('_scale') && stored[name.slice(0, -'_scale'.length)]?.dtype === 'I8') continue;
+    if (t.dtype !== 'I8') {
+      tensors[name] = { shape: t.shape, data: t.data };
+      continue;
+    }
+    const scale = stored[`${name}_scale`];
+    if (!scale) throw new Error(`reference: I8 tensor ${name} has no ${name}_scale`);
+    const [rows, cols] = t.shape;
+    const perRow = scale.shape[0] === rows && scale.shape[1] === 1;
+    if (!perRow && !(scale.shape[0] === 1 && scale.shape[1] === cols))
+      throw new Error(`reference: ${name}_scale has shape [${scale.shape}], expected [${rows},1] or [1,${cols}]`);
+    const data = new Float64Array(rows * cols);
+    for (let r = 0; r < rows; r++)
+      for (let c = 0; c < cols; c++)
+        data[r * cols + c] = Math.fround(t.data[r * cols + c] * scale.data[perRow ? r : c]);
+    tensors[name] = { shape: t.shape, data };
   }
   return tensors;
 }
