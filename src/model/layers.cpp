@@ -113,6 +113,11 @@ void FeedForward::visit(const std::string& prefix, const ParameterVisitor& f) {
 
 // --- MultiHeadAttention ---------------------------------------------------------------
 
+void RopeSettings::rotate(Matrix& x, int first_position, bool inverse) const {
+  if (table && table->base() == base) table->rotate(x, first_position, inverse);
+  else apply_rope(x, first_position, base, inverse);
+}
+
 MultiHeadAttention::MultiHeadAttention(int d_model, int heads)
     : n_heads(heads),
       head_dim(d_model / heads),
@@ -145,8 +150,8 @@ Matrix MultiHeadAttention::forward(const Matrix& queries_from, const Matrix& key
     Matrix k = k_all.middleCols(col, head_dim);
     Matrix v = v_all.middleCols(col, head_dim);
     if (rope) {
-      apply_rope(q, options.mask.query_offset, rope->base);
-      apply_rope(k, 0, rope->base);
+      rope->rotate(q, options.mask.query_offset);
+      rope->rotate(k, 0);
     }
     if (dropout) head_options.dropout_seed = derive_seed(options.dropout_seed, static_cast<uint64_t>(h));
     const AttentionOptions& o = dropout ? head_options : options;
@@ -185,8 +190,8 @@ MultiHeadAttention::InputGradients MultiHeadAttention::backward(const Matrix& qu
     const HeadTrace& t = trace.heads[static_cast<size_t>(h)];
     AttentionGradients g = attention_backward(t.q, t.k, t.v, t.attention, options, d_concat.middleCols(col, head_dim));
     if (rope) {  // q, k were rotated after projection: rotate their gradients back
-      apply_rope(g.q, options.mask.query_offset, rope->base, /*inverse=*/true);
-      apply_rope(g.k, 0, rope->base, /*inverse=*/true);
+      rope->rotate(g.q, options.mask.query_offset, /*inverse=*/true);
+      rope->rotate(g.k, 0, /*inverse=*/true);
     }
     dq_all.middleCols(col, head_dim) = g.q;
     dk_all.middleCols(col, head_dim) = g.k;

@@ -4,6 +4,7 @@
 
 #include "model/config.h"
 #include "model/parameters.h"
+#include "model/positional.h"
 #include "ops/attention.h"
 
 #include <optional>
@@ -65,9 +66,15 @@ struct MultiHeadTrace {
   Matrix output;  // n×d: concat·W_O + b_O
 };
 
-// Rotary encoding for the queries and keys of one attention call.
+// Rotary encoding for the queries and keys of one attention call. table, when given, holds
+// the rotation for this base and head width (a Transformer's, model/positional.h): the same bits
+// as computing it, without pow, sin and cos per entry.
 struct RopeSettings {
   float base = 10000.0f;
+  const RopeTable* table = nullptr;
+
+  // x (n×dh) rotated in place as apply_rope(x, first_position, base, inverse).
+  void rotate(Matrix& x, int first_position, bool inverse = false) const;
 };
 
 // Multi-head attention. W_Q, W_K, W_V, W_O are d×d; head j owns columns [j·dh, (j+1)·dh) of

@@ -29,6 +29,8 @@ Transformer::Transformer(const ModelConfig& config, int64_t max_parameters)
   layers_.reserve(static_cast<size_t>(config_.n_layers));
   for (int i = 0; i < config_.n_layers; ++i) layers_.emplace_back(config_);
   if (config_.norm == NormPlacement::Pre) final_norm_.emplace(config_.d_model, config_.layer_norm_eps);
+  if (config_.positional == PositionalEncoding::Rope)
+    rope_table_.emplace(config_.rope_base, config_.head_dim(), config_.max_len);
 }
 
 void Transformer::init_random(uint64_t seed, float embedding_std) {
@@ -115,7 +117,7 @@ LayerOptions Transformer::layer_options(const RunOptions& o) const {
   lo.self_attention.score_multiplier = o.score_multiplier;
   lo.cross_attention.scale = o.scale;
   lo.cross_attention.score_multiplier = o.score_multiplier;
-  if (config_.positional == PositionalEncoding::Rope) lo.rope = RopeSettings{config_.rope_base};
+  if (config_.positional == PositionalEncoding::Rope) lo.rope = RopeSettings{config_.rope_base, &*rope_table_};
   lo.dropout = o.dropout;
   lo.dropout_seed = o.dropout_seed;
   return lo;

@@ -107,6 +107,7 @@ class Transformer {
   Matrix output_projection_;   // d×V, untied output head only (config.tie_output = false)
   std::vector<TransformerLayer> layers_;
   std::optional<LayerNorm> final_norm_;  // pre-LN only
+  std::optional<RopeTable> rope_table_;  // RoPE only: the rotations of positions 0 … max_len − 1
 };
 
 }  // namespace ae
