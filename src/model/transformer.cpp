@@ -1,6 +1,7 @@
 #include "model/transformer.h"
 
 #include "model/positional.h"
+#include "ops/matmul.h"
 #include "util/rng.h"
 
 #include <cmath>
@@ -127,7 +128,9 @@ Matrix Transformer::logits(const Matrix& hidden) const {
   if (hidden.cols() != config_.d_model)
     throw std::invalid_argument("logits: hidden rows are " + shape_string(hidden) + ", the model width is " +
                                 std::to_string(config_.d_model));
-  Matrix out = config_.tie_output ? Matrix(hidden * token_embedding_.transpose()) : Matrix(hidden * output_projection_);
+  // matmul: the sums of Eigen's product (ops/matmul.h), on the faster tiles.
+  Matrix out = config_.tie_output ? matmul(hidden, false, token_embedding_, /*transpose_b=*/true)
+                                  : matmul(hidden, false, output_projection_, false);
   out.rowwise() += output_bias_.row(0);
   return out;
 }
@@ -135,11 +138,11 @@ Matrix Transformer::logits(const Matrix& hidden) const {
 Matrix Transformer::logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const {
   grads.output_bias_ += d_logits.colwise().sum();
   if (!config_.tie_output) {
-    grads.output_projection_.noalias() += hidden.transpose() * d_logits;
-    return d_logits * output_projection_.transpose();
+    matmul_add(grads.output_projection_, hidden, /*transpose_a=*/true, d_logits, false);
+    return matmul(d_logits, false, output_projection_, /*transpose_b=*/true);
   }
-  grads.token_embedding_.noalias() += d_logits.transpose() * hidden;
-  return d_logits * token_embedding_;
+  matmul_add(grads.token_embedding_, d_logits, /*transpose_a=*/true, hidden, false);
+  return matmul(d_logits, false, token_embedding_, false);
 }
 
 void Transformer::backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,

@@ -2,6 +2,7 @@
 
 #include "ops/attention_memory.h"
 #include "ops/gemm.h"
+#include "ops/matmul.h"
 #include "ops/softmax.h"
 #include "util/rng.h"
 
@@ -134,8 +135,11 @@ AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Ma
   const Matrix& p = trace.weights;  // n×m
   const bool dropped = trace.dropout_mask.size() > 0;
   AttentionGradients g;
-  Matrix d_weights = d_output * v.transpose();  // n×m
-  if (dropped) {                                // output = (P ⊙ M)·V
+  // matmul: Eigen's sums on the faster tiles (ops/matmul.h). The products assigned to g's
+  // members stay Eigen's: assigned, they are summed as column-major products, which matmul
+  // does not reproduce (and they are the small ones: n×dh).
+  Matrix d_weights = matmul(d_output, false, v, /*transpose_b=*/true);  // n×m
+  if (dropped) {                                                        // output = (P ⊙ M)·V
     g.v = (p.array() * trace.dropout_mask.array()).matrix().transpose() * d_output;
     d_weights.array() *= trace.dropout_mask.array();
   } else {
