@@ -98,6 +98,8 @@ const GemmKernel* find_gemm_kernel(std::string_view name) {
   return nullptr;
 }
 
+bool gemm_rows_independent() { return gemm_kernels()[0].fn != &f32_gemm__eigen; }
+
 GemmFn gemm_muladd_tile() {
 #if AE_GEMM_HAS_AVX
   if (gemm_avx_supported()) return &f32_gemm_ukernel_5x16__avx;

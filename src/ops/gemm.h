@@ -120,6 +120,11 @@ size_t gemm_workspace_floats_avx(int m, int n, int k);
 #define AE_GEMM_HAS_AVX 0
 #endif
 
+// Whether gemm() computes each row of C on its own, whatever the other rows (true for every
+// tile kernel; not for Eigen's product, which builds with AVX2 run first and whose last
+// columns' sums depend on the number of rows).
+bool gemm_rows_independent();
+
 // The widest mul + add tile this CPU runs (f32_gemm_ukernel_5x16__avx where there is AVX, else
 // f32_gemm_ukernel_5x8 with simd::MulAdd): every entry summed as the tile body does, so the
 // result does not depend on which one runs. What matmul (ops/matmul.h) calls.

@@ -58,12 +58,15 @@ bool matmul_runs_on_tiles(Eigen::Index rows, Eigen::Index cols, Eigen::Index inn
   return inner <= kTileDepth;
 }
 
-Matrix matmul(const Matrix& a, bool ta, const Matrix& b, bool tb) {
+Matrix matmul(const Matrix& a, bool ta, const Matrix& b, bool tb, Eigen::Index as_rows) {
   const Eigen::Index rows = ta ? a.cols() : a.rows(), inner = ta ? a.rows() : a.cols(), cols = tb ? b.rows() : b.cols();
   check_shapes("matmul", inner, tb ? b.cols() : b.rows());
   Matrix c(rows, cols);
-  if (matmul_runs_on_tiles(rows, cols, inner)) {
+  if (matmul_runs_on_tiles(as_rows > 0 ? as_rows : rows, cols, inner)) {
     tile_product(c, a, ta, b, tb, /*accumulate=*/false);
+  } else if (as_rows > 0 && as_rows != rows) {
+    throw std::logic_error("matmul: " + std::to_string(rows) + " of the " + std::to_string(as_rows) +
+                           " rows of a product whose sums Eigen takes depending on all of its rows");
   } else {
     // Constructed from the product, not assigned to c: an assignment would evaluate it into a
     // column-major temporary (Eigen assumes aliasing), another order of sums.

@@ -29,7 +29,11 @@
 
 namespace ae {
 
-Matrix matmul(const Matrix& a, bool transpose_a, const Matrix& b, bool transpose_b);
+// as_rows: these are some of the rows of a product with as_rows rows (0: all of them), and the
+// result must be those rows of it, bit for bit. The choice between tiles and Eigen is then the
+// whole product's; a tile's rows do not depend on the others, Eigen's do, so if the whole product
+// is Eigen's this throws std::logic_error (check matmul_runs_on_tiles first).
+Matrix matmul(const Matrix& a, bool transpose_a, const Matrix& b, bool transpose_b, Eigen::Index as_rows = 0);
 void matmul_add(Matrix& c, const Matrix& a, bool transpose_a, const Matrix& b, bool transpose_b);
 
 // Whether a product with C rows×cols and inner size `inner` runs on the tile kernels (true) or

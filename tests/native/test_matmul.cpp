@@ -10,6 +10,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -95,6 +96,28 @@ TEST_CASE("matmul takes the tiles for the training shapes and leaves the others 
   CHECK_FALSE(ae::matmul_runs_on_tiles(20, 64, 0));
   CHECK_FALSE(ae::matmul_runs_on_tiles(16, 64, 100000));  // K beyond Eigen's cache block
   check_shape(16, 64, 3000, 9);                           // … summed as Eigen sums it, block by block
+}
+
+TEST_CASE("matmul with as_rows: some rows of a product, bit for bit those rows of the whole product") {
+  // Training's last layer on the loss's rows (RunOptions::output_rows): dx = dy·Wᵀ for t of the
+  // n rows. On its own a one-row product is Eigen's GEMV; as rows of the whole it takes the
+  // whole product's path (the tiles natively). In wasm the whole product is Eigen's, whose rows
+  // depend on the others: refused.
+  const int n = 30, inner = 256, cols = 64;
+  const ae::Matrix a = ref::random_matrix(n, inner, 21), b = ref::random_matrix(cols, inner, 22);
+  const ae::Matrix whole = ae::matmul(a, false, b, true);
+  for (const std::vector<int>& rows : {std::vector<int>{0, 7, 8, 29}, std::vector<int>{17}}) {
+    CAPTURE(rows.size());
+    ae::Matrix some_a(static_cast<Eigen::Index>(rows.size()), inner), expected(some_a.rows(), cols);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      some_a.row(static_cast<Eigen::Index>(i)) = a.row(rows[i]);
+      expected.row(static_cast<Eigen::Index>(i)) = whole.row(rows[i]);
+    }
+    if (ae::matmul_runs_on_tiles(n, cols, inner))
+      CHECK(bit_differences(ae::matmul(some_a, false, b, true, n), expected) == 0);
+    else CHECK_THROWS_AS(ae::matmul(some_a, false, b, true, n), std::logic_error);
+  }
+  CHECK(bit_differences(ae::matmul(a, false, b, true, n), whole) == 0);  // all the rows: the product
 }
 
 TEST_CASE("matmul and matmul_add refuse operands whose sizes do not go together") {
