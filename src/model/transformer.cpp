@@ -1,6 +1,7 @@
 #include "model/transformer.h"
 
 #include "model/positional.h"
+#include "ops/gemm.h"
 #include "ops/matmul.h"
 #include "util/rng.h"
 
@@ -90,6 +91,12 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
   if (!o.traced_layers.empty() && o.traced_layers.size() != layers_.size())
     input_error("traced_layers has " + std::to_string(o.traced_layers.size()) + " layers, the model has " +
                 std::to_string(layers_.size()));
+  for (size_t i = 0; i < o.output_rows.size(); ++i)
+    if (o.output_rows[i] < 0 || o.output_rows[i] >= n || (i > 0 && o.output_rows[i] <= o.output_rows[i - 1]))
+      input_error("output_rows must be ascending positions below " + std::to_string(n) + ", got " +
+                  std::to_string(o.output_rows[i]) + " at index " + std::to_string(i));
+  if (!o.output_rows.empty() && config_.cross_attention)
+    input_error("output_rows is for models without cross-attention");
 
   LayerOptions lo = layer_options(o);
   if (trace) {
@@ -101,6 +108,7 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
     lo.head_active = o.head_active.empty() ? nullptr : &o.head_active[l];
     if (o.dropout > 0.0f) lo.dropout_seed = derive_seed(o.dropout_seed, l);
     const bool traced = trace && (o.traced_layers.empty() || o.traced_layers[l] != 0);
+    lo.ffn_rows = !o.output_rows.empty() && l + 1 == layers_.size() ? &o.output_rows : nullptr;
     x = layers_[l].forward(x, o.memory, lo, traced ? &trace->layers[l] : nullptr);
     if (trace && !traced) trace->layers[l].output = x;  // the next traced layer's input
   }
@@ -155,12 +163,19 @@ void Transformer::backward(const std::vector<int>& ids, const RunOptions& option
   // x = layers_[l].forward(x, …) for every l
   for (size_t l = layers_.size(); l-- > 0;) {
     lo.head_active = options.head_active.empty() ? nullptr : &options.head_active[l];
+    lo.ffn_rows = !options.output_rows.empty() && l + 1 == layers_.size() ? &options.output_rows : nullptr;
     dx = layers_[l].backward(trace.layer_input(l), trace.layers[l], lo, dx, grads.layers_[l]);
   }
   // x = embed(ids, position_offset)
   for (size_t i = 0; i < ids.size(); ++i) grads.token_embedding_.row(ids[i]) += dx.row(static_cast<Eigen::Index>(i));
   if (config_.positional == PositionalEncoding::Learned)
     grads.position_embedding_.middleRows(options.position_offset, dx.rows()) += dx;
+}
+
+bool Transformer::output_rows_exact(int n, int t) const {
+  // The forward's products (gemm) must compute each row on its own, and the backward's sums
+  // over rows must leave zero terms out without a trace (FeedForward::rows_exact).
+  return !config_.cross_attention && !layers_.empty() && gemm_rows_independent() && layers_.back().ffn.rows_exact(n, t);
 }
 
 void Transformer::visit_parameters(const ParameterVisitor& f) {
