@@ -70,7 +70,7 @@ set_target_properties(attention_bench_relaxed PROPERTIES EXCLUDE_FROM_ALL ON)
 # The kernel tests of kernel_tests_wasm, on the relaxed kernels; Node 20 runs relaxed SIMD only
 # with --experimental-wasm-relaxed-simd.
 add_executable(kernel_tests_wasm_relaxed tests/native/main.cpp tests/native/test_gemm.cpp
-  tests/native/test_attention_fused.cpp)
+  tests/native/test_attention_fused.cpp tests/native/test_matmul.cpp)
 target_compile_definitions(kernel_tests_wasm_relaxed PRIVATE AE_RELAXED_SIMD=1)
 ae_link_relaxed_kernels(kernel_tests_wasm_relaxed)
 target_link_options(kernel_tests_wasm_relaxed PRIVATE -O1 -sWASM_BIGINT=1 -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1

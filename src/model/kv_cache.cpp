@@ -43,8 +43,8 @@ Matrix attend_cached(const MultiHeadAttention& mha, const Matrix& x, int first, 
     Matrix q = q_all.middleCols(col, mha.head_dim);
     Matrix k = k_all.middleCols(col, mha.head_dim);
     if (rope) {
-      apply_rope(q, first, rope->base);
-      apply_rope(k, first, rope->base);
+      rope->rotate(q, first);
+      rope->rotate(k, first);
     }
     key_rows[h]->middleRows(first, r) = k;
     value_rows[h]->middleRows(first, r) = v_all.middleCols(col, mha.head_dim);
@@ -130,8 +130,7 @@ Matrix Transformer::forward_cached(const std::vector<int>& ids, KvCache& cache, 
     trace->first_position = first;
     trace->weights.assign(layers_.size(), {});
   }
-  const std::optional<RopeSettings> rope =
-      c.positional == PositionalEncoding::Rope ? std::optional<RopeSettings>(RopeSettings{c.rope_base}) : std::nullopt;
+  const std::optional<RopeSettings> rope = layer_options(RunOptions{}).rope;
   std::vector<Matrix*> key_rows(static_cast<size_t>(c.n_heads)), value_rows(static_cast<size_t>(c.n_heads));
   for (size_t l = 0; l < layers_.size(); ++l) {
     const TransformerLayer& layer = layers_[l];

@@ -3,6 +3,7 @@
 #include "model/positional.h"
 #include "ops/activation.h"
 #include "ops/gemm.h"
+#include "ops/matmul.h"
 #include "ops/norm.h"
 #include "util/rng.h"
 
@@ -32,11 +33,30 @@ Matrix Linear::forward(const Matrix& x) const {
   return gemm_product(x, weight, false, &bias);
 }
 
-Matrix Linear::backward(const Matrix& x, const Matrix& dy, Linear& grad) const {
-  // y = x·W + b
-  grad.weight.noalias() += x.transpose() * dy;
-  grad.bias += dy.colwise().sum();
-  return dy * weight.transpose();
+namespace {
+
+// m's rows into an n-row matrix of zeros, at the rows `rows`.
+Matrix scatter_rows(const Matrix& m, const RowSubset& subset) {
+  Matrix out = Matrix::Zero(subset.n, m.cols());
+  for (size_t i = 0; i < subset.rows->size(); ++i) out.row((*subset.rows)[i]) = m.row(static_cast<Eigen::Index>(i));
+  return out;
+}
+
+Matrix gather_rows(const Matrix& m, const std::vector<int>& rows) {
+  Matrix out(static_cast<Eigen::Index>(rows.size()), m.cols());
+  for (size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = m.row(rows[i]);
+  return out;
+}
+
+}  // namespace
+
+Matrix Linear::backward(const Matrix& x, const Matrix& dy, Linear& grad, const RowSubset* rows) const {
+  // y = x·W + b   (matmul: Eigen's sums, on the faster tiles)
+  matmul_add(grad.weight, x, /*transpose_a=*/true, dy, false);  // dW += xᵀ·dy (a row subset: fewer zero terms)
+  // Eigen sums a column in pairs of rows, so a subset's bias sum is taken over all n rows.
+  if (rows) grad.bias += scatter_rows(dy, *rows).colwise().sum();
+  else grad.bias += dy.colwise().sum();
+  return matmul(dy, false, weight, /*transpose_b=*/true, rows ? rows->n : 0);  // dx = dy·Wᵀ
 }
 
 void Linear::init_random(Rng& rng) {
@@ -91,14 +111,21 @@ void gelu_and_derivative(const Matrix& h, Matrix& activated, Matrix& derivative)
 }  // namespace
 
 Matrix FeedForward::backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad,
-                             const Matrix* activation_mask) const {
+                             const Matrix* activation_mask, const RowSubset* rows) const {
   // y = project(gelu(hidden) ⊙ M), hidden = expand(x); M = 1 without dropout
   Matrix activated, derivative;
   gelu_and_derivative(hidden, activated, derivative);
   if (activation_mask) activated.array() *= activation_mask->array();
-  Matrix d_activated = project.backward(activated, dy, grad.project);
+  Matrix d_activated = project.backward(activated, dy, grad.project, rows);
   if (activation_mask) d_activated.array() *= activation_mask->array();
-  return expand.backward(x, (derivative.array() * d_activated.array()).matrix(), grad.expand);
+  return expand.backward(x, (derivative.array() * d_activated.array()).matrix(), grad.expand, rows);
+}
+
+bool FeedForward::rows_exact(Eigen::Index n, Eigen::Index t) const {
+  const Eigen::Index d = expand.weight.rows(), d_ff = expand.weight.cols();
+  // dW += xᵀ·dy over t and over n rows, and dx = dy·Wᵀ as the n-row product, for both linears.
+  return matmul_runs_on_tiles(d, d_ff, n) && matmul_runs_on_tiles(d, d_ff, t) && matmul_runs_on_tiles(d_ff, d, n) &&
+         matmul_runs_on_tiles(d_ff, d, t) && matmul_runs_on_tiles(n, d, d_ff) && matmul_runs_on_tiles(n, d_ff, d);
 }
 
 void FeedForward::init_random(Rng& rng) {
@@ -112,6 +139,11 @@ void FeedForward::visit(const std::string& prefix, const ParameterVisitor& f) {
 }
 
 // --- MultiHeadAttention ---------------------------------------------------------------
+
+void RopeSettings::rotate(Matrix& x, int first_position, bool inverse) const {
+  if (table && table->base() == base) table->rotate(x, first_position, inverse);
+  else apply_rope(x, first_position, base, inverse);
+}
 
 MultiHeadAttention::MultiHeadAttention(int d_model, int heads)
     : n_heads(heads),
@@ -145,8 +177,8 @@ Matrix MultiHeadAttention::forward(const Matrix& queries_from, const Matrix& key
     Matrix k = k_all.middleCols(col, head_dim);
     Matrix v = v_all.middleCols(col, head_dim);
     if (rope) {
-      apply_rope(q, options.mask.query_offset, rope->base);
-      apply_rope(k, 0, rope->base);
+      rope->rotate(q, options.mask.query_offset);
+      rope->rotate(k, 0);
     }
     if (dropout) head_options.dropout_seed = derive_seed(options.dropout_seed, static_cast<uint64_t>(h));
     const AttentionOptions& o = dropout ? head_options : options;
@@ -185,8 +217,8 @@ MultiHeadAttention::InputGradients MultiHeadAttention::backward(const Matrix& qu
     const HeadTrace& t = trace.heads[static_cast<size_t>(h)];
     AttentionGradients g = attention_backward(t.q, t.k, t.v, t.attention, options, d_concat.middleCols(col, head_dim));
     if (rope) {  // q, k were rotated after projection: rotate their gradients back
-      apply_rope(g.q, options.mask.query_offset, rope->base, /*inverse=*/true);
-      apply_rope(g.k, 0, rope->base, /*inverse=*/true);
+      rope->rotate(g.q, options.mask.query_offset, /*inverse=*/true);
+      rope->rotate(g.k, 0, /*inverse=*/true);
     }
     dq_all.middleCols(col, head_dim) = g.q;
     dk_all.middleCols(col, head_dim) = g.k;
@@ -235,6 +267,7 @@ struct LayerDropout {
   AttentionOptions self_attention;          // the attention weights, seed stream 0
   Matrix self_mask, hidden_mask, ffn_mask;  // streams 1, 2, 3: n×d, n×d_ff, n×d
 
+  // With o.ffn_rows, the feed-forward masks (hidden_mask, ffn_mask) are just those rows.
   LayerDropout(const LayerOptions& o, Eigen::Index n, Eigen::Index d, Eigen::Index d_ff)
       : self_attention(o.self_attention) {
     if (!(o.dropout > 0.0f)) return;
@@ -242,8 +275,13 @@ struct LayerDropout {
     self_attention.dropout = o.dropout;
     self_attention.dropout_seed = derive_seed(o.dropout_seed, 0);
     self_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 1));
-    hidden_mask = dropout_mask(n, d_ff, o.dropout, derive_seed(o.dropout_seed, 2));
-    ffn_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 3));
+    if (o.ffn_rows) {
+      hidden_mask = dropout_mask_rows(*o.ffn_rows, d_ff, o.dropout, derive_seed(o.dropout_seed, 2));
+      ffn_mask = dropout_mask_rows(*o.ffn_rows, d, o.dropout, derive_seed(o.dropout_seed, 3));
+    } else {
+      hidden_mask = dropout_mask(n, d_ff, o.dropout, derive_seed(o.dropout_seed, 2));
+      ffn_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 3));
+    }
   }
   bool on() const { return self_mask.size() > 0; }
   static const Matrix* mask(const Matrix& m) { return m.size() > 0 ? &m : nullptr; }
@@ -259,6 +297,8 @@ Matrix TransformerLayer::forward(const Matrix& x, const Matrix* memory, const La
                                  LayerTrace* trace) const {
   if (cross_attention && !memory)
     throw std::invalid_argument("decoder layer with cross-attention needs the encoder output (memory)");
+  if (o.ffn_rows && cross_attention)
+    throw std::invalid_argument("feed-forward rows are supported for layers without cross-attention only");
   LayerDropout drop(o, x.rows(), x.cols(), ffn.expand.weight.cols());
   if (drop.on() && cross_attention)
     throw std::invalid_argument("dropout is supported for layers without cross-attention only");
@@ -287,7 +327,9 @@ Matrix TransformerLayer::forward(const Matrix& x, const Matrix* memory, const La
         },
         nullptr);
   }
-  const bool stages = trace && !drop.on();  // the lesson's stages: inference traces only
+  const bool stages = trace && !drop.on() && !o.ffn_rows;  // the lesson's stages: inference traces only
+  // Training that reads only some rows of the output: the feed-forward sublayer on those rows.
+  if (o.ffn_rows) x1 = gather_rows(x1, *o.ffn_rows);
   Matrix y = sublayer_forward(
       norm, ln_ffn, x1, LayerDropout::mask(drop.ffn_mask),
       [&](const Matrix& h) {
@@ -311,13 +353,18 @@ Matrix TransformerLayer::backward(const Matrix& x, const LayerTrace& t, const La
   if (cross_attention) throw std::logic_error("training supports layers without cross-attention only");
   const bool pre = norm == NormPlacement::Pre;
   const Matrix* hidden_mask = LayerDropout::mask(t.ffn_hidden_dropout_mask);
-  // y = sublayer(x1, FFN): pre-LN x1 + D2 ⊙ FFN(LN2 x1), post-LN LN2(x1 + D2 ⊙ FFN x1)
-  const Matrix& x1 = pre ? t.after_self : t.self_norm;
-  const Matrix d_x1 =
-      sublayer_backward(norm, ln_ffn, grad.ln_ffn, x1, pre ? t.ffn_norm : t.after_ffn,
-                        LayerDropout::mask(t.ffn_dropout_mask), d_output, [&](const Matrix& h, const Matrix& d_out) {
-                          return ffn.backward(h, t.ffn_hidden, d_out, grad.ffn, hidden_mask);
-                        });
+  // y = sublayer(x1, FFN): pre-LN x1 + D2 ⊙ FFN(LN2 x1), post-LN LN2(x1 + D2 ⊙ FFN x1);
+  // with ffn_rows, y is those rows only, and x1's other rows get no gradient from this sublayer.
+  const Matrix& x1_all = pre ? t.after_self : t.self_norm;
+  const Matrix x1_rows = o.ffn_rows ? gather_rows(x1_all, *o.ffn_rows) : Matrix();
+  const Matrix& x1 = o.ffn_rows ? x1_rows : x1_all;
+  const RowSubset subset{o.ffn_rows, x1_all.rows()};
+  Matrix d_x1 = sublayer_backward(
+      norm, ln_ffn, grad.ln_ffn, x1, pre ? t.ffn_norm : t.after_ffn, LayerDropout::mask(t.ffn_dropout_mask), d_output,
+      [&](const Matrix& h, const Matrix& d_out) {
+        return ffn.backward(h, t.ffn_hidden, d_out, grad.ffn, hidden_mask, o.ffn_rows ? &subset : nullptr);
+      });
+  if (o.ffn_rows) d_x1 = scatter_rows(d_x1, subset);
   // x1 = sublayer(x, SelfAttn): pre-LN x + D1 ⊙ SelfAttn(LN1 x), post-LN LN1(x + D1 ⊙ SelfAttn x)
   // (the attention-weight masks are in the heads' traces)
   return sublayer_backward(norm, ln_self, grad.ln_self, x, pre ? t.self_norm : t.after_self,

@@ -4,6 +4,7 @@
 
 #include "model/config.h"
 #include "model/parameters.h"
+#include "model/positional.h"
 #include "ops/attention.h"
 
 #include <optional>
@@ -13,6 +14,18 @@ namespace ae {
 
 class Rng;
 
+// Some rows of an n-row sequence (ascending, distinct): training runs the last layer's
+// feed-forward sublayer only on the rows the loss reads (RunOptions::output_rows). Every
+// operation there is row by row except the sums over rows in the backward pass (weight and
+// bias gradients); for those, the other rows' dL/dy is exactly zero, and leaving a zero out of a
+// sum that starts at +0 changes none of its bits — as long as the sum is taken in the same way:
+// the products through the tiles (matmul with `as_rows` = n), the bias sums over the n rows.
+// FeedForward::rows_exact says whether a build's products allow it.
+struct RowSubset {
+  const std::vector<int>* rows = nullptr;
+  Eigen::Index n = 0;  // rows of the whole sequence
+};
+
 struct Linear {
   Matrix weight;  // in×out
   Matrix bias;    // 1×out
@@ -20,7 +33,10 @@ struct Linear {
   Linear(int in, int out);
   Matrix forward(const Matrix& x) const;  // x: n×in → n×out
   // Adds dL/dW and dL/db into grad and returns dL/dx, given the forward input x and dL/dy.
-  Matrix backward(const Matrix& x, const Matrix& dy, Linear& grad) const;
+  // rows: x and dy hold only these rows (ascending) of an n-row input, the others' dy being
+  // zero (the last layer in training, RowSubset); the sums are then taken as the whole input's
+  // would be, bit for bit (see RowSubset). nullptr: x and dy are the whole input.
+  Matrix backward(const Matrix& x, const Matrix& dy, Linear& grad, const RowSubset* rows = nullptr) const;
   void init_random(Rng& rng);  // weight ~ N(0, 1/in), bias = 0
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };
@@ -46,9 +62,12 @@ struct FeedForward {
   // when given, receive x·W1 + b1 (what backward needs) and GELU of it (before M).
   Matrix forward(const Matrix& x, Matrix* hidden = nullptr, const Matrix* activation_mask = nullptr,
                  Matrix* activation = nullptr) const;
-  // Backward of forward(x, &hidden, activation_mask) given dL/dy.
+  // Backward of forward(x, &hidden, activation_mask) given dL/dy; rows: see Linear::backward.
   Matrix backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad,
-                  const Matrix* activation_mask) const;
+                  const Matrix* activation_mask, const RowSubset* rows = nullptr) const;
+  // Whether backward on t of n rows gives the whole input's sums bit for bit in this build
+  // (natively: the products run on the tiles; in wasm they are Eigen's, whose sums depend on n).
+  bool rows_exact(Eigen::Index n, Eigen::Index t) const;
   void init_random(Rng& rng);
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };
@@ -65,9 +84,15 @@ struct MultiHeadTrace {
   Matrix output;  // n×d: concat·W_O + b_O
 };
 
-// Rotary encoding for the queries and keys of one attention call.
+// Rotary encoding for the queries and keys of one attention call. table, when given, holds
+// the rotation for this base and head width (a Transformer's, model/positional.h): the same bits
+// as computing it, without pow, sin and cos per entry.
 struct RopeSettings {
   float base = 10000.0f;
+  const RopeTable* table = nullptr;
+
+  // x (n×dh) rotated in place as apply_rope(x, first_position, base, inverse).
+  void rotate(Matrix& x, int first_position, bool inverse = false) const;
 };
 
 // Multi-head attention. W_Q, W_K, W_V, W_O are d×d; head j owns columns [j·dh, (j+1)·dh) of
@@ -150,6 +175,9 @@ struct LayerOptions {
   // FFN activation; masks come from streams derived from dropout_seed. 0 = off.
   float dropout = 0.0f;
   uint64_t dropout_seed = 0;
+  // Training only: run the feed-forward sublayer on these rows (ascending, distinct) of the
+  // layer's input alone; the layer's output is then just these rows (RowSubset). nullptr = all.
+  const std::vector<int>* ffn_rows = nullptr;
 };
 
 // One sublayer f (attention or feed-forward) with its residual add and LayerNorm: the one place
@@ -201,7 +229,7 @@ struct TransformerLayer {
   FeedForward ffn;
 
   explicit TransformerLayer(const ModelConfig& config);
-  // With options.dropout > 0 (training): layers without cross-attention only.
+  // With options.dropout > 0 or options.ffn_rows (training): layers without cross-attention only.
   Matrix forward(const Matrix& x, const Matrix* memory, const LayerOptions& options, LayerTrace* trace) const;
   // Backward of forward(x, nullptr, options, &trace) given dL/d(output): adds into grad and
   // returns dL/dx. Layers without cross-attention only (what the trainer uses); throws otherwise.

@@ -1,6 +1,8 @@
 #include "model/transformer.h"
 
 #include "model/positional.h"
+#include "ops/gemm.h"
+#include "ops/matmul.h"
 #include "util/rng.h"
 
 #include <cmath>
@@ -29,6 +31,8 @@ Transformer::Transformer(const ModelConfig& config, int64_t max_parameters)
   layers_.reserve(static_cast<size_t>(config_.n_layers));
   for (int i = 0; i < config_.n_layers; ++i) layers_.emplace_back(config_);
   if (config_.norm == NormPlacement::Pre) final_norm_.emplace(config_.d_model, config_.layer_norm_eps);
+  if (config_.positional == PositionalEncoding::Rope)
+    rope_table_.emplace(config_.rope_base, config_.head_dim(), config_.max_len);
 }
 
 void Transformer::init_random(uint64_t seed, float embedding_std) {
@@ -87,6 +91,12 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
   if (!o.traced_layers.empty() && o.traced_layers.size() != layers_.size())
     input_error("traced_layers has " + std::to_string(o.traced_layers.size()) + " layers, the model has " +
                 std::to_string(layers_.size()));
+  for (size_t i = 0; i < o.output_rows.size(); ++i)
+    if (o.output_rows[i] < 0 || o.output_rows[i] >= n || (i > 0 && o.output_rows[i] <= o.output_rows[i - 1]))
+      input_error("output_rows must be ascending positions below " + std::to_string(n) + ", got " +
+                  std::to_string(o.output_rows[i]) + " at index " + std::to_string(i));
+  if (!o.output_rows.empty() && config_.cross_attention)
+    input_error("output_rows is for models without cross-attention");
 
   LayerOptions lo = layer_options(o);
   if (trace) {
@@ -98,6 +108,7 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
     lo.head_active = o.head_active.empty() ? nullptr : &o.head_active[l];
     if (o.dropout > 0.0f) lo.dropout_seed = derive_seed(o.dropout_seed, l);
     const bool traced = trace && (o.traced_layers.empty() || o.traced_layers[l] != 0);
+    lo.ffn_rows = !o.output_rows.empty() && l + 1 == layers_.size() ? &o.output_rows : nullptr;
     x = layers_[l].forward(x, o.memory, lo, traced ? &trace->layers[l] : nullptr);
     if (trace && !traced) trace->layers[l].output = x;  // the next traced layer's input
   }
@@ -115,7 +126,7 @@ LayerOptions Transformer::layer_options(const RunOptions& o) const {
   lo.self_attention.score_multiplier = o.score_multiplier;
   lo.cross_attention.scale = o.scale;
   lo.cross_attention.score_multiplier = o.score_multiplier;
-  if (config_.positional == PositionalEncoding::Rope) lo.rope = RopeSettings{config_.rope_base};
+  if (config_.positional == PositionalEncoding::Rope) lo.rope = RopeSettings{config_.rope_base, &*rope_table_};
   lo.dropout = o.dropout;
   lo.dropout_seed = o.dropout_seed;
   return lo;
@@ -125,7 +136,9 @@ Matrix Transformer::logits(const Matrix& hidden) const {
   if (hidden.cols() != config_.d_model)
     throw std::invalid_argument("logits: hidden rows are " + shape_string(hidden) + ", the model width is " +
                                 std::to_string(config_.d_model));
-  Matrix out = config_.tie_output ? Matrix(hidden * token_embedding_.transpose()) : Matrix(hidden * output_projection_);
+  // matmul: the sums of Eigen's product (ops/matmul.h), on the faster tiles.
+  Matrix out = config_.tie_output ? matmul(hidden, false, token_embedding_, /*transpose_b=*/true)
+                                  : matmul(hidden, false, output_projection_, false);
   out.rowwise() += output_bias_.row(0);
   return out;
 }
@@ -133,11 +146,11 @@ Matrix Transformer::logits(const Matrix& hidden) const {
 Matrix Transformer::logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const {
   grads.output_bias_ += d_logits.colwise().sum();
   if (!config_.tie_output) {
-    grads.output_projection_.noalias() += hidden.transpose() * d_logits;
-    return d_logits * output_projection_.transpose();
+    matmul_add(grads.output_projection_, hidden, /*transpose_a=*/true, d_logits, false);
+    return matmul(d_logits, false, output_projection_, /*transpose_b=*/true);
   }
-  grads.token_embedding_.noalias() += d_logits.transpose() * hidden;
-  return d_logits * token_embedding_;
+  matmul_add(grads.token_embedding_, d_logits, /*transpose_a=*/true, hidden, false);
+  return matmul(d_logits, false, token_embedding_, false);
 }
 
 void Transformer::backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
@@ -150,12 +163,19 @@ void Transformer::backward(const std::vector<int>& ids, const RunOptions& option
   // x = layers_[l].forward(x, …) for every l
   for (size_t l = layers_.size(); l-- > 0;) {
     lo.head_active = options.head_active.empty() ? nullptr : &options.head_active[l];
+    lo.ffn_rows = !options.output_rows.empty() && l + 1 == layers_.size() ? &options.output_rows : nullptr;
     dx = layers_[l].backward(trace.layer_input(l), trace.layers[l], lo, dx, grads.layers_[l]);
   }
   // x = embed(ids, position_offset)
   for (size_t i = 0; i < ids.size(); ++i) grads.token_embedding_.row(ids[i]) += dx.row(static_cast<Eigen::Index>(i));
   if (config_.positional == PositionalEncoding::Learned)
     grads.position_embedding_.middleRows(options.position_offset, dx.rows()) += dx;
+}
+
+bool Transformer::output_rows_exact(int n, int t) const {
+  // The forward's products (gemm) must compute each row on its own, and the backward's sums
+  // over rows must leave zero terms out without a trace (FeedForward::rows_exact).
+  return !config_.cross_attention && !layers_.empty() && gemm_rows_independent() && layers_.back().ffn.rows_exact(n, t);
 }
 
 void Transformer::visit_parameters(const ParameterVisitor& f) {

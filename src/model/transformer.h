@@ -36,6 +36,13 @@ struct RunOptions {
   // untraced attention (no n×n matrices) and keeps only its output in the trace, so a big
   // model's trace grows with the layers on view, not all of them. Inference only.
   std::vector<uint8_t> traced_layers;
+  // The output rows the caller reads (ascending, distinct positions; empty = all): the loss's
+  // positions in training. The last layer's feed-forward sublayer and the final norm then run
+  // on these rows alone and forward returns just them, in this order (the trace's last layer
+  // output and `output` too); no other row's output reaches them, so they are the bits of the
+  // whole forward. backward then takes dL/d(these rows) (see output_rows_exact). Models without
+  // cross-attention.
+  std::vector<int> output_rows;
 };
 
 struct ForwardTrace {
@@ -89,10 +96,15 @@ class Transformer {
   // --- training (src/train/); the layers' backwards are beside their forwards in layers.cpp ---
   // Backward of logits(hidden): adds into grads' embedding and output bias, returns dL/dhidden.
   Matrix logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const;
-  // Backward of forward(ids, options, &trace) given dL/d(output) (n×d); gradients are added
-  // into grads, a Transformer of the same config used as an accumulator.
+  // Backward of forward(ids, options, &trace) given dL/d(output) (n×d, or one row per
+  // options.output_rows); gradients are added into grads, a Transformer of the same config used
+  // as an accumulator.
   void backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
                 const Matrix& d_output, Transformer& grads) const;
+  // Whether backward with output_rows (t of n rows) gives bit for bit the gradients of the whole
+  // forward and a dL/d(output) that is zero in the other rows: true natively (the sums over rows
+  // run on the tiles), false in wasm (Eigen's sums there depend on the number of rows).
+  bool output_rows_exact(int n, int t) const;
 
   void visit_parameters(const ParameterVisitor& f);
   size_t parameter_count() const;
@@ -107,6 +119,7 @@ class Transformer {
   Matrix output_projection_;   // d×V, untied output head only (config.tie_output = false)
   std::vector<TransformerLayer> layers_;
   std::optional<LayerNorm> final_norm_;  // pre-LN only
+  std::optional<RopeTable> rope_table_;  // RoPE only: the rotations of positions 0 … max_len − 1
 };
 
 }  // namespace ae

@@ -2,6 +2,7 @@
 
 #include "ops/attention_memory.h"
 #include "ops/gemm.h"
+#include "ops/matmul.h"
 #include "ops/softmax.h"
 #include "util/rng.h"
 
@@ -87,15 +88,34 @@ void throw_score_overflow(int64_t query, int64_t key) {
                               "smaller Q and K values or a smaller score multiplier");
 }
 
+namespace {
+
+// One row of a dropout mask: cols entries from rng, each 0 when its 53-bit uniform falls below p.
+void fill_dropout_row(float* row, Eigen::Index cols, float p, Rng& rng) {
+  const float keep = 1.0f / (1.0f - p);
+  const uint64_t threshold = static_cast<uint64_t>(static_cast<double>(p) * 0x1.0p53);
+  for (Eigen::Index j = 0; j < cols; ++j) row[j] = (rng.next_u64() >> 11) < threshold ? 0.0f : keep;
+}
+
+}  // namespace
+
 Matrix dropout_mask(Eigen::Index rows, Eigen::Index cols, float p, uint64_t seed) {
   if (!(p >= 0.0f && p < 1.0f)) throw std::invalid_argument("dropout: p must lie in [0, 1)");
   Matrix m(rows, cols);
   Rng rng(seed);
-  const float keep = 1.0f / (1.0f - p);
-  // An entry is dropped when its 53-bit uniform falls below p.
-  const uint64_t threshold = static_cast<uint64_t>(static_cast<double>(p) * 0x1.0p53);
-  for (Eigen::Index i = 0; i < rows; ++i)
-    for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = (rng.next_u64() >> 11) < threshold ? 0.0f : keep;
+  for (Eigen::Index i = 0; i < rows; ++i) fill_dropout_row(m.row(i).data(), cols, p, rng);
+  return m;
+}
+
+Matrix dropout_mask_rows(const std::vector<int>& rows, Eigen::Index cols, float p, uint64_t seed) {
+  if (!(p >= 0.0f && p < 1.0f)) throw std::invalid_argument("dropout: p must lie in [0, 1)");
+  Matrix m(static_cast<Eigen::Index>(rows.size()), cols);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i] < 0) throw std::invalid_argument("dropout: row " + std::to_string(rows[i]) + " is negative");
+    Rng rng(seed);
+    rng.discard(static_cast<uint64_t>(rows[i]) * static_cast<uint64_t>(cols));
+    fill_dropout_row(m.row(static_cast<Eigen::Index>(i)).data(), cols, p, rng);
+  }
   return m;
 }
 
@@ -134,8 +154,11 @@ AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Ma
   const Matrix& p = trace.weights;  // n×m
   const bool dropped = trace.dropout_mask.size() > 0;
   AttentionGradients g;
-  Matrix d_weights = d_output * v.transpose();  // n×m
-  if (dropped) {                                // output = (P ⊙ M)·V
+  // matmul: Eigen's sums on the faster tiles (ops/matmul.h). The products assigned to g's
+  // members stay Eigen's: assigned, they are summed as column-major products, which matmul
+  // does not reproduce (and they are the small ones: n×dh).
+  Matrix d_weights = matmul(d_output, false, v, /*transpose_b=*/true);  // n×m
+  if (dropped) {                                                        // output = (P ⊙ M)·V
     g.v = (p.array() * trace.dropout_mask.array()).matrix().transpose() * d_output;
     d_weights.array() *= trace.dropout_mask.array();
   } else {

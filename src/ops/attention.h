@@ -75,6 +75,9 @@ AttentionGradients attention_backward(const Matrix& q, const Matrix& k, const Ma
 // Inverted-dropout mask (rows×cols): each entry is 0 with probability p, else 1/(1 − p), drawn
 // from Rng(seed) in row-major order. p must lie in [0, 1).
 Matrix dropout_mask(Eigen::Index rows, Eigen::Index cols, float p, uint64_t seed);
+// The rows `rows` of dropout_mask(·, cols, p, seed), in that order, drawn directly (row r is
+// the generator's draws r·cols …): for training that needs only some rows of a mask.
+Matrix dropout_mask_rows(const std::vector<int>& rows, Eigen::Index cols, float p, uint64_t seed);
 // A well-mixed seed for the index-th independent stream derived from seed (per layer, head, …).
 uint64_t derive_seed(uint64_t seed, uint64_t index);
 

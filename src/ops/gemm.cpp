@@ -5,6 +5,8 @@
 #include "ops/f32x4.h"
 #include "tensor.h"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -36,7 +38,11 @@ namespace {
 #define AE_GEMM_FMA_TILES                                                         \
   AE_GEMM_TILE(6, Fma, AE_F32X4_FMA_ISA), AE_GEMM_TILE(5, Fma, AE_F32X4_FMA_ISA), \
       AE_GEMM_TILE(4, Fma, AE_F32X4_FMA_ISA),
+// AVX (natively, where the CPU has it) leads: the 5×8 tile's arithmetic on twice the lanes.
 constexpr GemmKernel kKernels[] = {
+#if AE_GEMM_HAS_AVX && !AE_GEMM_EIGEN_FIRST && !AE_F32X4_FMA_FAST
+    {"f32_gemm_ukernel_5x16__avx", &f32_gemm_ukernel_5x16__avx},
+#endif
 #if AE_GEMM_EIGEN_FIRST
     {"f32_gemm__eigen", &f32_gemm__eigen},
 #endif
@@ -57,14 +63,56 @@ constexpr GemmKernel kKernels[] = {
 #undef AE_GEMM_FMA_TILES
 #undef AE_GEMM_TILE
 
+bool runnable(const GemmKernel& kernel) {
+#if AE_GEMM_HAS_AVX
+  if (kernel.fn == &f32_gemm_ukernel_5x16__avx) return gemm_avx_supported();
+#endif
+  return kernel.fn != nullptr;
+}
+
+// kKernels without those this CPU cannot run, found once.
+struct RunnableKernels {
+  GemmKernel list[std::size(kKernels)];
+  size_t count = 0;
+  RunnableKernels() {
+    for (const GemmKernel& kernel : kKernels)
+      if (runnable(kernel)) list[count++] = kernel;
+  }
+};
+
+const RunnableKernels& runnable_kernels() {
+  static const RunnableKernels kernels;
+  return kernels;
+}
+
 }  // namespace
 
-std::span<const GemmKernel> gemm_kernels() { return kKernels; }
+std::span<const GemmKernel> gemm_kernels() {
+  const RunnableKernels& k = runnable_kernels();
+  return {k.list, k.count};
+}
 
 const GemmKernel* find_gemm_kernel(std::string_view name) {
-  for (const GemmKernel& kernel : kKernels)
+  for (const GemmKernel& kernel : gemm_kernels())
     if (name == kernel.name) return &kernel;
   return nullptr;
+}
+
+bool gemm_rows_independent() { return gemm_kernels()[0].fn != &f32_gemm__eigen; }
+
+GemmFn gemm_muladd_tile() {
+#if AE_GEMM_HAS_AVX
+  if (gemm_avx_supported()) return &f32_gemm_ukernel_5x16__avx;
+#endif
+  return &f32_gemm_ukernel_f32x4<5, simd::MulAdd>;
+}
+
+size_t gemm_workspace_floats(int m, int n, int k) {
+#if AE_GEMM_HAS_AVX
+  return std::max(gemm_workspace_floats_f32x4(m, n, k), gemm_workspace_floats_avx(m, n, k));
+#else
+  return gemm_workspace_floats_f32x4(m, n, k);
+#endif
 }
 
 void validate_gemm_args(const GemmArgs& g) {
@@ -72,7 +120,10 @@ void validate_gemm_args(const GemmArgs& g) {
     fail("sizes must not be negative, got M = " + std::to_string(g.m) + ", N = " + std::to_string(g.n) +
          ", K = " + std::to_string(g.k));
   const int b_row = g.transpose_b ? g.k : g.n;
-  if (g.lda < g.k) fail("lda = " + std::to_string(g.lda) + " is less than K = " + std::to_string(g.k));
+  if (!g.transpose_a && g.lda < g.k)
+    fail("lda = " + std::to_string(g.lda) + " is less than K = " + std::to_string(g.k));
+  if (g.transpose_a && g.lda < g.m)
+    fail("lda = " + std::to_string(g.lda) + " is less than M = " + std::to_string(g.m) + " (A is stored K×M)");
   if (g.ldb < b_row)
     fail("ldb = " + std::to_string(g.ldb) + " is less than " + (g.transpose_b ? "K = " : "N = ") +
          std::to_string(b_row) + (g.transpose_b ? " (B is stored N×K)" : " (B is stored K×N)"));
@@ -84,7 +135,7 @@ void validate_gemm_args(const GemmArgs& g) {
 
 void gemm(const GemmArgs& args) {
   validate_gemm_args(args);
-  kKernels[0].fn(args);
+  gemm_kernels()[0].fn(args);
 }
 
 Matrix gemm_product(const Matrix& a, const Matrix& b, bool transpose_b, const Matrix* bias) {
@@ -105,6 +156,18 @@ Matrix gemm_product(const Matrix& a, const Matrix& b, bool transpose_b, const Ma
   return c;
 }
 
+namespace {
+
+// op(A)[i][p] and op(B)[p][j] of a GemmArgs.
+float a_at(const GemmArgs& g, int i, int p) {
+  return g.transpose_a ? g.a[static_cast<size_t>(p) * g.lda + i] : g.a[static_cast<size_t>(i) * g.lda + p];
+}
+float b_at(const GemmArgs& g, int p, int j) {
+  return g.transpose_b ? g.b[static_cast<size_t>(j) * g.ldb + p] : g.b[static_cast<size_t>(p) * g.ldb + j];
+}
+
+}  // namespace
+
 void gemm_reference(const GemmArgs& g) {
   for (int i = 0; i < g.m; ++i)
     for (int j = 0; j < g.n; ++j) {
@@ -112,23 +175,21 @@ void gemm_reference(const GemmArgs& g) {
       double acc = g.accumulate ? c : 0.0;
       if (g.bias) acc += g.bias[j];
       double sum = 0.0;
-      for (int p = 0; p < g.k; ++p) {
-        const double b =
-            g.transpose_b ? g.b[static_cast<size_t>(j) * g.ldb + p] : g.b[static_cast<size_t>(p) * g.ldb + j];
-        sum += static_cast<double>(g.a[static_cast<size_t>(i) * g.lda + p]) * b;
-      }
+      for (int p = 0; p < g.k; ++p) sum += static_cast<double>(a_at(g, i, p)) * b_at(g, p, j);
       c = static_cast<float>(acc + sum);
     }
 }
 
 void f32_gemm__scalar(const GemmArgs& g) {
+  // op(A)[i][p] = a[p · a_step] with a at row i of op(A).
+  const size_t a_step = g.transpose_a ? static_cast<size_t>(g.lda) : 1;
   for (int i = 0; i < g.m; ++i) {
     float* c = g.c + static_cast<size_t>(i) * g.ldc;
-    const float* a = g.a + static_cast<size_t>(i) * g.lda;
+    const float* a = g.transpose_a ? g.a + i : g.a + static_cast<size_t>(i) * g.lda;
     for (int j = 0; j < g.n; ++j) c[j] = (g.accumulate ? c[j] : 0.0f) + (g.bias ? g.bias[j] : 0.0f);
     if (!g.transpose_b) {
       for (int p = 0; p < g.k; ++p) {
-        const float x = a[p];
+        const float x = a[p * a_step];
         const float* b = g.b + static_cast<size_t>(p) * g.ldb;
         for (int j = 0; j < g.n; ++j) c[j] += x * b[j];
       }
@@ -136,7 +197,7 @@ void f32_gemm__scalar(const GemmArgs& g) {
       for (int j = 0; j < g.n; ++j) {
         const float* b = g.b + static_cast<size_t>(j) * g.ldb;
         float sum = 0.0f;
-        for (int p = 0; p < g.k; ++p) sum += a[p] * b[p];
+        for (int p = 0; p < g.k; ++p) sum += a[p * a_step] * b[p];
         c[j] += sum;
       }
     }
@@ -148,17 +209,23 @@ void f32_gemm__eigen(const GemmArgs& g) {
   using Stride = Eigen::OuterStride<>;
   using ConstMap = Eigen::Map<const Matrix, Eigen::Unaligned, Stride>;
   Eigen::Map<Matrix, Eigen::Unaligned, Stride> c(g.c, g.m, g.n, Stride(g.ldc));
-  const ConstMap a(g.a, g.m, g.k, Stride(g.lda));
   if (g.k == 0) {
     if (!g.accumulate) c.setZero();
-  } else if (g.transpose_b) {
-    const ConstMap b(g.b, g.n, g.k, Stride(g.ldb));
-    if (g.accumulate) c.noalias() += a * b.transpose();
-    else c.noalias() = a * b.transpose();
   } else {
-    const ConstMap b(g.b, g.k, g.n, Stride(g.ldb));
-    if (g.accumulate) c.noalias() += a * b;
-    else c.noalias() = a * b;
+    // Eigen sums the products first and then adds them to C, whatever products_first says.
+    const auto product = [&](const auto& a) {
+      if (g.transpose_b) {
+        const ConstMap b(g.b, g.n, g.k, Stride(g.ldb));
+        if (g.accumulate) c.noalias() += a * b.transpose();
+        else c.noalias() = a * b.transpose();
+      } else {
+        const ConstMap b(g.b, g.k, g.n, Stride(g.ldb));
+        if (g.accumulate) c.noalias() += a * b;
+        else c.noalias() = a * b;
+      }
+    };
+    if (g.transpose_a) product(ConstMap(g.a, g.k, g.m, Stride(g.lda)).transpose());
+    else product(ConstMap(g.a, g.m, g.k, Stride(g.lda)));
   }
   if (g.bias) c.rowwise() += Eigen::Map<const Vector>(g.bias, g.n);
 }

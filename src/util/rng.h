@@ -35,6 +35,9 @@ class Rng {
   // Uniform integer in [0, n).
   uint64_t below(uint64_t n) { return next_u64() % n; }
 
+  // Skips the next n values of next_u64() (splitmix64's state is a counter: one addition).
+  void discard(uint64_t n) { state_ += n * 0x9E3779B97F4A7C15ull; }
+
  private:
   uint64_t state_;
 };

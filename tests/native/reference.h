@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -306,6 +307,16 @@ inline double max_abs_diff(const ae::Matrix& a, const ae::Matrix& b) {
   REQUIRE(a.rows() == b.rows());
   REQUIRE(a.cols() == b.cols());
   return static_cast<double>((a - b).cwiseAbs().maxCoeff());
+}
+
+// Entries that differ in their bits (0 and −0 differ; shapes must match): for the fast paths
+// that must give exactly what their twin gives, so that training stays byte-identical.
+inline int bit_differences(const ae::Matrix& a, const ae::Matrix& b) {
+  REQUIRE(a.rows() == b.rows());
+  REQUIRE(a.cols() == b.cols());
+  int differ = 0;
+  for (Eigen::Index i = 0; i < a.size(); ++i) differ += std::memcmp(a.data() + i, b.data() + i, sizeof(float)) != 0;
+  return differ;
 }
 
 // Row i of the result is row perm[i] of x.

@@ -1,13 +1,15 @@
 // GEMM: every variant of gemm_kernels() against the double-precision reference, over sizes
-// below, at and above the register tile (4/5/6 × 8) and the cache blocks (KC = 512,
-// MC = 256, NC = 1024), both layouts of B, bias, accumulate, leading dimensions wider than
-// the matrices, and large magnitudes. Also built to wasm (kernel_tests_wasm) and run by ctest.
+// below, at and above the register tile (4/5/6 × 8, 5 × 16) and the cache blocks (KC = 512,
+// MC = 256, NC = 1024), both layouts of A and of B, bias, accumulate (either order), leading
+// dimensions wider than the matrices, and large magnitudes; and the tiles' sums bit for bit
+// across vector widths. Also built to wasm (kernel_tests_wasm) and run by ctest.
 #include "ops/f32x4.h"
 #include "ops/gemm.h"
 #include "reference.h"
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -24,12 +26,14 @@ struct Case {
   int pad = 0;         // extra floats per row in every leading dimension
   double scale = 1.0;  // magnitude of the entries
   uint64_t seed = 1;
+  bool transpose_a = false, products_first = false;
 };
 
 std::string describe(const Case& c) {
   std::ostringstream s;
-  s << "M=" << c.m << " N=" << c.n << " K=" << c.k << (c.transpose_b ? " B^T" : "") << (c.bias ? " +bias" : "")
-    << (c.accumulate ? " C+=" : "") << " pad=" << c.pad << " scale=" << c.scale;
+  s << "M=" << c.m << " N=" << c.n << " K=" << c.k << (c.transpose_a ? " A^T" : "") << (c.transpose_b ? " B^T" : "")
+    << (c.bias ? " +bias" : "") << (c.accumulate ? (c.products_first ? " C+=(sum)" : " C+=") : "") << " pad=" << c.pad
+    << " scale=" << c.scale;
   return s.str();
 }
 
@@ -48,10 +52,10 @@ struct Problem {
   std::vector<double> expected, bound;
 
   explicit Problem(const Case& cs) : c(cs) {
-    lda = c.k + c.pad;
+    lda = (c.transpose_a ? c.m : c.k) + c.pad;
     ldb = (c.transpose_b ? c.k : c.n) + c.pad;
     ldc = c.n + c.pad;
-    a = random_values(static_cast<size_t>(c.m) * lda, c.seed, c.scale);
+    a = random_values(static_cast<size_t>(c.transpose_a ? c.k : c.m) * lda, c.seed, c.scale);
     b = random_values(static_cast<size_t>(c.transpose_b ? c.n : c.k) * ldb, c.seed + 1, c.scale);
     bias = random_values(static_cast<size_t>(c.n), c.seed + 2, c.scale * c.scale);
     c0 = random_values(static_cast<size_t>(c.m) * ldc, c.seed + 3, c.scale * c.scale);
@@ -69,7 +73,8 @@ struct Problem {
         double sum = 0.0, magnitude = 0.0;
         for (int p = 0; p < c.k; ++p) {
           const double bv = c.transpose_b ? b[static_cast<size_t>(j) * ldb + p] : b[static_cast<size_t>(p) * ldb + j];
-          const double term = static_cast<double>(a[static_cast<size_t>(i) * lda + p]) * bv;
+          const double av = c.transpose_a ? a[static_cast<size_t>(p) * lda + i] : a[static_cast<size_t>(i) * lda + p];
+          const double term = av * bv;
           sum += term;
           magnitude += std::abs(term);
         }
@@ -84,10 +89,10 @@ struct Problem {
   ae::GemmArgs args(std::vector<float>& out) const {
     ae::GemmArgs g;
     g.m = c.m, g.n = c.n, g.k = c.k;
-    g.a = a.data(), g.lda = lda;
+    g.a = a.data(), g.lda = lda, g.transpose_a = c.transpose_a;
     g.b = b.data(), g.ldb = ldb, g.transpose_b = c.transpose_b;
     g.bias = c.bias ? bias.data() : nullptr;
-    g.accumulate = c.accumulate;
+    g.accumulate = c.accumulate, g.products_first = c.products_first;
     out = c0;
     g.c = out.data(), g.ldc = ldc;
     return g;
@@ -150,6 +155,10 @@ TEST_CASE("the build has the portable, Eigen and SIMD variants, with distinct na
   CHECK(names[0] == "f32_gemm_ukernel_6x8__wasmrelaxedsimd");  // gemm() runs the fused tile
 #elif defined(__wasm_simd128__)
   CHECK(names[0] == "f32_gemm_ukernel_5x8__wasmsimd");
+#elif AE_GEMM_HAS_AVX && !AE_F32X4_FMA_FAST
+  // Natively the AVX tile is offered, and leads, only where the CPU has AVX.
+  CHECK((ae::find_gemm_kernel("f32_gemm_ukernel_5x16__avx") != nullptr) == ae::gemm_avx_supported());
+  if (ae::gemm_avx_supported()) CHECK(names[0] == "f32_gemm_ukernel_5x16__avx");
 #endif
   CHECK(ae::find_gemm_kernel("f32_gemm__nonexistent") == nullptr);
   for (size_t i = 0; i < names.size(); ++i)
@@ -165,11 +174,15 @@ TEST_CASE("gemm_reference agrees with the test's own product") {
   CHECK_MATRIX_NEAR(c, ref::matmul(ref::to_double(a), ref::to_double(b)), 1e-6, 1e-6);
 }
 
-TEST_CASE("every variant matches the reference over M × N, for several K, both layouts of B") {
+TEST_CASE("every variant matches the reference over M × N, for several K, both layouts of A and of B") {
   for (int m : kSizes)
     for (int n : kSizes)
       for (int k : {1, 5, 17, 64})
-        for (bool t : {false, true}) check_all_variants({m, n, k, t, false, false, 0, 1.0, 1u + m * 7u + n * 131u + k});
+        for (int t = 0; t < 4; ++t) {
+          Case c{m, n, k, (t & 1) != 0, false, false, 0, 1.0, 1u + m * 7u + n * 131u + k};
+          c.transpose_a = (t & 2) != 0;
+          check_all_variants(c);
+        }
 }
 
 TEST_CASE("every variant matches the reference over K, for several M × N") {
@@ -179,13 +192,16 @@ TEST_CASE("every variant matches the reference over K, for several M × N") {
       for (bool t : {false, true}) check_all_variants({mn[0], mn[1], k, t, false, false, 0, 1.0, 7u + k});
 }
 
-TEST_CASE("bias, accumulate and wide leading dimensions") {
+TEST_CASE("bias, accumulate in either order, and wide leading dimensions") {
   for (int m : {1, 4, 5, 17, 65})
     for (int n : {1, 7, 8, 9, 16, 17})
       for (int k : {1, 3, 16})
         for (bool t : {false, true})
-          for (int flags = 0; flags < 4; ++flags)
-            check_all_variants({m, n, k, t, (flags & 1) != 0, (flags & 2) != 0, 3, 1.0, 11u + m + n + k});
+          for (int flags = 0; flags < 16; ++flags) {
+            Case c{m, n, k, t, (flags & 1) != 0, (flags & 2) != 0, 3, 1.0, 11u + m + n + k};
+            c.products_first = (flags & 4) != 0, c.transpose_a = (flags & 8) != 0;
+            check_all_variants(c);
+          }
 }
 
 TEST_CASE("K = 0: C = (accumulate ? C : 0) + bias; M = 0 or N = 0: nothing happens") {
@@ -200,6 +216,9 @@ TEST_CASE("sizes that cross the cache blocks (KC = 512, MC = 256, NC = 1024)") {
   check_all_variants({260, 20, 520, true, false, false, 0});
   check_all_variants({9, 1030, 1030, false, true, false, 0});
   check_all_variants({9, 1030, 600, true, false, true, 2});
+  Case transposed{260, 40, 520, false, true, true, 1};
+  transposed.transpose_a = transposed.products_first = true;
+  check_all_variants(transposed);
 }
 
 TEST_CASE("large and small magnitudes keep their relative accuracy, and overflow gives ±inf like the reference") {
@@ -247,6 +266,11 @@ TEST_CASE("gemm() checks its arguments and names the rule that was broken") {
   CHECK_THROWS_WITH_AS(ae::gemm(bad), doctest::Contains("lda = 3 is less than K = 4"), std::invalid_argument);
   bad = g, bad.transpose_b = true;  // B stored N×K needs ldb ≥ K = 4
   CHECK_THROWS_WITH_AS(ae::gemm(bad), doctest::Contains("ldb = 3 is less than K = 4"), std::invalid_argument);
+  bad = g, bad.transpose_a = true;  // A stored K×M needs lda ≥ M = 3: 4 is fine
+  CHECK_NOTHROW(ae::validate_gemm_args(bad));
+  bad.m = 5;
+  CHECK_THROWS_WITH_AS(ae::validate_gemm_args(bad), doctest::Contains("lda = 4 is less than M = 5"),
+                       std::invalid_argument);
   bad = g, bad.ldc = 2;
   CHECK_THROWS_WITH_AS(ae::gemm(bad), doctest::Contains("ldc = 2"), std::invalid_argument);
   bad = g, bad.m = -1;
@@ -276,4 +300,80 @@ TEST_CASE("gemm_product: whole matrices through gemm(), A·B and A·Bᵀ with a 
   CHECK_THROWS_WITH_AS(ae::gemm_product(a, b), doctest::Contains("inner sizes differ"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(ae::gemm_product(a, ae::Matrix::Ones(3, 5), false, &bias), doctest::Contains("not 1×5"),
                        std::invalid_argument);
+}
+
+namespace {
+
+// C from one tile kernel for a case (with its old values when accumulating).
+std::vector<float> tile_result(const Problem& p, ae::GemmFn fn) {
+  std::vector<float> out;
+  const ae::GemmArgs g = p.args(out);
+  fn(g);
+  return out;
+}
+
+int bit_differences(const std::vector<float>& a, const std::vector<float>& b) {
+  REQUIRE(a.size() == b.size());
+  int differ = 0;
+  for (size_t i = 0; i < a.size(); ++i) differ += std::memcmp(&a[i], &b[i], sizeof(float)) != 0;
+  return differ;
+}
+
+}  // namespace
+
+TEST_CASE("the mul + add tiles give the same bits at every tile height and vector width") {
+  // Each entry is summed in order of K whatever the tile: 4, 5, 6 rows of 8 columns (4-lane
+  // vectors) and, natively with AVX, 5 rows of 16 (8 lanes). So training gives the same model
+  // on any CPU (gemm_muladd_tile picks the widest one the CPU has).
+  std::vector<ae::GemmFn> tiles = {&ae::f32_gemm_ukernel_f32x4<4, ae::simd::MulAdd>,
+                                   &ae::f32_gemm_ukernel_f32x4<5, ae::simd::MulAdd>,
+                                   &ae::f32_gemm_ukernel_f32x4<6, ae::simd::MulAdd>};
+#if AE_GEMM_HAS_AVX
+  if (ae::gemm_avx_supported()) tiles.push_back(&ae::f32_gemm_ukernel_5x16__avx);
+  MESSAGE("AVX tile " << std::string(ae::gemm_avx_supported() ? "compared" : "not run: this CPU has no AVX"));
+#endif
+  CHECK((ae::gemm_muladd_tile() == tiles.back()));
+  for (int m : {1, 5, 16, 17, 33})
+    for (int n : {1, 7, 8, 15, 16, 17, 40, 64})
+      for (int k : {1, 8, 20, 600})
+        for (int flags = 0; flags < 32; ++flags) {
+          Case c{m,
+                 n,
+                 k,
+                 (flags & 1) != 0,
+                 (flags & 2) != 0,
+                 (flags & 4) != 0,
+                 (flags & 16) ? 3 : 0,
+                 1.0,
+                 5u + m + n * 3u + k};
+          c.transpose_a = (flags & 8) != 0, c.products_first = c.accumulate;
+          const Problem p(c);
+          const std::vector<float> first = tile_result(p, tiles[0]);
+          for (size_t t = 1; t < tiles.size(); ++t)
+            CHECK_MESSAGE(bit_differences(tile_result(p, tiles[t]), first) == 0, "tile " << t << " " << describe(c));
+        }
+}
+
+TEST_CASE("products_first adds the old C to the products' sum: C + (0 + a0·b0 + a1·b1 + …)") {
+  // The order of Eigen's C += A·B (ops/matmul.h): the same bits as summing into a zeroed C and
+  // adding the old C afterwards; and not, in general, those of adding each product to C.
+  for (int m : {3, 17})
+    for (int n : {8, 19})
+      for (int k : {5, 64, 600}) {
+        Case c{m, n, k, false, false, true, 0, 1.0, 77u + k};
+        c.products_first = true;
+        const Problem p(c);
+        std::vector<float> sum_only(p.c0.size(), 0.0f), products_first;
+        ae::GemmArgs g = p.args(products_first);
+        ae::gemm_muladd_tile()(g);
+        g.c = sum_only.data(), g.accumulate = false;
+        ae::gemm_muladd_tile()(g);
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; ++j) {
+            const size_t at = static_cast<size_t>(i) * p.ldc + j;
+            sum_only[at] = p.c0[at] + sum_only[at];
+          }
+        // Past K = 512 the tiles sum in blocks of K (KC), each block's sum added to C in turn.
+        if (k <= 512) CHECK_MESSAGE(bit_differences(products_first, sum_only) == 0, describe(c));
+      }
 }

@@ -264,6 +264,16 @@ TEST_CASE("dropout masks: seeded, inverted scaling, rate close to p") {
   CHECK(derive_seed(5, 0) != derive_seed(6, 0));
 }
 
+TEST_CASE("dropout_mask_rows: the rows of dropout_mask, drawn directly") {
+  const Matrix whole = dropout_mask(30, 70, 0.1f, 21);
+  const std::vector<int> rows = {0, 4, 5, 29};
+  const Matrix some = dropout_mask_rows(rows, 70, 0.1f, 21);
+  REQUIRE(some.rows() == 4);
+  for (size_t i = 0; i < rows.size(); ++i) CHECK(some.row(static_cast<Eigen::Index>(i)) == whole.row(rows[i]));
+  CHECK_THROWS_AS(dropout_mask_rows({-1}, 3, 0.1f, 1), std::invalid_argument);
+  CHECK_THROWS_AS(dropout_mask_rows({0}, 3, 1.0f, 1), std::invalid_argument);
+}
+
 TEST_CASE("gradient: attention with dropout on the weights") {
   for (bool causal : {false, true}) {
     CAPTURE(causal);

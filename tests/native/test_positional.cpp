@@ -109,6 +109,32 @@ TEST_CASE("apply_rope at position 0 is the identity and odd widths are rejected"
   CHECK_THROWS_WITH_AS(ae::apply_rope(odd, 0, 10000.0f), doctest::Contains("even"), std::invalid_argument);
 }
 
+TEST_CASE("RopeTable rotates bit for bit as apply_rope, forward and inverse, inside and past its positions") {
+  for (int dh : {2, 8, 16, 64})
+    for (float base : {10000.0f, 500.0f}) {
+      const ae::RopeTable table(base, dh, 48);
+      for (int n : {1, 5, 17, 48})
+        for (int first : {0, 7, 31, 40})  // 31 + 17 = 48 fills the table; 40 + 17 runs past it
+          for (bool inverse : {false, true}) {
+            CAPTURE(dh);
+            CAPTURE(base);
+            CAPTURE(n);
+            CAPTURE(first);
+            CAPTURE(inverse);
+            const ae::Matrix x = ref::random_matrix(n, dh, 90 + n + dh);
+            ae::Matrix expected = x, got = x;
+            ae::apply_rope(expected, first, base, inverse);
+            table.rotate(got, first, inverse);
+            CHECK(testing_helpers::bit_differences(got, expected) == 0);
+          }
+    }
+  ae::Matrix other_width = ref::random_matrix(3, 4, 5), expected = other_width;
+  ae::RopeTable(10000.0f, 8, 16).rotate(other_width, 2);  // not the table's width: computed
+  ae::apply_rope(expected, 2, 10000.0f);
+  CHECK(testing_helpers::bit_differences(other_width, expected) == 0);
+  CHECK_THROWS_WITH_AS(ae::RopeTable(10000.0f, 5, 8), doctest::Contains("even"), std::invalid_argument);
+}
+
 TEST_CASE("RoPE preserves the norm of every vector") {
   for (int dh : {2, 8, 16, 64})
     for (int position : {0, 1, 5, 17, 100, 1000}) {

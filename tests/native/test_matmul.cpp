@@ -1,0 +1,132 @@
+// matmul / matmul_add (ops/matmul.h) against the Eigen expressions they stand for, bit for bit:
+// on the tile kernels where Eigen sums in their order, on Eigen itself elsewhere — over shapes
+// on both sides of each limit (the coefficient-wise product below K + rows + cols = 20, GEMV
+// for one row or column, C's columns against Eigen's register tile mr, K against its cache
+// block), both layouts of each operand, and old values of C of either sign. The training code's
+// byte-identical models rest on this. Also built to wasm (kernel_tests_wasm), where Eigen has
+// no SIMD and matmul leaves every product to it.
+#include "ops/matmul.h"
+#include "reference.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using testing_helpers::bit_differences;
+
+std::string describe(Eigen::Index rows, Eigen::Index cols, Eigen::Index inner, bool ta, bool tb) {
+  std::ostringstream s;
+  s << rows << "×" << inner << (ta ? " (Aᵀ)" : "") << " · " << inner << "×" << cols << (tb ? " (Bᵀ)" : "")
+    << (ae::matmul_runs_on_tiles(rows, cols, inner) ? ", tiles" : ", Eigen");
+  return s.str();
+}
+
+// op(A)·op(B) as a new matrix, the way the code before matmul wrote it.
+ae::Matrix eigen_product(const ae::Matrix& a, bool ta, const ae::Matrix& b, bool tb) {
+  if (ta && tb) return a.transpose() * b.transpose();
+  if (ta) return a.transpose() * b;
+  if (tb) return a * b.transpose();
+  return a * b;
+}
+
+void eigen_add_product(ae::Matrix& c, const ae::Matrix& a, bool ta, const ae::Matrix& b, bool tb) {
+  if (ta && tb) c.noalias() += a.transpose() * b.transpose();
+  else if (ta) c.noalias() += a.transpose() * b;
+  else if (tb) c.noalias() += a * b.transpose();
+  else c.noalias() += a * b;
+}
+
+void check_shape(int rows, int cols, int inner, uint64_t seed) {
+  for (int t = 0; t < 4; ++t) {
+    const bool ta = (t & 1) != 0, tb = (t & 2) != 0;
+    const ae::Matrix a = ta ? ref::random_matrix(inner, rows, seed) : ref::random_matrix(rows, inner, seed);
+    const ae::Matrix b = tb ? ref::random_matrix(cols, inner, seed + 1) : ref::random_matrix(inner, cols, seed + 1);
+    CHECK_MESSAGE(bit_differences(ae::matmul(a, ta, b, tb), eigen_product(a, ta, b, tb)) == 0,
+                  "matmul " << describe(rows, cols, inner, ta, tb));
+    // Old values of C: random, zero, and −0 (Eigen's sum starts from +0 and is added to C last).
+    ae::Matrix old = ref::random_matrix(rows, cols, seed + 2);
+    for (int fill = 0; fill < 3; ++fill) {
+      if (fill == 1) old.setZero();
+      if (fill == 2) old.setConstant(-0.0f);
+      ae::Matrix want = old, got = old;
+      eigen_add_product(want, a, ta, b, tb);
+      ae::matmul_add(got, a, ta, b, tb);
+      CHECK_MESSAGE(bit_differences(got, want) == 0,
+                    "matmul_add " << describe(rows, cols, inner, ta, tb) << " fill " << fill);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("matmul and matmul_add give the Eigen expressions' bits over a sweep of shapes") {
+  // Rows: one (GEMV), a few, the model's sentence lengths, 64 and 256 (a weight gradient's).
+  // Columns: multiples of 8 (SSE's mr; wasm's is smaller) and not. Inner: 1, 2 (a batch of
+  // targets), 16 (a head), 20, 64, 256, 384 (the vocabulary).
+  for (int rows : {1, 2, 3, 8, 17, 20, 64})
+    for (int cols : {1, 7, 8, 16, 20, 24, 64, 100})
+      for (int inner : {1, 2, 16, 20, 64, 384}) check_shape(rows, cols, inner, 1u + rows * 7u + cols * 31u + inner);
+  check_shape(256, 64, 20, 5);
+  check_shape(20, 256, 64, 6);
+  check_shape(64, 384, 2, 7);
+  check_shape(2, 384, 64, 8);
+}
+
+TEST_CASE("matmul takes the tiles for the training shapes and leaves the others to Eigen") {
+  // The products of a training step of the coreference models (d 64, FFN 256, heads of 16,
+  // vocabulary 384, sentences of ~20 tokens): the tiles natively; in wasm, where Eigen has no
+  // SIMD and sums even and odd K apart, Eigen.
+#if defined(__wasm__)
+  const bool tiles = false;
+#else
+  const bool tiles = true;
+#endif
+  CHECK(ae::matmul_runs_on_tiles(20, 64, 64) == tiles);   // dx = dy·Wᵀ
+  CHECK(ae::matmul_runs_on_tiles(64, 256, 20) == tiles);  // dW += xᵀ·dy
+  CHECK(ae::matmul_runs_on_tiles(256, 64, 20) == tiles);
+  CHECK(ae::matmul_runs_on_tiles(64, 384, 2) == tiles);  // the output head's gradient
+  CHECK(ae::matmul_runs_on_tiles(2, 384, 64) == tiles);  // its logits
+  // Eigen's other paths.
+  CHECK_FALSE(ae::matmul_runs_on_tiles(2, 8, 4));     // K + rows + cols < 20: coefficient-wise
+  CHECK_FALSE(ae::matmul_runs_on_tiles(1, 384, 64));  // one row: GEMV
+  CHECK_FALSE(ae::matmul_runs_on_tiles(64, 1, 64));   // one column: GEMV
+  CHECK_FALSE(ae::matmul_runs_on_tiles(20, 20, 16));  // 20 columns: not whole register tiles of 8
+  CHECK_FALSE(ae::matmul_runs_on_tiles(20, 64, 0));
+  CHECK_FALSE(ae::matmul_runs_on_tiles(16, 64, 100000));  // K beyond Eigen's cache block
+  check_shape(16, 64, 3000, 9);                           // … summed as Eigen sums it, block by block
+}
+
+TEST_CASE("matmul with as_rows: some rows of a product, bit for bit those rows of the whole product") {
+  // Training's last layer on the loss's rows (RunOptions::output_rows): dx = dy·Wᵀ for t of the
+  // n rows. On its own a one-row product is Eigen's GEMV; as rows of the whole it takes the
+  // whole product's path (the tiles natively). In wasm the whole product is Eigen's, whose rows
+  // depend on the others: refused.
+  const int n = 30, inner = 256, cols = 64;
+  const ae::Matrix a = ref::random_matrix(n, inner, 21), b = ref::random_matrix(cols, inner, 22);
+  const ae::Matrix whole = ae::matmul(a, false, b, true);
+  for (const std::vector<int>& rows : {std::vector<int>{0, 7, 8, 29}, std::vector<int>{17}}) {
+    CAPTURE(rows.size());
+    ae::Matrix some_a(static_cast<Eigen::Index>(rows.size()), inner), expected(some_a.rows(), cols);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      some_a.row(static_cast<Eigen::Index>(i)) = a.row(rows[i]);
+      expected.row(static_cast<Eigen::Index>(i)) = whole.row(rows[i]);
+    }
+    if (ae::matmul_runs_on_tiles(n, cols, inner))
+      CHECK(bit_differences(ae::matmul(some_a, false, b, true, n), expected) == 0);
+    else CHECK_THROWS_AS(ae::matmul(some_a, false, b, true, n), std::logic_error);
+  }
+  CHECK(bit_differences(ae::matmul(a, false, b, true, n), whole) == 0);  // all the rows: the product
+}
+
+TEST_CASE("matmul and matmul_add refuse operands whose sizes do not go together") {
+  const ae::Matrix a = ae::Matrix::Ones(3, 4), b = ae::Matrix::Ones(5, 6);
+  CHECK_THROWS_WITH_AS(ae::matmul(a, false, b, false), doctest::Contains("inner sizes differ (4 and 5)"),
+                       std::invalid_argument);
+  ae::Matrix c = ae::Matrix::Zero(3, 6);
+  CHECK_THROWS_WITH_AS(ae::matmul_add(c, a, false, b, false), doctest::Contains("inner sizes"), std::invalid_argument);
+  ae::Matrix wrong = ae::Matrix::Zero(2, 6);
+  CHECK_THROWS_WITH_AS(ae::matmul_add(wrong, a, false, ae::Matrix::Ones(4, 6), false),
+                       doctest::Contains("C is 2×6, the product 3×6"), std::invalid_argument);
+}
