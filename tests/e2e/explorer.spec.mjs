@@ -259,8 +259,12 @@ test.describe('head view', () => {
     await page.getByRole('button', { name: 'Layer 1, head 3', exact: true }).click();
     await expect(view).toHaveAttribute('data-layer', '0');
     await expect(view).toHaveAttribute('data-head', '2');
+    // apiRow reads the head from the main view, which follows the shared store on its own update:
+    // wait until it shows the grid's head too (it may lag the head view by a frame).
+    await expect(app(page)).toHaveAttribute('data-layer', '0');
+    await expect(app(page)).toHaveAttribute('data-head', '2');
     const api = await apiRow(page, start - 1);
-    expect((await shownLines(page)).map((l) => l.weight)).toEqual(api.row);
+    await expect.poll(async () => (await shownLines(page)).map((l) => l.weight)).toEqual(api.row);
   });
 });
 
