@@ -35,6 +35,10 @@ class Rng {
   // Uniform integer in [0, n).
   uint64_t below(uint64_t n) { return next_u64() % n; }
 
+  // The counter itself, and setting it: a vectorised draw (dropout_avx512.h) continues the stream.
+  uint64_t state() const { return state_; }
+  void set_state(uint64_t state) { state_ = state; }
+
   // Skips the next n values of next_u64() (splitmix64's state is a counter: one addition).
   void discard(uint64_t n) { state_ += n * 0x9E3779B97F4A7C15ull; }
 

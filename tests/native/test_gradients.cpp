@@ -264,6 +264,23 @@ TEST_CASE("dropout masks: seeded, inverted scaling, rate close to p") {
   CHECK(derive_seed(5, 0) != derive_seed(6, 0));
 }
 
+// The plain loop every path must reproduce (the AVX-512 one included, where the CPU has it).
+TEST_CASE("dropout masks equal a plain loop over Rng's draws, for every width and rate") {
+  for (const float p : {0.0f, 0.1f, 0.5f, 0.9f})
+    for (const Eigen::Index cols : {1, 7, 15, 16, 17, 31, 32, 33, 64, 100, 256}) {
+      CAPTURE(p);
+      CAPTURE(cols);
+      const Matrix m = dropout_mask(3, cols, p, 99);
+      Rng rng(99);
+      const uint64_t threshold = static_cast<uint64_t>(static_cast<double>(p) * 0x1.0p53);
+      bool same = true;
+      for (Eigen::Index i = 0; i < 3; ++i)
+        for (Eigen::Index j = 0; j < cols; ++j)
+          same = same && m(i, j) == ((rng.next_u64() >> 11) < threshold ? 0.0f : 1.0f / (1.0f - p));
+      CHECK(same);
+    }
+}
+
 TEST_CASE("dropout_mask_rows: the rows of dropout_mask, drawn directly") {
   const Matrix whole = dropout_mask(30, 70, 0.1f, 21);
   const std::vector<int> rows = {0, 4, 5, 29};
