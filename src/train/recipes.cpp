@@ -198,6 +198,7 @@ void CorefSettings::set(const std::string& assignment) {
   else if (key == "group") group = whole(1, 2);
   else if (key == "learning_rate") learning_rate = static_cast<float>(number(1e-6, 1.0));
   else if (key == "dropout") dropout = static_cast<float>(number(0.0, 0.9));
+  else if (key == "weight_decay") weight_decay = static_cast<float>(number(0.0, 10.0));
   else if (key == "init_scale") init_scale = static_cast<float>(number(1e-4, 10.0));
   else if (key == "positional") positional = positional_encoding_from_string(value);
   else if (key == "first_seed") first_seed = whole(1, 1000000);
@@ -205,9 +206,9 @@ void CorefSettings::set(const std::string& assignment) {
   else if (key == "language") language = to_string(coref_language(value));
   else
     throw std::invalid_argument("settings: unknown key \"" + key +
-                                "\" (d_model, n_heads, n_layers, d_ff, max_len, "
-                                "steps, batch, group, learning_rate, dropout, init_scale, positional, first_seed, "
-                                "seeds, language)");
+                                "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
+                                "learning_rate, dropout, weight_decay, init_scale, positional, first_seed, seeds, "
+                                "language)");
 }
 
 CorefSettings shipped_coref_settings(CorefReader reader, CorefLanguage language) {
@@ -230,6 +231,7 @@ json CorefSettings::to_json() const {
           {"group", group},
           {"learning_rate", learning_rate},
           {"dropout", dropout},
+          {"weight_decay", weight_decay},
           {"init_scale", init_scale},
           {"positional", ae::to_string(positional)},
           {"first_seed", first_seed},
@@ -413,6 +415,7 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
     t.seed = static_cast<uint64_t>(seed);
     t.dropout = settings.dropout;
     t.optimizer.learning_rate = settings.learning_rate;
+    t.optimizer.weight_decay = settings.weight_decay;
     t.optimizer.warmup_steps = t.steps / 20 + 1;
     const auto t0 = Clock::now();
     const double cpu0 = cpu_seconds();

@@ -46,7 +46,7 @@ std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options)
 struct CorefSettings {
   int d_model = 64, n_heads = 4, n_layers = 3, d_ff = 0, max_len = 48;
   int steps = 2000, batch = 64, group = 2;  // 2000: the page's "train it yourself" default
-  float learning_rate = 4e-3f, dropout = 0.1f, init_scale = 1.0f;
+  float learning_rate = 4e-3f, dropout = 0.1f, init_scale = 1.0f, weight_decay = 0.01f;
   PositionalEncoding positional = PositionalEncoding::Rope;
   int first_seed = 1, seeds = 3;
   std::string language = "en";  // the corpus's: "en" (it) or "zh" (它, the encoder only)
