@@ -152,7 +152,8 @@ function page(script) {
   ].join('; ');
   let html = read('index.html')
     .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
-    .replace(/\s*<!-- The first view's modules[^>]*-->/, '')
+    .replace(/\s*<!-- boot\.mjs and its imports first[^>]*-->/, '')
+    .replace(/\s*<script type="module" src="boot\.mjs"><\/script>/, '')
     .replace(/\s*<script[^>]*src="file-protocol\.js"[^>]*><\/script>/, '')
     .replace(
       '<link rel="icon" href="favicon.svg" type="image/svg+xml">',
@@ -164,7 +165,7 @@ function page(script) {
     '<meta charset="utf-8">',
     `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${csp}">`,
   );
-  for (const leftover of ['src="app.mjs"', 'href="style.css"', 'modulepreload', 'file-protocol.js'])
+  for (const leftover of ['src="app.mjs"', 'src="boot.mjs"', 'href="style.css"', 'modulepreload', 'file-protocol.js'])
     if (html.includes(leftover)) throw new Error(`web/index.html changed: ${leftover} is still in the single file`);
   return html;
 }
