@@ -99,8 +99,7 @@ void fill_dropout_row(float* row, Eigen::Index cols, float p, Rng& rng) {
   const uint64_t threshold = static_cast<uint64_t>(static_cast<double>(p) * 0x1.0p53);
 #if AE_DROPOUT_HAS_AVX512
   if (cols >= 8 && dropout_avx512_supported()) {
-    rng.set_state(fill_dropout_row_avx512(row, static_cast<size_t>(cols), rng.state(), threshold, keep));
-    return;
+    return fill_dropout_row_avx512(row, static_cast<size_t>(cols), rng, threshold, keep);
   }
 #endif
   for (Eigen::Index j = 0; j < cols; ++j) row[j] = (rng.next_u64() >> 11) < threshold ? 0.0f : keep;

@@ -14,14 +14,14 @@
 namespace ae {
 namespace {
 
-constexpr uint64_t kGamma = 0x9E3779B97F4A7C15ull;  // Rng's increment (splitmix64)
-
 #define AE_DROPOUT_TARGET __attribute__((target("avx512f,avx512dq")))
 
 // splitmix64's output for eight states at once, shifted to its top 53 bits (Rng::uniform's).
 AE_DROPOUT_TARGET inline __m512i top53(__m512i z) {
-  z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)), _mm512_set1_epi64(0xBF58476D1CE4E5B9ll));
-  z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)), _mm512_set1_epi64(0x94D049BB133111EBll));
+  z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)),
+                         _mm512_set1_epi64(static_cast<long long>(Rng::kMix1)));
+  z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)),
+                         _mm512_set1_epi64(static_cast<long long>(Rng::kMix2)));
   return _mm512_srli_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 31)), 11);
 }
 
@@ -32,14 +32,14 @@ bool dropout_avx512_supported() {
   return supported;
 }
 
-AE_DROPOUT_TARGET uint64_t fill_dropout_row_avx512(float* row, size_t cols, uint64_t state, uint64_t threshold,
-                                                   float keep) {
-  // Lane k of a block of 16 holds state + (j + k + 1)·gamma, the (j + k)-th draw's counter.
+AE_DROPOUT_TARGET void fill_dropout_row_avx512(float* row, size_t cols, Rng& rng, uint64_t threshold, float keep) {
+  // Lane k of a block of 16 holds state + (j + k + 1)·increment, the (j + k)-th draw's counter.
+  const uint64_t state = rng.state();
   alignas(64) uint64_t first[8];
-  for (int k = 0; k < 8; ++k) first[k] = state + static_cast<uint64_t>(k + 1) * kGamma;
+  for (int k = 0; k < 8; ++k) first[k] = state + static_cast<uint64_t>(k + 1) * Rng::kIncrement;
   __m512i lo = _mm512_load_si512(first);
-  __m512i hi = _mm512_add_epi64(lo, _mm512_set1_epi64(static_cast<long long>(8 * kGamma)));
-  const __m512i step = _mm512_set1_epi64(static_cast<long long>(16 * kGamma));
+  __m512i hi = _mm512_add_epi64(lo, _mm512_set1_epi64(static_cast<long long>(8 * Rng::kIncrement)));
+  const __m512i step = _mm512_set1_epi64(static_cast<long long>(16 * Rng::kIncrement));
   const __m512i limit = _mm512_set1_epi64(static_cast<long long>(threshold));
   const __m512 kept = _mm512_set1_ps(keep), zero = _mm512_setzero_ps();
   for (size_t j = 0; j < cols; j += 16) {
@@ -52,7 +52,7 @@ AE_DROPOUT_TARGET uint64_t fill_dropout_row_avx512(float* row, size_t cols, uint
     lo = _mm512_add_epi64(lo, step);
     hi = _mm512_add_epi64(hi, step);
   }
-  return state + static_cast<uint64_t>(cols) * kGamma;
+  rng.discard(cols);
 }
 
 }  // namespace ae

@@ -3,6 +3,8 @@
 // check the CPU at run time). A mask is integer work, so it is bit for bit the scalar one.
 #pragma once
 
+#include "util/rng.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -11,9 +13,9 @@
 namespace ae {
 // AVX-512 F and DQ (the 64-bit multiply), and the OS saves the registers.
 bool dropout_avx512_supported();
-// row[j] = 0 where the j-th draw after `state` (its top 53 bits) is below threshold, else keep;
-// j < cols. Returns the state after cols draws, as Rng would hold it.
-uint64_t fill_dropout_row_avx512(float* row, size_t cols, uint64_t state, uint64_t threshold, float keep);
+// row[j] = 0 where rng's j-th next draw (its top 53 bits) is below threshold, else keep; j < cols.
+// rng moves past the cols draws, as cols calls of next_u64() would move it.
+void fill_dropout_row_avx512(float* row, size_t cols, Rng& rng, uint64_t threshold, float keep);
 }  // namespace ae
 #else
 #define AE_DROPOUT_HAS_AVX512 0

@@ -11,12 +11,16 @@ namespace ae {
 
 class Rng {
  public:
+  // splitmix64's state is a counter: each draw adds kIncrement, then mixes it with kMix1, kMix2.
+  static constexpr uint64_t kIncrement = 0x9E3779B97F4A7C15ull;
+  static constexpr uint64_t kMix1 = 0xBF58476D1CE4E5B9ull, kMix2 = 0x94D049BB133111EBull;
+
   explicit Rng(uint64_t seed) : state_(seed) {}
 
   uint64_t next_u64() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    uint64_t z = (state_ += kIncrement);
+    z = (z ^ (z >> 30)) * kMix1;
+    z = (z ^ (z >> 27)) * kMix2;
     return z ^ (z >> 31);
   }
 
@@ -35,12 +39,11 @@ class Rng {
   // Uniform integer in [0, n).
   uint64_t below(uint64_t n) { return next_u64() % n; }
 
-  // The counter itself, and setting it: a vectorised draw (dropout_avx512.h) continues the stream.
+  // The counter itself: a vectorised draw (dropout_avx512.h) computes from it, then discards.
   uint64_t state() const { return state_; }
-  void set_state(uint64_t state) { state_ = state; }
 
-  // Skips the next n values of next_u64() (splitmix64's state is a counter: one addition).
-  void discard(uint64_t n) { state_ += n * 0x9E3779B97F4A7C15ull; }
+  // Skips the next n values of next_u64() (one addition).
+  void discard(uint64_t n) { state_ += n * kIncrement; }
 
  private:
   uint64_t state_;
