@@ -199,16 +199,19 @@ void CorefSettings::set(const std::string& assignment) {
   else if (key == "learning_rate") learning_rate = static_cast<float>(number(1e-6, 1.0));
   else if (key == "dropout") dropout = static_cast<float>(number(0.0, 0.9));
   else if (key == "weight_decay") weight_decay = static_cast<float>(number(0.0, 10.0));
+  else if (key == "focus") focus = static_cast<float>(number(0.0, 1.0));
+  else if (key == "focus_share") focus_share = static_cast<float>(number(0.0, 1.0));
   else if (key == "init_scale") init_scale = static_cast<float>(number(1e-4, 10.0));
   else if (key == "positional") positional = positional_encoding_from_string(value);
   else if (key == "first_seed") first_seed = whole(1, 1000000);
   else if (key == "seeds") seeds = whole(1, 1000);
   else if (key == "language") language = to_string(coref_language(value));
   else
-    throw std::invalid_argument("settings: unknown key \"" + key +
-                                "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
-                                "learning_rate, dropout, weight_decay, init_scale, positional, first_seed, seeds, "
-                                "language)");
+    throw std::invalid_argument(
+        "settings: unknown key \"" + key +
+        "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
+        "learning_rate, dropout, weight_decay, focus, init_scale, positional, first_seed, seeds, "
+        "language)");
 }
 
 CorefSettings shipped_coref_settings(CorefReader reader, CorefLanguage language) {
@@ -232,6 +235,8 @@ json CorefSettings::to_json() const {
           {"learning_rate", learning_rate},
           {"dropout", dropout},
           {"weight_decay", weight_decay},
+          {"focus", focus},
+          {"focus_share", focus_share},
           {"init_scale", init_scale},
           {"positional", ae::to_string(positional)},
           {"first_seed", first_seed},
@@ -381,6 +386,26 @@ std::string coref_model_name(CorefReader reader, CorefLanguage language) {
   return language == CorefLanguage::Chinese ? "coref-encoder-zh" : "coref-encoder";
 }
 
+namespace {
+
+// Indices of the training pairs (examples 2k, 2k+1) in which both nouns play both of the family's
+// roles somewhere in the training set: in these, only the sentence says which noun is meant.
+std::vector<size_t> role_ambiguous_pairs(const std::vector<CorefExample>& train) {
+  std::map<std::pair<std::string, std::string>, int> roles;  // (family, noun) → bit per role
+  for (const auto& e : train) {
+    roles[{e.family, e.referent_word}] |= 1 << e.referent_role;
+    roles[{e.family, e.other_word}] |= 1 << (1 - e.referent_role);
+  }
+  std::vector<size_t> pairs;
+  for (size_t k = 0; k + 1 < train.size(); k += 2) {
+    const CorefExample& e = train[k];
+    if (roles[{e.family, e.referent_word}] == 3 && roles[{e.family, e.other_word}] == 3) pairs.push_back(k / 2);
+  }
+  return pairs;
+}
+
+}  // namespace
+
 TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options, const CorefSettings& settings) {
   const bool decoder = reader == CorefReader::Decoder;
   const CorefLanguage language = coref_language(settings.language);
@@ -417,6 +442,14 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
     t.optimizer.learning_rate = settings.learning_rate;
     t.optimizer.weight_decay = settings.weight_decay;
     t.optimizer.warmup_steps = t.steps / 20 + 1;
+    if (settings.focus > 0.0f) {
+      if (settings.group != 2) throw std::invalid_argument("settings: focus needs group=2 (minimal pairs)");
+      t.focus_groups = role_ambiguous_pairs(corpus.train);
+      t.focus_steps = static_cast<int>(settings.focus * static_cast<float>(t.steps));
+      t.focus_share = settings.focus_share;
+      std::fprintf(stderr, "%s: the first %d steps on %zu of %zu pairs\n", name.c_str(), t.focus_steps,
+                   t.focus_groups.size(), corpus.train.size() / 2);
+    }
     const auto t0 = Clock::now();
     const double cpu0 = cpu_seconds();
     const json curve = train_with_curve(*model, train_set, t, 50);

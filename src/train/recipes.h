@@ -47,6 +47,10 @@ struct CorefSettings {
   int d_model = 64, n_heads = 4, n_layers = 3, d_ff = 0, max_len = 48;
   int steps = 2000, batch = 64, group = 2;  // 2000: the page's "train it yourself" default
   float learning_rate = 4e-3f, dropout = 0.1f, init_scale = 1.0f, weight_decay = 0.01f;
+  // A curriculum: this share of the steps trains only on pairs whose two nouns each play both
+  // roles of the family somewhere in the training set, so no noun's identity gives the answer
+  // (role_ambiguous_pairs); 0 = off.
+  float focus = 0.0f, focus_share = 1.0f;
   PositionalEncoding positional = PositionalEncoding::Rope;
   int first_seed = 1, seeds = 3;
   std::string language = "en";  // the corpus's: "en" (it) or "zh" (它, the encoder only)

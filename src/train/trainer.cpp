@@ -4,6 +4,7 @@
 #include "util/rng.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 
@@ -111,6 +112,13 @@ const TrainOptions& checked(const std::vector<TrainingExample>& examples, const 
   if (options.group_size < 1 || examples.size() % static_cast<size_t>(options.group_size) != 0)
     throw std::invalid_argument("train: group_size must be ≥ 1 and divide the number of examples (" +
                                 std::to_string(examples.size()) + ")");
+  const size_t n_groups = examples.size() / static_cast<size_t>(options.group_size);
+  for (size_t g : options.focus_groups)
+    if (g >= n_groups) throw std::invalid_argument("train: focus group " + std::to_string(g) + " out of range");
+  if (options.focus_steps < 0 || (options.focus_steps > 0 && options.focus_groups.empty()))
+    throw std::invalid_argument("train: focus_steps needs focus_groups");
+  if (!(options.focus_share >= 0.0f && options.focus_share <= 1.0f))
+    throw std::invalid_argument("train: focus_share must lie in [0, 1]");
   return options;
 }
 
@@ -131,6 +139,8 @@ Trainer::Trainer(Transformer& model, const std::vector<TrainingExample>& example
       optimizer_(model, optimizer_options_),
       rng_(options.seed),
       groups_(examples.size() / static_cast<size_t>(options.group_size)),
+      focus_rng_(derive_seed(options.seed, 0x666f6375ull)),  // "focu"
+      focus_groups_(options.focus_groups),
       dropout_stream_(derive_seed(options.seed, 0x64726f70ull)) {  // "drop"
   std::iota(groups_.begin(), groups_.end(), size_t{0});
   order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
@@ -143,12 +153,15 @@ StepReport Trainer::step() {
   zero_parameters(grads_);
   double loss = 0.0;
   int correct = 0, targets = 0;
+  // How many of this batch's examples come from the focus groups: whole groups, so that a
+  // minimal pair is never split.
+  int focused = 0;
+  if (step_ < options_.focus_steps) {
+    focused = static_cast<int>(std::lround(options_.focus_share * static_cast<float>(options_.batch_size)));
+    focused -= focused % options_.group_size;
+  }
   for (int b = 0; b < options_.batch_size; ++b) {
-    if (cursor_ == order_.size()) {
-      order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
-      cursor_ = 0;
-    }
-    const TrainingExample& ex = examples_[order_[cursor_++]];
+    const TrainingExample& ex = examples_[b < focused ? next_focus_index() : next_index()];
     const uint64_t example_seed =
         derive_seed(derive_seed(dropout_stream_, static_cast<uint64_t>(step_)), static_cast<uint64_t>(b));
     if (options_.dropout > 0.0f) run_options_.dropout_seed = example_seed;
@@ -168,6 +181,22 @@ StepReport Trainer::step() {
                           static_cast<float>(correct) / static_cast<float>(targets), norm, lr};
   ++step_;
   return report;
+}
+
+size_t Trainer::next_index() {
+  if (cursor_ == order_.size()) {
+    order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
+    cursor_ = 0;
+  }
+  return order_[cursor_++];
+}
+
+size_t Trainer::next_focus_index() {
+  if (focus_cursor_ == focus_order_.size()) {
+    focus_order_ = next_epoch_order(focus_groups_, static_cast<size_t>(options_.group_size), focus_rng_);
+    focus_cursor_ = 0;
+  }
+  return focus_order_[focus_cursor_++];
 }
 
 void train(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,

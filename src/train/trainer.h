@@ -48,6 +48,12 @@ struct TrainOptions {
   // Examples are shuffled in groups of this many consecutive ones: 2 keeps each minimal pair of
   // the coreference corpus in one batch, so every step sees both adjectives of a sentence.
   int group_size = 1;
+  // A curriculum: the first `focus_steps` steps draw their batches only from these groups (group
+  // indices as above, shuffled on each pass with a stream of their own); later steps draw from
+  // all groups, as without it. Empty or 0 = no curriculum.
+  int focus_steps = 0;
+  std::vector<size_t> focus_groups;
+  float focus_share = 1.0f;  // of each batch, during those steps; the rest from all groups
   AdamWOptions optimizer;
 };
 
@@ -79,6 +85,9 @@ class Trainer {
   bool finished() const { return step_ >= options_.steps; }
 
  private:
+  size_t next_index();        // the next example of the shuffled epoch
+  size_t next_focus_index();  // the same over the focus groups
+
   Transformer& model_;
   const std::vector<TrainingExample>& examples_;
   TrainOptions options_;
@@ -88,6 +97,9 @@ class Trainer {
   Rng rng_;
   std::vector<size_t> groups_, order_;
   size_t cursor_ = 0;
+  Rng focus_rng_;
+  std::vector<size_t> focus_groups_, focus_order_;
+  size_t focus_cursor_ = 0;
   RunOptions run_options_;
   uint64_t dropout_stream_;
   int step_ = 0;

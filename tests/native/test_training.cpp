@@ -194,4 +194,42 @@ TEST_CASE("CorefSettings::set takes key=value and names what is wrong") {
   CHECK_THROWS_WITH_AS(s.set("width=3"), doctest::Contains("unknown key \"width\""), std::invalid_argument);
   CHECK_THROWS_WITH_AS(s.set("steps"), doctest::Contains("key=value"), std::invalid_argument);
   CHECK(s.d_model == 48);  // a refused value leaves the setting as it was
+  s.set("focus=0.25");
+  CHECK(s.to_json()["focus"] == doctest::Approx(0.25));
+  CHECK_THROWS_WITH_AS(s.set("focus=1.5"), doctest::Contains("focus"), std::invalid_argument);
+}
+
+TEST_CASE("a focus phase draws its batches only from the focus groups, then from all") {
+  // Every odd example is poisoned (a prediction position past its end throws), so a step that
+  // draws one fails: the focus groups are the even ones (groups of one).
+  auto examples = recall_first_word_task(40, 6);
+  std::vector<size_t> clean;
+  for (size_t i = 0; i < examples.size(); ++i) {
+    if (i % 2 == 0) clean.push_back(i);
+    else examples[i].positions = {99};
+  }
+  auto run = [&](int steps, int focus_steps, float share) {
+    Transformer model(tiny_config());
+    model.init_random(7);
+    TrainOptions options;
+    options.steps = steps;
+    options.batch_size = 8;
+    options.focus_steps = focus_steps;
+    options.focus_groups = clean;
+    options.focus_share = share;
+    Trainer trainer(model, examples, options);
+    while (!trainer.finished()) trainer.step();
+  };
+  CHECK_NOTHROW(run(30, 30, 1.0f));                                                 // 240 draws, all from the focus
+  CHECK_THROWS_WITH(run(30, 10, 1.0f), "training example: position out of range");  // after it: from all
+  CHECK_THROWS_WITH(run(30, 30, 0.5f), "training example: position out of range");  // half of each batch
+  TrainOptions bad;
+  bad.focus_steps = 5;
+  Transformer model(tiny_config());
+  CHECK_THROWS_WITH(Trainer(model, examples, bad), "train: focus_steps needs focus_groups");
+  bad.focus_groups = {40};
+  CHECK_THROWS_WITH(Trainer(model, examples, bad), "train: focus group 40 out of range");
+  bad.focus_groups = {0};
+  bad.focus_share = 1.5f;
+  CHECK_THROWS_WITH(Trainer(model, examples, bad), "train: focus_share must lie in [0, 1]");
 }
