@@ -211,12 +211,8 @@ TEST_CASE("a focus phase draws its batches only from the focus groups, then from
   auto run = [&](int steps, int focus_steps, float share) {
     Transformer model(tiny_config());
     model.init_random(7);
-    TrainOptions options;
-    options.steps = steps;
-    options.batch_size = 8;
-    options.focus_steps = focus_steps;
-    options.focus_groups = clean;
-    options.focus_share = share;
+    const TrainOptions options{
+        .steps = steps, .batch_size = 8, .focus_steps = focus_steps, .focus_groups = clean, .focus_share = share};
     Trainer trainer(model, examples, options);
     while (!trainer.finished()) trainer.step();
   };
