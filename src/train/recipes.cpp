@@ -210,7 +210,7 @@ void CorefSettings::set(const std::string& assignment) {
     throw std::invalid_argument(
         "settings: unknown key \"" + key +
         "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
-        "learning_rate, dropout, weight_decay, focus, init_scale, positional, first_seed, seeds, "
+        "learning_rate, dropout, weight_decay, focus, focus_share, init_scale, positional, first_seed, seeds, "
         "language)");
 }
 
