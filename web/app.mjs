@@ -315,10 +315,13 @@ function start() {
     );
   addEventListener('popstate', restoreEntry);
   trackPanels();
-  getEngine().then((e) => {
-    engine = e;
-    showFacts();
-  });
+  getEngine().then(
+    (e) => {
+      engine = e;
+      showFacts();
+    },
+    () => {}, // the main view says that the engine failed to load, and why
+  );
 }
 
 start();

@@ -1,7 +1,7 @@
 // Loading on a slow link (issue 11 item 5): until the trained model has arrived the page says it
 // is loading, with the bytes received so far, and never describes a model it is not showing
 // (it used to say "Untrained model … weights are random" for seconds).
-import { app, expect, test } from './fixtures.mjs';
+import { alert, app, expect, test } from './fixtures.mjs';
 
 test('a slow model download shows its progress, never the untrained model', async ({ page }) => {
   const messages = await (async () => {
@@ -46,4 +46,33 @@ test('the model download reports its bytes', async ({ page }) => {
   expect(last.loaded).toBeGreaterThan(1000);
   if (last.total !== null) expect(last.loaded).toBe(last.total);
   for (let i = 1; i < progress.length; i++) expect(progress[i].loaded).toBeGreaterThanOrEqual(progress[i - 1].loaded);
+});
+
+// The first view's three downloads overlap: the wasm is requested beside its glue (not once the
+// glue has run), and the model's files beside the wasm (not once the engine is ready).
+test('the model downloads while the engine is still arriving', async ({ page }) => {
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  const requested = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  await page.route(/\/dist\/attention(-relaxed)?\.wasm$/, async (route) => {
+    await held; // the engine cannot start until the test says so
+    await route.continue();
+  });
+  await page.goto('/');
+  await expect.poll(() => requested).toContain('/models/coref-encoder/model.safetensors');
+  await expect(app(page)).toHaveAttribute('data-status', 'loading');
+  release();
+  await expect(app(page)).toHaveAttribute('data-status', 'ready');
+});
+
+test.describe('a wasm file the server cannot send', () => {
+  test.use({ expectedErrors: [/Failed to load resource.*404/] });
+  test('is reported with its HTTP status, not waited for', async ({ page }) => {
+    await page.route(/\/dist\/attention(-relaxed)?\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await page.goto('/');
+    await expect(alert(page)).toContainText('The WebAssembly engine failed to load');
+    await expect(alert(page)).toContainText('HTTP 404');
+    await expect(app(page)).toHaveAttribute('data-status', 'error');
+  });
 });

@@ -37,7 +37,7 @@ import { LESSON_MODELS } from '../lib/lesson.mjs';
 import * as mainView from '../lib/main-view.mjs';
 import { OWN_MODEL, UNTRAINED } from '../lib/main-view.mjs';
 import { ownModelText } from '../lib/panel-model.mjs';
-import { locale as localeOf, percent } from '../lib/panel-strings.mjs';
+import { locale as localeOf, numberFormat, percent } from '../lib/panel-strings.mjs';
 import { mountShadow } from '../lib/panel-styles.mjs';
 import { createStore, initialView } from '../lib/store.mjs';
 import { unreadLanguage } from '../lib/vocabulary-help.mjs';
@@ -667,9 +667,10 @@ export class AttentionExplorer extends HTMLElement {
     if (this.#started) return;
     this.#started = true;
     try {
-      const [engine, index] = await Promise.all([getEngine(), getModelIndex()]);
-      this.#engine = engine;
-      this.#index = mainView.orderModels(index);
+      const engine = getEngine();
+      this.#index = mainView.orderModels(await getModelIndex());
+      this.#downloadFirstModel();
+      this.#engine = await engine;
     } catch (error) {
       this.#started = false;
       return this.#fail('loadError', { message: error.message }, null);
@@ -680,6 +681,13 @@ export class AttentionExplorer extends HTMLElement {
     this.#name = null;
     this.#fillMenu();
     this.#choose(name);
+  }
+
+  // The model the start will open begins to download as soon as the menu is read, while the
+  // engine may still compile (a link's model is named by then: the page reads the same menu).
+  #downloadFirstModel() {
+    const name = this.#name ?? this.getAttribute('model') ?? this.#firstModel();
+    if (this.#index.some((m) => m.name === name)) getTrainedModel(name).catch(() => {}); // #choose reports
   }
 
   // No model named: the lesson's trained model in the element's language (else the English one),
@@ -718,7 +726,7 @@ export class AttentionExplorer extends HTMLElement {
     ui.result.classList.add('stale');
     const progress = ({ loaded, total }) => {
       if (this.#name !== name) return;
-      const kb = (bytes) => Math.round(bytes / 1024).toLocaleString(this.#locale());
+      const kb = (bytes) => numberFormat(this.#lang()).format(Math.round(bytes / 1024));
       this.#setStatus(total ? 'loadingModelBytes' : 'loadingModelSoFar', {
         name: label,
         loaded: kb(loaded),

@@ -3,7 +3,7 @@
 // first panel that shows it opens; a failed load is forgotten so the next call retries.
 //   const engine = await getEngine();
 //   const model = await getTrainedModel('coref-decoder');   // models/<name>/ next to the page
-import { EngineError, loadEngine } from './engine.mjs';
+import { EngineError, fetchModelFiles, loadEngine } from './engine.mjs';
 
 let engine = null; // Promise<Engine>
 const models = new Map(); // name → Promise<TrainedModel>
@@ -36,15 +36,15 @@ export function getEngine() {
 }
 
 // onProgress({loaded, total}) follows the weights' download, for every caller while it lasts.
+// The files download beside the engine's compile, not after it.
 export function getTrainedModel(name, onProgress = null) {
-  if (onProgress) listenersOf(name).add(onProgress);
+  if (onProgress && (!models.has(name) || progressListeners.has(name))) listenersOf(name).add(onProgress);
   if (!models.has(name)) {
     const report = (progress) => listenersOf(name).forEach((listener) => listener(progress));
-    const loading = getEngine().then((e) =>
-      bundled?.has(name)
-        ? e.loadTrainedModel(bundled.get(name))
-        : e.fetchTrainedModel(new URL(`${name}/`, baseOfModels()), fetch, { onProgress: report }),
-    );
+    const files = bundled?.has(name)
+      ? bundled.get(name)
+      : fetchModelFiles(new URL(`${name}/`, baseOfModels()), fetch, { onProgress: report });
+    const loading = Promise.all([getEngine(), files]).then(([e, loaded]) => e.loadTrainedModel(loaded));
     loading.catch(() => models.delete(name)).finally(() => progressListeners.delete(name));
     models.set(name, loading);
   }

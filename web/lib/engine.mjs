@@ -496,52 +496,10 @@ export class Engine {
     return loadBpeTokenizer(this.#fullOnly('loadBpeTokenizer', "GPT-2's tokenizer"), files ?? {});
   }
 
-  // Fetches the three files of a model directory (a URL ending in '/', relative to the
-  // page when it is not absolute) and loads them. Gives up after timeoutMs (default 30 s)
-  // with an EngineError of code 'timeout'; an HTTP error is code 'unknown-model'.
-  // onProgress({loaded, total}) follows the weights' download (total: the Content-Length, or
-  // null when the server sends none), at least once when they have all arrived.
-  async fetchTrainedModel(baseUrl, fetchImpl = fetch, { timeoutMs = 30_000, onProgress = null } = {}) {
-    const [timeout] = args('fetchTrainedModel', [timeoutMs], { timeoutMs: finite(1, 2 ** 31 - 1) });
-    const base = new URL(baseUrl, globalThis.location?.href);
-    const controller = new AbortController();
-    const get = async (name) => {
-      const response = await fetchImpl(new URL(name, base), { signal: controller.signal });
-      if (!response.ok)
-        throw new EngineError(`could not load ${name} from ${baseUrl}: HTTP ${response.status}`, 'unknown-model', {
-          call: 'fetchTrainedModel',
-          url: String(new URL(name, base)),
-          status: response.status,
-        });
-      return response;
-    };
-    const files = Promise.all([
-      get('config.json').then((r) => r.text()),
-      get('model.safetensors').then((r) => readWithProgress(r, onProgress)),
-      get('vocab.txt').then((r) => r.text()),
-    ]);
-    let timer;
-    const expired = new Promise((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(
-          new EngineError(
-            `could not load the model from ${baseUrl}: no answer within ${timeout / 1000} s ` +
-              "(fetchTrainedModel's timeoutMs)",
-            'timeout',
-            { call: 'fetchTrainedModel', timeoutMs: timeout },
-          ),
-        );
-      }, timeout);
-    });
-    try {
-      const [config, weights, vocab] = await Promise.race([files, expired]);
-      return this.loadTrainedModel({ config, weights: new Uint8Array(weights), vocab });
-    } finally {
-      clearTimeout(timer);
-      controller.abort(); // after one file failed or the time ran out, stop the other downloads
-      files.catch(() => {}); // which then reject, with nobody waiting for them
-    }
+  // Fetches the three files of a model directory (fetchModelFiles: a URL ending in '/', relative
+  // to the page when it is not absolute; the same options) and loads them.
+  async fetchTrainedModel(baseUrl, fetchImpl = fetch, options = {}) {
+    return this.loadTrainedModel(await downloadModelFiles('fetchTrainedModel', baseUrl, fetchImpl, options));
   }
 
   // Positional encodings as the models use them (bindings/positional.cpp):
@@ -731,6 +689,58 @@ function checkAttention(value) {
   return a;
 }
 
+// The three files of a model directory (a URL ending in '/', relative to the page when it is not
+// absolute), as loadTrainedModel takes them; no engine needed, so that a page can download a
+// model while its engine compiles. Gives up after timeoutMs (default 30 s)
+// with an EngineError of code 'timeout'; an HTTP error is code 'unknown-model'.
+// onProgress({loaded, total}) follows the weights' download (total: the Content-Length, or
+// null when the server sends none), at least once when they have all arrived.
+export function fetchModelFiles(baseUrl, fetchImpl = fetch, options = {}) {
+  return downloadModelFiles('fetchModelFiles', baseUrl, fetchImpl, options);
+}
+
+async function downloadModelFiles(call, baseUrl, fetchImpl, { timeoutMs = 30_000, onProgress = null } = {}) {
+  const [timeout] = args(call, [timeoutMs], { timeoutMs: finite(1, 2 ** 31 - 1) });
+  const base = new URL(baseUrl, globalThis.location?.href);
+  const controller = new AbortController();
+  const get = async (name) => {
+    const response = await fetchImpl(new URL(name, base), { signal: controller.signal });
+    if (!response.ok)
+      throw new EngineError(`could not load ${name} from ${baseUrl}: HTTP ${response.status}`, 'unknown-model', {
+        call,
+        url: String(new URL(name, base)),
+        status: response.status,
+      });
+    return response;
+  };
+  const files = Promise.all([
+    get('config.json').then((r) => r.text()),
+    get('model.safetensors').then((r) => readWithProgress(r, onProgress)),
+    get('vocab.txt').then((r) => r.text()),
+  ]);
+  let timer;
+  const expired = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(
+        new EngineError(
+          `could not load the model from ${baseUrl}: no answer within ${timeout / 1000} s (${call}'s timeoutMs)`,
+          'timeout',
+          { call, timeoutMs: timeout },
+        ),
+      );
+    }, timeout);
+  });
+  try {
+    const [config, weights, vocab] = await Promise.race([files, expired]);
+    return { config, weights: new Uint8Array(weights), vocab };
+  } finally {
+    clearTimeout(timer);
+    controller.abort(); // after one file failed or the time ran out, stop the other downloads
+    files.catch(() => {}); // which then reject, with nobody waiting for them
+  }
+}
+
 // {config, weights, vocab} of a trained model: two texts and a Uint8Array.
 // A response's body as an ArrayBuffer, reporting the bytes read so far to onProgress.
 async function readWithProgress(response, onProgress) {
@@ -823,6 +833,48 @@ export function chooseModule(kind = 'page') {
   return relaxed ? `${kind}-relaxed` : kind;
 }
 
+// In a browser, the page's wasm starts downloading and compiling (streamed: it compiles as it
+// arrives) beside the import of its glue, not after it: the glue fetches the wasm only once it has
+// arrived and run, which on a loaded 2-core machine put the wasm request ~450 ms after the glue's.
+// Not when the host says where the wasm is (wasmBinary, locateFile, instantiateWasm: the glue's
+// own way), nor where the glue is not under http(s) (Node, blob: modules of the single file).
+function compileEarly(build, moduleOptions) {
+  if (moduleOptions?.wasmBinary || moduleOptions?.locateFile || moduleOptions?.instantiateWasm) return null;
+  if (typeof fetch !== 'function' || typeof WebAssembly.compileStreaming !== 'function') return null;
+  const file = MODULE_FILES[build].wasm;
+  let url;
+  try {
+    url = new URL(`../dist/${file}`, import.meta.url); // where the glue itself looks: beside it
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const compiled = fetch(url, { credentials: 'same-origin' }).then((response) => {
+    if (!response.ok) throw new Error(`could not load ${file}: HTTP ${response.status}`);
+    // compileStreaming needs the wasm MIME type; a server that sends another gets the slow way.
+    const streamable = response.headers.get('content-type')?.split(';')[0].trim() === 'application/wasm';
+    return streamable ? WebAssembly.compileStreaming(response) : response.arrayBuffer().then(WebAssembly.compile);
+  });
+  compiled.catch(() => {}); // reported by createModule, when the glue is in
+  return compiled;
+}
+
+// Runs Emscripten's factory; with a compile started early, the module is instantiated from it
+// (instantiateWasm, the glue's hook for this), and a failed download or compile rejects here —
+// the glue would otherwise wait for the instance forever.
+function createModule(create, moduleOptions, compiled) {
+  if (!compiled) return create(moduleOptions);
+  let fail;
+  const failed = new Promise((_, reject) => (fail = reject));
+  const instantiateWasm = (imports, receiveInstance) => {
+    compiled
+      .then((wasm) => WebAssembly.instantiate(wasm, imports).then((instance) => receiveInstance(instance, wasm)))
+      .catch(fail);
+    return {}; // the exports come later, through receiveInstance
+  };
+  return Promise.race([create({ ...moduleOptions, instantiateWasm }), failed]);
+}
+
 // moduleOptions go to Emscripten's factory: an object, or a function of the build's name
 // returning one — which is what lets an engine load its full module (Engine.full()) where
 // every build needs its own options: in Node, {wasmBinary} of that build's .wasm
@@ -830,7 +882,10 @@ export function chooseModule(kind = 'page') {
 export async function loadEngine(moduleOptions = {}, build = chooseModule()) {
   if (!Object.hasOwn(MODULE_FILES, build)) refuse('loadEngine', 'build', BUILD_NAMES, build);
   const optionsFor = (b) => (typeof moduleOptions === 'function' ? moduleOptions(b) : moduleOptions);
-  const { default: create } = await IMPORTS[build]();
+  const glue = IMPORTS[build]();
+  const buildOptions = optionsFor(build);
+  const compiled = compileEarly(build, buildOptions);
+  const { default: create } = await glue;
   const loadFull = async () => {
     const fullBuild = fullBuildOf(build);
     const file = MODULE_FILES[fullBuild].wasm;
@@ -857,6 +912,6 @@ export async function loadEngine(moduleOptions = {}, build = chooseModule()) {
   };
   // A copy: Emscripten makes the object it is given the module itself (Module), and two modules
   // on one object would clash (Embind: "Cannot register public name … twice").
-  const module = await create({ ...optionsFor(build) });
+  const module = await createModule(create, { ...buildOptions }, compiled);
   return new Engine(module, isRelaxed(build) ? 'relaxed' : 'simd128', loadFull);
 }
