@@ -79,6 +79,15 @@ function buildRamp(hexes) {
   });
 }
 
+// The ramp of each set of stops, built once: every heatmap of a page (the main view's, each
+// panel's) asks for the same colours, and building one took ~5 ms on the 2-core machine.
+const ramps = new Map();
+function rampOf(hexes) {
+  const key = hexes.join(' ');
+  if (!ramps.has(key)) ramps.set(key, buildRamp(hexes));
+  return ramps.get(key);
+}
+
 const rampIndex = (value) => Math.round(clamp(value, 1) * 255) || 0;
 
 // --- DOM helpers ---
@@ -99,7 +108,7 @@ export class AttentionHeatmap extends HTMLElement {
   #cells = []; // [{rect, title, text}], row-major; title is null on large grids
   #hoverTitle = svgNode('title'); // the shared <title> of large grids
   #strings = messages.en.heatmap;
-  #ramp = buildRamp(DEFAULT_STOPS);
+  #ramp = rampOf(DEFAULT_STOPS);
   #active = null; // {row, col} of the keyboard cursor
   #highlight = null; // {row, col} set through the highlight property
   #parts = null; // static elements from #build
@@ -350,7 +359,7 @@ export class AttentionHeatmap extends HTMLElement {
 
   #recolour() {
     const style = getComputedStyle(this);
-    this.#ramp = buildRamp(DEFAULT_STOPS.map((d, i) => style.getPropertyValue(`--ae-heat-${i}`).trim() || d));
+    this.#ramp = rampOf(DEFAULT_STOPS.map((d, i) => style.getPropertyValue(`--ae-heat-${i}`).trim() || d));
     this.#drawLegend();
     if (this.#cells.length) this.#update();
   }

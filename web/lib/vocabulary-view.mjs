@@ -16,6 +16,8 @@ export class VocabularyView {
   #t;
   #locale;
   #model = null; // the TrainedModel whose words are listed, or null
+  #words = []; // its words, as vocabularyWords gives them
+  #drawn = false; // whether the list holds them yet
   #language = null; // 'en' | 'zh': the language of its words
 
   // ui: {box: the <details>, summary, filter, list, none: "no word contains that", suggestions};
@@ -30,6 +32,10 @@ export class VocabularyView {
     ui.list.addEventListener('click', (e) => this.#insert(e));
     ui.list.addEventListener('keydown', (e) => this.#move(e));
     ui.filter.addEventListener('input', () => this.#filter());
+    // Drawn at the click that opens the box, before the browser shows it (keyboard too: Enter
+    // and Space on a summary click it), or when a script opens it.
+    ui.summary.addEventListener('click', () => this.#draw());
+    ui.box.addEventListener('toggle', () => ui.box.open && this.#draw());
     ui.suggestions.addEventListener('click', (e) => this.#replace(e));
   }
 
@@ -38,17 +44,29 @@ export class VocabularyView {
     return this.#language;
   }
 
-  // Lists the words of `model` (a TrainedModel; null or a random model: no list).
+  // Lists the words of `model` (a TrainedModel; null or a random model: no list). The list's
+  // buttons (hundreds) are made when the reader first opens it, not with every model shown.
   show(model) {
     const words = model?.vocabularyWords?.() ?? null;
     this.#model = words ? model : null;
     this.#language = words && vocabularyLanguage(words);
+    this.#words = words ?? [];
     const ui = this.#ui;
     ui.box.hidden = !words;
     ui.filter.value = '';
-    const sorted = words ? [...words].sort((a, b) => a.localeCompare(b, this.#locale())) : [];
-    ui.list.replaceChildren(
-      ...sorted.map((word) => {
+    ui.none.hidden = true;
+    ui.list.replaceChildren();
+    this.#drawn = false;
+    if (ui.box.open) this.#draw();
+    this.translate();
+  }
+
+  #draw() {
+    if (this.#drawn || !this.#model) return;
+    this.#drawn = true;
+    const { compare } = new Intl.Collator(this.#locale());
+    this.#ui.list.replaceChildren(
+      ...[...this.#words].sort(compare).map((word) => {
         const item = document.createElement('li');
         const button = Object.assign(document.createElement('button'), {
           type: 'button',
@@ -60,16 +78,20 @@ export class VocabularyView {
         return item;
       }),
     );
-    this.translate();
+    this.#labelButtons();
     this.#filter();
   }
 
   translate() {
     if (!this.#model) return;
-    const ui = this.#ui;
-    const count = ui.list.children.length.toLocaleString(this.#locale());
-    ui.summary.textContent = this.#t('vocabSummary', { n: count });
-    for (const button of ui.list.querySelectorAll('button'))
+    this.#ui.summary.textContent = this.#t('vocabSummary', {
+      n: this.#words.length.toLocaleString(this.#locale()),
+    });
+    this.#labelButtons();
+  }
+
+  #labelButtons() {
+    for (const button of this.#ui.list.querySelectorAll('button'))
       button.ariaLabel = this.#t('vocabInsert', { word: button.dataset.word });
   }
 
@@ -100,6 +122,7 @@ export class VocabularyView {
   }
 
   #filter() {
+    if (!this.#drawn) return;
     const ui = this.#ui;
     const query = ui.filter.value.trim().toLowerCase();
     for (const item of ui.list.children) item.hidden = Boolean(query) && !item.firstChild.dataset.word.includes(query);
