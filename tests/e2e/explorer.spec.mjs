@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import {
   SHOTS,
+  apiAll,
   apiView,
   app,
   chooseModel,
@@ -296,4 +297,46 @@ test('the URL keeps the head view’s selected word', async ({ page, context }) 
   await expect(app(other)).toHaveAttribute('data-status', 'ready');
   await expect(other.locator('ae-head-view')).toHaveAttribute('data-from', '9');
   expect(await shownLines(other)).toEqual(lines);
+});
+
+// Each thumbnail shows its head's weights: every cell's colour is the panel colour moved toward the
+// high end of the ramp by that weight (±2 levels per channel for rounding), as the API computes them.
+test('the head grid’s thumbnails are painted from each head’s weights', async ({ page }) => {
+  await openPage(page);
+  const api = await apiAll(page);
+  await expect(page.locator('ae-head-grid button.ae-hg-thumb')).toHaveCount(api.layers.length * api.layers[0].length);
+  const shown = await page.locator('ae-head-grid').evaluate((grid) => {
+    const style = getComputedStyle(grid);
+    const ctx = document.createElement('canvas').getContext('2d'); // reads any CSS colour as #rrggbb
+    const colours = ['--ae-heat-0', '--ae-heat-2'].map((name) => {
+      ctx.fillStyle = style.getPropertyValue(name).trim();
+      return ctx.fillStyle;
+    });
+    const thumbs = [...(grid.shadowRoot ?? grid).querySelectorAll('button.ae-hg-thumb')].map((button) => {
+      const canvas = button.querySelector('canvas');
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      return {
+        layer: Number(button.dataset.layer),
+        head: Number(button.dataset.head),
+        size: canvas.width,
+        data: [...data],
+      };
+    });
+    return { colours, thumbs };
+  });
+  const rgb = (hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+  const [low, high] = shown.colours.map(rgb);
+  expect(shown.thumbs).toHaveLength(api.layers.length * api.layers[0].length);
+  const wrong = [];
+  for (const { layer, head, size, data } of shown.thumbs) {
+    const cell = size / api.n;
+    api.layers[layer][head].forEach((row, i) =>
+      row.forEach((w, j) => {
+        const at = 4 * (Math.floor((i + 0.5) * cell) * size + Math.floor((j + 0.5) * cell));
+        const expected = low.map((c, k) => c + (high[k] - c) * w);
+        if (expected.some((c, k) => Math.abs(data[at + k] - c) > 2)) wrong.push({ layer, head, i, j, w });
+      }),
+    );
+  }
+  expect(wrong).toEqual([]);
 });
