@@ -209,46 +209,22 @@ export class HeadGrid extends LessonPanel {
   }
 }
 
-// One cell per weight: the panel colour blended toward the high end of the ramp by the weight
-// (what drawing the high colour at opacity = weight over the panel colour gives), written as
-// pixels in one putImageData: a fillRect per cell was ~2,000 canvas calls per run.
+// One cell per weight: the panel colour, then the high end of the ramp at opacity = weight.
 function paint(canvas, n, weights, { low, high }) {
   const cell = Math.max(1, Math.floor(THUMB_PX / n));
   const size = cell * n;
   if (canvas.width !== size) [canvas.width, canvas.height] = [size, size];
   const ctx = canvas.getContext('2d');
-  if (!ctx) return;
-  const from = rgbOf(ctx, low);
-  const to = rgbOf(ctx, high);
-  const image = ctx.createImageData(size, size);
-  const pixels = image.data;
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = low;
+  ctx.fillRect(0, 0, size, size);
+  ctx.fillStyle = high;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
-      const w = Math.min(1, Math.max(0, weights[i * n + j])) || 0;
-      const rgb = from.map((c, k) => Math.round(c + (to[k] - c) * w));
-      for (let y = i * cell; y < (i + 1) * cell; y++) {
-        for (let x = j * cell; x < (j + 1) * cell; x++) {
-          const at = 4 * (y * size + x);
-          pixels[at] = rgb[0];
-          pixels[at + 1] = rgb[1];
-          pixels[at + 2] = rgb[2];
-          pixels[at + 3] = 255;
-        }
-      }
+      ctx.globalAlpha = Math.min(1, Math.max(0, weights[i * n + j]));
+      ctx.fillRect(j * cell, i * cell, cell, cell);
     }
   }
-  ctx.putImageData(image, 0, 0);
-}
-
-// [r, g, b] of a CSS colour in any syntax, as the canvas normalises it: #rrggbb when opaque,
-// rgba(r, g, b, a) when not (its alpha is left out); one the canvas cannot read is black.
-function rgbOf(ctx, colour) {
-  ctx.fillStyle = '#000000';
-  ctx.fillStyle = colour;
-  const hex = /^#([0-9a-f]{6})$/i.exec(ctx.fillStyle)?.[1];
-  if (hex) return [0, 2, 4].map((k) => parseInt(hex.slice(k, k + 2), 16));
-  const parts = ctx.fillStyle.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0]; // rgba(r, g, b, a)
-  return parts.slice(0, 3);
 }
 
 customElements.define('ae-head-grid', HeadGrid);
