@@ -163,7 +163,7 @@ export class Engine {
   attention(args: AttentionArgs): AttentionTrace;
   createRandomModel(config?: RandomModelConfig): RandomModel;
   loadTrainedModel(files: ModelFiles): TrainedModel;
-  fetchTrainedModel(baseUrl: string | URL, fetchImpl?: typeof fetch, options?: { timeoutMs?: number }): Promise<TrainedModel>;
+  fetchTrainedModel(baseUrl: string | URL, fetchImpl?: typeof fetch, options?: FetchModelOptions): Promise<TrainedModel>;
   sinusoidalTable(n: number, d: number): Float32Array;
   ropeRotate(vec: ArrayLike<number>, position: number, base?: number | null): Float32Array;
   wordOrderRoles(sentence: string): { agent: string; verb: string; patient: string } | null;
@@ -211,7 +211,16 @@ export function addLocalModel(name: string, model: TrainedModel | Promise<Traine
 /** A trained model from its files, on the shared engine. */
 export function loadTrainedModel(files: ModelFiles): Promise<TrainedModel>;
 /** A trained model fetched from a directory URL ending in '/', on the shared engine. */
-export function fetchTrainedModel(baseUrl: string | URL, fetchImpl?: typeof fetch, options?: { timeoutMs?: number }): Promise<TrainedModel>;
+export function fetchTrainedModel(baseUrl: string | URL, fetchImpl?: typeof fetch, options?: FetchModelOptions): Promise<TrainedModel>;
+/** The three files of a model directory (a URL ending in '/'), fetched without an engine: a page can
+ * download a model while its engine compiles, then hand them to loadTrainedModel. */
+export function fetchModelFiles(baseUrl: string | URL, fetchImpl?: typeof fetch, options?: FetchModelOptions): Promise<ModelFiles>;
+/** timeoutMs: give up after it (default 30 000; EngineError code 'timeout'); onProgress follows the
+ * weights' download (total: the Content-Length, or null without one). */
+export interface FetchModelOptions {
+  timeoutMs?: number;
+  onProgress?: (progress: { loaded: number; total: number | null }) => void;
+}
 
 /** The state the panels share (web/lib/store.mjs). */
 export interface StoreState {

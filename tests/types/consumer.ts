@@ -4,6 +4,7 @@ import {
   EngineError,
   addLocalModel,
   createStore,
+  fetchModelFiles,
   loadEngine,
   loadTrainedModel,
   setModelsBase,
@@ -29,6 +30,14 @@ export async function lessonAnswer(files: ModelFiles): Promise<string | undefine
 }
 
 setModelsBase(new URL('/models/', 'https://example.org/'));
+// The model's files download while the engine compiles.
+export async function loadBoth(url: string): Promise<number> {
+  const [engine, files] = await Promise.all([
+    loadEngine(),
+    fetchModelFiles(url, fetch, { onProgress: ({ loaded, total }) => console.log(loaded, total ?? '?') }),
+  ]);
+  return engine.loadTrainedModel(files).config.vocabSize;
+}
 export const addMine = (files: ModelFiles) => addLocalModel('mine', loadTrainedModel(files), 'My model');
 const store = createStore({ model: 'coref-encoder', layer: 2, head: 3 });
 const view = document.querySelector('ae-head-view');

@@ -14,6 +14,7 @@ import {
   TrainedModel,
   TrainingSession,
   Engine,
+  fetchModelFiles,
 } from '../../web/lib/engine.mjs';
 import { loadNodeBenchEngine, loadNodeEngine, loadNodeFullEngine, shippedConfig, shippedModel } from './helpers.mjs';
 import { editSafetensors, float32Bytes } from './safetensors-edit.mjs';
@@ -900,6 +901,48 @@ test('fetchTrainedModel gives up after timeoutMs with code timeout, and an HTTP 
   await assert.rejects(
     engine.fetchTrainedModel('http://example.invalid/m/', notFound, { timeoutMs: -1 }),
     (e) => e.code === 'bad-option' && /timeoutMs/.test(e.message),
+  );
+});
+
+// fetchModelFiles: the same download without an engine (the page fetches a model while its engine
+// compiles); its files load as the ones on disk do, and its errors name it.
+test('fetchModelFiles gives the three files as loadTrainedModel takes them, and its errors name it', async () => {
+  const dir = new URL('../../web/models/coref-encoder/', import.meta.url);
+  const fromDisk = async (url) => {
+    const bytes = readFileSync(new URL(url.pathname.split('/').pop(), dir));
+    return {
+      ok: true,
+      status: 200,
+      headers: new Headers(),
+      body: null,
+      text: async () => bytes.toString('utf8'),
+      arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    };
+  };
+  const seen = [];
+  const files = await fetchModelFiles('http://example.invalid/coref-encoder/', fromDisk, {
+    onProgress: (p) => seen.push(p),
+  });
+  assert.deepEqual(Object.keys(files).sort(), ['config', 'vocab', 'weights']);
+  assert.ok(files.weights instanceof Uint8Array);
+  assert.deepEqual(files, { ...shippedModel('coref-encoder') });
+  assert.equal(seen.at(-1).loaded, files.weights.byteLength);
+  const model = engine.loadTrainedModel(files);
+  const disk = engine.loadTrainedModel(shippedModel('coref-encoder'));
+  try {
+    assert.deepEqual(model.analyze(LESSON.tired).prediction, disk.analyze(LESSON.tired).prediction);
+  } finally {
+    model.delete();
+    disk.delete();
+  }
+  const notFound = async () => ({ ok: false, status: 404 });
+  await assert.rejects(
+    fetchModelFiles('http://example.invalid/m/', notFound),
+    (e) => e.code === 'unknown-model' && e.details.call === 'fetchModelFiles' && /HTTP 404/.test(e.message),
+  );
+  await assert.rejects(
+    fetchModelFiles('http://example.invalid/m/', notFound, { timeoutMs: 0 }),
+    (e) => e.code === 'bad-option' && /fetchModelFiles/.test(e.message),
   );
 });
 
