@@ -677,7 +677,7 @@ export class AttentionExplorer extends HTMLElement {
     }
     for (const { name, label } of getLocalModels()) this.#local.set(name, label);
     if (this.#status?.key === 'loading') this.#setStatus(null);
-    const name = this.#name ?? this.getAttribute('model') ?? this.#firstModel();
+    const name = this.#startingModel();
     this.#name = null;
     this.#fillMenu();
     this.#choose(name);
@@ -686,8 +686,13 @@ export class AttentionExplorer extends HTMLElement {
   // The model the start will open begins to download as soon as the menu is read, while the
   // engine may still compile (a link's model is named by then: the page reads the same menu).
   #downloadFirstModel() {
-    const name = this.#name ?? this.getAttribute('model') ?? this.#firstModel();
+    const name = this.#startingModel();
     if (this.#index.some((m) => m.name === name)) getTrainedModel(name).catch(() => {}); // #choose reports
+  }
+
+  // The model the start opens: one chosen before it, the host's, else #firstModel().
+  #startingModel() {
+    return this.#name ?? this.getAttribute('model') ?? this.#firstModel();
   }
 
   // No model named: the lesson's trained model in the element's language (else the English one),
