@@ -13,9 +13,8 @@ export function text(strings, lang, key, params) {
 // The Intl locale of the page's language.
 export const locale = (lang) => (lang === 'zh' ? 'zh-CN' : 'en');
 
-// An Intl.NumberFormat of the page's language, made once per language and options: making one
-// is costly (number.toLocaleString makes one per call), and the first view formats numbers per
-// chunk of the model's download.
+// An Intl.NumberFormat of the page's language, made once per language and options
+// (number.toLocaleString makes one per call; the download's progress formats a number per chunk).
 const numberFormats = new Map();
 export function numberFormat(lang, options = {}) {
   const key = `${locale(lang)} ${JSON.stringify(options)}`;
