@@ -48,8 +48,8 @@ test('the model download reports its bytes', async ({ page }) => {
   for (let i = 1; i < progress.length; i++) expect(progress[i].loaded).toBeGreaterThanOrEqual(progress[i - 1].loaded);
 });
 
-// The first view's three downloads overlap: the wasm is requested beside its glue (not once the
-// glue has run), and the model's files beside the wasm (not once the engine is ready).
+// The model's files download beside the wasm, not once the engine is ready (the wasm is held
+// back here, so only an early request can be seen).
 test('the model downloads while the engine is still arriving', async ({ page }) => {
   let release;
   const held = new Promise((resolve) => (release = resolve));
