@@ -21,8 +21,12 @@ export class HeadGrid extends LessonPanel {
   #buttons = []; // [layer][head]
   #parts = null;
   #drawn = null; // the result drawn last
+  #colourCache = null; // the ramp's ends, read once: getComputedStyle forces a style recalculation
   #scheme = matchMedia('(prefers-color-scheme: dark)');
-  #onScheme = () => this.#draw(true);
+  #onScheme = () => {
+    this.#colourCache = null;
+    this.#draw(true);
+  };
 
   connectedCallback() {
     super.connectedCallback();
@@ -152,12 +156,17 @@ export class HeadGrid extends LessonPanel {
     this.dataset.shape = shape;
   }
 
+  // Read on the first draw and again when the colour scheme changes, as the heatmap's ramp is:
+  // reading them on every run cost a style recalculation of the page per swap.
   #colours() {
+    if (this.#colourCache) return this.#colourCache;
     const style = getComputedStyle(this);
-    return {
+    const colours = {
       low: style.getPropertyValue('--ae-heat-0').trim() || '#ffffff',
       high: style.getPropertyValue('--ae-heat-2').trim() || '#0b2a5b',
     };
+    if (this.isConnected) this.#colourCache = colours; // unstyled outside the document: read again
+    return colours;
   }
 
   #select(layer, head, button) {
