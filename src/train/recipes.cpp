@@ -4,12 +4,15 @@
 #include "train/corpus.h"
 #include "train/tasks.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <map>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace ae {
 
@@ -201,6 +204,8 @@ void CorefSettings::set(const std::string& assignment) {
   else if (key == "weight_decay") weight_decay = static_cast<float>(number(0.0, 10.0));
   else if (key == "focus") focus = static_cast<float>(number(0.0, 1.0));
   else if (key == "focus_share") focus_share = static_cast<float>(number(0.0, 1.0));
+  else if (key == "relabel") relabel = static_cast<float>(number(0.0, 1.0));
+  else if (key == "relabel_shared") relabel_shared = whole(0, 1) == 1;
   else if (key == "init_scale") init_scale = static_cast<float>(number(1e-4, 10.0));
   else if (key == "positional") positional = positional_encoding_from_string(value);
   else if (key == "first_seed") first_seed = whole(1, 1000000);
@@ -210,7 +215,8 @@ void CorefSettings::set(const std::string& assignment) {
     throw std::invalid_argument(
         "settings: unknown key \"" + key +
         "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
-        "learning_rate, dropout, weight_decay, focus, focus_share, init_scale, positional, first_seed, seeds, "
+        "learning_rate, dropout, weight_decay, focus, focus_share, relabel, relabel_shared, init_scale, positional, "
+        "first_seed, seeds, "
         "language)");
 }
 
@@ -224,24 +230,29 @@ CorefSettings shipped_coref_settings(CorefReader reader, CorefLanguage language)
 }
 
 json CorefSettings::to_json() const {
-  return {{"d_model", d_model},
-          {"n_heads", n_heads},
-          {"n_layers", n_layers},
-          {"d_ff", d_ff},
-          {"max_len", max_len},
-          {"steps", steps},
-          {"batch", batch},
-          {"group", group},
-          {"learning_rate", learning_rate},
-          {"dropout", dropout},
-          {"weight_decay", weight_decay},
-          {"focus", focus},
-          {"focus_share", focus_share},
-          {"init_scale", init_scale},
-          {"positional", ae::to_string(positional)},
-          {"first_seed", first_seed},
-          {"seeds", seeds},
-          {"language", language}};
+  json j = {{"d_model", d_model},
+            {"n_heads", n_heads},
+            {"n_layers", n_layers},
+            {"d_ff", d_ff},
+            {"max_len", max_len},
+            {"steps", steps},
+            {"batch", batch},
+            {"group", group},
+            {"learning_rate", learning_rate},
+            {"dropout", dropout},
+            {"weight_decay", weight_decay},
+            {"focus", focus},
+            {"focus_share", focus_share},
+            {"init_scale", init_scale},
+            {"positional", ae::to_string(positional)},
+            {"first_seed", first_seed},
+            {"seeds", seeds},
+            {"language", language}};
+  if (relabel > 0.0f) {  // only when on: the shipped metrics.json stay as they were
+    j["relabel"] = relabel;
+    j["relabel_shared"] = relabel_shared;
+  }
+  return j;
 }
 
 namespace {
@@ -406,6 +417,69 @@ std::vector<size_t> role_ambiguous_pairs(const std::vector<CorefExample>& train)
 
 }  // namespace
 
+std::vector<TrainingExample> relabel_nouns(const CorefCorpus& corpus, std::vector<TrainingExample> train_set,
+                                           const Vocabulary& vocab, float share, uint64_t seed,
+                                           const std::vector<std::string>& families) {
+  const auto& train = corpus.train;
+  if (train_set.size() != train.size()) throw std::invalid_argument("relabel_nouns: train_set is not corpus.train");
+  std::map<std::pair<std::string, std::string>, int> roles;  // (family, noun) → bit per role trained
+  for (const auto& e : train) {
+    roles[{e.family, e.referent_word}] |= 1 << e.referent_role;
+    roles[{e.family, e.other_word}] |= 1 << (1 - e.referent_role);
+  }
+  std::set<std::string> held;  // nouns the noun-role split shows in an untrained role
+  for (const auto& e : corpus.heldout_noun_roles) {
+    if (!(roles[{e.family, e.referent_word}] & (1 << e.referent_role))) held.insert(e.referent_word);
+    if (!(roles[{e.family, e.other_word}] & (1 << (1 - e.referent_role)))) held.insert(e.other_word);
+  }
+  std::set<std::tuple<std::string, int, std::string, std::string>> combos;  // (family, role, noun, decider)
+  for (const auto& e : corpus.heldout_combinations)
+    combos.insert({e.family, e.referent_role, e.referent_word, e.decider});
+  std::vector<std::string> pool;
+  for (const auto& [key, bits] : roles)
+    if (!held.count(key.second) && std::find(pool.begin(), pool.end(), key.second) == pool.end())
+      pool.push_back(key.second);
+  std::sort(pool.begin(), pool.end());
+
+  // Chinese: a noun keeps its measure word (那只动物, 那辆卡车), so a replacement must share it.
+  std::map<std::string, std::string> measure;
+  for (const auto& [noun, word] : coref_lexicon(corpus.language).measure_words) measure[noun] = word;
+  const auto same_measure = [&](const std::string& u, const std::string& v) {
+    const auto mu = measure.find(u), mv = measure.find(v);
+    return (mu == measure.end() ? "" : mu->second) == (mv == measure.end() ? "" : mv->second);
+  };
+
+  Rng rng(seed ^ 0x72656c6162656c00ull);  // "relabel"
+  for (size_t k = 0; k + 1 < train.size(); k += 2) {
+    if (rng.uniform() >= share) continue;
+    const CorefExample& a = train[k];
+    const CorefExample& b = train[k + 1];
+    if (!families.empty() && std::find(families.begin(), families.end(), a.family) == families.end()) continue;
+    if (held.count(a.referent_word) || held.count(a.other_word)) continue;
+    // a's referent is b's other noun: map a.referent → x, a.other → y in both sentences.
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      const std::string& x = pool[rng.below(pool.size())];
+      const std::string& y = pool[rng.below(pool.size())];
+      if (x == y || std::find(a.tokens.begin(), a.tokens.end(), x) != a.tokens.end() ||
+          std::find(a.tokens.begin(), a.tokens.end(), y) != a.tokens.end())
+        continue;
+      if (combos.count({a.family, a.referent_role, x, a.decider}) ||
+          combos.count({b.family, b.referent_role, y, b.decider}))
+        continue;
+      if (!same_measure(x, a.referent_word) || !same_measure(y, a.other_word)) continue;
+      const int from_x = vocab.id(a.referent_word), from_y = vocab.id(a.other_word);
+      const int to_x = vocab.id(x), to_y = vocab.id(y);
+      for (size_t i = k; i < k + 2; ++i) {
+        const auto map = [&](int& id) { id = id == from_x ? to_x : id == from_y ? to_y : id; };
+        for (int& id : train_set[i].ids) map(id);
+        for (int& id : train_set[i].targets) map(id);
+      }
+      break;
+    }
+  }
+  return train_set;
+}
+
 TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options, const CorefSettings& settings) {
   const bool decoder = reader == CorefReader::Decoder;
   const CorefLanguage language = coref_language(settings.language);
@@ -420,7 +494,11 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
   const CorefCorpus corpus = make_coref_corpus(corpus_options);
   const Vocabulary vocab = Vocabulary::from_words(corpus_words(corpus));
   const auto make = [reader](const CorefExample& e, const Vocabulary& v) { return coref_example(reader, e, v); };
-  const auto train_set = examples_of(corpus.train, vocab, make);
+  const auto natural_set = examples_of(corpus.train, vocab, make);
+  std::vector<std::string> relabelled;  // the families relabel_nouns may change (empty: all)
+  if (settings.relabel_shared)
+    for (const auto& f : lexicon.families)
+      if (f.shared_pool) relabelled.push_back(f.name);
   const double corpus_seconds = seconds_since(t_corpus);
 
   json seeds = json::array();
@@ -452,6 +530,9 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
     }
     const auto t0 = Clock::now();
     const double cpu0 = cpu_seconds();
+    const std::vector<TrainingExample> train_set =
+        settings.relabel > 0.0f ? relabel_nouns(corpus, natural_set, vocab, settings.relabel, t.seed, relabelled)
+                                : natural_set;
     const json curve = train_with_curve(*model, train_set, t, 50);
     const double train_seconds = seconds_since(t0), train_cpu = cpu_seconds() - cpu0;
     // Everything below is measured on the weights as they will be stored, not on the F32 ones.

@@ -51,6 +51,11 @@ struct CorefSettings {
   // roles of the family somewhere in the training set, so no noun's identity gives the answer
   // (role_ambiguous_pairs); 0 = off.
   float focus = 0.0f, focus_share = 1.0f;
+  // Noun relabelling: this share of the training pairs get two other nouns of the corpus in place
+  // of theirs (the same two in both sentences), so that a noun's identity says nothing about its
+  // role (relabel_nouns); 0 = off.
+  float relabel = 0.0f;
+  bool relabel_shared = false;  // relabel only the pairs of families whose roles share one noun pool
   PositionalEncoding positional = PositionalEncoding::Rope;
   int first_seed = 1, seeds = 3;
   std::string language = "en";  // the corpus's: "en" (it) or "zh" (它, the encoder only)
@@ -91,6 +96,16 @@ struct CorefModelReport {
 };
 CorefModelReport report_coref_model(const Transformer& model, const CorefCorpus& corpus, const Vocabulary& vocab,
                                     CorefReader reader);
+
+// Replaces the two nouns of about `share` of the training pairs (examples 2k, 2k + 1 of
+// corpus.train, as train_set holds them) by two other nouns, drawn from every noun the training
+// sentences use. Nothing a held-out split tests is created: a noun that the noun-role split shows
+// in a role it never trains in is neither replaced nor drawn, and no sentence gets a noun–adjective
+// combination that the combinations split holds out. Deterministic for a seed.
+// `families`: only these families' pairs (empty: every family's).
+std::vector<TrainingExample> relabel_nouns(const CorefCorpus& corpus, std::vector<TrainingExample> train_set,
+                                           const Vocabulary& vocab, float share, uint64_t seed,
+                                           const std::vector<std::string>& families = {});
 
 // Builds the TrainingExamples of a corpus split with make(example, vocab).
 template <typename Example, typename Make>

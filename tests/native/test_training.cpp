@@ -1,6 +1,7 @@
 // Short training runs that must reach a stated loss: the trainer, backward passes and AdamW
 // working together. Kept small so that npm test stays fast.
 #include "io/checkpoint.h"
+#include "train/corpus.h"
 #include "train/recipes.h"
 #include "train/tasks.h"
 #include "train/trainer.h"
@@ -9,7 +10,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
+#include <set>
+#include <string>
+#include <tuple>
 
 using namespace ae;
 
@@ -197,6 +202,12 @@ TEST_CASE("CorefSettings::set takes key=value and names what is wrong") {
   s.set("focus=0.25");
   CHECK(s.to_json()["focus"] == doctest::Approx(0.25));
   CHECK_THROWS_WITH_AS(s.set("focus=1.5"), doctest::Contains("focus"), std::invalid_argument);
+  CHECK_FALSE(s.to_json().contains("relabel"));  // off: the shipped metrics.json do not name it
+  s.set("relabel=0.5");
+  s.set("relabel_shared=1");
+  CHECK(s.to_json()["relabel"] == doctest::Approx(0.5));
+  CHECK(s.to_json()["relabel_shared"] == true);
+  CHECK_THROWS_WITH_AS(s.set("relabel_shared=2"), doctest::Contains("relabel_shared"), std::invalid_argument);
 }
 
 TEST_CASE("a focus phase draws its batches only from the focus groups, then from all") {
@@ -228,4 +239,93 @@ TEST_CASE("a focus phase draws its batches only from the focus groups, then from
   bad.focus_groups = {0};
   bad.focus_share = 1.5f;
   CHECK_THROWS_WITH(Trainer(model, examples, bad), "train: focus_share must lie in [0, 1]");
+}
+
+TEST_CASE("relabel_nouns: other nouns in a share of the pairs, and every held-out split still holds out") {
+  ae::CorefOptions o;
+  o.train = 6000;
+  o.validation = 0;
+  o.heldout = 400;
+  const ae::CorefCorpus corpus = ae::make_coref_corpus(o);
+  const ae::Vocabulary vocab = ae::Vocabulary::from_words(ae::corpus_words(corpus));
+  const auto natural = ae::examples_of(corpus.train, vocab, [](const ae::CorefExample& e, const ae::Vocabulary& v) {
+    return ae::coref_example(ae::CorefReader::Encoder, e, v);
+  });
+  const auto same = [](const std::vector<TrainingExample>& a, const std::vector<TrainingExample>& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
+             return x.ids == y.ids && x.targets == y.targets && x.positions == y.positions;
+           });
+  };
+  CHECK(same(ae::relabel_nouns(corpus, natural, vocab, 0.0f, 3), natural));
+  const auto relabelled = ae::relabel_nouns(corpus, natural, vocab, 0.5f, 3);
+  CHECK(same(ae::relabel_nouns(corpus, natural, vocab, 0.5f, 3), relabelled));  // a function of the seed
+  CHECK_FALSE(same(ae::relabel_nouns(corpus, natural, vocab, 0.5f, 4), relabelled));
+
+  // What the relabelled training set teaches: (family, noun, role) and (family, role, noun, decider).
+  std::set<std::tuple<std::string, std::string, int>> noun_roles;
+  std::set<std::tuple<std::string, int, std::string, std::string>> combos;
+  size_t changed = 0;
+  for (size_t i = 0; i < relabelled.size(); ++i) {
+    const ae::CorefExample& e = corpus.train[i];
+    const auto& ids = relabelled[i].ids;
+    const int other = e.referent == e.first_noun ? e.second_noun : e.first_noun;
+    const std::string referent_word = vocab.token(ids[static_cast<size_t>(e.referent)]);
+    const std::string other_word = vocab.token(ids[static_cast<size_t>(other)]);
+    CHECK(relabelled[i].targets == std::vector<int>{vocab.id(referent_word)});  // the answer follows the noun
+    CHECK(referent_word != other_word);
+    changed += referent_word != e.referent_word;
+    if (i % 2 == 1) {  // the pair's two sentences: one mapping, so each one's referent is the other's other noun
+      CHECK(vocab.token(relabelled[i - 1].targets[0]) == other_word);
+      // Only the two nouns change.
+      for (size_t t = 0; t < ids.size(); ++t)
+        if (t != static_cast<size_t>(e.referent) && t != static_cast<size_t>(other)) CHECK(ids[t] == natural[i].ids[t]);
+    }
+    noun_roles.insert({e.family, referent_word, e.referent_role});
+    noun_roles.insert({e.family, other_word, 1 - e.referent_role});
+    combos.insert({e.family, e.referent_role, referent_word, e.decider});
+  }
+  const double share = static_cast<double>(changed) / static_cast<double>(relabelled.size());
+  CHECK(share > 0.3);  // half of the pairs drawn; a few kept (a held-out noun in them)
+  CHECK(share < 0.55);
+  for (const auto& e : corpus.heldout_noun_roles) {
+    const bool referent_new = !noun_roles.count({e.family, e.referent_word, e.referent_role});
+    const bool other_new = !noun_roles.count({e.family, e.other_word, 1 - e.referent_role});
+    CHECK((referent_new || other_new));  // still a noun in a role it never trains in
+  }
+  // A pair is held out when one of its two sentences is (the other may be a trained combination).
+  std::map<int, int> unseen;  // pair_id → its sentences whose noun–adjective combination training lacks
+  for (const auto& e : corpus.heldout_combinations)
+    unseen[e.pair_id] += !combos.count({e.family, e.referent_role, e.referent_word, e.decider});
+  for (const auto& [pair, count] : unseen) {
+    CAPTURE(pair);
+    CHECK(count >= 1);
+  }
+  CHECK_THROWS_WITH_AS(ae::relabel_nouns(corpus, {}, vocab, 0.5f, 3), "relabel_nouns: train_set is not corpus.train",
+                       std::invalid_argument);
+}
+
+TEST_CASE("relabel_nouns in Chinese: a replacement noun takes the same measure word (那只动物, 那辆卡车)") {
+  ae::CorefOptions o;
+  o.language = ae::CorefLanguage::Chinese;
+  o.train = 2000;
+  o.validation = 0;
+  o.heldout = 100;
+  const ae::CorefCorpus corpus = ae::make_coref_corpus(o);
+  const ae::Vocabulary vocab = ae::Vocabulary::from_words(ae::corpus_words(corpus));
+  const auto natural = ae::examples_of(corpus.train, vocab, [](const ae::CorefExample& e, const ae::Vocabulary& v) {
+    return ae::coref_example(ae::CorefReader::Encoder, e, v);
+  });
+  std::map<std::string, std::string> measure;
+  for (const auto& [noun, word] : ae::coref_lexicon(ae::CorefLanguage::Chinese).measure_words) measure[noun] = word;
+  REQUIRE(!measure.empty());
+  const auto relabelled = ae::relabel_nouns(corpus, natural, vocab, 1.0f, 5);
+  size_t changed = 0;
+  for (size_t i = 0; i < relabelled.size(); ++i) {
+    const ae::CorefExample& e = corpus.train[i];
+    const std::string now = vocab.token(relabelled[i].ids[static_cast<size_t>(e.referent)]);
+    changed += now != e.referent_word;
+    CAPTURE(e.text);
+    CHECK(measure[now] == measure[e.referent_word]);
+  }
+  CHECK(changed > relabelled.size() / 4);  // fewer than in English: a measure word's nouns are fewer
 }
