@@ -300,12 +300,24 @@ test('the URL keeps the head view’s selected word', async ({ page, context }) 
 });
 
 // Each thumbnail shows its head's weights: every cell's colour is the panel colour moved toward the
-// high end of the ramp by that weight (±2 levels per channel for rounding), as the API computes them.
-test('the head grid’s thumbnails are painted from each head’s weights', async ({ page }) => {
+// high end of the ramp by that weight (±2 levels per channel for rounding), as the API computes them;
+// in the dark scheme too, to which the grid repaints when the scheme changes.
+test('the head grid’s thumbnails are painted from each head’s weights, light and dark', async ({ page }) => {
   await openPage(page);
   const api = await apiAll(page);
   await expect(page.locator('ae-head-grid button.ae-hg-thumb')).toHaveCount(api.layers.length * api.layers[0].length);
-  const shown = await page.locator('ae-head-grid').evaluate((grid) => {
+  const light = await thumbnails(page);
+  expect(light.thumbs).toHaveLength(api.layers.length * api.layers[0].length);
+  expect(misPainted(light, api)).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(async () => (await thumbnails(page)).colours).not.toEqual(light.colours);
+  const dark = await thumbnails(page);
+  expect(misPainted(dark, api)).toEqual([]);
+});
+
+// The ramp's ends as #rrggbb and each thumbnail's pixels.
+function thumbnails(page) {
+  return page.locator('ae-head-grid').evaluate((grid) => {
     const style = getComputedStyle(grid);
     const ctx = document.createElement('canvas').getContext('2d'); // reads any CSS colour as #rrggbb
     const colours = ['--ae-heat-0', '--ae-heat-2'].map((name) => {
@@ -324,9 +336,12 @@ test('the head grid’s thumbnails are painted from each head’s weights', asyn
     });
     return { colours, thumbs };
   });
+}
+
+// The cells whose colour is not the one their weight gives.
+function misPainted(shown, api) {
   const rgb = (hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
   const [low, high] = shown.colours.map(rgb);
-  expect(shown.thumbs).toHaveLength(api.layers.length * api.layers[0].length);
   const wrong = [];
   for (const { layer, head, size, data } of shown.thumbs) {
     const cell = size / api.n;
@@ -338,5 +353,5 @@ test('the head grid’s thumbnails are painted from each head’s weights', asyn
       }),
     );
   }
-  expect(wrong).toEqual([]);
-});
+  return wrong;
+}
