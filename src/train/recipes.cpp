@@ -224,6 +224,12 @@ CorefSettings shipped_coref_settings(CorefReader reader, CorefLanguage language)
   CorefSettings s;
   s.language = to_string(language);
   s.steps = reader == CorefReader::Decoder ? 4000 : 8000;
+  if (reader == CorefReader::Encoder && language == CorefLanguage::Chinese) {
+    // Half of lift's and overtake's pairs with two other nouns: without it this seed answered a
+    // noun in a role it never had in training from its identity (92.5 %; with it 97.2 %).
+    s.relabel = 0.5f;
+    s.relabel_shared = true;
+  }
   s.first_seed = 2;
   s.seeds = 1;
   return s;

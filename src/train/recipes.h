@@ -65,9 +65,10 @@ struct CorefSettings {
 };
 
 // The shipped models' settings (what `train` uses before any --set): seed 2 alone, the encoders
-// 8000 steps, the decoder 4000. With 2000 steps a noun in a role it never had in training is
-// answered from its identity (23.5 % right); training longer makes the model read the role from
-// the sentence (docs/models.md, "Training longer").
+// 8000 steps, the decoder 4000; the Chinese encoder with relabel 0.5 on the shared-pool families.
+// With 2000 steps a noun in a role it never had in training is answered from its identity (23.5 %
+// right); training longer makes the model read the role from the sentence, and relabelling keeps
+// the identity from telling it (docs/models.md, "Training longer", "Relabelled nouns").
 CorefSettings shipped_coref_settings(CorefReader reader, CorefLanguage language);
 
 // What a shipped coreference model must show, per split and on the lesson pair (issue targets).
