@@ -241,16 +241,22 @@ TEST_CASE("a focus phase draws its batches only from the focus groups, then from
   CHECK_THROWS_WITH(Trainer(model, examples, bad), "train: focus_share must lie in [0, 1]");
 }
 
+// A small coreference corpus, its vocabulary and its training pairs as the encoder reads them.
+struct SmallCoref {
+  ae::CorefCorpus corpus;
+  ae::Vocabulary vocab;
+  std::vector<TrainingExample> natural;
+  SmallCoref(ae::CorefLanguage language, int train, int heldout)
+      : corpus(ae::make_coref_corpus({.language = language, .train = train, .validation = 0, .heldout = heldout})),
+        vocab(ae::Vocabulary::from_words(ae::corpus_words(corpus))),
+        natural(ae::examples_of(corpus.train, vocab, [](const ae::CorefExample& e, const ae::Vocabulary& v) {
+          return ae::coref_example(ae::CorefReader::Encoder, e, v);
+        })) {}
+};
+
 TEST_CASE("relabel_nouns: other nouns in a share of the pairs, and every held-out split still holds out") {
-  ae::CorefOptions o;
-  o.train = 6000;
-  o.validation = 0;
-  o.heldout = 400;
-  const ae::CorefCorpus corpus = ae::make_coref_corpus(o);
-  const ae::Vocabulary vocab = ae::Vocabulary::from_words(ae::corpus_words(corpus));
-  const auto natural = ae::examples_of(corpus.train, vocab, [](const ae::CorefExample& e, const ae::Vocabulary& v) {
-    return ae::coref_example(ae::CorefReader::Encoder, e, v);
-  });
+  const SmallCoref small(ae::CorefLanguage::English, 6000, 400);
+  const auto& [corpus, vocab, natural] = small;
   const auto same = [](const std::vector<TrainingExample>& a, const std::vector<TrainingExample>& b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
              return x.ids == y.ids && x.targets == y.targets && x.positions == y.positions;
@@ -305,16 +311,8 @@ TEST_CASE("relabel_nouns: other nouns in a share of the pairs, and every held-ou
 }
 
 TEST_CASE("relabel_nouns in Chinese: a replacement noun takes the same measure word (那只动物, 那辆卡车)") {
-  ae::CorefOptions o;
-  o.language = ae::CorefLanguage::Chinese;
-  o.train = 2000;
-  o.validation = 0;
-  o.heldout = 100;
-  const ae::CorefCorpus corpus = ae::make_coref_corpus(o);
-  const ae::Vocabulary vocab = ae::Vocabulary::from_words(ae::corpus_words(corpus));
-  const auto natural = ae::examples_of(corpus.train, vocab, [](const ae::CorefExample& e, const ae::Vocabulary& v) {
-    return ae::coref_example(ae::CorefReader::Encoder, e, v);
-  });
+  const SmallCoref small(ae::CorefLanguage::Chinese, 2000, 100);
+  const auto& [corpus, vocab, natural] = small;
   std::map<std::string, std::string> measure;
   for (const auto& [noun, word] : ae::coref_lexicon(ae::CorefLanguage::Chinese).measure_words) measure[noun] = word;
   REQUIRE(!measure.empty());
