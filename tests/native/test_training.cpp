@@ -302,7 +302,8 @@ TEST_CASE("relabel_nouns: other nouns in a share of the pairs, and every held-ou
   std::map<int, int> unseen;  // pair_id → its sentences whose noun–adjective combination training lacks
   for (const auto& e : corpus.heldout_combinations)
     unseen[e.pair_id] += !combos.count({e.family, e.referent_role, e.referent_word, e.decider});
-  for (const auto& [pair, count] : unseen) {
+  for (const auto& [pair_id, count] : unseen) {
+    const int pair = pair_id;  // clang 14 cannot capture a structured binding
     CAPTURE(pair);
     CHECK(count >= 1);
   }
