@@ -64,8 +64,9 @@ struct CorefSettings {
   nlohmann::json to_json() const;
 };
 
-// The shipped models' settings (what `train` uses before any --set): seed 2 alone, the encoders
-// 8000 steps, the decoder 4000; the Chinese encoder with relabel 0.5 on the shared-pool families.
+// The shipped models' settings (what `train` uses before any --set): one seed (the English
+// encoder 4, the others 2), the encoders 8000 steps with relabelled nouns in the shared-pool
+// families (English 0.2, Chinese 0.5), the decoder 4000 steps.
 // With 2000 steps a noun in a role it never had in training is answered from its identity (23.5 %
 // right); training longer makes the model read the role from the sentence, and relabelling keeps
 // the identity from telling it (docs/models.md, "Training longer", "Relabelled nouns").
