@@ -408,14 +408,22 @@ std::string coref_model_name(CorefReader reader, CorefLanguage language) {
 
 namespace {
 
-// Indices of the training pairs (examples 2k, 2k+1) in which both nouns play both of the family's
-// roles somewhere in the training set: in these, only the sentence says which noun is meant.
-std::vector<size_t> role_ambiguous_pairs(const std::vector<CorefExample>& train) {
-  std::map<std::pair<std::string, std::string>, int> roles;  // (family, noun) → bit per role
+using TrainedRoles = std::map<std::pair<std::string, std::string>, int>;  // (family, noun) → bit per role
+
+// The roles each noun of each family plays somewhere in the training set.
+TrainedRoles trained_roles(const std::vector<CorefExample>& train) {
+  TrainedRoles roles;
   for (const auto& e : train) {
     roles[{e.family, e.referent_word}] |= 1 << e.referent_role;
     roles[{e.family, e.other_word}] |= 1 << (1 - e.referent_role);
   }
+  return roles;
+}
+
+// Indices of the training pairs (examples 2k, 2k+1) in which both nouns play both of the family's
+// roles somewhere in the training set: in these, only the sentence says which noun is meant.
+std::vector<size_t> role_ambiguous_pairs(const std::vector<CorefExample>& train) {
+  TrainedRoles roles = trained_roles(train);
   std::vector<size_t> pairs;
   for (size_t k = 0; k + 1 < train.size(); k += 2) {
     const CorefExample& e = train[k];
@@ -431,11 +439,7 @@ std::vector<TrainingExample> relabel_nouns(const CorefCorpus& corpus, std::vecto
                                            const std::vector<std::string>& families) {
   const auto& train = corpus.train;
   if (train_set.size() != train.size()) throw std::invalid_argument("relabel_nouns: train_set is not corpus.train");
-  std::map<std::pair<std::string, std::string>, int> roles;  // (family, noun) → bit per role trained
-  for (const auto& e : train) {
-    roles[{e.family, e.referent_word}] |= 1 << e.referent_role;
-    roles[{e.family, e.other_word}] |= 1 << (1 - e.referent_role);
-  }
+  TrainedRoles roles = trained_roles(train);
   std::set<std::string> held;  // nouns the noun-role split shows in an untrained role
   for (const auto& e : corpus.heldout_noun_roles) {
     if (!(roles[{e.family, e.referent_word}] & (1 << e.referent_role))) held.insert(e.referent_word);
@@ -537,11 +541,12 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
       std::fprintf(stderr, "%s: the first %d steps on %zu of %zu pairs\n", name.c_str(), t.focus_steps,
                    t.focus_groups.size(), corpus.train.size() / 2);
     }
-    const auto t0 = Clock::now();
+    std::vector<TrainingExample> relabelled_set;  // stays empty (no copy of natural_set) when relabel is off
+    if (settings.relabel > 0.0f)
+      relabelled_set = relabel_nouns(corpus, natural_set, vocab, settings.relabel, t.seed, relabelled);
+    const std::vector<TrainingExample>& train_set = settings.relabel > 0.0f ? relabelled_set : natural_set;
+    const auto t0 = Clock::now();  // the corpus and its relabelling are not training time
     const double cpu0 = cpu_seconds();
-    const std::vector<TrainingExample> train_set =
-        settings.relabel > 0.0f ? relabel_nouns(corpus, natural_set, vocab, settings.relabel, t.seed, relabelled)
-                                : natural_set;
     const json curve = train_with_curve(*model, train_set, t, 50);
     const double train_seconds = seconds_since(t0), train_cpu = cpu_seconds() - cpu0;
     // Everything below is measured on the weights as they will be stored, not on the F32 ones.
