@@ -33,9 +33,10 @@ run_stage() {
     server) node --test tests/server/ ;;
     sanitize)  # -fno-sanitize-recover: the first ASan/UBSan report fails its test. The shipped-model
                # checks (thousands of forward passes of the trained models, minutes under ASan: not
-               # even compiled there, CMakeLists.txt) and the corpus property checks (each generates a 60,000-sentence corpus, 10–25 s under
-               # ASan) run in the native stage only: they test figures and data, and the same code
-               # paths run here (two corpus tests stay: both generators, English and Chinese).
+               # even compiled there, CMakeLists.txt) and the corpus property checks (each generates
+               # a 60,000-sentence corpus, 10–25 s under ASan) run in the native stage only: they
+               # test figures and data, and the same code paths run here (two corpus tests stay:
+               # both generators, English and Chinese).
       sanitize_build &&
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
           ctest --test-dir build/sanitize --output-on-failure -j"$(nproc)" -E "$SANITIZE_SKIPS" ;;
