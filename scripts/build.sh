@@ -9,10 +9,9 @@ cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs   # emscripten's optimiser needs Debian's acorn
 jobs=$(nproc)
 
-# One build at a time per build directory: two builds in the same one would corrupt each other.
-# The sanitize build has its own directory and lock, so it can run beside the main build.
+# One build at a time: two builds in the same build directories would corrupt each other.
 mkdir -p build
-exec 9>"build/.build${1:+-$1}.lock"
+exec 9>build/.build.lock
 flock 9
 
 if [ "${1:-}" = sanitize ]; then

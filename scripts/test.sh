@@ -44,9 +44,8 @@ run_stage() {
   esac
 }
 
-# The sanitize build (clang, ASan + UBSan: the longest build) starts in the background before the
-# lint stage and the main build, at the lowest priority: it runs on whatever CPU they leave idle
-# (the lint tools, the main build's link steps) and then on the core that the native and wasm
+# The sanitize build (clang, ASan + UBSan: the longest build) starts in the background as soon as
+# the main build is done, at the lowest priority: it runs on the core that the native and wasm
 # stages leave idle (ctest -j1, node --test mostly one file at a time). It is waited for before the
 # e2e stage, which runs alone: with the build beside it, Chromium's tests took 15.8 minutes instead
 # of 10.4–11.7. Its output goes to build/sanitize-build.log, shown if it fails.
@@ -83,7 +82,7 @@ wait_sanitize_build() {
   wait "$sanitize_pid" 2>/dev/null || true
   sanitize_reaped=1 sanitize_waited=1
   read -r rc wall cpu < build/sanitize-build.status || rc=1
-  local line="sanitize build, in the background since the start ($wall s, cpu $cpu s; waited $((SECONDS - t0)) s)"
+  local line="sanitize build, in the background since the main build ($wall s, cpu $cpu s; waited $((SECONDS - t0)) s)"
   echo "--> $line"
   if [[ $rc != 0 ]]; then
     tail -n 60 build/sanitize-build.log
@@ -129,8 +128,6 @@ timed() {
 
 results=() failed=0 built=0
 timed deps bash scripts/ensure-deps.sh || exit 1   # installs only what is missing
-mkdir -p build
-if [ "$which" = all ]; then start_sanitize_build; fi
 for s in "${stages[@]}"; do
   if [ "$s" != lint ] && [ "$built" = 0 ]; then
     built=1
@@ -139,6 +136,7 @@ for s in "${stages[@]}"; do
       echo "summary: build FAILED (${SECONDS}s)"
       exit 1
     fi
+    if [ "$which" = all ]; then start_sanitize_build; fi
   fi
   if [[ -n $sanitize_pid && -z $sanitize_waited && $s == e2e ]]; then
     echo "==> sanitize build (waiting for it)"
