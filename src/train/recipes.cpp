@@ -508,10 +508,10 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
   const Vocabulary vocab = Vocabulary::from_words(corpus_words(corpus));
   const auto make = [reader](const CorefExample& e, const Vocabulary& v) { return coref_example(reader, e, v); };
   const auto natural_set = examples_of(corpus.train, vocab, make);
-  std::vector<std::string> relabelled;  // the families relabel_nouns may change (empty: all)
+  std::vector<std::string> relabel_families;  // the families relabel_nouns may change (empty: all)
   if (settings.relabel_shared)
     for (const auto& f : lexicon.families)
-      if (f.shared_pool) relabelled.push_back(f.name);
+      if (f.shared_pool) relabel_families.push_back(f.name);
   const double corpus_seconds = seconds_since(t_corpus);
 
   json seeds = json::array();
@@ -541,10 +541,10 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
       std::fprintf(stderr, "%s: the first %d steps on %zu of %zu pairs\n", name.c_str(), t.focus_steps,
                    t.focus_groups.size(), corpus.train.size() / 2);
     }
+    const bool relabel = settings.relabel > 0.0f;
     std::vector<TrainingExample> relabelled_set;  // stays empty (no copy of natural_set) when relabel is off
-    if (settings.relabel > 0.0f)
-      relabelled_set = relabel_nouns(corpus, natural_set, vocab, settings.relabel, t.seed, relabelled);
-    const std::vector<TrainingExample>& train_set = settings.relabel > 0.0f ? relabelled_set : natural_set;
+    if (relabel) relabelled_set = relabel_nouns(corpus, natural_set, vocab, settings.relabel, t.seed, relabel_families);
+    const std::vector<TrainingExample>& train_set = relabel ? relabelled_set : natural_set;
     const auto t0 = Clock::now();  // the corpus and its relabelling are not training time
     const double cpu0 = cpu_seconds();
     const json curve = train_with_curve(*model, train_set, t, 50);
