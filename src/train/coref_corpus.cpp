@@ -40,6 +40,7 @@ std::vector<CorefFamily> build_families() {
       failed,
       family_templates({"{0} didn't cross {1}", "{0} did not cross {1}", "{0} refused to cross {1}",
                         "{1} wasn't crossed by {0}", "{1} was not crossed by {0}", "{1} was never crossed by {0}",
+                        "{0} had not crossed {1}", "{1} had not been crossed by {0}",  //
                         "{0} never crossed {1}", "{1} could not be crossed by {0}"})};
   f.push_back(cross);
 
@@ -57,6 +58,7 @@ std::vector<CorefFamily> build_families() {
       failed,
       family_templates({"{0} didn't fit in {1}", "{0} did not fit into {1}", "{0} would not fit in {1}",
                         "{1} couldn't hold {0}", "{1} could not hold {0}", "{1} had no room for {0}",
+                        "{0} would never fit in {1}", "{1} would not have room for {0}",  //
                         "{0} never fit into {1}", "{1} would not hold {0}"})};
   fit.has_heldout_order = true;
   fit.heldout_order = CorefOrder::ClauseFirst;
@@ -73,8 +75,8 @@ std::vector<CorefFamily> build_families() {
         {"fragile", "thin", "weak", "brittle", "old", "delicate", "cracked", "flimsy", "cheap", "frail"}}},
       happened,
       family_templates({"{0} broke {1}", "{0} smashed {1}", "{0} cracked {1}", "{1} was broken by {0}",
-                        "{1} was smashed by {0}", "{1} got cracked by {0}", "{0} easily broke {1}",
-                        "{1} got smashed by {0}"})};
+                        "{1} was smashed by {0}", "{1} got cracked by {0}", "{0} shattered {1}",
+                        "{1} was easily broken by {0}", "{0} easily broke {1}", "{1} got smashed by {0}"})};
   f.push_back(brk);
 
   // Machines that lift and are lifted: either can be the lifter.
@@ -111,6 +113,7 @@ std::vector<CorefFamily> build_families() {
       failed,
       family_templates({"{0} couldn't reach {1}", "{0} could not reach {1}", "{0} failed to reach {1}",
                         "{1} couldn't be reached by {0}", "{1} wasn't reached by {0}", "{1} was never reached by {0}",
+                        "{0} never reached {1}", "{1} was not reached by {0}",  //
                         "{0} did not reach {1}", "{1} could not be reached by {0}"})};
   reach.has_heldout_order = true;
   reach.heldout_order = CorefOrder::TwoSentences;

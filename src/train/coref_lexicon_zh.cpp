@@ -59,6 +59,7 @@ CorefLexicon chinese_coref_lexicon() {
       failed,
       family_templates({"{0} {m} 没有 穿过 {1}", "{0} {m} 不敢 穿过 {1}", "{0} {m} 拒绝 穿过 {1}",
                         "{1} {m} 没有 被 {0} 穿过", "{1} {m} 没能 被 {0} 穿过", "{1} {m} 从来 没 被 {0} 穿过",
+                        "{0} {m} 从来 没有 穿过 {1}", "{1} {m} 始终 没能 被 {0} 穿过",  //
                         "{0} {m} 始终 没有 穿过 {1}", "{1} {m} 始终 没 被 {0} 穿过"})};
   lx.families.push_back(cross);
 
@@ -76,6 +77,7 @@ CorefLexicon chinese_coref_lexicon() {
                   failed,
                   family_templates({"{0} {m} 放不进 {1}", "{0} {m} 装不进 {1}", "{0} {m} 怎么 也 塞不进 {1}",
                                     "{1} {m} 装不下 {0}", "{1} {m} 放不下 {0}", "{1} {m} 容不下 {0}",
+                                    "{0} {m} 始终 放不进 {1}", "{1} {m} 怎么 也 容不下 {0}",  //
                                     "{0} {m} 怎么 也 放不进 {1}", "{1} {m} 怎么 也 装不下 {0}"})};
   fit.has_heldout_order = true;
   fit.heldout_order = CorefOrder::ClauseFirst;
@@ -94,6 +96,7 @@ CorefLexicon chinese_coref_lexicon() {
       happened,
       family_templates({"{0} {m} 打碎 了 {1}", "{0} {m} 砸碎 了 {1}", "{0} {m} 一下子 砸破 了 {1}",
                         "{1} {m} 被 {0} 打碎 了", "{1} {m} 被 {0} 砸碎 了", "{1} {m} 被 {0} 砸破 了",
+                        "{0} {m} 一下子 就 砸碎 了 {1}", "{1} {m} 一下子 就 被 {0} 砸破 了",  //
                         "{0} {m} 一下子 打碎 了 {1}", "{1} {m} 一下子 被 {0} 砸碎 了"})};
   lx.families.push_back(brk);
 

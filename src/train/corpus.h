@@ -26,7 +26,8 @@
 //         of the referents are the first noun in every split.
 //
 //     Splits, each a property no training sentence has (checked in that order):
-//       heldout_templates     templates 6 (role 0 first) and 7 (role 1 first) of every family;
+//       heldout_templates     the last two templates of every family (one role 0 first, one
+//                             role 1 first), whose words training has in the same word order;
 //       heldout_structures    a structure never trained for that family: the clause first for
 //                             fit and lift, two sentences for reach, any opener for overtake;
 //       heldout_noun_roles    lift and overtake: a noun in the role it never has in training

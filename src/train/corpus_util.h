@@ -10,6 +10,7 @@
 #include <functional>
 #include <initializer_list>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -53,14 +54,20 @@ inline void add_words_of(std::vector<std::string>& out, WordSet& seen, std::stri
   for (const auto& w : split_words(text)) add_unique(out, seen, w);
 }
 
-// A family's templates: 0–2 and 6 put role 0 first, 3–5 and 7 role 1; 6 and 7 are held out.
+// A family's templates: those whose pattern starts with {1} put role 1 first; the last two (one
+// role 0 first, then one role 1 first) are held out.
 inline std::vector<CorefTemplate> family_templates(std::initializer_list<const char*> patterns) {
   std::vector<CorefTemplate> out;
-  int k = 0;
+  const size_t n = patterns.size();
+  size_t k = 0;
   for (const char* p : patterns) {
-    out.push_back({p, k >= 3 && k != 6, k >= 6});
+    const bool role1_first = std::string_view(p).starts_with("{1}");
+    const bool heldout = k + 2 >= n;
+    out.push_back({p, role1_first, heldout});
     ++k;
   }
+  if (n < 4 || out[n - 2].role1_first || !out[n - 1].role1_first)
+    throw std::logic_error("family_templates: the last two patterns must be role 0 first, then role 1 first");
   return out;
 }
 

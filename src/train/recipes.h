@@ -64,9 +64,9 @@ struct CorefSettings {
   nlohmann::json to_json() const;
 };
 
-// The shipped models' settings (what `train` uses before any --set): one seed (the English
-// encoder 4, the others 2), the encoders 8000 steps with relabelled nouns in the shared-pool
-// families (English 0.2, Chinese 0.5), the decoder 4000 steps.
+// The shipped models' settings (what `train` uses before any --set): one seed each, every
+// family's pairs partly relabelled (the English encoder a fifth, the Chinese encoder and the
+// decoder half), the English encoder and the decoder 6000 steps, the Chinese encoder 8000.
 // With 2000 steps a noun in a role it never had in training is answered from its identity (23.5 %
 // right); training longer makes the model read the role from the sentence, and relabelling keeps
 // the identity from telling it (docs/models.md, "Training longer", "Relabelled nouns").

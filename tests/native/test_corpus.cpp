@@ -196,6 +196,32 @@ TEST_CASE("held-out templates never occur in train or validation") {
   }
 }
 
+// A held-out frame tests new combinations of cues the model has seen, not a cue that training
+// ties to the other word order: before this rule "never" and "crossed" came only in passives
+// ("… was never crossed by …"), and relabelled models read the held-out "X never crossed Y" as
+// one, 0–27 % right (docs/models.md).
+TEST_CASE("every word of a held-out frame is trained in a frame with the same word order") {
+  for (const auto language : kLanguages) {
+    CAPTURE(ae::to_string(language));
+    std::set<std::string> trained[2];  // words of the training frames, by role1_first
+    std::vector<const ae::CorefTemplate*> heldout;
+    for (const auto& f : lexicon_families(language))
+      for (const auto& t : f.templates) {
+        if (t.heldout) heldout.push_back(&t);
+        else
+          for (const auto& w : ae::split_words(t.pattern)) trained[t.role1_first].insert(w);
+      }
+    CHECK(heldout.size() == 2 * lexicon_families(language).size());
+    for (const auto* t : heldout) {
+      CAPTURE(t->pattern);
+      for (const auto& w : ae::split_words(t->pattern)) {
+        CAPTURE(w);
+        CHECK(trained[t->role1_first].count(w) == 1);
+      }
+    }
+  }
+}
+
 TEST_CASE("held-out structures are never trained for their family, and every other family trains them") {
   for (const auto language : kLanguages) {
     CAPTURE(ae::to_string(language));
@@ -468,7 +494,11 @@ TEST_CASE("nouns sit at many indices and 'it' comes before or after them (no pos
       gap[{e.family, e.template_id}].insert(e.pronoun - e.referent);
       pronoun_first += e.pronoun < e.first_noun;
     }
-    CHECK(referent_index.size() == 6 * lexicon_families(language).size());  // every seen template
+    size_t trained_templates = 0;
+    for (const auto& f : lexicon_families(language))
+      trained_templates += static_cast<size_t>(
+          std::count_if(f.templates.begin(), f.templates.end(), [](const auto& t) { return !t.heldout; }));
+    CHECK(referent_index.size() == trained_templates);  // every seen template
     for (const auto& [key, indices] : referent_index) {
       const auto& key_first_ = key.first;  // clang 14 cannot capture a structured binding
       CAPTURE(key_first_);
