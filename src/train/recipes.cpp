@@ -227,7 +227,6 @@ CorefSettings shipped_coref_settings(CorefReader reader, CorefLanguage language)
   CorefSettings s;
   s.language = to_string(language);
   s.seeds = 1;
-  s.relabel_shared = false;
   if (reader == CorefReader::Decoder) {  // 3 of 5 seeds pass (2, 4, 5); with a fifth relabelled 2 of 5
     s.steps = 6000;
     s.relabel = 0.5f;
