@@ -60,7 +60,9 @@ test('a visit without a link opens on coref-encoder, at its coreference head', a
 test('word-order-sinusoidal loads on demand and names the agent: 猫 for 猫追狗, 狗 for 狗追猫', async ({ page }) => {
   let release;
   const gate = new Promise((resolve) => (release = resolve));
-  await page.route('**/models/word-order-sinusoidal/config.json', async (route) => {
+  // Every file of the model waits: the weights stream beside config.json, and their progress
+  // ("…: 55 KB…") would otherwise reach the status before the assertion below reads it.
+  await page.route('**/models/word-order-sinusoidal/*', async (route) => {
     await gate;
     await route.continue();
   });
