@@ -51,6 +51,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 namespace ae::simd {
 
@@ -76,6 +77,13 @@ inline f32x4 clear_where(f32x4 mask, f32x4 a) { return wasm_v128_andnot(a, mask)
 inline f32x4 select(f32x4 mask, f32x4 a, f32x4 b) { return wasm_v128_bitselect(a, b, mask); }
 // Integer view: (bits(a) << 23) reinterpreted as float.
 inline f32x4 shift_bits_left_23(f32x4 a) { return wasm_i32x4_shl(a, 23); }
+// (a, b, c, d) as the rows of a 4×4 block ↔ its columns.
+inline void transpose4(f32x4& a, f32x4& b, f32x4& c, f32x4& d) {
+  const f32x4 ab_lo = wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), ab_hi = wasm_i32x4_shuffle(a, b, 2, 6, 3, 7);
+  const f32x4 cd_lo = wasm_i32x4_shuffle(c, d, 0, 4, 1, 5), cd_hi = wasm_i32x4_shuffle(c, d, 2, 6, 3, 7);
+  a = wasm_i64x2_shuffle(ab_lo, cd_lo, 0, 2), b = wasm_i64x2_shuffle(ab_lo, cd_lo, 1, 3);
+  c = wasm_i64x2_shuffle(ab_hi, cd_hi, 0, 2), d = wasm_i64x2_shuffle(ab_hi, cd_hi, 1, 3);
+}
 
 #elif defined(__SSE2__) || defined(__x86_64__) || defined(_M_X64)
 
@@ -95,6 +103,7 @@ inline f32x4 equal(f32x4 a, f32x4 b) { return _mm_cmpeq_ps(a, b); }
 inline f32x4 clear_where(f32x4 mask, f32x4 a) { return _mm_andnot_ps(mask, a); }
 inline f32x4 select(f32x4 mask, f32x4 a, f32x4 b) { return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b)); }
 inline f32x4 shift_bits_left_23(f32x4 a) { return _mm_castsi128_ps(_mm_slli_epi32(_mm_castps_si128(a), 23)); }
+inline void transpose4(f32x4& a, f32x4& b, f32x4& c, f32x4& d) { _MM_TRANSPOSE4_PS(a, b, c, d); }
 
 #else
 
@@ -155,6 +164,11 @@ inline f32x4 shift_bits_left_23(f32x4 a) {
     std::memcpy(&r.v[i], &x, 4);
   }
   return r;
+}
+inline void transpose4(f32x4& a, f32x4& b, f32x4& c, f32x4& d) {
+  f32x4* rows[4] = {&a, &b, &c, &d};
+  for (int r = 0; r < 4; ++r)
+    for (int col = r + 1; col < 4; ++col) std::swap(rows[r]->v[col], rows[col]->v[r]);
 }
 #undef AE_F32X4_LANEWISE
 

@@ -34,6 +34,26 @@ AE_TILE_TARGET inline vec load_splat(const float* p) { return _mm256_broadcast_s
 AE_TILE_TARGET inline vec zero() { return _mm256_setzero_ps(); }
 AE_TILE_TARGET inline vec add(vec a, vec b) { return _mm256_add_ps(a, b); }
 
+// rows[r][c] ↔ rows[c][r] for an 8×8 block: pairs, then quads within each 128-bit half, then
+// the halves.
+AE_TILE_TARGET inline void transpose_lanes(vec* rows) {
+  vec t[8], s[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm256_unpacklo_ps(rows[2 * i], rows[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_ps(rows[2 * i], rows[2 * i + 1]);
+  }
+  for (int i = 0; i < 2; ++i) {
+    s[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    s[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    s[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    s[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int i = 0; i < 4; ++i) {
+    rows[i] = _mm256_permute2f128_ps(s[i], s[i + 4], 0x20);
+    rows[i + 4] = _mm256_permute2f128_ps(s[i], s[i + 4], 0x31);
+  }
+}
+
 // simd::MulAdd's arithmetic: a·b rounded, then + c rounded.
 struct AvxMulAdd {
   AE_TILE_TARGET static vec madd(vec a, vec b, vec c) { return _mm256_add_ps(_mm256_mul_ps(a, b), c); }

@@ -17,6 +17,7 @@ namespace {
 using namespace simd;
 using vec = f32x4;
 constexpr int kLanes = 4;
+inline void transpose_lanes(vec* rows) { transpose4(rows[0], rows[1], rows[2], rows[3]); }
 #define AE_TILE_TARGET
 #include "ops/gemm_tile.inc"
 #undef AE_TILE_TARGET

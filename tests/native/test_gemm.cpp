@@ -359,6 +359,36 @@ TEST_CASE("the mul + add tiles give the same bits at every tile height and vecto
         }
 }
 
+TEST_CASE("B stored N×K (transpose_b) gives the same bits as the same B stored K×N, on every tile") {
+  // Bᵀ is packed in vector blocks transposed in registers (gemm_tile.inc, pack_b): only the
+  // copy differs, so every entry must be the same float. K and N below and past whole blocks
+  // and panels, with padding between B's rows.
+  std::vector<ae::GemmFn> tiles = {&ae::f32_gemm_ukernel_f32x4<4, ae::simd::MulAdd>,
+                                   &ae::f32_gemm_ukernel_f32x4<5, ae::simd::MulAdd>};
+#if AE_GEMM_HAS_AVX
+  if (ae::gemm_avx_supported()) tiles.push_back(&ae::f32_gemm_ukernel_5x16__avx);
+#endif
+  for (int m : {1, 7, 16})
+    for (int n : {1, 8, 15, 16, 17, 40, 64})
+      for (int k : {1, 4, 7, 8, 9, 20, 64, 600})
+        for (int pad : {0, 3}) {
+          Case stored_t{m, n, k, true, true, false, pad, 1.0, 11u + m + n * 5u + k * 7u};
+          const Problem p(stored_t);
+          std::vector<float> b_kn(static_cast<size_t>(k) * n);  // the same B, stored K×N
+          for (int p_ = 0; p_ < k; ++p_)
+            for (int j = 0; j < n; ++j)
+              b_kn[static_cast<size_t>(p_) * n + j] = p.b[static_cast<size_t>(j) * p.ldb + p_];
+          for (ae::GemmFn tile : tiles) {
+            std::vector<float> from_t, from_kn;
+            tile(p.args(from_t));
+            ae::GemmArgs g = p.args(from_kn);
+            g.b = b_kn.data(), g.ldb = n, g.transpose_b = false;
+            tile(g);
+            CHECK_MESSAGE(bit_differences(from_t, from_kn) == 0, describe(stored_t));
+          }
+        }
+}
+
 TEST_CASE("products_first adds the old C to the products' sum: C + (0 + a0·b0 + a1·b1 + …)") {
   // The order of Eigen's C += A·B (ops/matmul.h): the same bits as summing into a zeroed C and
   // adding the old C afterwards; and not, in general, those of adding each product to C.
