@@ -88,20 +88,10 @@ void LayerNorm::visit(const std::string& prefix, const ParameterVisitor& f) {
 
 FeedForward::FeedForward(int d, int d_ff) : expand(d, d_ff), project(d_ff, d) {}
 
-Matrix FeedForward::forward(const Matrix& x, Matrix* hidden, const Matrix* activation_mask, Matrix* activation) const {
-  Matrix pre_activation = expand.forward(x);
-  Matrix activated = gelu(pre_activation);
-  Matrix y = activation_mask ? project.forward((activated.array() * activation_mask->array()).matrix())
-                             : project.forward(activated);
-  if (hidden) *hidden = std::move(pre_activation);
-  if (activation) *activation = std::move(activated);
-  return y;
-}
-
 namespace {
 
 // gelu(h) and its derivative from one pass of the GELU kernel (ops/activation.h): the same bits
-// the forward pass computed, and one exp per element instead of a std::tanh for each.
+// as gelu(h), and one exp per element instead of a std::tanh for each.
 void gelu_and_derivative(const Matrix& h, Matrix& activated, Matrix& derivative) {
   activated.resize(h.rows(), h.cols());
   derivative.resize(h.rows(), h.cols());
@@ -110,11 +100,27 @@ void gelu_and_derivative(const Matrix& h, Matrix& activated, Matrix& derivative)
 
 }  // namespace
 
+Matrix FeedForward::forward(const Matrix& x, Matrix* hidden, const Matrix* activation_mask, Matrix* activation,
+                            Matrix* slope) const {
+  Matrix pre_activation = expand.forward(x);
+  Matrix activated;
+  if (slope) gelu_and_derivative(pre_activation, activated, *slope);
+  else activated = gelu(pre_activation);
+  Matrix y = activation_mask ? project.forward((activated.array() * activation_mask->array()).matrix())
+                             : project.forward(activated);
+  if (hidden) *hidden = std::move(pre_activation);
+  if (activation) *activation = std::move(activated);
+  return y;
+}
+
 Matrix FeedForward::backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad,
-                             const Matrix* activation_mask, const RowSubset* rows) const {
+                             const Matrix* activation_mask, const RowSubset* rows, const Matrix* activation,
+                             const Matrix* slope) const {
   // y = project(gelu(hidden) ⊙ M), hidden = expand(x); M = 1 without dropout
-  Matrix activated, derivative;
-  gelu_and_derivative(hidden, activated, derivative);
+  Matrix activated, computed_slope;
+  if (activation && slope) activated = *activation;
+  else gelu_and_derivative(hidden, activated, computed_slope);
+  const Matrix& derivative = activation && slope ? *slope : computed_slope;
   if (activation_mask) activated.array() *= activation_mask->array();
   Matrix d_activated = project.backward(activated, dy, grad.project, rows);
   if (activation_mask) d_activated.array() *= activation_mask->array();
@@ -333,8 +339,9 @@ Matrix TransformerLayer::forward(const Matrix& x, const Matrix* memory, const La
   Matrix y = sublayer_forward(
       norm, ln_ffn, x1, LayerDropout::mask(drop.ffn_mask),
       [&](const Matrix& h) {
-        Matrix out = ffn.forward(h, trace ? &trace->ffn_hidden : nullptr, LayerDropout::mask(drop.hidden_mask),
-                                 stages ? &trace->ffn_activation : nullptr);
+        Matrix out =
+            ffn.forward(h, trace ? &trace->ffn_hidden : nullptr, LayerDropout::mask(drop.hidden_mask),
+                        trace ? &trace->ffn_activation : nullptr, trace && !stages ? &trace->ffn_gelu_slope : nullptr);
         if (stages) trace->ffn_output = out;
         return out;
       },
@@ -362,7 +369,9 @@ Matrix TransformerLayer::backward(const Matrix& x, const LayerTrace& t, const La
   Matrix d_x1 = sublayer_backward(
       norm, ln_ffn, grad.ln_ffn, x1, pre ? t.ffn_norm : t.after_ffn, LayerDropout::mask(t.ffn_dropout_mask), d_output,
       [&](const Matrix& h, const Matrix& d_out) {
-        return ffn.backward(h, t.ffn_hidden, d_out, grad.ffn, hidden_mask, o.ffn_rows ? &subset : nullptr);
+        const bool saved = t.ffn_gelu_slope.size() > 0;  // a training trace: GELU and GELU′ from the forward
+        return ffn.backward(h, t.ffn_hidden, d_out, grad.ffn, hidden_mask, o.ffn_rows ? &subset : nullptr,
+                            saved ? &t.ffn_activation : nullptr, saved ? &t.ffn_gelu_slope : nullptr);
       });
   if (o.ffn_rows) d_x1 = scatter_rows(d_x1, subset);
   // x1 = sublayer(x, SelfAttn): pre-LN x + D1 ⊙ SelfAttn(LN1 x), post-LN LN1(x + D1 ⊙ SelfAttn x)

@@ -59,12 +59,16 @@ struct FeedForward {
   FeedForward(int d, int d_ff);
   // y = (GELU(x·W1 + b1) ⊙ M)·W2 + b2. activation_mask M (n×d_ff, 0 or 1/(1 − p), see
   // dropout_mask) is dropout inside the FFN in training; nullptr = none. hidden and activation,
-  // when given, receive x·W1 + b1 (what backward needs) and GELU of it (before M).
+  // when given, receive x·W1 + b1 (what backward needs) and GELU of it (before M); slope, GELU′
+  // there, from the same pass of the GELU kernel (then backward need not run it again).
   Matrix forward(const Matrix& x, Matrix* hidden = nullptr, const Matrix* activation_mask = nullptr,
-                 Matrix* activation = nullptr) const;
+                 Matrix* activation = nullptr, Matrix* slope = nullptr) const;
   // Backward of forward(x, &hidden, activation_mask) given dL/dy; rows: see Linear::backward.
+  // activation and slope, when given, are what that forward wrote to them (the same bits that
+  // backward would otherwise compute again from hidden).
   Matrix backward(const Matrix& x, const Matrix& hidden, const Matrix& dy, FeedForward& grad,
-                  const Matrix* activation_mask, const RowSubset* rows = nullptr) const;
+                  const Matrix* activation_mask, const RowSubset* rows = nullptr, const Matrix* activation = nullptr,
+                  const Matrix* slope = nullptr) const;
   // Whether backward on t of n rows gives the whole input's sums bit for bit in this build
   // (natively: the products run on the tiles; in wasm they are Eigen's, whose sums depend on n).
   bool rows_exact(Eigen::Index n, Eigen::Index t) const;
@@ -138,9 +142,10 @@ struct LayerTrace {
   // feed-forward output before their residual adds, and on the FFN activation after GELU.
   // The attention-weight masks live in each head's AttentionTrace.
   Matrix self_dropout_mask, ffn_dropout_mask, ffn_hidden_dropout_mask;
-  // Inference trace only (forward without dropout): the FFN activation after GELU (n×d_ff) and
-  // the FFN output (n×d).
-  Matrix ffn_activation, ffn_output;
+  // The FFN activation after GELU (before dropout), on the rows the FFN ran on (n×d_ff, or the
+  // output rows' in training). Training traces only (dropout or output rows): GELU′ there, for
+  // backward. Inference traces only (neither): the FFN output (n×d).
+  Matrix ffn_activation, ffn_gelu_slope, ffn_output;
 };
 
 // One stage of a layer's computation for one sequence, in the names the lesson uses:
