@@ -1,4 +1,5 @@
-// softmax_rows_inplace and row_entropy against plain-loop references.
+// softmax_rows_inplace and row_entropy against plain-loop references; all_finite, the check
+// that keeps NaN and infinity out of every kernel (softmax included).
 #include "ops/softmax.h"
 #include "reference.h"
 
@@ -129,4 +130,29 @@ TEST_CASE("row_entropy: uniform rows give log n, one-hot rows give 0, others mat
       CHECK(h[r] == doctest::Approx(expected).epsilon(1e-6));  // double accumulation, float result
     }
   }
+}
+
+TEST_CASE("all_finite: false for any NaN or infinity, true for every finite float, whatever its size") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float finite_edges[] = {0.0f,
+                                -0.0f,
+                                std::numeric_limits<float>::max(),
+                                -std::numeric_limits<float>::max(),
+                                std::numeric_limits<float>::min(),
+                                std::numeric_limits<float>::denorm_min(),
+                                1.0f};
+  for (int n : {1, 3, 8, 17, 64}) {
+    ae::Matrix m(n, 3);
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = finite_edges[static_cast<size_t>(i) % 7];
+    CHECK(ae::all_finite(m));
+    for (float special :
+         {inf, -inf, std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN()}) {
+      for (Eigen::Index at : {Eigen::Index{0}, m.size() / 2, m.size() - 1}) {
+        ae::Matrix bad = m;
+        bad.data()[at] = special;
+        CHECK_MESSAGE(!ae::all_finite(bad), "n=" << n << " at " << at << " value " << special);
+      }
+    }
+  }
+  CHECK(ae::all_finite(ae::Matrix(0, 4)));
 }
