@@ -56,7 +56,10 @@ Matrix Linear::backward(const Matrix& x, const Matrix& dy, Linear& grad, const R
   // Eigen sums a column in pairs of rows, so a subset's bias sum is taken over all n rows.
   if (rows) grad.bias += scatter_rows(dy, *rows).colwise().sum();
   else grad.bias += dy.colwise().sum();
-  return matmul(dy, false, weight, /*transpose_b=*/true, rows ? rows->n : 0);  // dx = dy·Wᵀ
+  const Eigen::Index as_rows = rows ? rows->n : 0;
+  if (grad.weight_t.rows() == weight.cols() && grad.weight_t.cols() == weight.rows())
+    return matmul_transposed_b(dy, weight, grad.weight_t, as_rows);  // dx = dy·Wᵀ
+  return matmul(dy, false, weight, /*transpose_b=*/true, as_rows);
 }
 
 void Linear::init_random(Rng& rng) {
@@ -382,6 +385,22 @@ Matrix TransformerLayer::backward(const Matrix& x, const LayerTrace& t, const La
                                                                     t.self_attention, d_out, grad.self_attention);
                              return Matrix(d.queries_from + d.keys_from);
                            });
+}
+
+void TransformerLayer::hold_transposed_weights(const TransformerLayer& model) {
+  const auto hold = [](Linear& grad, const Linear& weights) { grad.weight_t = weights.weight.transpose(); };
+  hold(self_attention.wq, model.self_attention.wq);
+  hold(self_attention.wk, model.self_attention.wk);
+  hold(self_attention.wv, model.self_attention.wv);
+  hold(self_attention.wo, model.self_attention.wo);
+  if (cross_attention && model.cross_attention) {
+    hold(cross_attention->wq, model.cross_attention->wq);
+    hold(cross_attention->wk, model.cross_attention->wk);
+    hold(cross_attention->wv, model.cross_attention->wv);
+    hold(cross_attention->wo, model.cross_attention->wo);
+  }
+  hold(ffn.expand, model.ffn.expand);
+  hold(ffn.project, model.ffn.project);
 }
 
 std::vector<LayerStage> layer_stages(const LayerTrace& t, const Matrix& input) {

@@ -29,13 +29,18 @@ struct RowSubset {
 struct Linear {
   Matrix weight;  // in×out
   Matrix bias;    // 1×out
+  // Not a parameter: in a gradient buffer, the transpose (out×in) of the weight whose gradient
+  // this Linear collects, held by Transformer::hold_transposed_weights for the step's backward
+  // passes (dx = dy·Wᵀ then reads it in place). Empty elsewhere: backward transposes W itself.
+  Matrix weight_t;
 
   Linear(int in, int out);
   Matrix forward(const Matrix& x) const;  // x: n×in → n×out
   // Adds dL/dW and dL/db into grad and returns dL/dx, given the forward input x and dL/dy.
   // rows: x and dy hold only these rows (ascending) of an n-row input, the others' dy being
   // zero (the last layer in training, RowSubset); the sums are then taken as the whole input's
-  // would be, bit for bit (see RowSubset). nullptr: x and dy are the whole input.
+  // would be, bit for bit (see RowSubset). nullptr: x and dy are the whole input. Uses
+  // grad.weight_t as this weight's transpose when it is shaped as one (the same bits either way).
   Matrix backward(const Matrix& x, const Matrix& dy, Linear& grad, const RowSubset* rows = nullptr) const;
   void init_random(Rng& rng);  // weight ~ N(0, 1/in), bias = 0
   void visit(const std::string& prefix, const ParameterVisitor& f);
@@ -240,6 +245,8 @@ struct TransformerLayer {
   // returns dL/dx. Layers without cross-attention only (what the trainer uses); throws otherwise.
   Matrix backward(const Matrix& x, const LayerTrace& trace, const LayerOptions& options, const Matrix& d_output,
                   TransformerLayer& grad) const;
+  // For a gradient buffer: hold the transposes of model's weights (Linear::weight_t).
+  void hold_transposed_weights(const TransformerLayer& model);
   void init_random(Rng& rng);
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };

@@ -105,6 +105,12 @@ class Transformer {
   // forward and a dL/d(output) that is zero in the other rows: true natively (the sums over rows
   // run on the tiles), false in wasm (Eigen's sums there depend on the number of rows).
   bool output_rows_exact(int n, int t) const;
+  // For a gradient buffer (train/optimizer.h, gradient_buffer): hold the transposes of model's
+  // weight matrices, which backward then reads in place instead of transposing them for every
+  // example (the same bits). They are a copy: hold them again whenever model's weights change
+  // (Trainer::step does, before each step's examples). Throws std::invalid_argument for a model
+  // of another shape.
+  void hold_transposed_weights(const Transformer& model);
 
   void visit_parameters(const ParameterVisitor& f);
   size_t parameter_count() const;
@@ -113,10 +119,11 @@ class Transformer {
   LayerOptions layer_options(const RunOptions& options) const;
 
   ModelConfig config_;
-  Matrix token_embedding_;     // V×d
-  Matrix position_embedding_;  // max_len×d, learned encoding only
-  Matrix output_bias_;         // 1×V
-  Matrix output_projection_;   // d×V, untied output head only (config.tie_output = false)
+  Matrix token_embedding_;      // V×d
+  Matrix position_embedding_;   // max_len×d, learned encoding only
+  Matrix output_bias_;          // 1×V
+  Matrix output_projection_;    // d×V, untied output head only (config.tie_output = false)
+  Matrix output_projection_t_;  // in a gradient buffer: the model's output_projection_ᵀ (hold_transposed_weights)
   std::vector<TransformerLayer> layers_;
   std::optional<LayerNorm> final_norm_;  // pre-LN only
   std::optional<RopeTable> rope_table_;  // RoPE only: the rotations of positions 0 … max_len − 1

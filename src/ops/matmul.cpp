@@ -42,13 +42,18 @@ void tile_product(Matrix& c, const Matrix& a, bool ta, const Matrix& b, bool tb,
 
 }  // namespace
 
+bool matmul_has_tiles() {
+  using Traits = Eigen::internal::gebp_traits<float, float>;
+  return Traits::mr >= 2 * Traits::LhsProgress;
+}
+
 bool matmul_runs_on_tiles(Eigen::Index rows, Eigen::Index cols, Eigen::Index inner) {
   using Traits = Eigen::internal::gebp_traits<float, float>;
   if (inner + rows + cols < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) return false;  // coefficient-wise product
   if (rows <= 1 || cols <= 1 || inner == 0) return false;                      // GEMV, or nothing to sum
   // Only GEBP's tiles of two or three packets sum each entry straight through K; its one-packet
   // path (all of it where Eigen has no SIMD, mr = 1: wasm) keeps even and odd K apart.
-  if (Traits::mr < 2 * Traits::LhsProgress) return false;
+  if (!matmul_has_tiles()) return false;
   if (cols % Traits::mr != 0) return false;  // the last columns would not be in a whole register tile
   // Eigen's cache blocks for this product (a row-major C is computed as Cᵀ: m = cols, n = rows).
   Eigen::Index kc = inner, mc = cols, nc = rows;
@@ -72,6 +77,17 @@ Matrix matmul(const Matrix& a, bool ta, const Matrix& b, bool tb, Eigen::Index a
     // column-major temporary (Eigen assumes aliasing), another order of sums.
     eigen_product(a, ta, b, tb, [&](const auto& product) { c = Matrix(product); });
   }
+  return c;
+}
+
+Matrix matmul_transposed_b(const Matrix& a, const Matrix& b, const Matrix& b_t, Eigen::Index as_rows) {
+  if (b_t.rows() != b.cols() || b_t.cols() != b.rows())
+    throw std::invalid_argument("matmul_transposed_b: Bᵀ is " + shape_string(b_t) + ", B " + shape_string(b));
+  check_shapes("matmul_transposed_b", a.cols(), b.cols());
+  if (!matmul_runs_on_tiles(as_rows > 0 ? as_rows : a.rows(), b.rows(), a.cols()))
+    return matmul(a, false, b, true, as_rows);
+  Matrix c(a.rows(), b.rows());
+  tile_product(c, a, false, b_t, false, /*accumulate=*/false);  // the same panels' values, so the same sums
   return c;
 }
 

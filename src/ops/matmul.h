@@ -36,8 +36,17 @@ namespace ae {
 Matrix matmul(const Matrix& a, bool transpose_a, const Matrix& b, bool transpose_b, Eigen::Index as_rows = 0);
 void matmul_add(Matrix& c, const Matrix& a, bool transpose_a, const Matrix& b, bool transpose_b);
 
+// matmul(a, false, b, true, as_rows) — A·Bᵀ, bit for bit — given also b_t = Bᵀ stored: the tiles
+// then read b_t as it is instead of transposing B into their panels in every call (dx = dy·Wᵀ of
+// training, once per layer and example; Linear::weight_t). Throws std::invalid_argument when b_t
+// is not shaped as Bᵀ.
+Matrix matmul_transposed_b(const Matrix& a, const Matrix& b, const Matrix& b_t, Eigen::Index as_rows = 0);
+
 // Whether a product with C rows×cols and inner size `inner` runs on the tile kernels (true) or
 // on Eigen (false); for tests and benchmarks.
 bool matmul_runs_on_tiles(Eigen::Index rows, Eigen::Index cols, Eigen::Index inner);
+// Whether any product of this build runs on the tiles (natively; not in wasm, where every one is
+// Eigen's): otherwise a held transpose (matmul_transposed_b) is never read.
+bool matmul_has_tiles();
 
 }  // namespace ae

@@ -1,5 +1,6 @@
 #include "train/trainer.h"
 
+#include "ops/matmul.h"
 #include "train/loss.h"
 #include "util/rng.h"
 
@@ -151,6 +152,8 @@ StepReport Trainer::step() {
   if (finished()) throw std::logic_error("Trainer::step: all " + std::to_string(options_.steps) + " steps are done");
   const float weight = 1.0f / static_cast<float>(options_.batch_size);
   zero_parameters(grads_);
+  // The backward passes' dy·Wᵀ then read Wᵀ in place, without a transpose per example.
+  if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
   double loss = 0.0;
   int correct = 0, targets = 0;
   // How many of this batch's examples come from the focus groups: whole groups, so that a

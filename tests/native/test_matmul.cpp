@@ -120,6 +120,27 @@ TEST_CASE("matmul with as_rows: some rows of a product, bit for bit those rows o
   CHECK(bit_differences(ae::matmul(a, false, b, true, n), whole) == 0);  // all the rows: the product
 }
 
+TEST_CASE("matmul_transposed_b: A·Bᵀ from a held Bᵀ, bit for bit matmul(A, false, B, true), as_rows too") {
+  // Training's dx = dy·Wᵀ with Wᵀ held (Linear::weight_t): on the tiles the panels get the same
+  // values from Bᵀ read in place as from B transposed; elsewhere it is matmul itself.
+  for (int rows : {1, 2, 17, 20, 64})
+    for (int cols : {1, 8, 20, 64, 256})
+      for (int inner : {1, 16, 64, 256, 387}) {
+        const ae::Matrix a = ref::random_matrix(rows, inner, 31u + rows),
+                         b = ref::random_matrix(cols, inner, 32u + cols);
+        const ae::Matrix b_t = b.transpose();
+        CHECK_MESSAGE(bit_differences(ae::matmul_transposed_b(a, b, b_t), ae::matmul(a, false, b, true)) == 0,
+                      describe(rows, cols, inner, false, true));
+        if (ae::matmul_runs_on_tiles(rows + 9, cols, inner))  // as some rows of a longer product
+          CHECK(bit_differences(ae::matmul_transposed_b(a, b, b_t, rows + 9),
+                                ae::matmul(a, false, b, true, rows + 9)) == 0);
+      }
+  const ae::Matrix a = ae::Matrix::Ones(3, 4), b = ae::Matrix::Ones(5, 4);
+  CHECK_THROWS_WITH_AS(ae::matmul_transposed_b(a, b, b), doctest::Contains("Bᵀ is 5×4, B 5×4"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(ae::matmul_transposed_b(ae::Matrix::Ones(3, 2), b, b.transpose()),
+                       doctest::Contains("inner sizes differ (2 and 4)"), std::invalid_argument);
+}
+
 TEST_CASE("matmul and matmul_add refuse operands whose sizes do not go together") {
   const ae::Matrix a = ae::Matrix::Ones(3, 4), b = ae::Matrix::Ones(5, 6);
   CHECK_THROWS_WITH_AS(ae::matmul(a, false, b, false), doctest::Contains("inner sizes differ (4 and 5)"),

@@ -141,6 +141,35 @@ TEST_CASE("output_rows: accumulate_gradients gives the whole forward's loss and 
   check_same_parameters(grads, expected);
 }
 
+TEST_CASE("held transposed weights: accumulate_gradients gives the same loss and gradients bit for bit") {
+  // Trainer::step holds each weight's transpose in the gradient buffer (hold_transposed_weights)
+  // so that dx = dy·Wᵀ reads Wᵀ in place; the gradients must not change by a bit. Tied and untied
+  // output heads, pre- and post-LN, causal or not, with dropout.
+  for (int variant = 0; variant < 4; ++variant) {
+    CAPTURE(variant);
+    ModelConfig c = coref_sized(variant % 2 ? NormPlacement::Post : NormPlacement::Pre, variant >= 2);
+    c.tie_output = variant < 2;
+    Transformer model(c);
+    model.init_random(30 + static_cast<uint64_t>(variant));
+    RunOptions run;
+    run.dropout = 0.1f;
+    run.dropout_seed = 9;
+    const TrainingExample ex{random_ids(23, 40 + static_cast<uint64_t>(variant)), {22, 5}, {3, 17}};
+    Transformer plain = gradient_buffer(c), held = gradient_buffer(c);
+    held.hold_transposed_weights(model);
+    const ExampleResult a = accumulate_gradients(model, ex, run, 0.5f, plain);
+    const ExampleResult b = accumulate_gradients(model, ex, run, 0.5f, held);
+    CHECK(std::memcmp(&a.loss, &b.loss, sizeof a.loss) == 0);
+    check_same_parameters(plain, held);
+  }
+  // A buffer of another shape is refused rather than read with the wrong transposes.
+  Transformer small(coref_sized(NormPlacement::Pre, false));
+  ModelConfig other = coref_sized(NormPlacement::Pre, false);
+  other.n_layers = 3;
+  Transformer buffer = gradient_buffer(other);
+  CHECK_THROWS_AS(buffer.hold_transposed_weights(small), std::invalid_argument);
+}
+
 TEST_CASE("output_rows: refused out of order or out of range") {
   Transformer model(coref_sized(NormPlacement::Pre, false));
   model.init_random(1);
