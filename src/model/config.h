@@ -48,6 +48,8 @@ struct ModelConfig {
   // Throws std::invalid_argument("config: …") describing the first rule broken, including a
   // model above max_parameters.
   void validate(int64_t max_parameters = kMaxParameters) const;
+
+  bool operator==(const ModelConfig&) const = default;
 };
 
 std::string to_string(PositionalEncoding p);

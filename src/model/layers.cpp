@@ -56,10 +56,7 @@ Matrix Linear::backward(const Matrix& x, const Matrix& dy, Linear& grad, const R
   // Eigen sums a column in pairs of rows, so a subset's bias sum is taken over all n rows.
   if (rows) grad.bias += scatter_rows(dy, *rows).colwise().sum();
   else grad.bias += dy.colwise().sum();
-  const Eigen::Index as_rows = rows ? rows->n : 0;
-  if (grad.weight_t.rows() == weight.cols() && grad.weight_t.cols() == weight.rows())
-    return matmul_transposed_b(dy, weight, grad.weight_t, as_rows);  // dx = dy·Wᵀ
-  return matmul(dy, false, weight, /*transpose_b=*/true, as_rows);
+  return matmul_transposed_b(dy, weight, grad.weight_t, rows ? rows->n : 0);  // dx = dy·Wᵀ
 }
 
 void Linear::init_random(Rng& rng) {
@@ -120,10 +117,11 @@ Matrix FeedForward::backward(const Matrix& x, const Matrix& hidden, const Matrix
                              const Matrix* activation_mask, const RowSubset* rows, const Matrix* activation,
                              const Matrix* slope) const {
   // y = project(gelu(hidden) ⊙ M), hidden = expand(x); M = 1 without dropout
+  const bool saved = activation && slope;
   Matrix activated, computed_slope;
-  if (activation && slope) activated = *activation;
+  if (saved) activated = *activation;
   else gelu_and_derivative(hidden, activated, computed_slope);
-  const Matrix& derivative = activation && slope ? *slope : computed_slope;
+  const Matrix& derivative = saved ? *slope : computed_slope;
   if (activation_mask) activated.array() *= activation_mask->array();
   Matrix d_activated = project.backward(activated, dy, grad.project, rows);
   if (activation_mask) d_activated.array() *= activation_mask->array();
@@ -393,7 +391,7 @@ void TransformerLayer::hold_transposed_weights(const TransformerLayer& model) {
   hold(self_attention.wk, model.self_attention.wk);
   hold(self_attention.wv, model.self_attention.wv);
   hold(self_attention.wo, model.self_attention.wo);
-  if (cross_attention && model.cross_attention) {
+  if (cross_attention) {  // the same config as model (Transformer::hold_transposed_weights)
     hold(cross_attention->wq, model.cross_attention->wq);
     hold(cross_attention->wk, model.cross_attention->wk);
     hold(cross_attention->wv, model.cross_attention->wv);

@@ -39,8 +39,8 @@ struct Linear {
   // Adds dL/dW and dL/db into grad and returns dL/dx, given the forward input x and dL/dy.
   // rows: x and dy hold only these rows (ascending) of an n-row input, the others' dy being
   // zero (the last layer in training, RowSubset); the sums are then taken as the whole input's
-  // would be, bit for bit (see RowSubset). nullptr: x and dy are the whole input. Uses
-  // grad.weight_t as this weight's transpose when it is shaped as one (the same bits either way).
+  // would be, bit for bit (see RowSubset). nullptr: x and dy are the whole input. Reads
+  // grad.weight_t as Wᵀ when it is held (the same bits either way).
   Matrix backward(const Matrix& x, const Matrix& dy, Linear& grad, const RowSubset* rows = nullptr) const;
   void init_random(Rng& rng);  // weight ~ N(0, 1/in), bias = 0
   void visit(const std::string& prefix, const ParameterVisitor& f);

@@ -147,10 +147,7 @@ Matrix Transformer::logits_backward(const Matrix& hidden, const Matrix& d_logits
   grads.output_bias_ += d_logits.colwise().sum();
   if (!config_.tie_output) {
     matmul_add(grads.output_projection_, hidden, /*transpose_a=*/true, d_logits, false);
-    if (grads.output_projection_t_.rows() == output_projection_.cols() &&
-        grads.output_projection_t_.cols() == output_projection_.rows())
-      return matmul_transposed_b(d_logits, output_projection_, grads.output_projection_t_);
-    return matmul(d_logits, false, output_projection_, /*transpose_b=*/true);
+    return matmul_transposed_b(d_logits, output_projection_, grads.output_projection_t_);  // Wᵀ if held
   }
   matmul_add(grads.token_embedding_, d_logits, /*transpose_a=*/true, hidden, false);
   return matmul(d_logits, false, token_embedding_, false);
@@ -176,8 +173,7 @@ void Transformer::backward(const std::vector<int>& ids, const RunOptions& option
 }
 
 void Transformer::hold_transposed_weights(const Transformer& model) {
-  if (model.layers_.size() != layers_.size() || model.config_.d_model != config_.d_model ||
-      model.config_.vocab_size != config_.vocab_size || model.config_.tie_output != config_.tie_output)
+  if (!(model.config_ == config_))
     throw std::invalid_argument("hold_transposed_weights: the model's shape is not this buffer's");
   for (size_t l = 0; l < layers_.size(); ++l) layers_[l].hold_transposed_weights(model.layers_[l]);
   if (!config_.tie_output) output_projection_t_ = model.output_projection_.transpose();

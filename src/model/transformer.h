@@ -109,7 +109,7 @@ class Transformer {
   // weight matrices, which backward then reads in place instead of transposing them for every
   // example (the same bits). They are a copy: hold them again whenever model's weights change
   // (Trainer::step does, before each step's examples). Throws std::invalid_argument for a model
-  // of another shape.
+  // of another config.
   void hold_transposed_weights(const Transformer& model);
 
   void visit_parameters(const ParameterVisitor& f);

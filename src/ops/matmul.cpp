@@ -81,10 +81,10 @@ Matrix matmul(const Matrix& a, bool ta, const Matrix& b, bool tb, Eigen::Index a
 }
 
 Matrix matmul_transposed_b(const Matrix& a, const Matrix& b, const Matrix& b_t, Eigen::Index as_rows) {
-  if (b_t.rows() != b.cols() || b_t.cols() != b.rows())
+  if (b_t.size() > 0 && (b_t.rows() != b.cols() || b_t.cols() != b.rows()))
     throw std::invalid_argument("matmul_transposed_b: Bᵀ is " + shape_string(b_t) + ", B " + shape_string(b));
   check_shapes("matmul_transposed_b", a.cols(), b.cols());
-  if (!matmul_runs_on_tiles(as_rows > 0 ? as_rows : a.rows(), b.rows(), a.cols()))
+  if (b_t.size() == 0 || !matmul_runs_on_tiles(as_rows > 0 ? as_rows : a.rows(), b.rows(), a.cols()))
     return matmul(a, false, b, true, as_rows);
   Matrix c(a.rows(), b.rows());
   tile_product(c, a, false, b_t, false, /*accumulate=*/false);  // the same panels' values, so the same sums

@@ -38,8 +38,8 @@ void matmul_add(Matrix& c, const Matrix& a, bool transpose_a, const Matrix& b, b
 
 // matmul(a, false, b, true, as_rows) — A·Bᵀ, bit for bit — given also b_t = Bᵀ stored: the tiles
 // then read b_t as it is instead of transposing B into their panels in every call (dx = dy·Wᵀ of
-// training, once per layer and example; Linear::weight_t). Throws std::invalid_argument when b_t
-// is not shaped as Bᵀ.
+// training, once per layer and example; Linear::weight_t). An empty b_t means none is held: then
+// it is matmul itself. Throws std::invalid_argument when b_t has entries but is not shaped as Bᵀ.
 Matrix matmul_transposed_b(const Matrix& a, const Matrix& b, const Matrix& b_t, Eigen::Index as_rows = 0);
 
 // Whether a product with C rows×cols and inner size `inner` runs on the tile kernels (true) or

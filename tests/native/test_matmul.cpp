@@ -131,6 +131,7 @@ TEST_CASE("matmul_transposed_b: A·Bᵀ from a held Bᵀ, bit for bit matmul(A, 
         const ae::Matrix b_t = b.transpose();
         CHECK_MESSAGE(bit_differences(ae::matmul_transposed_b(a, b, b_t), ae::matmul(a, false, b, true)) == 0,
                       describe(rows, cols, inner, false, true));
+        CHECK(bit_differences(ae::matmul_transposed_b(a, b, ae::Matrix()), ae::matmul(a, false, b, true)) == 0);
         if (ae::matmul_runs_on_tiles(rows + 9, cols, inner))  // as some rows of a longer product
           CHECK(bit_differences(ae::matmul_transposed_b(a, b, b_t, rows + 9),
                                 ae::matmul(a, false, b, true, rows + 9)) == 0);

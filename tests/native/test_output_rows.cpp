@@ -162,12 +162,16 @@ TEST_CASE("held transposed weights: accumulate_gradients gives the same loss and
     CHECK(std::memcmp(&a.loss, &b.loss, sizeof a.loss) == 0);
     check_same_parameters(plain, held);
   }
-  // A buffer of another shape is refused rather than read with the wrong transposes.
+  // A buffer of another config is refused rather than read with the wrong transposes.
   Transformer small(coref_sized(NormPlacement::Pre, false));
   ModelConfig other = coref_sized(NormPlacement::Pre, false);
   other.n_layers = 3;
   Transformer buffer = gradient_buffer(other);
   CHECK_THROWS_AS(buffer.hold_transposed_weights(small), std::invalid_argument);
+  ModelConfig wider = coref_sized(NormPlacement::Pre, false);
+  wider.d_ff = 128;  // the same layers, another width of the feed-forward weights
+  Transformer wider_buffer = gradient_buffer(wider);
+  CHECK_THROWS_AS(wider_buffer.hold_transposed_weights(small), std::invalid_argument);
 }
 
 TEST_CASE("output_rows: refused out of order or out of range") {
