@@ -269,19 +269,27 @@ TransformerLayer::TransformerLayer(const ModelConfig& c)
 namespace {
 
 // The dropout of one layer's forward (training), from streams derived from options.dropout_seed;
-// all empty and `self_attention` unchanged when dropout is off.
+// all empty and the attention options unchanged when dropout is off. The cross-attention's
+// streams come after the others', so a layer without it draws what it always drew.
 struct LayerDropout {
   AttentionOptions self_attention;          // the attention weights, seed stream 0
   Matrix self_mask, hidden_mask, ffn_mask;  // streams 1, 2, 3: n×d, n×d_ff, n×d
+  AttentionOptions cross_attention;         // the cross-attention weights, stream 4
+  Matrix cross_mask;                        // stream 5: n×d (layers with cross-attention)
 
   // With o.ffn_rows, the feed-forward masks (hidden_mask, ffn_mask) are just those rows.
-  LayerDropout(const LayerOptions& o, Eigen::Index n, Eigen::Index d, Eigen::Index d_ff)
-      : self_attention(o.self_attention) {
+  LayerDropout(const LayerOptions& o, Eigen::Index n, Eigen::Index d, Eigen::Index d_ff, bool cross)
+      : self_attention(o.self_attention), cross_attention(o.cross_attention) {
     if (!(o.dropout > 0.0f)) return;
     if (!(o.dropout < 1.0f)) throw std::invalid_argument("dropout must lie in [0, 1)");
     self_attention.dropout = o.dropout;
     self_attention.dropout_seed = derive_seed(o.dropout_seed, 0);
     self_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 1));
+    if (cross) {
+      cross_attention.dropout = o.dropout;
+      cross_attention.dropout_seed = derive_seed(o.dropout_seed, 4);
+      cross_mask = dropout_mask(n, d, o.dropout, derive_seed(o.dropout_seed, 5));
+    }
     if (o.ffn_rows) {
       hidden_mask = dropout_mask_rows(*o.ffn_rows, d_ff, o.dropout, derive_seed(o.dropout_seed, 2));
       ffn_mask = dropout_mask_rows(*o.ffn_rows, d, o.dropout, derive_seed(o.dropout_seed, 3));
@@ -300,20 +308,20 @@ struct LayerDropout {
 //   x1 = x + D1 ⊙ SelfAttn(LN1 x),   y = x1 + D2 ⊙ FFN(LN2 x1)          (pre-LN)
 //   x1 = LN1(x + D1 ⊙ SelfAttn x),   y = LN2(x1 + D2 ⊙ FFN x1)           (post-LN)
 // with the attention weights dropped inside each head and the FFN activation by D3 after GELU.
+// With cross-attention, a third sublayer between the two:
+//   x1 ← x1 + Dc ⊙ CrossAttn(LNc x1, memory)   (pre-LN),   x1 ← LNc(x1 + Dc ⊙ CrossAttn(x1, memory))   (post-LN)
 Matrix TransformerLayer::forward(const Matrix& x, const Matrix* memory, const LayerOptions& o,
                                  LayerTrace* trace) const {
   if (cross_attention && !memory)
     throw std::invalid_argument("decoder layer with cross-attention needs the encoder output (memory)");
-  if (o.ffn_rows && cross_attention)
-    throw std::invalid_argument("feed-forward rows are supported for layers without cross-attention only");
-  LayerDropout drop(o, x.rows(), x.cols(), ffn.expand.weight.cols());
-  if (drop.on() && cross_attention)
-    throw std::invalid_argument("dropout is supported for layers without cross-attention only");
+  LayerDropout drop(o, x.rows(), x.cols(), ffn.expand.weight.cols(), cross_attention.has_value());
   if (trace) *trace = LayerTrace{};
   const bool pre = norm == NormPlacement::Pre;
   // What each sublayer saves (sublayer_forward's `saved`) and where its result goes.
   Matrix* self_saved = trace ? (pre ? &trace->self_norm : &trace->after_self) : nullptr;
   Matrix* self_result = trace ? (pre ? &trace->after_self : &trace->self_norm) : nullptr;
+  Matrix* cross_saved = trace ? (pre ? &trace->cross_norm : &trace->after_cross) : nullptr;
+  Matrix* cross_result = trace ? (pre ? &trace->after_cross : &trace->cross_norm) : nullptr;
   Matrix* ffn_saved = trace ? (pre ? &trace->ffn_norm : &trace->after_ffn) : nullptr;
 
   Matrix x1 = sublayer_forward(
@@ -327,12 +335,13 @@ Matrix TransformerLayer::forward(const Matrix& x, const Matrix* memory, const La
   if (cross_attention) {
     if (trace) trace->cross_attention.emplace();
     x1 = sublayer_forward(
-        norm, *ln_cross, x1, nullptr,
+        norm, *ln_cross, x1, LayerDropout::mask(drop.cross_mask),
         [&](const Matrix& h) {
-          return cross_attention->forward(h, *memory, o.cross_attention, std::nullopt, nullptr,
+          return cross_attention->forward(h, *memory, drop.cross_attention, std::nullopt, nullptr,
                                           trace ? &*trace->cross_attention : nullptr);
         },
-        nullptr);
+        cross_saved);
+    if (cross_result) *cross_result = x1;
   }
   const bool stages = trace && !drop.on() && !o.ffn_rows;  // the lesson's stages: inference traces only
   // Training that reads only some rows of the output: the feed-forward sublayer on those rows.
@@ -350,20 +359,25 @@ Matrix TransformerLayer::forward(const Matrix& x, const Matrix* memory, const La
   if (trace) {
     trace->output = y;
     trace->self_dropout_mask = std::move(drop.self_mask);
+    trace->cross_dropout_mask = std::move(drop.cross_mask);
     trace->ffn_dropout_mask = std::move(drop.ffn_mask);
     trace->ffn_hidden_dropout_mask = std::move(drop.hidden_mask);
   }
   return y;
 }
 
-Matrix TransformerLayer::backward(const Matrix& x, const LayerTrace& t, const LayerOptions& o, const Matrix& d_output,
-                                  TransformerLayer& grad) const {
-  if (cross_attention) throw std::logic_error("training supports layers without cross-attention only");
+Matrix TransformerLayer::backward(const Matrix& x, const Matrix* memory, const LayerTrace& t, const LayerOptions& o,
+                                  const Matrix& d_output, TransformerLayer& grad, Matrix* d_memory) const {
+  if (cross_attention && !memory)
+    throw std::invalid_argument("decoder layer with cross-attention needs the encoder output (memory)");
   const bool pre = norm == NormPlacement::Pre;
   const Matrix* hidden_mask = LayerDropout::mask(t.ffn_hidden_dropout_mask);
+  // The self-attention sublayer's result, and the feed-forward sublayer's input x1: the
+  // cross-attention sublayer's result when there is one, else the same.
+  const Matrix& after_self = pre ? t.after_self : t.self_norm;
+  const Matrix& x1_all = !cross_attention ? after_self : pre ? t.after_cross : t.cross_norm;
   // y = sublayer(x1, FFN): pre-LN x1 + D2 ⊙ FFN(LN2 x1), post-LN LN2(x1 + D2 ⊙ FFN x1);
   // with ffn_rows, y is those rows only, and x1's other rows get no gradient from this sublayer.
-  const Matrix& x1_all = pre ? t.after_self : t.self_norm;
   const Matrix x1_rows = o.ffn_rows ? gather_rows(x1_all, *o.ffn_rows) : Matrix();
   const Matrix& x1 = o.ffn_rows ? x1_rows : x1_all;
   const RowSubset subset{o.ffn_rows, x1_all.rows()};
@@ -375,6 +389,18 @@ Matrix TransformerLayer::backward(const Matrix& x, const LayerTrace& t, const La
                             saved ? &t.ffn_activation : nullptr, saved ? &t.ffn_gelu_slope : nullptr);
       });
   if (o.ffn_rows) d_x1 = scatter_rows(d_x1, subset);
+  if (cross_attention) {
+    // x1 = sublayer(after_self, CrossAttn): pre-LN after_self + Dc ⊙ CrossAttn(LNc after_self, memory),
+    // post-LN LNc(after_self + Dc ⊙ CrossAttn(after_self, memory)); the keys and values come from
+    // memory, so its gradient is the attention's keys_from.
+    d_x1 = sublayer_backward(norm, *ln_cross, *grad.ln_cross, after_self, pre ? t.cross_norm : t.after_cross,
+                             LayerDropout::mask(t.cross_dropout_mask), d_x1, [&](const Matrix& h, const Matrix& d_out) {
+                               auto d = cross_attention->backward(h, *memory, o.cross_attention, std::nullopt, nullptr,
+                                                                  *t.cross_attention, d_out, *grad.cross_attention);
+                               if (d_memory) *d_memory += d.keys_from;
+                               return std::move(d.queries_from);
+                             });
+  }
   // x1 = sublayer(x, SelfAttn): pre-LN x + D1 ⊙ SelfAttn(LN1 x), post-LN LN1(x + D1 ⊙ SelfAttn x)
   // (the attention-weight masks are in the heads' traces)
   return sublayer_backward(norm, ln_self, grad.ln_self, x, pre ? t.self_norm : t.after_self,

@@ -143,10 +143,16 @@ struct LayerTrace {
   // input + attention, ffn_norm = LN2(after_self). Post-LN: after_self = input + attention,
   // self_norm = LN1(after_self), after_ffn = self_norm + ffn output, output = LN2(after_ffn).
   Matrix self_norm, after_self, ffn_norm, ffn_hidden, after_ffn;
-  // Dropout masks (training; empty when dropout is off): on the self-attention output and the
-  // feed-forward output before their residual adds, and on the FFN activation after GELU.
+  // The cross-attention sublayer's, as self_norm and after_self are the self-attention's (empty
+  // without cross-attention): pre-LN cross_norm = LNc(after_self), after_cross = after_self +
+  // CrossAttn(cross_norm, memory); post-LN after_cross = self_norm + CrossAttn(self_norm, memory),
+  // cross_norm = LNc(after_cross). The feed-forward sublayer's input is then after_cross (pre-LN)
+  // or cross_norm (post-LN) instead of after_self or self_norm.
+  Matrix cross_norm, after_cross;
+  // Dropout masks (training; empty when dropout is off): on the self-attention, cross-attention
+  // and feed-forward outputs before their residual adds, and on the FFN activation after GELU.
   // The attention-weight masks live in each head's AttentionTrace.
-  Matrix self_dropout_mask, ffn_dropout_mask, ffn_hidden_dropout_mask;
+  Matrix self_dropout_mask, cross_dropout_mask, ffn_dropout_mask, ffn_hidden_dropout_mask;
   // The FFN activation after GELU (before dropout), on the rows the FFN ran on (n×d_ff, or the
   // output rows' in training). Training traces only (dropout or output rows): GELU′ there, for
   // backward. Inference traces only (neither): the FFN output (n×d).
@@ -180,9 +186,9 @@ struct LayerOptions {
   AttentionOptions cross_attention;
   std::optional<RopeSettings> rope;
   const std::vector<uint8_t>* head_active = nullptr;  // self-attention head ablation
-  // Training only (layers without cross-attention): inverted dropout with probability
-  // `dropout` on the attention weights, each sublayer output before the residual add, and the
-  // FFN activation; masks come from streams derived from dropout_seed. 0 = off.
+  // Training only: inverted dropout with probability `dropout` on the attention weights (self
+  // and cross), each sublayer output before the residual add, and the FFN activation; masks come
+  // from streams derived from dropout_seed. 0 = off.
   float dropout = 0.0f;
   uint64_t dropout_seed = 0;
   // Training only: run the feed-forward sublayer on these rows (ascending, distinct) of the
@@ -239,12 +245,14 @@ struct TransformerLayer {
   FeedForward ffn;
 
   explicit TransformerLayer(const ModelConfig& config);
-  // With options.dropout > 0 or options.ffn_rows (training): layers without cross-attention only.
+  // x: n×d; memory: m×d, an encoder's output (layers with cross-attention; nullptr otherwise) →
+  // n×d, or one row per options.ffn_rows.
   Matrix forward(const Matrix& x, const Matrix* memory, const LayerOptions& options, LayerTrace* trace) const;
-  // Backward of forward(x, nullptr, options, &trace) given dL/d(output): adds into grad and
-  // returns dL/dx. Layers without cross-attention only (what the trainer uses); throws otherwise.
-  Matrix backward(const Matrix& x, const LayerTrace& trace, const LayerOptions& options, const Matrix& d_output,
-                  TransformerLayer& grad) const;
+  // Backward of forward(x, memory, options, &trace) given dL/d(output): adds into grad and
+  // returns dL/dx (n×d). With cross-attention, memory is the forward's and dL/dmemory (m×d) is
+  // added into *d_memory (m×d) when it is given.
+  Matrix backward(const Matrix& x, const Matrix* memory, const LayerTrace& trace, const LayerOptions& options,
+                  const Matrix& d_output, TransformerLayer& grad, Matrix* d_memory = nullptr) const;
   // For a gradient buffer: hold the transposes of model's weights (Linear::weight_t).
   void hold_transposed_weights(const TransformerLayer& model);
   void init_random(Rng& rng);

@@ -95,8 +95,6 @@ Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, 
     if (o.output_rows[i] < 0 || o.output_rows[i] >= n || (i > 0 && o.output_rows[i] <= o.output_rows[i - 1]))
       input_error("output_rows must be ascending positions below " + std::to_string(n) + ", got " +
                   std::to_string(o.output_rows[i]) + " at index " + std::to_string(i));
-  if (!o.output_rows.empty() && config_.cross_attention)
-    input_error("output_rows is for models without cross-attention");
 
   LayerOptions lo = layer_options(o);
   if (trace) {
@@ -153,23 +151,29 @@ Matrix Transformer::logits_backward(const Matrix& hidden, const Matrix& d_logits
   return matmul(d_logits, false, token_embedding_, false);
 }
 
-void Transformer::backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
-                           const Matrix& d_output, Transformer& grads) const {
+Matrix Transformer::backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
+                             const Matrix& d_output, Transformer& grads) const {
   if (trace.layers.size() != layers_.size()) throw std::logic_error("backward: the trace is from another model");
+  if (config_.cross_attention && !options.memory)
+    input_error("this decoder cross-attends, so its backward needs the forward's encoder output");
   LayerOptions lo = layer_options(options);
+  // Every layer's cross-attention reads the same memory: its gradient is their sum.
+  Matrix d_memory = config_.cross_attention ? Matrix::Zero(options.memory->rows(), options.memory->cols()) : Matrix();
   Matrix dx = d_output;
   // output = final_norm(x) (pre-LN)
   if (final_norm_) dx = final_norm_->backward(trace.layers.back().output, dx, *grads.final_norm_);
-  // x = layers_[l].forward(x, …) for every l
+  // x = layers_[l].forward(x, memory, …) for every l
   for (size_t l = layers_.size(); l-- > 0;) {
     lo.head_active = options.head_active.empty() ? nullptr : &options.head_active[l];
     lo.ffn_rows = !options.output_rows.empty() && l + 1 == layers_.size() ? &options.output_rows : nullptr;
-    dx = layers_[l].backward(trace.layer_input(l), trace.layers[l], lo, dx, grads.layers_[l]);
+    dx =
+        layers_[l].backward(trace.layer_input(l), options.memory, trace.layers[l], lo, dx, grads.layers_[l], &d_memory);
   }
   // x = embed(ids, position_offset)
   for (size_t i = 0; i < ids.size(); ++i) grads.token_embedding_.row(ids[i]) += dx.row(static_cast<Eigen::Index>(i));
   if (config_.positional == PositionalEncoding::Learned)
     grads.position_embedding_.middleRows(options.position_offset, dx.rows()) += dx;
+  return d_memory;
 }
 
 void Transformer::hold_transposed_weights(const Transformer& model) {
@@ -182,7 +186,7 @@ void Transformer::hold_transposed_weights(const Transformer& model) {
 bool Transformer::output_rows_exact(int n, int t) const {
   // The forward's products (gemm) must compute each row on its own, and the backward's sums
   // over rows must leave zero terms out without a trace (FeedForward::rows_exact).
-  return !config_.cross_attention && !layers_.empty() && gemm_rows_independent() && layers_.back().ffn.rows_exact(n, t);
+  return !layers_.empty() && gemm_rows_independent() && layers_.back().ffn.rows_exact(n, t);
 }
 
 void Transformer::visit_parameters(const ParameterVisitor& f) {

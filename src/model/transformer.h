@@ -24,9 +24,9 @@ struct RunOptions {
   std::vector<std::vector<uint8_t>> head_active;  // per layer, per head; empty = all heads on
   const Matrix* memory = nullptr;                 // encoder output, for cross-attention
   // Training only: inverted dropout with probability `dropout` on the attention weights, each
-  // sublayer output before its residual add, and the FFN activation after GELU (models
-  // without cross-attention). Masks are drawn from streams derived from dropout_seed (per layer,
-  // then per site and head), so a seed always gives the same masks. 0 = off: inference.
+  // sublayer output before its residual add, and the FFN activation after GELU. Masks are drawn
+  // from streams derived from dropout_seed (per layer, then per site and head), so a seed always
+  // gives the same masks. 0 = off: inference.
   float dropout = 0.0f;
   uint64_t dropout_seed = 0;
   // Training augmentation: token i gets the additive position (sinusoidal or learned) of
@@ -40,8 +40,7 @@ struct RunOptions {
   // positions in training. The last layer's feed-forward sublayer and the final norm then run
   // on these rows alone and forward returns just them, in this order (the trace's last layer
   // output and `output` too); no other row's output reaches them, so they are the bits of the
-  // whole forward. backward then takes dL/d(these rows) (see output_rows_exact). Models without
-  // cross-attention.
+  // whole forward. backward then takes dL/d(these rows) (see output_rows_exact).
   std::vector<int> output_rows;
 };
 
@@ -98,9 +97,11 @@ class Transformer {
   Matrix logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const;
   // Backward of forward(ids, options, &trace) given dL/d(output) (n×d, or one row per
   // options.output_rows); gradients are added into grads, a Transformer of the same config used
-  // as an accumulator.
-  void backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
-                const Matrix& d_output, Transformer& grads) const;
+  // as an accumulator. Returns dL/d(options.memory) (m×d) for a decoder with cross-attention —
+  // the d_output of the encoder's backward, which trains the pair end to end — and an empty
+  // matrix for a model without it.
+  Matrix backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
+                  const Matrix& d_output, Transformer& grads) const;
   // Whether backward with output_rows (t of n rows) gives bit for bit the gradients of the whole
   // forward and a dL/d(output) that is zero in the other rows: true natively (the sums over rows
   // run on the tiles), false in wasm (Eigen's sums there depend on the number of rows).

@@ -65,12 +65,15 @@ ExampleResult evaluate_example(const Transformer& model, const TrainingExample& 
   return {cross_entropy(logits, ex.targets, nullptr), count_correct(logits, ex.targets)};
 }
 
+namespace {
+
+// accumulate_gradients, also giving dL/d(options.memory) (a decoder with cross-attention).
 // Reads only the output rows at the example's positions (RunOptions::output_rows) where that
 // gives the same gradients bit for bit (Transformer::output_rows_exact): the last layer's
 // feed-forward sublayer then runs on those rows alone. It was about 1/6 of a step's products
 // spent on rows no loss reads.
-ExampleResult accumulate_gradients(const Transformer& model, const TrainingExample& ex, const RunOptions& options,
-                                   float weight, Transformer& grads) {
+ExampleResult accumulate(const Transformer& model, const TrainingExample& ex, const RunOptions& options, float weight,
+                         Transformer& grads, Matrix* d_memory) {
   check_positions(ex.positions, ex.ids.size());
   RunOptions o = options;
   o.output_rows = loss_rows(ex.positions);
@@ -89,8 +92,52 @@ ExampleResult accumulate_gradients(const Transformer& model, const TrainingExamp
   const Matrix d_picked = model.logits_backward(picked, d_logits, grads);
   Matrix d_hidden = Matrix::Zero(hidden.rows(), hidden.cols());
   for (size_t i = 0; i < at.size(); ++i) d_hidden.row(at[i]) += d_picked.row(static_cast<Eigen::Index>(i));
-  model.backward(ex.ids, o, trace, d_hidden, grads);
+  Matrix d_mem = model.backward(ex.ids, o, trace, d_hidden, grads);
+  if (d_memory) *d_memory = std::move(d_mem);
   return {loss, count_correct(logits, ex.targets)};
+}
+
+}  // namespace
+
+ExampleResult accumulate_gradients(const Transformer& model, const TrainingExample& ex, const RunOptions& options,
+                                   float weight, Transformer& grads) {
+  return accumulate(model, ex, options, weight, grads, nullptr);
+}
+
+namespace {
+
+// A decoder without cross-attention would ignore the memory, and the encoder learn nothing;
+// another width is refused by the decoder's forward.
+void check_pair(const EncoderDecoder& pair) {
+  if (!pair.decoder.config().cross_attention)
+    throw std::invalid_argument("encoder–decoder: the decoder has no cross-attention (cross_attention in its config)");
+}
+
+}  // namespace
+
+ExampleResult evaluate_example(const EncoderDecoder& pair, const std::vector<int>& source, const TrainingExample& ex,
+                               const EncoderDecoderOptions& options) {
+  check_pair(pair);
+  RunOptions decoder_options = options.decoder;
+  const Matrix memory = pair.encoder.forward(source, options.encoder, nullptr);
+  decoder_options.memory = &memory;
+  return evaluate_example(pair.decoder, ex, decoder_options);
+}
+
+ExampleResult accumulate_gradients(const EncoderDecoder& pair, const std::vector<int>& source,
+                                   const TrainingExample& ex, const EncoderDecoderOptions& options, float weight,
+                                   EncoderDecoderGradients& grads) {
+  check_pair(pair);
+  // memory = encoder(source); the decoder reads ex.ids and cross-attends to memory.
+  ForwardTrace encoder_trace;
+  const Matrix memory = pair.encoder.forward(source, options.encoder, &encoder_trace);
+  RunOptions decoder_options = options.decoder;
+  decoder_options.memory = &memory;
+  Matrix d_memory;
+  const ExampleResult r = accumulate(pair.decoder, ex, decoder_options, weight, grads.decoder, &d_memory);
+  // dL/dmemory is dL/d(encoder output): the encoder learns from the decoder's loss alone.
+  pair.encoder.backward(source, options.encoder, encoder_trace, d_memory, grads.encoder);
+  return r;
 }
 
 std::vector<size_t> next_epoch_order(std::vector<size_t>& groups, size_t group_size, Rng& rng) {

@@ -34,6 +34,31 @@ ExampleResult accumulate_gradients(const Transformer& model, const TrainingExamp
 // Loss and correctness without gradients.
 ExampleResult evaluate_example(const Transformer& model, const TrainingExample& example, const RunOptions& options);
 
+// An encoder and a decoder that cross-attends to its output (config.cross_attention, the same
+// d_model): the decoder reads the target side, the encoder the source side.
+struct EncoderDecoder {
+  const Transformer& encoder;
+  const Transformer& decoder;
+};
+struct EncoderDecoderGradients {
+  Transformer& encoder;
+  Transformer& decoder;
+};
+// Each model's switches (dropout seeds, offsets); the decoder's memory is set to the encoder's
+// output by the calls below.
+struct EncoderDecoderOptions {
+  RunOptions encoder, decoder;
+};
+
+// The two above for an encoder–decoder: the decoder reads example.ids while cross-attending to
+// encoder(source) (source: m ids) and predicts example.targets. accumulate_gradients feeds the
+// decoder's dL/dmemory (m×d) to the encoder's backward, so both learn from the one loss.
+ExampleResult accumulate_gradients(const EncoderDecoder& pair, const std::vector<int>& source,
+                                   const TrainingExample& example, const EncoderDecoderOptions& options, float weight,
+                                   EncoderDecoderGradients& grads);
+ExampleResult evaluate_example(const EncoderDecoder& pair, const std::vector<int>& source,
+                               const TrainingExample& example, const EncoderDecoderOptions& options);
+
 struct TrainOptions {
   int steps = 1000;
   int batch_size = 32;

@@ -73,22 +73,36 @@ void perturb_norms_and_biases(Transformer& model) {
 
 const TrainingExample kTinyExample{{3, 7, 1, 9, 4}, {1, 4}, {5, 2}};
 
-// Every parameter's gradient from accumulate_gradients against finite differences of the loss.
-// Returns the parameter names in visit order.
-std::vector<std::string> check_model_gradients(Transformer& model, const TrainingExample& ex, const RunOptions& run) {
-  Transformer grads = gradient_buffer(model.config());
-  accumulate_gradients(model, ex, run, 1.0f, grads);
+// Every parameter of model against its gradient in grads (a buffer of the same config), by
+// finite differences of loss(). Returns the parameter names in visit order.
+std::vector<std::string> check_parameter_gradients(Transformer& model, Transformer& grads,
+                                                   const std::function<double()>& loss) {
   std::vector<std::pair<std::string, Matrix*>> params, grad_params;
   model.visit_parameters([&](const std::string& n, Matrix& m) { params.emplace_back(n, &m); });
   grads.visit_parameters([&](const std::string& n, Matrix& m) { grad_params.emplace_back(n, &m); });
   REQUIRE(params.size() == grad_params.size());
-  auto loss = [&] { return evaluate_example(model, ex, run).loss; };
   std::vector<std::string> names;
   for (size_t i = 0; i < params.size(); ++i) {
     check_gradient(params[i].first, *params[i].second, *grad_params[i].second, loss, 6);
     names.push_back(params[i].first);
   }
   return names;
+}
+
+// Every parameter's gradient from accumulate_gradients against finite differences of the loss.
+std::vector<std::string> check_model_gradients(Transformer& model, const TrainingExample& ex, const RunOptions& run) {
+  Transformer grads = gradient_buffer(model.config());
+  accumulate_gradients(model, ex, run, 1.0f, grads);
+  return check_parameter_gradients(model, grads, [&] { return evaluate_example(model, ex, run).loss; });
+}
+
+// A decoder of the tiny shape that cross-attends to an encoder's output.
+ModelConfig tiny_decoder_config(NormPlacement norm) {
+  ModelConfig c = tiny_model_config(PositionalEncoding::Rope);
+  c.causal = true;
+  c.cross_attention = true;
+  c.norm = norm;
+  return c;
 }
 
 }  // namespace
@@ -215,6 +229,91 @@ TEST_CASE("gradient: multi-head attention with and without RoPE, with an ablated
       check_gradient("dbq", mha.wq.bias, grad.wq.bias, loss);
     }
   }
+}
+
+TEST_CASE("gradient: cross-attention, queries and keys from sequences of different lengths") {
+  Rng rng(23);
+  MultiHeadAttention mha(8, 2);
+  mha.init_random(rng);
+  Matrix queries_from = random_matrix(rng, 4, 8), keys_from = random_matrix(rng, 7, 8);
+  const Matrix r = random_matrix(rng, 4, 8);
+  const AttentionOptions o;  // the decoder's cross-attention: no mask, no RoPE
+  MultiHeadTrace trace;
+  mha.forward(queries_from, keys_from, o, std::nullopt, nullptr, &trace);
+  MultiHeadAttention grad(8, 2);
+  const auto d = mha.backward(queries_from, keys_from, o, std::nullopt, nullptr, trace, r, grad);
+  auto loss = [&] { return weighted_sum(mha.forward(queries_from, keys_from, o, std::nullopt, nullptr, nullptr), r); };
+  check_gradient("d queries_from", queries_from, d.queries_from, loss);
+  check_gradient("d keys_from", keys_from, d.keys_from, loss);
+  check_gradient("dWq", mha.wq.weight, grad.wq.weight, loss);
+  check_gradient("dWk", mha.wk.weight, grad.wk.weight, loss);
+  check_gradient("dWv", mha.wv.weight, grad.wv.weight, loss);
+  check_gradient("dWo", mha.wo.weight, grad.wo.weight, loss);
+  check_gradient("dbk", mha.wk.bias, grad.wk.bias, loss);
+}
+
+TEST_CASE("gradient: decoder with cross-attention, every parameter and dL/dmemory, pre- and post-LN, dropout") {
+  for (NormPlacement norm : {NormPlacement::Pre, NormPlacement::Post}) {
+    for (float dropout : {0.0f, 0.2f}) {
+      CAPTURE(to_string(norm));
+      CAPTURE(dropout);
+      const ModelConfig c = tiny_decoder_config(norm);
+      Transformer model(c);
+      model.init_random(8);
+      perturb_norms_and_biases(model);
+      Rng rng(31);
+      Matrix memory = random_matrix(rng, 6, c.d_model);  // an encoder output of 6 rows
+      RunOptions o;
+      o.memory = &memory;
+      o.dropout = dropout;
+      o.dropout_seed = 555;
+      const std::vector<std::string> names = check_model_gradients(model, kTinyExample, o);
+      CHECK(std::count(names.begin(), names.end(), "layers.1.cross_attn.wk.weight") == 1);
+      CHECK(std::count(names.begin(), names.end(), "layers.1.ln_cross.gamma") == 1);
+
+      // dL/dmemory for L = Σ R ⊙ decoder(ids, memory): what the encoder's backward receives.
+      const Matrix r = random_matrix(rng, static_cast<Eigen::Index>(kTinyExample.ids.size()), c.d_model);
+      ForwardTrace trace;
+      model.forward(kTinyExample.ids, o, &trace);
+      Transformer grads = gradient_buffer(c);
+      const Matrix d_memory = model.backward(kTinyExample.ids, o, trace, r, grads);
+      check_gradient("d memory", memory, d_memory,
+                     [&] { return weighted_sum(model.forward(kTinyExample.ids, o, nullptr), r); });
+    }
+  }
+}
+
+TEST_CASE("gradient: encoder–decoder end to end, the encoder learning through the decoder's memory") {
+  for (float dropout : {0.0f, 0.2f}) {
+    CAPTURE(dropout);
+    ModelConfig encoder_config = tiny_model_config(PositionalEncoding::Sinusoidal);
+    encoder_config.vocab_size = 13;  // its own vocabulary: the source language's
+    Transformer encoder(encoder_config), decoder(tiny_decoder_config(NormPlacement::Pre));
+    encoder.init_random(3);
+    decoder.init_random(4);
+    perturb_norms_and_biases(encoder);
+    perturb_norms_and_biases(decoder);
+    const std::vector<int> source = {12, 0, 5, 8, 2, 6};
+    EncoderDecoderOptions o;
+    o.encoder.dropout = o.decoder.dropout = dropout;
+    o.encoder.dropout_seed = 17;
+    o.decoder.dropout_seed = 18;
+    const EncoderDecoder pair{encoder, decoder};
+    Transformer encoder_grads = gradient_buffer(encoder.config()), decoder_grads = gradient_buffer(decoder.config());
+    EncoderDecoderGradients grads{encoder_grads, decoder_grads};
+    const ExampleResult r = accumulate_gradients(pair, source, kTinyExample, o, 1.0f, grads);
+    auto loss = [&] { return evaluate_example(pair, source, kTinyExample, o).loss; };
+    CHECK(r.loss == doctest::Approx(loss()).epsilon(1e-6));
+    const std::vector<std::string> names = check_parameter_gradients(encoder, encoder_grads, loss);
+    CHECK(std::count(names.begin(), names.end(), "token_embedding") == 1);
+    check_parameter_gradients(decoder, decoder_grads, loss);
+  }
+  // A decoder that does not cross-attend would leave the encoder untrained: refused.
+  Transformer encoder(tiny_model_config(PositionalEncoding::Rope)), plain(tiny_model_config(PositionalEncoding::Rope));
+  Transformer encoder_grads = gradient_buffer(encoder.config()), plain_grads = gradient_buffer(plain.config());
+  EncoderDecoderGradients grads{encoder_grads, plain_grads};
+  CHECK_THROWS_AS(accumulate_gradients(EncoderDecoder{encoder, plain}, {1, 2}, kTinyExample, {}, 1.0f, grads),
+                  std::invalid_argument);
 }
 
 TEST_CASE("gradient: cross-entropy") {

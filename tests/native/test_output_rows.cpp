@@ -65,13 +65,20 @@ TEST_CASE("output_rows: the whole forward's rows and gradients bit for bit, pre-
   const int n = 37;
   const std::vector<int> rows = {2, 3, 17, 36};
   const std::vector<int> ids = random_ids(n, 5);
+  // The decoders also cross-attend to an encoder output of 19 rows, whose gradient must not change either.
+  Matrix memory(19, 64);
+  Rng memory_rng(13);
+  for (Eigen::Index i = 0; i < memory.size(); ++i) memory.data()[i] = static_cast<float>(memory_rng.normal());
   for (NormPlacement norm : {NormPlacement::Pre, NormPlacement::Post}) {
-    for (bool causal : {false, true}) {
+    for (int kind = 0; kind < 3; ++kind) {  // encoder, decoder, decoder with cross-attention
       for (float dropout : {0.0f, 0.1f}) {
+        const bool causal = kind > 0, cross = kind == 2;
         CAPTURE(to_string(norm));
         CAPTURE(causal);
+        CAPTURE(cross);
         CAPTURE(dropout);
-        const ModelConfig c = coref_sized(norm, causal);
+        ModelConfig c = coref_sized(norm, causal);
+        c.cross_attention = cross;
         Transformer model(c);
         model.init_random(9);
         // Natively the backward's sums over rows run on the tiles; in wasm they are Eigen's.
@@ -84,6 +91,7 @@ TEST_CASE("output_rows: the whole forward's rows and gradients bit for bit, pre-
         whole.dropout = dropout;
         whole.dropout_seed = 99;
         whole.position_offset = 3;
+        if (cross) whole.memory = &memory;
         RunOptions some = whole;
         some.output_rows = rows;
 
@@ -99,9 +107,11 @@ TEST_CASE("output_rows: the whole forward's rows and gradients bit for bit, pre-
         Matrix d_whole = Matrix::Zero(n, c.d_model);
         for (size_t i = 0; i < rows.size(); ++i) d_whole.row(rows[i]) = d_some.row(static_cast<Eigen::Index>(i));
         Transformer grads_whole = gradient_buffer(c), grads_some = gradient_buffer(c);
-        model.backward(ids, whole, trace_whole, d_whole, grads_whole);
-        model.backward(ids, some, trace_some, d_some, grads_some);
+        const Matrix d_memory_whole = model.backward(ids, whole, trace_whole, d_whole, grads_whole);
+        const Matrix d_memory_some = model.backward(ids, some, trace_some, d_some, grads_some);
         check_same_parameters(grads_whole, grads_some);
+        CHECK(d_memory_whole.rows() == (cross ? 19 : 0));
+        CHECK(same_bits(d_memory_whole, d_memory_some));
       }
     }
   }
