@@ -1,6 +1,9 @@
 // Writes the native core's results for a table of inputs as JSON, so that the wasm tests
 // (tests/wasm) can check that the module computes the same numbers. Nothing here is typed
 // by hand: inputs come from seeded generators, outputs from the native build of src/.
+// The same tool compiled to wasm (build/wasm/make_fixtures.cjs, run by Node) writes the same
+// file from the wasm build of src/: its `gradients` section, a training step's arithmetic that
+// the page's module does not expose, is compared with this one's.
 //
 //   make_fixtures OUT.json
 //
@@ -8,6 +11,8 @@
 #include "model/transformer.h"
 #include "ops/attention.h"
 #include "text/tokenizer.h"
+#include "train/optimizer.h"
+#include "train/trainer.h"
 #include "util/rng.h"
 
 #include <nlohmann/json.hpp>
@@ -19,7 +24,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kFixtureVersion = 1;
+constexpr int kFixtureVersion = 2;
 
 json to_json(const ae::Matrix& m) {
   json values = json::array();
@@ -150,6 +155,64 @@ json model_cases() {
   return out;
 }
 
+// {name: values} of every parameter of m.
+json parameters_json(ae::Transformer& m) {
+  json out = json::object();
+  m.visit_parameters([&](const std::string& name, ae::Matrix& p) { out[name] = to_json(p); });
+  return out;
+}
+
+// One encoder–decoder training example (the decoder cross-attends to the encoder's output):
+// the loss, every parameter's gradient of both models, and the decoder's dL/dmemory for a
+// weighted sum of its output. Pre- and post-LN decoders, with and without dropout.
+json gradient_cases() {
+  struct GradientCase {
+    const char* norm;
+    float dropout;
+  };
+  const GradientCase cases[] = {{"pre", 0.0f}, {"post", 0.0f}, {"pre", 0.1f}};
+  const std::vector<int> source = {3, 9, 14, 2, 7, 11, 5}, target = {1, 4, 8, 4, 12, 6};
+  const ae::TrainingExample example{target, {1, 3, 5}, {8, 12, 0}};
+  json out = json::array();
+  for (const auto& c : cases) {
+    ae::ModelConfig encoder_config{.vocab_size = 16, .d_model = 16, .n_heads = 2, .n_layers = 2, .max_len = 12};
+    ae::ModelConfig decoder_config = encoder_config;
+    decoder_config.positional = ae::PositionalEncoding::Rope;
+    decoder_config.norm = ae::norm_placement_from_string(c.norm);
+    decoder_config.causal = true;
+    decoder_config.cross_attention = true;
+    ae::Transformer encoder(encoder_config), decoder(decoder_config);
+    encoder.init_random(21);
+    decoder.init_random(22);
+    ae::EncoderDecoderOptions options;
+    options.encoder.dropout = options.decoder.dropout = c.dropout;
+    options.encoder.dropout_seed = 5;
+    options.decoder.dropout_seed = 6;
+    ae::Transformer encoder_grads = ae::gradient_buffer(encoder_config);
+    ae::Transformer decoder_grads = ae::gradient_buffer(decoder_config);
+    ae::EncoderDecoderGradients grads{encoder_grads, decoder_grads};
+    const ae::ExampleResult r =
+        ae::accumulate_gradients(ae::EncoderDecoder{encoder, decoder}, source, example, options, 1.0f, grads);
+
+    ae::Rng rng(23);
+    const ae::Matrix memory = random_matrix(rng, static_cast<int>(source.size()), 16, 1.0);
+    const ae::Matrix weights = random_matrix(rng, static_cast<int>(target.size()), 16, 1.0);
+    ae::RunOptions run;
+    run.memory = &memory;
+    ae::ForwardTrace trace;
+    decoder.forward(target, run, &trace);
+    ae::Transformer scratch = ae::gradient_buffer(decoder_config);
+    const ae::Matrix d_memory = decoder.backward(target, run, trace, weights, scratch);
+    out.push_back({{"norm", c.norm},
+                   {"dropout", c.dropout},
+                   {"loss", r.loss},
+                   {"encoder", parameters_json(encoder_grads)},
+                   {"decoder", parameters_json(decoder_grads)},
+                   {"memory", to_json(d_memory)}});
+  }
+  return out;
+}
+
 json tokenizer_cases() {
   const char* texts[] = {"The animal didn't cross the street because it was too tired.",
                          "It’s a trophy; it wouldn't fit!", "猫追狗。狗追猫？", "GPT-4 很强，“对吧”"};
@@ -169,6 +232,7 @@ int main(int argc, char** argv) {
     const json fixtures = {{"version", kFixtureVersion},
                            {"attention", attention_cases()},
                            {"models", model_cases()},
+                           {"gradients", gradient_cases()},
                            {"tokenizer", tokenizer_cases()}};
     std::ofstream file(argv[1]);
     file << fixtures.dump();

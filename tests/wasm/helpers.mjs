@@ -41,12 +41,13 @@ export function modelFiles(dir) {
   };
 }
 
-const FIXTURE_VERSION = 1;
+const FIXTURE_VERSION = 2;
 
-export function nativeFixtures() {
-  const out = path.join(root, 'build/fixtures/native.json');
+// make_fixtures' output: `command` runs the tool and writes `name`.json under build/fixtures.
+function readFixtures(name, command, args) {
+  const out = path.join(root, `build/fixtures/${name}.json`);
   mkdirSync(path.dirname(out), { recursive: true });
-  execFileSync(path.join(root, 'build/native/make_fixtures'), [out]);
+  execFileSync(command, [...args, out]);
   const fixtures = JSON.parse(readFileSync(out, 'utf8'));
   if (fixtures.version !== FIXTURE_VERSION)
     throw new Error(
@@ -54,6 +55,12 @@ export function nativeFixtures() {
     );
   return fixtures;
 }
+
+export const nativeFixtures = () => readFixtures('native', path.join(root, 'build/native/make_fixtures'), []);
+// The same tool compiled to wasm (build/wasm/make_fixtures.cjs): for what the page's module does
+// not expose, a training step's gradients.
+export const wasmFixtures = () =>
+  readFixtures('wasm', process.execPath, ['--no-experimental-fetch', path.join(root, 'build/wasm/make_fixtures.cjs')]);
 
 // Largest |actual − expected| relative to (atol + rtol·|expected|); ≤ 1 means "agrees".
 // Expected null stands for −∞ (JSON has no infinities) and must match exactly.
