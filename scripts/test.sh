@@ -23,7 +23,7 @@ SANITIZE_SKIPS+='|^each adjective|^every token index|^nouns sit|^minimal pairs d
 run_stage() {
   case $1 in
     lint)   npx --no-install eslint . && bash scripts/format.sh --check ;;
-    native)  # the native suite, then the kernel tests compiled to wasm (kernel_tests_wasm)
+    native)  # the native suite, then the kernel and gradient tests compiled to wasm (kernel_tests_wasm, …)
       local rc=0
       ctest --test-dir build/native --output-on-failure || rc=1
       ctest --test-dir build/wasm --output-on-failure || rc=1

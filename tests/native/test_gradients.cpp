@@ -56,6 +56,15 @@ void check_gradient(const std::string& what, Matrix& x, const Matrix& analytic, 
   }
 }
 
+// The weight gradients of the four projections of a multi-head attention.
+void check_projection_gradients(MultiHeadAttention& mha, const MultiHeadAttention& grad,
+                                const std::function<double()>& loss) {
+  check_gradient("dWq", mha.wq.weight, grad.wq.weight, loss);
+  check_gradient("dWk", mha.wk.weight, grad.wk.weight, loss);
+  check_gradient("dWv", mha.wv.weight, grad.wv.weight, loss);
+  check_gradient("dWo", mha.wo.weight, grad.wo.weight, loss);
+}
+
 // A two-layer model small enough for finite differences over every parameter.
 ModelConfig tiny_model_config(PositionalEncoding pe) {
   return {.vocab_size = 11, .d_model = 8, .n_heads = 2, .n_layers = 2, .max_len = 8, .positional = pe};
@@ -222,10 +231,7 @@ TEST_CASE("gradient: multi-head attention with and without RoPE, with an ablated
       auto loss = [&] { return weighted_sum(mha.forward(x, x, o, rs, heads, nullptr), r); };
       Matrix dx = d.queries_from + d.keys_from;
       check_gradient("dx", x, dx, loss);
-      check_gradient("dWq", mha.wq.weight, grad.wq.weight, loss);
-      check_gradient("dWk", mha.wk.weight, grad.wk.weight, loss);
-      check_gradient("dWv", mha.wv.weight, grad.wv.weight, loss);
-      check_gradient("dWo", mha.wo.weight, grad.wo.weight, loss);
+      check_projection_gradients(mha, grad, loss);
       check_gradient("dbq", mha.wq.bias, grad.wq.bias, loss);
     }
   }
@@ -245,10 +251,7 @@ TEST_CASE("gradient: cross-attention, queries and keys from sequences of differe
   auto loss = [&] { return weighted_sum(mha.forward(queries_from, keys_from, o, std::nullopt, nullptr, nullptr), r); };
   check_gradient("d queries_from", queries_from, d.queries_from, loss);
   check_gradient("d keys_from", keys_from, d.keys_from, loss);
-  check_gradient("dWq", mha.wq.weight, grad.wq.weight, loss);
-  check_gradient("dWk", mha.wk.weight, grad.wk.weight, loss);
-  check_gradient("dWv", mha.wv.weight, grad.wv.weight, loss);
-  check_gradient("dWo", mha.wo.weight, grad.wo.weight, loss);
+  check_projection_gradients(mha, grad, loss);
   check_gradient("dbk", mha.wk.bias, grad.wk.bias, loss);
 }
 
