@@ -11,6 +11,7 @@
 #include <cctype>
 #include <initializer_list>
 #include <stdexcept>
+#include <type_traits>
 
 namespace ae {
 
@@ -310,12 +311,18 @@ std::string chinese_text(std::string_view rendered) {
 // Every word a lexicon can put in a sentence, split at its spaces.
 WordSet lexicon_words(const CorefLexicon& lx);
 
+// The Chinese lexicon's words: what a Chinese model's vocabulary segments its sentences into.
+const WordSet& chinese_words() {
+  static const WordSet known = lexicon_words(coref_lexicon(CorefLanguage::Chinese));
+  return known;
+}
+
 // The Chinese tokens of `text`: segmented as a model's vocabulary will segment it, which must
 // give the words the sentence was rendered from (a lexicon whose words run into each other
 // would teach the model sentences it can never be given).
-std::vector<std::string> segment_as_rendered(const CorefLexicon& lx, std::string_view rendered, std::string_view text) {
-  static const WordSet known = lexicon_words(lx);  // only the Chinese lexicon comes here
-  std::vector<std::string> tokens = split_words(text, [](std::string_view w) { return known.count(w) > 0; });
+std::vector<std::string> segment_as_rendered(std::string_view rendered, std::string_view text) {
+  const WordSet& known = chinese_words();  // only the Chinese lexicon comes here
+  std::vector<std::string> tokens = split_words(text, [&](std::string_view w) { return known.count(w) > 0; });
   if (tokens != split_at_spaces(rendered))
     throw std::logic_error("corpus: \"" + std::string(text) + "\" segments otherwise than it was written: \"" +
                            std::string(rendered) + "\"");
@@ -400,7 +407,7 @@ bool make_example(const CorefLexicon& lx, const PairSpec& s, size_t role, int pa
   const std::string rendered = render(lx, s, role);
   if (lx.language == CorefLanguage::Chinese) {
     e.text = chinese_text(rendered);
-    e.tokens = segment_as_rendered(lx, rendered, e.text);
+    e.tokens = segment_as_rendered(rendered, e.text);
   } else {
     e.text = rendered;
     e.tokens = split_words(e.text);
@@ -453,9 +460,11 @@ PairSpec lesson_spec(const CorefLexicon& lx) {
   return s;
 }
 
-// Draws pairs of the split round-robin over the families that can have its property.
+// Draws pairs of the split round-robin over the families that can have its property; emit(spec,
+// pair_id, first_role, out) makes a pair into out, or returns false (emit_pair, or a translation).
+template <class T, class Emit>
 void fill_split(const CorefLexicon& lx, uint64_t seed, Split split, size_t pairs, const HeldOut& h, int& next_pair,
-                WordSet& texts, std::vector<CorefExample>& out) {
+                std::vector<T>& out, Emit& emit) {
   const auto& families = lx.families;
   std::vector<int> eligible;
   for (size_t fi = 0; fi < families.size(); ++fi)
@@ -466,7 +475,7 @@ void fill_split(const CorefLexicon& lx, uint64_t seed, Split split, size_t pairs
   size_t made = 0, misses = 0;
   while (made < pairs) {  // the family advances only with a pair made, so families stay balanced
     const PairSpec s = draw_spec(lx, eligible[made % eligible.size()], split, h, rng);
-    if (classify(lx, s, h) == split && emit_pair(lx, s, next_pair, roles.below(2), texts, out)) {
+    if (classify(lx, s, h) == split && emit(s, next_pair, roles.below(2), out)) {
       ++next_pair;
       ++made;
       misses = 0;
@@ -474,6 +483,98 @@ void fill_split(const CorefLexicon& lx, uint64_t seed, Split split, size_t pairs
       throw std::logic_error("corpus: cannot draw more pairs for a split (asked for too many?)");
     }
   }
+}
+
+// Every split of a corpus, in corpus.h's order (train, validation, then the held-out ones), the
+// lesson pair first in train: the one recipe of the coreference and the translation corpus.
+template <class T, class Emit>
+void fill_splits(const CorefLexicon& lx, const CorefOptions& options, const std::array<std::vector<T>*, 6>& splits,
+                 Emit&& emit) {
+  const uint64_t seed = options.seed;
+  const HeldOut held = make_held_out(lx, seed);
+  int next_pair = 0;
+  const size_t train_pairs = pairs_for(options.train);
+  if (train_pairs > 0) {
+    if (!emit(lesson_spec(lx), next_pair++, 0, *splits[0]))
+      throw std::logic_error("corpus: the lesson pair cannot be made");
+    fill_split(lx, seed, Split::Train, train_pairs - 1, held, next_pair, *splits[0], emit);
+  }
+  fill_split(lx, seed, Split::Train, pairs_for(options.validation), held, next_pair, *splits[1], emit);
+  const size_t heldout_pairs = pairs_for(options.heldout);
+  const Split heldout[] = {Split::Templates, Split::Structures, Split::NounRoles, Split::Combinations};
+  for (size_t i = 0; i < 4; ++i) fill_split(lx, seed, heldout[i], heldout_pairs, held, next_pair, *splits[i + 2], emit);
+}
+
+// --- translation ---------------------------------------------------------------------------
+
+const std::string* chinese_for(const std::vector<std::pair<std::string, std::string>>& dictionary,
+                               std::string_view english) {
+  for (const auto& [en, zh] : dictionary)
+    if (en == english) return &zh;
+  return nullptr;
+}
+
+// Index i of a list said as to[i] (−1: not said), for an optional index (−1: absent).
+bool said_as(const std::vector<int>& to, int index, int& out) {
+  out = index < 0 ? -1 : to[static_cast<size_t>(index)];
+  return index < 0 || out >= 0;
+}
+
+// The Chinese spec that says the English pair s, or false when a word of it has no Chinese.
+// Everything the dictionary does not list is said in the same order (family, roles, order,
+// opener, middle, intensifier); role 0 takes 那 + its measure word, as in the lesson.
+bool translate(const PairSpec& s, PairSpec& zh) {
+  const CorefDictionary& d = english_to_chinese();
+  const auto f = static_cast<size_t>(s.family);
+  const CorefFamily& en = coref_lexicon(CorefLanguage::English).families[f];
+  const CorefFamily& cn = coref_lexicon(CorefLanguage::Chinese).families[f];
+  zh = s;
+  zh.templ = d.templates[f][static_cast<size_t>(s.templ)];
+  for (size_t role = 0; role < 2; ++role) {
+    const std::string* noun = chinese_for(d.nouns[f], pick(en.nouns[role], s.noun[role]));
+    const std::string* adjective = chinese_for(d.adjectives[f], pick(en.adjectives[role], s.adjective[role]));
+    if (!noun || !adjective || !said_as(d.modifiers, s.modifier[role], zh.modifier[role])) return false;
+    zh.noun[role] = index_of(cn.nouns[role], *noun);  // throws for a dictionary word of another role
+    zh.adjective[role] = index_of(cn.adjectives[role], *adjective);
+    zh.determiner[role] = role == 0 ? 0 : -1;
+  }
+  zh.connective = d.connectives[static_cast<size_t>(s.connective)];
+  zh.verb = d.verbs[static_cast<size_t>(s.verb)];
+  return said_as(d.distractors, s.distractor, zh.distractor) && said_as(d.suffixes, s.suffix, zh.suffix);
+}
+
+// The Chinese example of zh for `role`, as a translation: the literal words (它 kept) and the
+// resolved ones (the referent in its place), which must segment back into the same words.
+bool make_translation(const PairSpec& zh, size_t role, int pair_id, TranslationPair& t) {
+  const CorefLexicon& cn = coref_lexicon(CorefLanguage::Chinese);
+  CorefExample e;
+  if (!make_example(cn, zh, role, pair_id, e)) return false;
+  t.literal_text = e.text;
+  t.literal = e.tokens;
+  t.pronoun = e.pronoun;
+  t.referent = e.referent_word;
+  t.resolved = e.tokens;
+  t.resolved[static_cast<size_t>(e.pronoun)] = e.referent_word;
+  t.resolved_text.clear();
+  for (const auto& w : t.resolved) t.resolved_text += w;
+  return split_words(t.resolved_text, [](std::string_view w) { return chinese_words().count(w) > 0; }) == t.resolved;
+}
+
+// The English pair of s and its Chinese (emit_pair's order and checks), or false.
+bool emit_translation_pair(const PairSpec& s, int pair_id, size_t first_role, WordSet& texts,
+                           std::vector<TranslationPair>& out) {
+  PairSpec zh;
+  TranslationPair a, b;
+  if (!translate(s, zh) || !make_translation(zh, first_role, pair_id, a) ||
+      !make_translation(zh, 1 - first_role, pair_id, b))
+    return false;
+  std::vector<CorefExample> english;
+  if (!emit_pair(coref_lexicon(CorefLanguage::English), s, pair_id, first_role, texts, english)) return false;
+  a.english = std::move(english[0]);
+  b.english = std::move(english[1]);
+  out.push_back(std::move(a));
+  out.push_back(std::move(b));
+  return true;
 }
 
 }  // namespace
@@ -531,39 +632,69 @@ const std::vector<CorefFamily>& coref_families() {
   return families;
 }
 
+namespace {
+
+// Every split but train, with its name: the coreference and the translation corpus have the same.
+template <class Corpus>
+auto named_evaluation_splits(const Corpus& c) {
+  using Split = std::remove_cvref_t<decltype(c.validation)>;
+  return std::vector<std::pair<std::string, const Split*>>{{"validation", &c.validation},
+                                                           {"heldout_templates", &c.heldout_templates},
+                                                           {"heldout_structures", &c.heldout_structures},
+                                                           {"heldout_noun_roles", &c.heldout_noun_roles},
+                                                           {"heldout_combinations", &c.heldout_combinations}};
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, const std::vector<CorefExample>*>> CorefCorpus::evaluation_splits() const {
-  return {{"validation", &validation},
-          {"heldout_templates", &heldout_templates},
-          {"heldout_structures", &heldout_structures},
-          {"heldout_noun_roles", &heldout_noun_roles},
-          {"heldout_combinations", &heldout_combinations}};
+  return named_evaluation_splits(*this);
 }
 
 CorefCorpus make_coref_corpus(const CorefOptions& options) {
   const CorefLexicon& lx = coref_lexicon(options.language);
-  const uint64_t seed = options.seed;
-  const HeldOut held = make_held_out(lx, seed);
   CorefCorpus corpus;
   corpus.language = options.language;
   WordSet texts;
-  int next_pair = 0;
-  const size_t train_pairs = pairs_for(options.train);
-  if (train_pairs > 0) {
-    if (!emit_pair(lx, lesson_spec(lx), next_pair++, 0, texts, corpus.train))
-      throw std::logic_error("corpus: the lesson pair cannot be made");
-    fill_split(lx, seed, Split::Train, train_pairs - 1, held, next_pair, texts, corpus.train);
-  }
-  fill_split(lx, seed, Split::Train, pairs_for(options.validation), held, next_pair, texts, corpus.validation);
-  const size_t heldout_pairs = pairs_for(options.heldout);
-  fill_split(lx, seed, Split::Templates, heldout_pairs, held, next_pair, texts, corpus.heldout_templates);
-  fill_split(lx, seed, Split::Structures, heldout_pairs, held, next_pair, texts, corpus.heldout_structures);
-  fill_split(lx, seed, Split::NounRoles, heldout_pairs, held, next_pair, texts, corpus.heldout_noun_roles);
-  fill_split(lx, seed, Split::Combinations, heldout_pairs, held, next_pair, texts, corpus.heldout_combinations);
+  fill_splits<CorefExample>(lx, options,
+                            {&corpus.train, &corpus.validation, &corpus.heldout_templates, &corpus.heldout_structures,
+                             &corpus.heldout_noun_roles, &corpus.heldout_combinations},
+                            [&](const PairSpec& s, int pair_id, size_t first_role, std::vector<CorefExample>& out) {
+                              return emit_pair(lx, s, pair_id, first_role, texts, out);
+                            });
 
   std::vector<std::string_view> hashed;
   for (const auto& e : corpus.train) hashed.push_back(e.text);
   for (const auto& [name, split] : corpus.evaluation_splits())
     for (const auto& e : *split) hashed.push_back(e.text);
+  corpus.hash = fnv1a_hex(hashed);
+  return corpus;
+}
+
+std::vector<std::pair<std::string, const std::vector<TranslationPair>*>> TranslationCorpus::evaluation_splits() const {
+  return named_evaluation_splits(*this);
+}
+
+TranslationCorpus make_translation_corpus(const CorefOptions& options) {
+  TranslationCorpus corpus;
+  WordSet texts;
+  fill_splits<TranslationPair>(
+      coref_lexicon(CorefLanguage::English), options,
+      {&corpus.train, &corpus.validation, &corpus.heldout_templates, &corpus.heldout_structures,
+       &corpus.heldout_noun_roles, &corpus.heldout_combinations},
+      [&](const PairSpec& s, int pair_id, size_t first_role, std::vector<TranslationPair>& out) {
+        return emit_translation_pair(s, pair_id, first_role, texts, out);
+      });
+  // Both sides of every pair, each followed by "\n".
+  std::vector<std::string_view> hashed;
+  const auto add = [&](const std::vector<TranslationPair>& split) {
+    for (const auto& t : split) {
+      hashed.push_back(t.english.text);
+      hashed.push_back(t.resolved_text);
+    }
+  };
+  add(corpus.train);
+  for (const auto& [name, split] : corpus.evaluation_splits()) add(*split);
   corpus.hash = fnv1a_hex(hashed);
   return corpus;
 }

@@ -33,6 +33,16 @@ std::vector<std::string> nouns(std::string_view list, std::vector<std::pair<std:
 
 std::vector<std::string> words(std::string_view list) { return corpus_detail::split_at_spaces(list); }
 
+// "animal:动物 dog:狗 …" → {animal, 动物}, {dog, 狗}, …
+std::vector<std::pair<std::string, std::string>> pairs(std::string_view list) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& item : corpus_detail::split_at_spaces(list)) {
+    const size_t colon = item.find(':');
+    out.emplace_back(item.substr(0, colon), item.substr(colon + 1));
+  }
+  return out;
+}
+
 }  // namespace
 
 CorefLexicon chinese_coref_lexicon() {
@@ -165,6 +175,91 @@ CorefLexicon chinese_coref_lexicon() {
                     "湖 旁边 的",   "山 旁边 的",   "花园 旁边 的", "商店 旁边 的", "教堂 旁边 的", "森林 旁边 的",
                     "海滩 旁边 的", "房子 旁边 的", "医院 旁边 的", "城市 旁边 的"};
   return lx;
+}
+
+// The English words in the families' order (corpus.h). Left out, so never translated: people
+// (它 is for animals and things), and the few words with no word of the same role in the Chinese
+// lexicon (injured, flooded, town, …). The suffixes ("at the time", …) have no Chinese in the
+// lexicon either: a sentence with one is not translated.
+const CorefDictionary& english_to_chinese() {
+  static const CorefDictionary d = [] {
+    CorefDictionary d;
+    // cross
+    d.nouns.push_back(
+        pairs("animal:动物 dog:狗 cat:猫 horse:马 cow:牛 deer:鹿 fox:狐狸 goat:山羊 sheep:羊 pig:猪 rabbit:兔子 "
+              "wolf:狼 bear:熊 donkey:驴 camel:骆驼 chicken:鸡 duck:鸭子 squirrel:松鼠 "
+              "street:马路 road:公路 highway:高速公路 motorway:高速公路 avenue:大街 boulevard:大街 lane:小路 path:小路 "
+              "river:河 bridge:桥 field:田野 track:铁轨 canal:运河 stream:小溪 creek:小溪 square:广场 valley:山谷 "
+              "desert:沙漠 railway:铁路 trail:小径 meadow:草地 swamp:沼泽 intersection:路口 junction:路口"));
+    d.adjectives.push_back(pairs(
+        "tired:累 exhausted:疲惫 sleepy:困 scared:害怕 frightened:害怕 weak:虚弱 lazy:懒 nervous:紧张 afraid:胆小 "
+        "slow:慢 wide:宽 busy:繁忙 long:长 dangerous:危险 crowded:拥挤 noisy:吵 deep:深 icy:滑 muddy:泥泞 "
+        "broad:宽阔"));
+    // fit
+    d.nouns.push_back(pairs(
+        "trophy:奖杯 statue:雕像 lamp:台灯 guitar:吉他 painting:画 telescope:望远镜 piano:钢琴 cake:蛋糕 sofa:沙发 "
+        "mirror:镜子 bottle:瓶子 umbrella:雨伞 violin:小提琴 chair:椅子 table:桌子 helmet:头盔 pumpkin:南瓜 "
+        "carpet:地毯 ladder:梯子 poster:海报 kettle:水壶 blanket:毯子 laptop:电脑 "
+        "suitcase:行李箱 box:盒子 bag:袋子 drawer:抽屉 backpack:背包 trunk:后备箱 cupboard:柜子 cabinet:柜子 "
+        "basket:篮子 bucket:桶 crate:木箱 closet:壁橱 locker:储物柜 car:汽车 van:货车 fridge:冰箱 oven:烤箱 "
+        "garage:车库 room:房间 pocket:口袋 tent:帐篷 wardrobe:衣柜 bin:垃圾桶"));
+    d.adjectives.push_back(
+        pairs("big:大 large:大 tall:高 wide:宽 long:长 bulky:笨重 huge:巨大 thick:厚 enormous:庞大 heavy:重 "
+              "small:小 little:小 narrow:窄 full:满 tiny:狭小 short:短 compact:紧 cramped:挤 crowded:拥挤 shallow:浅"));
+    // break
+    d.nouns.push_back(pairs(
+        "ball:球 rock:石头 stone:石头 boulder:石头 brick:砖头 hammer:锤子 axe:斧头 bat:球棒 club:棍子 log:木头 "
+        "anvil:铁砧 shovel:铲子 wrench:扳手 pipe:管子 crowbar:撬棍 mallet:木槌 pebble:鹅卵石 weight:哑铃 iron:熨斗 "
+        "pan:平底锅 bolt:螺栓 hailstone:冰雹 "
+        "window:窗户 vase:花瓶 mirror:镜子 plate:盘子 jar:罐子 screen:屏幕 glass:玻璃 cup:杯子 bowl:碗 bottle:瓶子 "
+        "lamp:台灯 tile:瓷砖 egg:鸡蛋 teapot:茶壶 mug:马克杯 ornament:装饰品 figurine:小雕像 lens:镜片 phone:手机 "
+        "clock:钟 watch:手表 dish:碟子"));
+    d.adjectives.push_back(
+        pairs("hard:硬 heavy:重 solid:结实 sharp:锋利 pointed:尖 fast:快 big:大 dense:坚硬 strong:坚固 massive:沉 "
+              "fragile:易碎 thin:薄 weak:脆弱 frail:脆弱 brittle:脆 old:旧 delicate:精致 cracked:破 flimsy:单薄 "
+              "cheap:便宜"));
+    // lift: one pool for both roles
+    d.nouns.push_back(
+        pairs("crane:起重机 robot:机器人 forklift:叉车 machine:机器 helicopter:直升机 hoist:吊车 tractor:拖拉机 "
+              "truck:卡车 excavator:挖掘机 bulldozer:推土机 winch:绞车 drone:无人机 tank:坦克 jeep:吉普车 lorry:货车 "
+              "boat:船 plane:飞机 digger:铲车 van:面包车 trailer:拖车 loader:装载机 elevator:电梯"));
+    d.adjectives.push_back(
+        pairs("weak:弱 small:小 tiny:小 old:旧 flimsy:单薄 feeble:无力 underpowered:无力 light:轻 broken:坏 damaged:破 "
+              "heavy:重 big:大 large:大 bulky:笨重 awkward:笨重 massive:庞大 huge:巨大 enormous:巨大 loaded:沉重 "
+              "wide:宽"));
+    // reach
+    d.nouns.push_back(
+        pairs("kitten:小猫 puppy:小狗 rabbit:兔子 mouse:老鼠 hamster:仓鼠 duckling:小鸭 monkey:猴子 cat:猫 dog:狗 "
+              "squirrel:松鼠 goat:山羊 chick:小鸡 lamb:小羊 piglet:小猪 frog:青蛙 turtle:乌龟 tortoise:乌龟 "
+              "shelf:架子 table:桌子 fence:篱笆 roof:屋顶 branch:树枝 ledge:平台 platform:平台 window:窗户 "
+              "counter:柜台 cupboard:柜子 ceiling:天花板 wall:墙 tree:树 balcony:阳台 rope:绳子 hook:钩子 nest:鸟窝 "
+              "chimney:烟囱 cliff:悬崖 windowsill:窗台 bench:长凳 sink:水槽"));
+    d.adjectives.push_back(
+        pairs("short:矮 small:小 tiny:小 little:小 young:年幼 clumsy:笨拙 weak:弱 tired:累 slow:慢 lazy:懒 "
+              "high:高 elevated:高 lofty:高 raised:高 tall:高大 distant:远 remote:遥远 steep:陡 slippery:滑 "
+              "narrow:窄"));
+    // overtake: one pool for both roles
+    d.nouns.push_back(
+        pairs("truck:卡车 bus:公交车 van:面包车 motorbike:摩托车 moped:摩托车 car:汽车 taxi:出租车 tractor:拖拉机 "
+              "cart:马车 carriage:马车 bicycle:自行车 wagon:货车 lorry:货车 scooter:滑板车 jeep:吉普车 train:火车 "
+              "tram:电车 coach:大巴 minibus:小巴 ambulance:救护车 limousine:轿车 caravan:房车"));
+    d.adjectives.push_back(
+        pairs("fast:快 quick:迅速 rapid:快速 speedy:快速 powerful:强劲 nimble:灵活 swift:敏捷 new:新 light:轻 "
+              "strong:有力 slow:慢 sluggish:迟缓 old:旧 heavy:重 overloaded:超载 rusty:生锈 tired:破旧 broken:坏 "
+              "loaded:满载"));
+    // Templates in the same order, but for reach, whose Chinese has two fewer: its English 6 and 7
+    // ("never reached", "was not reached by") are said as 0 and 5, its held-out 8 and 9 as 6 and 7.
+    d.templates = {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9},
+                   {0, 1, 2, 3, 4, 5, 6, 7},       {0, 1, 2, 3, 4, 5, 0, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}};
+    d.connectives = {0, 1, 0};                     // because 因为, since 由于, as 因为
+    d.verbs = {0, 1};                              // was (none), seemed 显得
+    d.modifiers = {7, 0, 1, 2, 3, 4, 5, 6};        // brown 棕色 的, black 黑色 的, …
+    d.distractors = {0, 1,  13, 4, 2,  3,  5,  6,  // near the farm 农场 旁边 的, by the park, behind the house, …
+                     7, -1, 8,  9, 10, 11, 12, 15};
+    d.suffixes = {-1, -1, -1, -1};
+    return d;
+  }();
+  return d;
 }
 
 }  // namespace ae

@@ -166,6 +166,38 @@ std::string decoder_text(const CorefExample& example);
 std::vector<std::string> corpus_words(const CorefCorpus& corpus);
 
 // ---------------------------------------------------------------------------------------------
+// Translation, English → Chinese (for an encoder–decoder)
+// ---------------------------------------------------------------------------------------------
+
+// An English sentence of the coreference corpus and the same sentence in the Chinese corpus's
+// words and shapes (the dictionary of coref_lexicon_zh.cpp): the family, template, nouns,
+// adjectives and optional parts said in Chinese, role 0 with 那 + its measure word. Two Chinese
+// renderings: `resolved` names the referent in place of 它, `literal` keeps 它. The lesson pair:
+//   "The animal didn't cross the street because it was too tired."
+//   → 那只动物没有穿过马路，因为动物太累了。 (resolved) / 那只动物没有穿过马路，因为它太累了。 (literal)
+struct TranslationPair {
+  CorefExample english;  // as the English corpus makes it: tokens, referent, pair_id, …
+  std::string resolved_text, literal_text;
+  std::vector<std::string> resolved, literal;  // their words (the Chinese vocabulary's segmentation)
+  int pronoun = -1;      // index of 它 in literal, and of the referent that replaces it in resolved
+  std::string referent;  // that Chinese noun
+};
+
+struct TranslationCorpus {
+  // The coreference corpus's splits, by the English sentence's held-out properties (corpus.h).
+  std::vector<TranslationPair> train, validation, heldout_templates, heldout_structures, heldout_noun_roles,
+      heldout_combinations;
+  std::string hash;  // FNV-1a 64 of each pair's English and resolved Chinese text, each + "\n"
+  std::vector<std::pair<std::string, const std::vector<TranslationPair>*>> evaluation_splits() const;
+};
+
+// Parallel pairs drawn as the English coreference corpus draws its sentences (the same splits,
+// minimal pairs adjacent, the lesson pair first), keeping only sentences whose every word has a
+// Chinese one: no people (它 is not said of them), no suffix ("at the time"), a few nouns and
+// adjectives left out. options.language is not read.
+TranslationCorpus make_translation_corpus(const CorefOptions& options = {});
+
+// ---------------------------------------------------------------------------------------------
 // Word order
 // ---------------------------------------------------------------------------------------------
 

@@ -89,4 +89,17 @@ inline size_t pairs_for(int examples) { return examples > 0 ? static_cast<size_t
 namespace ae {
 // The Chinese words of the coreference corpus (coref_lexicon_zh.cpp).
 CorefLexicon chinese_coref_lexicon();
+
+// How the English corpus's words are said in the Chinese one (coref_lexicon_zh.cpp), for the
+// parallel pairs of make_translation_corpus. Indices are into the lexicons' lists; −1 = no
+// Chinese word, and a pair that needs one is not made. Many English words may share one Chinese
+// word (road, highway → 公路 …); no English word has two.
+struct CorefDictionary {
+  // Per family: English noun or adjective → Chinese word of the same role in the Chinese family.
+  std::vector<std::vector<std::pair<std::string, std::string>>> nouns, adjectives;
+  std::vector<std::vector<int>> templates;  // per family: English template → Chinese template
+  std::vector<int> connectives, verbs, modifiers, distractors, suffixes;
+  // Openers, middles and each family's intensifiers are said in the same order in both lexicons.
+};
+const CorefDictionary& english_to_chinese();
 }  // namespace ae

@@ -709,3 +709,95 @@ TEST_CASE("word-order held-out noun pairs never meet in train or validation") {
   for (const auto* split : {&c.train, &c.validation, &c.heldout})
     for (const auto& e : *split) CHECK(v.encode(e.text).unknown.empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Translation pairs (English → Chinese)
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+const ae::TranslationCorpus& translation() {
+  static const ae::TranslationCorpus c =
+      ae::make_translation_corpus({.train = 4000, .validation = 400, .heldout = 400});
+  return c;
+}
+
+std::vector<std::pair<std::string, const std::vector<ae::TranslationPair>*>> translation_splits() {
+  auto out = translation().evaluation_splits();
+  out.insert(out.begin(), {"train", &translation().train});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("translation pairs: the lesson pair first, the referent named in place of 它 or 它 kept") {
+  const auto& train = translation().train;
+  REQUIRE(train.size() == 4000);
+  CHECK(train[0].english.text == "The animal didn't cross the street because it was too tired.");
+  CHECK(train[0].resolved_text == "那只动物没有穿过马路，因为动物太累了。");
+  CHECK(train[0].literal_text == "那只动物没有穿过马路，因为它太累了。");
+  CHECK(train[1].english.text == "The animal didn't cross the street because it was too wide.");
+  CHECK(train[1].resolved_text == "那只动物没有穿过马路，因为马路太宽了。");
+  CHECK(train[0].literal_text == ae::lesson_examples(ae::CorefLanguage::Chinese)[0].text);
+  CHECK(train[0].pronoun == 8);
+  CHECK(train[0].resolved[8] == "动物");
+  CHECK(train[1].referent == "马路");
+}
+
+TEST_CASE("translation pairs: in every split, the English referent's noun where 它 was, one Chinese noun per word") {
+  const ae::Vocabulary& v = vocabulary(ae::CorefLanguage::Chinese);
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> said;  // (family, English noun) → Chinese
+  for (const auto& [name, split] : translation_splits()) {
+    const auto& name_ = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(name_);
+    REQUIRE(split->size() % 2 == 0);
+    for (size_t i = 0; i < split->size(); ++i) {
+      const ae::TranslationPair& t = (*split)[i];
+      CAPTURE(t.english.text);
+      CAPTURE(t.resolved_text);
+      REQUIRE(t.pronoun >= 0);
+      CHECK(t.literal[static_cast<size_t>(t.pronoun)] == "它");
+      CHECK(std::count(t.literal.begin(), t.literal.end(), "它") == 1);
+      CHECK(std::count(t.literal.begin(), t.literal.end(), t.referent) == 1);  // the noun of the main clause
+      std::vector<std::string> back = t.resolved;
+      back[static_cast<size_t>(t.pronoun)] = "它";
+      CHECK(back == t.literal);
+      CHECK(t.resolved[static_cast<size_t>(t.pronoun)] == t.referent);
+      CHECK(v.encode(t.resolved_text).tokens == t.resolved);  // the Chinese model's vocabulary reads it back
+      CHECK(v.encode(t.literal_text).tokens == t.literal);
+      said[{t.english.family, t.english.referent_word}].insert(t.referent);
+      // Minimal pairs: adjacent, the other referent on each side.
+      const ae::TranslationPair& other = (*split)[i ^ 1];
+      CHECK(other.english.pair_id == t.english.pair_id);
+      CHECK(other.referent != t.referent);
+      CHECK(other.english.referent_word != t.english.referent_word);
+    }
+  }
+  for (const auto& [word, chinese] : said) {
+    CAPTURE(word.second);
+    CHECK(chinese.size() == 1);
+  }
+  CHECK(said.size() > 150);  // most of the lexicon's nouns are translated
+}
+
+TEST_CASE("translation pairs: the English side keeps the coreference corpus's held-out splits; a seed fixes all") {
+  for (const auto& t : translation().heldout_templates) {
+    const auto& f = family_named(t.english.family);
+    CHECK(f.templates[static_cast<size_t>(t.english.template_id)].heldout);
+  }
+  std::set<std::string> trained;
+  for (const auto& t : translation().train) {
+    const auto& f = family_named(t.english.family);
+    CHECK_FALSE(f.templates[static_cast<size_t>(t.english.template_id)].heldout);
+    trained.insert(t.english.text);
+  }
+  for (const auto& [name, split] : translation().evaluation_splits())
+    for (const auto& t : *split) CHECK(trained.count(t.english.text) == 0);
+  for (const auto& t : translation().heldout_structures) CHECK(t.english.family != "cross");  // no held-out structure
+  const ae::TranslationCorpus again = ae::make_translation_corpus({.train = 4000, .validation = 400, .heldout = 400});
+  CHECK(again.hash == translation().hash);
+  CHECK(again.train[123].resolved_text == translation().train[123].resolved_text);
+  const ae::TranslationCorpus other =
+      ae::make_translation_corpus({.seed = 2, .train = 4000, .validation = 400, .heldout = 400});
+  CHECK(other.hash != translation().hash);
+}
