@@ -75,7 +75,7 @@ describe('training gradients agree with the native build', () => {
     assert.ok(wasm.length >= 3);
     for (const [i, expected] of fixtures.gradients.entries()) {
       const got = wasm[i];
-      const label = `${expected.norm}-LN decoder, dropout ${expected.dropout}`;
+      const label = `${expected.norm}-LN decoder, dropout ${expected.dropout.toFixed(2)}`;
       assert.ok(Math.abs(got.loss - expected.loss) <= TOLERANCE.gradient.rtol * expected.loss, `${label} loss`);
       let worst = 0;
       for (const model of ['encoder', 'decoder']) {
