@@ -370,6 +370,7 @@ Matrix TransformerLayer::backward(const Matrix& x, const Matrix* memory, const L
                                   const Matrix& d_output, TransformerLayer& grad, Matrix* d_memory) const {
   if (cross_attention && !memory)
     throw std::invalid_argument("decoder layer with cross-attention needs the encoder output (memory)");
+  if (cross_attention && !t.cross_attention) throw std::logic_error("backward: the trace lacks the cross-attention");
   const bool pre = norm == NormPlacement::Pre;
   const Matrix* hidden_mask = LayerDropout::mask(t.ffn_hidden_dropout_mask);
   // The self-attention sublayer's result, and the feed-forward sublayer's input x1: the
