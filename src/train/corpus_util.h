@@ -89,4 +89,6 @@ inline size_t pairs_for(int examples) { return examples > 0 ? static_cast<size_t
 namespace ae {
 // The Chinese words of the coreference corpus (coref_lexicon_zh.cpp).
 CorefLexicon chinese_coref_lexicon();
+// A language's lexicon with the additions of CorefOptions::extended (coref_lexicon_extended.cpp).
+CorefLexicon extended_coref_lexicon(const CorefLexicon& base);
 }  // namespace ae
