@@ -2,7 +2,10 @@
 // seed): counts per split and per family, the templates, the adjective roles, the vocabulary size
 // and the hash — the numbers the docs and the training metrics quote.
 //
-//   corpus_stats [SEED]
+//   corpus_stats [SEED] [--extended]
+//
+// --extended: the coreference corpora of CorefOptions::extended (issue 34), with the sentences of
+// each new kind counted per split.
 //
 // The generation time goes to stderr so that stdout stays the same from run to run.
 #include "command_line.h"
@@ -26,7 +29,7 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 json coref_split_stats(const std::vector<ae::CorefExample>& split) {
   std::map<std::string, int> per_family, per_order;
   std::map<std::string, std::map<std::string, int>> per_template;
-  int openers = 0;
+  int openers = 0, phrases = 0, attributives = 0, flipped = 0, polarity_pairs = 0, role_swaps = 0;
   int first = 0;
   int role0_first = 0;
   size_t max_tokens = 0;
@@ -35,6 +38,11 @@ json coref_split_stats(const std::vector<ae::CorefExample>& split) {
     ++per_template[e.family][std::to_string(e.template_id)];
     ++per_order[ae::to_string(e.order)];
     openers += e.opener;
+    phrases += !e.phrase_nouns.empty();
+    attributives += e.attributives > 0;
+    flipped += e.flipped;
+    polarity_pairs += e.polarity_pair;
+    role_swaps += e.role_swap;
     if (e.referent == e.first_noun) ++first;
     const bool role0_is_first = (e.referent_role == 0) == (e.referent == e.first_noun);
     if (role0_is_first) ++role0_first;
@@ -47,16 +55,23 @@ json coref_split_stats(const std::vector<ae::CorefExample>& split) {
           {"per_template", per_template},
           {"per_order", per_order},
           {"with_opener", openers / n},
+          {"extended_kinds",
+           {{"family_noun_phrase", phrases},
+            {"attributive_adjective", attributives},
+            {"flipped_event", flipped},
+            {"in_polarity_pairs", polarity_pairs},
+            {"role_swap", role_swaps}}},
           {"referent_is_first_noun", first / n},
           {"role0_is_first_noun", role0_first / n},
           {"max_tokens", max_tokens}};
 }
 
-json coref_stats(uint64_t seed, ae::CorefLanguage language) {
+json coref_stats(uint64_t seed, ae::CorefLanguage language, bool extended) {
   ae::CorefOptions options;
   options.seed = seed;
   options.language = language;
-  const ae::CorefLexicon& lexicon = ae::coref_lexicon(language);
+  options.extended = extended;
+  const ae::CorefLexicon& lexicon = ae::coref_lexicon(language, extended);
   const auto t0 = Clock::now();
   const ae::CorefCorpus c = ae::make_coref_corpus(options);
   std::cerr << "coreference corpus (" << ae::to_string(language) << "): " << ms_since(t0) << " ms\n";
@@ -135,16 +150,19 @@ json word_order_stats(uint64_t seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 2) {
-    std::cerr << "usage: corpus_stats [SEED]\n";
+  constexpr const char* kUsage = "usage: corpus_stats [SEED] [--extended]";
+  const bool extended = argc > 1 && std::string(argv[argc - 1]) == "--extended";
+  const int positional = argc - 1 - (extended ? 1 : 0);
+  if (positional > 1) {
+    std::cerr << kUsage << "\n";
     return 2;
   }
-  const ae_tools::CommandLine cli(argc, argv, "corpus_stats", "usage: corpus_stats [SEED]");
+  const ae_tools::CommandLine cli(argc, argv, "corpus_stats", kUsage);
   const uint64_t seed =
-      argc > 1 ? static_cast<uint64_t>(cli.whole_in(argv[1], 0, 1LL << 53, "SEED")) : ae::CorefOptions{}.seed;
+      positional == 1 ? static_cast<uint64_t>(cli.whole_in(argv[1], 0, 1LL << 53, "SEED")) : ae::CorefOptions{}.seed;
   try {
-    const json out = {{"coreference", coref_stats(seed, ae::CorefLanguage::English)},
-                      {"coreference_zh", coref_stats(seed, ae::CorefLanguage::Chinese)},
+    const json out = {{"coreference", coref_stats(seed, ae::CorefLanguage::English, extended)},
+                      {"coreference_zh", coref_stats(seed, ae::CorefLanguage::Chinese, extended)},
                       {"word_order", word_order_stats(seed)}};
     std::cout << out.dump(2) << "\n";
     return 0;

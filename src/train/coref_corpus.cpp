@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
@@ -151,9 +152,17 @@ struct PairSpec {
   CorefOrder order = CorefOrder::MainFirst;
   int opener = -1, middle = -1, suffix = -1;
   int connective = 0, verb = 0, intensifier = 0;
+  // The extended corpus (CorefOptions::extended); -1 / 0 / false = absent.
+  std::array<int, 2> phrase = {-1, -1};                // per slot: a family phrase ("near the {}")
+  std::array<std::array<int, 2>, 2> phrase_noun = {};  // per slot: {role pool, index} of the phrase's noun
+  std::array<int, 2> attributive = {-1, -1};           // per slot: an adjective of the noun's role before it
+  int flip = 0;                                        // 1: both sentences flipped; 2: the pair differs in polarity
+  std::array<int, 2> flip_adjective = {0, 0};          // per role, into flip_adjectives
+  int flip_role = 0;                                   // flip 2: the role the unflipped sentence refers to
+  bool swap = false;                                   // the nouns exchange slots
 };
 
-enum class Split { Train, Templates, Structures, NounRoles, Combinations };
+enum class Split { Train, Templates, Structures, NounRoles, Combinations, Phrases, Attributive, Flipped, RoleSwaps };
 
 // Seeded hold-outs, fixed for a corpus.
 struct HeldOut {
@@ -213,6 +222,15 @@ bool has_heldout_structure(const CorefFamily& f, const PairSpec& s) {
   return (f.heldout_opener && s.opener >= 0) || (f.has_heldout_order && s.order == f.heldout_order);
 }
 
+// The extended corpus's held-out structure the pair has for its family, or Train.
+Split heldout_new_structure(const CorefFamily& f, const PairSpec& s) {
+  if (f.heldout_phrase && (s.phrase[0] >= 0 || s.phrase[1] >= 0)) return Split::Phrases;
+  if (f.heldout_attributive && (s.attributive[0] >= 0 || s.attributive[1] >= 0)) return Split::Attributive;
+  if (f.heldout_flip && s.flip > 0) return Split::Flipped;
+  if (f.heldout_swap && s.swap) return Split::RoleSwaps;
+  return Split::Train;
+}
+
 // The first held-out property the pair has, in the order of corpus.h.
 Split classify(const CorefLexicon& lx, const PairSpec& s, const HeldOut& h) {
   const CorefFamily& f = lx.families[static_cast<size_t>(s.family)];
@@ -220,6 +238,9 @@ Split classify(const CorefLexicon& lx, const PairSpec& s, const HeldOut& h) {
   if (has_heldout_structure(f, s)) return Split::Structures;
   const auto& nr = h.noun_role[static_cast<size_t>(s.family)];
   if (nr[0][static_cast<size_t>(s.noun[0])] || nr[1][static_cast<size_t>(s.noun[1])]) return Split::NounRoles;
+  if (const Split other = heldout_new_structure(f, s); other != Split::Train) return other;
+  // A swapped or flipped pair is decided by other words than the noun's own role adjectives.
+  if (s.swap || s.flip > 0) return Split::Train;
   const auto& combo = h.combo[static_cast<size_t>(s.family)];
   for (size_t role = 0; role < 2; ++role)
     if (combo[role][static_cast<size_t>(s.noun[role])] == s.adjective[role]) return Split::Combinations;
@@ -230,11 +251,48 @@ Split classify(const CorefLexicon& lx, const PairSpec& s, const HeldOut& h) {
 bool family_can_have(const CorefFamily& f, Split split) {
   if (split == Split::Structures) return f.heldout_opener || f.has_heldout_order;
   if (split == Split::NounRoles) return f.shared_pool;
+  if (split == Split::Phrases) return f.heldout_phrase;
+  if (split == Split::Attributive) return f.heldout_attributive;
+  if (split == Split::Flipped) return f.heldout_flip;
+  if (split == Split::RoleSwaps) return f.heldout_swap;
   return true;
 }
 
 int draw(Rng& rng, size_t n) { return static_cast<int>(rng.below(n)); }
 int draw_optional(Rng& rng, double p, size_t n) { return rng.uniform() < p ? draw(rng, n) : -1; }
+
+// The extended corpus's structures, drawn after everything else (so a default corpus draws
+// exactly what it always drew). A held-out split's structure is forced.
+void draw_extended(const CorefLexicon& lx, const CorefFamily& f, Split split, const std::vector<int>& templ_pool,
+                   PairSpec& s, Rng& rng) {
+  for (size_t slot = 0; slot < 2; ++slot) {
+    s.phrase[slot] = draw_optional(rng, 0.2, lx.family_phrases.size());
+    const size_t pool = rng.below(2);
+    s.phrase_noun[slot] = {static_cast<int>(pool), draw(rng, f.nouns[pool].size())};
+    s.attributive[slot] = draw_optional(rng, 0.25, f.adjectives[slot].size());  // the slot's role's adjectives
+  }
+  if (split == Split::Phrases && s.phrase[0] < 0 && s.phrase[1] < 0)
+    s.phrase[rng.below(2)] = draw(rng, lx.family_phrases.size());
+  if (split == Split::Attributive && s.attributive[0] < 0 && s.attributive[1] < 0) {
+    const size_t slot = rng.below(2);
+    s.attributive[slot] = draw(rng, f.adjectives[slot].size());
+  }
+  for (size_t slot = 0; slot < 2; ++slot) {
+    if (s.phrase[slot] >= 0 && s.distractor_role == static_cast<int>(slot)) s.distractor = -1;  // one phrase a noun
+    if (s.attributive[slot] >= 0) s.modifier[slot] = -1;  // "the tired animal", not "the tired brown animal"
+  }
+  std::vector<int> flippable;
+  for (int t : templ_pool)
+    if (!f.flipped.empty() && !f.flipped[static_cast<size_t>(t)].empty()) flippable.push_back(t);
+  const double u = rng.uniform();
+  if (!flippable.empty() && (u < 0.3 || split == Split::Flipped)) {
+    s.flip = u < 0.15 ? 1 : 2;
+    s.templ = flippable[rng.below(flippable.size())];
+    for (size_t role = 0; role < 2; ++role) s.flip_adjective[role] = draw(rng, f.flip_adjectives[role].size());
+    s.flip_role = draw(rng, 2);
+  }
+  s.swap = lx.role_swaps && !f.shared_pool && (rng.uniform() < 0.2 || split == Split::RoleSwaps);
+}
 
 // A random pair of the family, nudged towards the split's property (classify() decides).
 PairSpec draw_spec(const CorefLexicon& lx, int family, Split split, const HeldOut& h, Rng& rng) {
@@ -244,7 +302,7 @@ PairSpec draw_spec(const CorefLexicon& lx, int family, Split split, const HeldOu
   std::vector<int> seen_templates, held_templates;
   for (size_t t = 0; t < f.templates.size(); ++t)
     (f.templates[t].heldout ? held_templates : seen_templates).push_back(static_cast<int>(t));
-  const auto& templ_pool = split == Split::Templates ? held_templates : seen_templates;
+  const std::vector<int>& templ_pool = split == Split::Templates ? held_templates : seen_templates;
   s.templ = templ_pool[rng.below(templ_pool.size())];
   for (size_t role = 0; role < 2; ++role) {
     s.noun[role] = draw(rng, f.nouns[role].size());
@@ -282,6 +340,7 @@ PairSpec draw_spec(const CorefLexicon& lx, int family, Split split, const HeldOu
     const double p[2] = {0.75, 0.4};            // the lesson's "那只动物 … 马路": a determiner mostly on role 0
     for (size_t role = 0; role < 2; ++role) s.determiner[role] = rng.uniform() < p[role] ? draw(rng, 2) : -1;
   }
+  if (lx.extended) draw_extended(lx, f, split, templ_pool, s, rng);
   return s;
 }
 
@@ -320,30 +379,81 @@ const WordSet& chinese_words() {
 // The Chinese tokens of `text`: segmented as a model's vocabulary will segment it, which must
 // give the words the sentence was rendered from (a lexicon whose words run into each other
 // would teach the model sentences it can never be given).
-std::vector<std::string> segment_as_rendered(std::string_view rendered, std::string_view text) {
-  const WordSet& known = chinese_words();  // only the Chinese lexicon comes here
-  std::vector<std::string> tokens = split_words(text, [&](std::string_view w) { return known.count(w) > 0; });
-  if (tokens != split_at_spaces(rendered))
-    throw std::logic_error("corpus: \"" + std::string(text) + "\" segments otherwise than it was written: \"" +
-                           std::string(rendered) + "\"");
-  return tokens;
+// The extended lexicon's new structures may put two words together that run into a longer
+// word ("小" + "马"): such a sentence is skipped (nothing); the default lexicon never may.
+std::optional<std::vector<std::string>> segment_as_rendered(const CorefLexicon& lx, std::string_view rendered,
+                                                            std::string_view text) {
+  static const WordSet known_extended = lexicon_words(coref_lexicon(CorefLanguage::Chinese, true));
+  const WordSet& words = lx.extended ? known_extended : chinese_words();
+  std::vector<std::string> tokens = split_words(text, [&](std::string_view w) { return words.count(w) > 0; });
+  if (tokens == split_at_spaces(rendered)) return tokens;
+  if (lx.extended) return std::nullopt;
+  throw std::logic_error("corpus: \"" + std::string(text) + "\" segments otherwise than it was written: \"" +
+                         std::string(rendered) + "\"");
 }
 
-std::string noun_phrase(const CorefLexicon& lx, const PairSpec& s, size_t role) {
+// The role whose pool the noun in `slot` comes from: the slot's own unless the nouns are swapped.
+size_t pool_of(const PairSpec& s, size_t slot) { return s.swap ? 1 - slot : slot; }
+
+// The noun in a slot ({0} or {1} of the template).
+const std::string& slot_noun(const CorefFamily& f, const PairSpec& s, size_t slot) {
+  const size_t pool = pool_of(s, slot);
+  return pick(f.nouns[pool], s.noun[pool]);
+}
+
+// "{}" of pattern replaced by value.
+std::string fill_slot(const std::string& pattern, std::string_view value) {
+  const size_t at = pattern.find("{}");
+  return pattern.substr(0, at) + std::string(value) + pattern.substr(at + 2);
+}
+
+std::string noun_phrase(const CorefLexicon& lx, const PairSpec& s, size_t slot) {
   const CorefFamily& f = lx.families[static_cast<size_t>(s.family)];
-  const std::string& noun = pick(f.nouns[role], s.noun[role]);
+  const std::string& noun = slot_noun(f, s, slot);
+  const size_t role = slot;  // colour words, determiners and distractors belong to the slot
   const bool distractor = s.distractor >= 0 && static_cast<size_t>(s.distractor_role) == role;
+  const std::string phrase =
+      s.phrase[slot] < 0
+          ? ""
+          : fill_slot(pick(lx.family_phrases, s.phrase[slot]),
+                      pick(f.nouns[static_cast<size_t>(s.phrase_noun[slot][0])], s.phrase_noun[slot][1]));
+  const std::string attributive =
+      s.attributive[slot] < 0 ? "" : fill_slot(lx.attributive, pick(f.adjectives[slot], s.attributive[slot]));
   if (lx.language == CorefLanguage::Chinese) {  // 学校 旁边 的 那 条 红色 的 马路: modifiers come first
     std::string np = distractor ? pick(lx.distractors, s.distractor) + " " : "";
+    if (!phrase.empty()) np += phrase + " ";
     if (s.determiner[role] >= 0) np += (s.determiner[role] == 0 ? "那 " : "这 ") + measure_word(lx, noun) + " ";
+    if (!attributive.empty()) np += attributive + " ";
     if (s.modifier[role] >= 0) np += pick(lx.modifiers, s.modifier[role]) + " ";
     return np + noun;
   }
   std::string np = "the ";
+  if (!attributive.empty()) np += attributive + " ";
   if (s.modifier[role] >= 0) np += pick(lx.modifiers, s.modifier[role]) + " ";
   np += noun;
   if (distractor) np += " " + pick(lx.distractors, s.distractor);
+  if (!phrase.empty()) np += " " + phrase;
   return np;
+}
+
+// What decides the sentence whose "it" refers to the noun in slot `role`: its template (the
+// family's or the flipped one), its adjective and the intensifiers that go with that template.
+struct Decision {
+  const std::string* pattern;
+  const std::string* adjective;
+  const std::vector<std::string>* intensifiers;
+  bool flipped;
+};
+
+Decision decide(const CorefFamily& f, const PairSpec& s, size_t role) {
+  const size_t t = static_cast<size_t>(s.templ);
+  const Decision plain{&f.templates[t].pattern, &pick(f.adjectives[role], s.adjective[role]), &f.intensifiers, false};
+  if (s.flip == 0) return plain;
+  // Flipped, an adjective of role r's flip list refers to the other role's noun.
+  const size_t r = s.flip == 1 ? 1 - role : static_cast<size_t>(s.flip_role);
+  const std::string* adjective = &pick(f.flip_adjectives[r], s.flip_adjective[r]);
+  if (s.flip == 2 && role == r) return {plain.pattern, adjective, &f.intensifiers, false};
+  return {&f.flipped[t], adjective, &f.flipped_intensifiers, true};
 }
 
 // pattern with {0} and {1} replaced (each occurs once).
@@ -368,14 +478,15 @@ std::string fill_pattern(const std::string& pattern, std::string_view a, std::st
 std::string render(const CorefLexicon& lx, const PairSpec& s, size_t role) {
   const CorefFamily& f = lx.families[static_cast<size_t>(s.family)];
   const bool zh = lx.language == CorefLanguage::Chinese;
-  std::string pattern = f.templates[static_cast<size_t>(s.templ)].pattern;
+  const Decision d = decide(f, s, role);
+  std::string pattern = *d.pattern;
   if (zh) pattern = fill_middle(pattern, s.middle >= 0 ? pick(lx.middles, s.middle) : "");
   const std::string main = fill_pattern(pattern, noun_phrase(lx, s, 0), noun_phrase(lx, s, 1));
-  const std::string& adjective = pick(f.adjectives[role], s.adjective[role]);
+  const std::string& adjective = *d.adjective;
   const std::string& verb = pick(lx.verbs, s.verb);
+  const std::string& intensifier = pick(*d.intensifiers, s.intensifier % static_cast<int>(d.intensifiers->size()));
   std::string clause = lx.pronoun + (verb.empty() ? "" : " " + verb) + " " +
-                       (zh ? fill_middle(pick(f.intensifiers, s.intensifier), adjective, "{}")
-                           : pick(f.intensifiers, s.intensifier) + " " + adjective);
+                       (zh ? fill_middle(intensifier, adjective, "{}") : intensifier + " " + adjective);
   if (s.suffix >= 0) clause += " " + pick(lx.suffixes, s.suffix);
   const std::string& connective = pick(lx.connectives, s.connective);
   std::string text = s.opener >= 0 ? pick(lx.openers, s.opener) + " " : "";
@@ -402,12 +513,14 @@ std::string render(const CorefLexicon& lx, const PairSpec& s, size_t role) {
 // (a distractor or a modifier that repeats a noun).
 bool make_example(const CorefLexicon& lx, const PairSpec& s, size_t role, int pair_id, CorefExample& e) {
   const CorefFamily& f = lx.families[static_cast<size_t>(s.family)];
-  const std::string& noun0 = pick(f.nouns[0], s.noun[0]);
-  const std::string& noun1 = pick(f.nouns[1], s.noun[1]);
+  const std::string& noun0 = slot_noun(f, s, 0);
+  const std::string& noun1 = slot_noun(f, s, 1);
   const std::string rendered = render(lx, s, role);
   if (lx.language == CorefLanguage::Chinese) {
     e.text = chinese_text(rendered);
-    e.tokens = segment_as_rendered(rendered, e.text);
+    auto tokens = segment_as_rendered(lx, rendered, e.text);
+    if (!tokens) return false;  // only the extended lexicon may skip (see segment_as_rendered)
+    e.tokens = std::move(*tokens);
   } else {
     e.text = rendered;
     e.tokens = split_words(e.text);
@@ -422,12 +535,21 @@ bool make_example(const CorefLexicon& lx, const PairSpec& s, size_t role, int pa
   e.referent_word = role == 0 ? noun0 : noun1;
   e.other_word = role == 0 ? noun1 : noun0;
   e.family = f.name;
-  e.decider = pick(f.adjectives[role], s.adjective[role]);
+  const Decision d = decide(f, s, role);
+  e.decider = *d.adjective;
   e.template_id = s.templ;
   e.pair_id = pair_id;
   e.referent_role = static_cast<int>(role);
   e.order = s.order;
   e.opener = s.opener >= 0;
+  for (size_t slot = 0; slot < 2; ++slot) {
+    if (s.phrase[slot] >= 0)
+      e.phrase_nouns.push_back(pick(f.nouns[static_cast<size_t>(s.phrase_noun[slot][0])], s.phrase_noun[slot][1]));
+    e.attributives += s.attributive[slot] >= 0;
+  }
+  e.flipped = d.flipped;
+  e.polarity_pair = s.flip == 2;
+  e.role_swap = s.swap;
   return true;
 }
 
@@ -487,8 +609,10 @@ void fill_split(const CorefLexicon& lx, uint64_t seed, Split split, size_t pairs
 
 // Every split of a corpus, in corpus.h's order (train, validation, then the held-out ones), the
 // lesson pair first in train: the one recipe of the coreference and the translation corpus.
+// splits: train, validation, the four held-out splits of every corpus, then the extended corpus's
+// four (phrases, attributive, flipped, role swaps), each null where the corpus has no such split.
 template <class T, class Emit>
-void fill_splits(const CorefLexicon& lx, const CorefOptions& options, const std::array<std::vector<T>*, 6>& splits,
+void fill_splits(const CorefLexicon& lx, const CorefOptions& options, const std::array<std::vector<T>*, 10>& splits,
                  Emit&& emit) {
   const uint64_t seed = options.seed;
   const HeldOut held = make_held_out(lx, seed);
@@ -501,8 +625,10 @@ void fill_splits(const CorefLexicon& lx, const CorefOptions& options, const std:
   }
   fill_split(lx, seed, Split::Train, pairs_for(options.validation), held, next_pair, *splits[1], emit);
   const size_t heldout_pairs = pairs_for(options.heldout);
-  const Split heldout[] = {Split::Templates, Split::Structures, Split::NounRoles, Split::Combinations};
-  for (size_t i = 0; i < 4; ++i) fill_split(lx, seed, heldout[i], heldout_pairs, held, next_pair, *splits[i + 2], emit);
+  const Split heldout[] = {Split::Templates, Split::Structures,  Split::NounRoles, Split::Combinations,
+                           Split::Phrases,   Split::Attributive, Split::Flipped,   Split::RoleSwaps};
+  for (size_t i = 0; i < std::size(heldout); ++i)
+    if (splits[i + 2]) fill_split(lx, seed, heldout[i], heldout_pairs, held, next_pair, *splits[i + 2], emit);
 }
 
 // --- translation ---------------------------------------------------------------------------
@@ -648,17 +774,38 @@ auto named_evaluation_splits(const Corpus& c) {
 }  // namespace
 
 std::vector<std::pair<std::string, const std::vector<CorefExample>*>> CorefCorpus::evaluation_splits() const {
-  return named_evaluation_splits(*this);
+  std::vector<std::pair<std::string, const std::vector<CorefExample>*>> out = {
+      {"validation", &validation},
+      {"heldout_templates", &heldout_templates},
+      {"heldout_structures", &heldout_structures},
+      {"heldout_noun_roles", &heldout_noun_roles},
+      {"heldout_combinations", &heldout_combinations}};
+  for (const auto& [name, split] : extended_splits())
+    if (!split->empty()) out.emplace_back(name, split);
+  return out;
+}
+
+std::vector<std::pair<std::string, const std::vector<CorefExample>*>> CorefCorpus::extended_splits() const {
+  return {{"heldout_phrases", &heldout_phrases},
+          {"heldout_attributive", &heldout_attributive},
+          {"heldout_flipped", &heldout_flipped},
+          {"heldout_role_swaps", &heldout_role_swaps}};
 }
 
 CorefCorpus make_coref_corpus(const CorefOptions& options) {
-  const CorefLexicon& lx = coref_lexicon(options.language);
+  const CorefLexicon& lx = coref_lexicon(options.language, options.extended);
   CorefCorpus corpus;
   corpus.language = options.language;
+  corpus.extended = options.extended;
+  const auto extended = [&](std::vector<CorefExample>& split, bool made = true) {
+    return options.extended && made ? &split : nullptr;
+  };
   WordSet texts;
   fill_splits<CorefExample>(lx, options,
                             {&corpus.train, &corpus.validation, &corpus.heldout_templates, &corpus.heldout_structures,
-                             &corpus.heldout_noun_roles, &corpus.heldout_combinations},
+                             &corpus.heldout_noun_roles, &corpus.heldout_combinations, extended(corpus.heldout_phrases),
+                             extended(corpus.heldout_attributive), extended(corpus.heldout_flipped),
+                             extended(corpus.heldout_role_swaps, lx.role_swaps)},
                             [&](const PairSpec& s, int pair_id, size_t first_role, std::vector<CorefExample>& out) {
                               return emit_pair(lx, s, pair_id, first_role, texts, out);
                             });
@@ -681,7 +828,7 @@ TranslationCorpus make_translation_corpus(const CorefOptions& options) {
   fill_splits<TranslationPair>(
       coref_lexicon(CorefLanguage::English), options,
       {&corpus.train, &corpus.validation, &corpus.heldout_templates, &corpus.heldout_structures,
-       &corpus.heldout_noun_roles, &corpus.heldout_combinations},
+       &corpus.heldout_noun_roles, &corpus.heldout_combinations, nullptr, nullptr, nullptr, nullptr},
       [&](const PairSpec& s, int pair_id, size_t first_role, std::vector<TranslationPair>& out) {
         return emit_translation_pair(s, pair_id, first_role, texts, out);
       });
@@ -716,7 +863,7 @@ std::string decoder_text(const CorefExample& example) {
 }
 
 std::vector<std::string> corpus_words(const CorefCorpus& corpus) {
-  const CorefLexicon& lx = coref_lexicon(corpus.language);
+  const CorefLexicon& lx = coref_lexicon(corpus.language, corpus.extended);
   std::vector<std::string> out;
   WordSet seen;
   // English entries are split as the tokenizer splits them; Chinese ones at their spaces.
@@ -733,7 +880,12 @@ std::vector<std::string> corpus_words(const CorefCorpus& corpus) {
       for (const auto& a : f.adjectives[role]) add(a);
     }
     for (const auto& i : f.intensifiers) add(i);
+    for (const auto& t : f.flipped)  // the extended lexicon's; the default one has none
+      if (!t.empty()) add(lx.language == CorefLanguage::English ? fill_pattern(t, "the", "the") : t);
+    for (const auto& i : f.flipped_intensifiers) add(i);
   }
+  for (const auto& p : lx.family_phrases) add(lx.language == CorefLanguage::English ? fill_slot(p, "the") : p);
+  if (lx.extended && lx.language == CorefLanguage::Chinese) add(lx.attributive);  // the "的" of "{} 的"
   for (const auto* list :
        {&lx.connectives, &lx.verbs, &lx.openers, &lx.middles, &lx.suffixes, &lx.modifiers, &lx.distractors})
     for (const auto& w : *list) add(w);
@@ -752,6 +904,7 @@ namespace {
 WordSet lexicon_words(const CorefLexicon& lx) {
   CorefCorpus empty;
   empty.language = lx.language;
+  empty.extended = lx.extended;
   const std::vector<std::string> words = corpus_words(empty);
   return WordSet(words.begin(), words.end());
 }
@@ -766,7 +919,7 @@ CorefLanguage coref_language(std::string_view code) {
   throw std::invalid_argument("unknown corpus language \"" + std::string(code) + "\" (en or zh)");
 }
 
-const CorefLexicon& coref_lexicon(CorefLanguage language) {
+const CorefLexicon& coref_lexicon(CorefLanguage language, bool extended) {
   static const CorefLexicon english = [] {
     CorefLexicon lx;
     lx.language = CorefLanguage::English;
@@ -782,7 +935,10 @@ const CorefLexicon& coref_lexicon(CorefLanguage language) {
     return lx;
   }();
   static const CorefLexicon chinese = chinese_coref_lexicon();
-  return language == CorefLanguage::Chinese ? chinese : english;
+  static const CorefLexicon english_extended = extended_coref_lexicon(english),
+                            chinese_extended = extended_coref_lexicon(chinese);
+  if (language == CorefLanguage::Chinese) return extended ? chinese_extended : chinese;
+  return extended ? english_extended : english;
 }
 
 }  // namespace ae

@@ -79,6 +79,16 @@ struct CorefFamily {
   bool heldout_opener = false;
   bool has_heldout_order = false;
   CorefOrder heldout_order = CorefOrder::MainFirst;
+  // The extended corpus only (CorefOptions::extended, coref_lexicon_extended.cpp):
+  //   flipped[t]: template t with the event's polarity flipped ("{0} fit in {1}" for "{0} didn't fit
+  //   in {1}"), "" when it has none; flip_adjectives[r]: adjectives that make "it" role r's noun in
+  //   the templates and role 1 - r's in the flipped ones ("too big" → the trophy, "so big" → the
+  //   suitcase), said with flipped_intensifiers;
+  //   heldout_*: the new structure this family never trains on (its own held-out split).
+  std::vector<std::string> flipped = {};
+  std::array<std::vector<std::string>, 2> flip_adjectives = {};
+  std::vector<std::string> flipped_intensifiers = {};
+  bool heldout_phrase = false, heldout_attributive = false, heldout_flip = false, heldout_swap = false;
 };
 
 // The corpus in English ("it") or in Chinese ("它"): the same families, roles, held-out rules and
@@ -99,8 +109,17 @@ struct CorefLexicon {
   std::vector<CorefFamily> families;
   std::vector<std::string> connectives, verbs, openers, middles, suffixes, modifiers, distractors;
   std::vector<std::pair<std::string, std::string>> measure_words;  // Chinese: noun → 只, 条, 辆, …
+  // The extended corpus only: "near the {}" / "{} 旁边 的" (a phrase whose noun is one of the
+  // family's own nouns), how an adjective stands before a noun ("{}" / "{} 的"), and whether the
+  // two nouns of a family may exchange their slots (Chinese: 那条马路没有穿过那只动物).
+  bool extended = false;
+  std::vector<std::string> family_phrases;
+  std::string attributive = "{}";
+  bool role_swaps = false;
 };
-const CorefLexicon& coref_lexicon(CorefLanguage language);
+// extended: the lexicon of CorefOptions::extended (more templates with learners' verbs, more
+// nouns and adjectives, flipped events); the default one is what every shipped model read.
+const CorefLexicon& coref_lexicon(CorefLanguage language, bool extended = false);
 
 // The fixed English lexicon of the coreference corpus (the same for every seed).
 const std::vector<CorefFamily>& coref_families();
@@ -126,6 +145,12 @@ struct CorefExample {
   int referent_role = -1;  // 0 or 1: the family role of the referent
   CorefOrder order = CorefOrder::MainFirst;
   bool opener = false;  // the sentence starts with an opener
+  // The extended corpus's structures (all false / empty in the default corpus):
+  std::vector<std::string> phrase_nouns;  // nouns of the family inside "near the X" phrases (never the answer)
+  int attributives = 0;                   // role adjectives before a noun ("the tired animal")
+  bool flipped = false;                   // the event's polarity is flipped (decider means the other role)
+  bool polarity_pair = false;             // the pair differs in polarity, not in the adjective
+  bool role_swap = false;                 // the nouns sit in each other's slots
 };
 
 struct CorefOptions {
@@ -135,15 +160,28 @@ struct CorefOptions {
   int train = 60000;
   int validation = 1000;
   int heldout = 1000;  // each held-out split
+  // The structures of issue 34 (a family noun in a phrase, role adjectives before nouns, flipped
+  // events, Chinese role swaps), the extended lexicon, and a held-out split for each structure.
+  // Off: exactly the corpus every shipped model was trained on.
+  bool extended = false;
 };
 
 struct CorefCorpus {
   std::vector<CorefExample> train, validation, heldout_templates, heldout_structures, heldout_noun_roles,
       heldout_combinations;
+  // Extended corpus only (empty otherwise, and then not among evaluation_splits()):
+  //   heldout_phrases      a family noun in a phrase, in families that never train it (fit, overtake);
+  //   heldout_attributive  role adjectives before nouns, in families that never train them (break, reach);
+  //   heldout_flipped      flipped events in lift, which never trains them;
+  //   heldout_role_swaps   Chinese: nouns in each other's slots in break, which never trains them.
+  std::vector<CorefExample> heldout_phrases, heldout_attributive, heldout_flipped, heldout_role_swaps;
   CorefLanguage language = CorefLanguage::English;
+  bool extended = false;
   std::string hash;  // 16 hex digits: FNV-1a 64 of every text + "\n", splits in the order above
-  // Every split but train, with its name, in the order above.
+  // Every split but train, with its name, in the order above (the extended ones when not empty).
   std::vector<std::pair<std::string, const std::vector<CorefExample>*>> evaluation_splits() const;
+  // The four extended held-out splits, empty or not.
+  std::vector<std::pair<std::string, const std::vector<CorefExample>*>> extended_splits() const;
 };
 
 // Families are balanced (pairs are drawn round-robin over the families that can have the

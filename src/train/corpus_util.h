@@ -102,4 +102,7 @@ struct CorefDictionary {
   // Openers, middles and each family's intensifiers are said in the same order in both lexicons.
 };
 const CorefDictionary& english_to_chinese();
+
+// A language's lexicon with the additions of CorefOptions::extended (coref_lexicon_extended.cpp).
+CorefLexicon extended_coref_lexicon(const CorefLexicon& base);
 }  // namespace ae
