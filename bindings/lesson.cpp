@@ -49,13 +49,12 @@ val scaling_demo(const val& o) {
   return out;
 }
 
-// rowEntropy(weights) → entropy in nats of one row of attention weights (non-negative values).
+// rowEntropy(weights) → entropy in nats of one row of attention weights (finite, ≥ 0, summing
+// to 1 within 1e-3: ae::distribution_entropy).
 double row_entropy(const val& weights) {
   const size_t length = js_length(weights, "weights");
   if (length == 0) argument_error("rowEntropy: weights must not be empty");
-  const ae::Matrix row = matrix_from_js(weights, 1, static_cast<int>(length), "weights");
-  if (!ae::all_finite(row) || row.minCoeff() < 0.0f) argument_error("rowEntropy: weights must be finite and ≥ 0");
-  return ae::row_entropy(row)[0];
+  return ae::distribution_entropy(matrix_from_js(weights, 1, static_cast<int>(length), "weights"));
 }
 
 // headSplit(dModel, headDim) → {dModel, headDim, divides, nHeads, perHead, allHeads, outputProjection, total}

@@ -1,6 +1,7 @@
 #include "packed.h"
 
 #include "js_values.h"
+#include "model/layers.h"
 
 #include <cstring>
 #include <string>
@@ -89,7 +90,7 @@ val packed_analysis_to_js(const ae::Analysis& a) {
   for (size_t i = 0; i < order.size(); ++i) {
     float* to = data.data() + offsets[i];
     const ae::Matrix& m = *order[i].matrix;
-    if (order[i].norms) Eigen::Map<Eigen::VectorXf>(to, m.rows()) = m.rowwise().norm();  // ae::row_norms
+    if (order[i].norms) Eigen::Map<ae::Matrix>(to, m.rows(), 1) = ae::row_norms(m);  // analyze()'s norms, bit for bit
     else std::memcpy(to, m.data(), static_cast<size_t>(m.size()) * sizeof(float));
   }
 

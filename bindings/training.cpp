@@ -4,8 +4,9 @@
 //
 //   new TrainingSession({task, positional, seed, steps, heads, layers, batch, learningRate})
 //     .settings()                → the resolved settings (defaults filled in)
-//     .step(n)                   → {step, loss, accuracy, learningRate}: the last step run and
-//                                  the mean loss / batch accuracy of the n steps
+//     .step(n)                   → {step, ran, loss, accuracy, learningRate, finished}: the last
+//                                  step run and the mean loss / batch accuracy of the n steps;
+//                                  loss, accuracy and learningRate are null when none ran
 //     .validationAccuracy()      → share of the validation sample right
 //     .snapshot()                → {step, head: {layer, head, referent, other},
 //                                   lesson: [{text, tokens, query, referent, other, rows: Float32Array
@@ -18,7 +19,6 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <cmath>
 #include <string>
 
 using emscripten::val;
@@ -65,9 +65,11 @@ class TrainingSession {
     val o = val::object();
     o.set("step", session_.steps_done());
     o.set("ran", static_cast<int>(reports.size()));
-    o.set("loss", reports.empty() ? NAN : loss / reports.size());
-    o.set("accuracy", reports.empty() ? NAN : accuracy / reports.size());
-    o.set("learningRate", reports.empty() ? NAN : reports.back().learning_rate);
+    // No step run (step(0), or the run is over): nothing measured, so null rather than NaN.
+    const auto mean_or_null = [&](double sum) { return reports.empty() ? val::null() : val(sum / reports.size()); };
+    o.set("loss", mean_or_null(loss));
+    o.set("accuracy", mean_or_null(accuracy));
+    o.set("learningRate", reports.empty() ? val::null() : val(reports.back().learning_rate));
     o.set("finished", session_.finished());
     return o;
   }

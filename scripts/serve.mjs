@@ -67,29 +67,54 @@ function sendStatus(res, status, message, extra = {}) {
 // True if target (a real path, symlinks resolved) is root itself or lies below it.
 const within = (root, target) => target === root || target.startsWith(root + path.sep);
 
-// The file a request names, as a real path inside realRoot: every symlink on the way is followed
-// (fs.realpath) and the result must still lie inside the root, so a link such as
-// web/models/x -> /etc cannot serve files from outside. A directory serves its index.html,
-// checked the same way. Resolves to { file, stat }, or { status } for a refusal.
-async function resolveInsideRoot(realRoot, requested) {
-  let file;
+// O_NONBLOCK: opening a FIFO in the root must not hang a thread; a regular file ignores it.
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+// The real path of the file an open handle reads: Linux's /proc/self/fd names it, whatever a
+// symlink on the way names by now. Without /proc, the real path of `name` if it is still the
+// opened file (same device and inode), else null.
+async function openedPath(handle, name, stat) {
   try {
-    file = await fs.promises.realpath(requested);
+    return await fs.promises.readlink(`/proc/self/fd/${handle.fd}`);
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+  const real = await fs.promises.realpath(name);
+  const named = await fs.promises.stat(real);
+  return named.dev === stat.dev && named.ino === stat.ino ? real : null;
+}
+
+// Opens the file `requested` names, then checks the file it opened: its real path must lie
+// inside realRoot. Checking a path first and opening it afterwards would follow a symlink
+// swapped in between (to a file outside the root). A directory serves its index.html, opened
+// and checked the same way. Resolves to { handle, file, stat } (file: the real path; the caller
+// closes handle), or { status } for a refusal.
+async function openInsideRoot(realRoot, requested) {
+  let handle;
+  try {
+    handle = await fs.promises.open(requested, OPEN_FLAGS);
   } catch {
     return { status: 404 };
   }
-  if (!within(realRoot, file)) return { status: 403 };
-  let stat = await fs.promises.stat(file);
-  if (stat.isDirectory()) {
-    try {
-      file = await fs.promises.realpath(path.join(file, 'index.html')); // "/" -> index.html
-    } catch {
-      return { status: 404 };
+  const refuse = async (status) => {
+    await handle.close();
+    return { status };
+  };
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) {
+      await handle.close();
+      return requested.endsWith(`${path.sep}index.html`)
+        ? { status: 404 }
+        : openInsideRoot(realRoot, path.join(requested, 'index.html')); // "/" -> index.html
     }
-    if (!within(realRoot, file)) return { status: 403 };
-    stat = await fs.promises.stat(file);
+    if (!stat.isFile()) return refuse(404);
+    const file = await openedPath(handle, requested, stat);
+    if (file === null || !within(realRoot, file)) return refuse(403);
+    return { handle, file, stat };
+  } catch {
+    return refuse(404); // e.g. removed between the open and the check
   }
-  return stat.isFile() ? { file, stat } : { status: 404 };
 }
 
 function handler(root, realRoot) {
@@ -112,19 +137,15 @@ function handler(root, realRoot) {
     if (requested !== root && !requested.startsWith(root + path.sep)) {
       return sendStatus(res, 403, 'Forbidden'); // defence in depth
     }
-    let found;
-    try {
-      found = await resolveInsideRoot(realRoot, requested);
-    } catch {
-      found = { status: 404 }; // e.g. removed between realpath and stat
-    }
+    const found = await openInsideRoot(realRoot, requested);
     if (found.status === 403) return sendStatus(res, 403, 'Forbidden');
     if (found.status) return sendStatus(res, 404, 'Not Found');
-    serveFile(req, res, found.file, found.stat);
+    serveFile(req, res, found);
   };
 }
 
-function serveFile(req, res, file, st) {
+// Sends the file openInsideRoot opened (its handle is closed here).
+function serveFile(req, res, { handle, file, stat: st }) {
   const type = mimeOf(file);
   const gzip = compressible(type) && acceptsGzip(req.headers['accept-encoding']);
   const headers = { ...COMMON_HEADERS, 'Content-Type': type };
@@ -132,9 +153,12 @@ function serveFile(req, res, file, st) {
   if (gzip) headers['Content-Encoding'] = 'gzip';
   else headers['Content-Length'] = st.size;
   res.writeHead(200, headers);
-  if (req.method === 'HEAD') return res.end();
+  if (req.method === 'HEAD') {
+    handle.close().catch(() => {});
+    return res.end();
+  }
 
-  const streams = [fs.createReadStream(file)];
+  const streams = [handle.createReadStream()];
   if (gzip) streams.push(zlib.createGzip());
   pipeline(...streams, res, (e) => {
     if (e && e.code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(`serve: ${file}: ${e.message}`);

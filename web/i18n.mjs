@@ -47,7 +47,9 @@ export const messages = {
     untrained: 'Untrained (random weights)',
     trainedGroup: 'Trained models',
     localGroup: 'Trained here or loaded',
+    // No prototype: a model attribute such as "__proto__" or "constructor" has no label.
     models: {
+      __proto__: null,
       'coref-encoder': 'Coreference (encoder)',
       'coref-encoder-zh': 'Coreference in Chinese (encoder)',
       'coref-decoder': 'Coreference (decoder)',
@@ -219,6 +221,7 @@ export const messages = {
     trainedGroup: '训练好的模型',
     localGroup: '在此训练或加载的模型',
     models: {
+      __proto__: null,
       'coref-encoder': '指代消解（编码器）',
       'coref-encoder-zh': '中文指代消解（编码器）',
       'coref-decoder': '指代消解（解码器）',

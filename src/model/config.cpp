@@ -1,5 +1,7 @@
 #include "model/config.h"
 
+#include "model/head_split.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -20,7 +22,7 @@ void require_positive(const char* field, int value, int limit) {
 void ModelConfig::validate(int64_t max_parameters) const {
   require_positive("vocab_size", vocab_size, 1 << 20);
   require_positive("d_model", d_model, 4096);
-  require_positive("n_heads", n_heads, 256);
+  require_positive("n_heads", n_heads, kMaxHeads);
   require_positive("n_layers", n_layers, 64);
   require_positive("max_len", max_len, 1 << 16);
   if (d_ff < 0 || d_ff > 16384)

@@ -25,6 +25,9 @@ HeadSplit split_heads(int d_model, int head_dim) {
   if (!s.divides) return s;
   const uint64_t d = static_cast<uint64_t>(d_model), dh = static_cast<uint64_t>(head_dim);
   s.n_heads = d_model / head_dim;
+  if (s.n_heads > kMaxHeads)
+    throw std::invalid_argument("head split: " + std::to_string(d_model) + " / " + std::to_string(head_dim) + " = " +
+                                std::to_string(s.n_heads) + " heads; a layer has at most " + std::to_string(kMaxHeads));
   s.per_head = 3 * (d * dh + dh);
   s.output_projection = d * d + d;
   // Counted head by head (not as 4d² + 4d) so that the independence of h is a fact to test.

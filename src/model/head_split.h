@@ -23,9 +23,12 @@ struct HeadSplit {
 
 // Limits of the calculator: widths up to 1,048,576 keep every count below 2^53 (exact in JS).
 constexpr int kHeadSplitMaxWidth = 1 << 20;
+// The most heads a layer may have: a model's config (ModelConfig::validate) and the calculator.
+constexpr int kMaxHeads = 256;
 
 // The split of d_model into heads of head_dim. Throws std::invalid_argument when a width is
-// < 1 or > kHeadSplitMaxWidth; a head_dim that does not divide d_model gives divides = false.
+// < 1 or > kHeadSplitMaxWidth, or when head_dim divides d_model into more than kMaxHeads heads;
+// a head_dim that does not divide d_model gives divides = false.
 HeadSplit split_heads(int d_model, int head_dim);
 
 // Parameters of one multi-head attention layer (W_Q, W_K, W_V, W_O with biases) with n_heads

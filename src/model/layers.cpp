@@ -447,7 +447,8 @@ std::vector<LayerStage> layer_stages(const LayerTrace& t, const Matrix& input) {
           {"output", &t.output}};
 }
 
-Matrix row_norms(const Matrix& m) { return m.rowwise().norm(); }
+// In double: a float's square overflows for entries above about 1.8e19, though the norm would fit.
+Matrix row_norms(const Matrix& m) { return m.cast<double>().rowwise().norm().cast<float>(); }
 
 void TransformerLayer::init_random(Rng& rng) {
   self_attention.init_random(rng);

@@ -177,7 +177,7 @@ inline constexpr int kLayerStageCount = 9;
 // the order above. Throws std::invalid_argument when the trace lacks them (e.g. a training
 // trace with dropout).
 std::vector<LayerStage> layer_stages(const LayerTrace& trace, const Matrix& input);
-// Euclidean length of every row of m: n×1.
+// Euclidean length of every row of m: n×1; summed in double, so finite whenever the length fits a float.
 Matrix row_norms(const Matrix& m);
 
 // Per-call switches that do not change the weights.

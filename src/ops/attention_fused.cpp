@@ -315,10 +315,20 @@ constexpr FusedAttentionKernel kKernels[] = {
 }  // namespace
 
 size_t attention_fused_scratch_bytes(int m, int dk, int dv, bool masked, int key_block) {
+  if (m < 1 || dk < 1 || dv < 1 || key_block < 1)
+    throw std::invalid_argument("fused attention scratch: m, dk, dv and key_block must be ≥ 1, got " +
+                                std::to_string(m) + ", " + std::to_string(dk) + ", " + std::to_string(dv) + ", " +
+                                std::to_string(key_block));
   // Per query block of a group: Qᵀ and O; shared: one block of scores. An upper bound: for
-  // n < kFusedQueryGroup·kFusedQueryBlock fewer query blocks are allocated.
-  const size_t floats = static_cast<size_t>(QB) * (static_cast<size_t>(kFusedQueryGroup) * (dk + dv) + key_block);
-  return floats * sizeof(float) + (masked ? (static_cast<size_t>(m) + 1) * sizeof(int) : 0);
+  // n < kFusedQueryGroup·kFusedQueryBlock fewer query blocks are allocated. In 64 bits: wasm's
+  // size_t would wrap for widths near INT_MAX.
+  const uint64_t floats =
+      uint64_t{QB} * (uint64_t{kFusedQueryGroup} * (uint64_t(dk) + uint64_t(dv)) + uint64_t(key_block));
+  const uint64_t bytes = floats * sizeof(float) + (masked ? (uint64_t(m) + 1) * sizeof(int) : 0);
+  if (bytes > std::numeric_limits<size_t>::max())
+    throw std::invalid_argument("fused attention scratch: " + std::to_string(bytes) +
+                                " bytes exceed the address space");
+  return static_cast<size_t>(bytes);
 }
 
 std::span<const FusedAttentionKernel> attention_fused_kernels() { return kKernels; }

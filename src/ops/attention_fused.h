@@ -57,7 +57,8 @@ struct FusedAttentionKernel {
 };
 std::span<const FusedAttentionKernel> attention_fused_kernels();
 
-// Bytes of scratch that attention_fused allocates for one call (for the memory report).
+// Bytes of scratch that attention_fused allocates for one call (for the memory report). Throws
+// std::invalid_argument unless m, dk, dv and key_block are ≥ 1.
 size_t attention_fused_scratch_bytes(int m, int dk, int dv, bool masked, int key_block = kFusedKeyBlock);
 
 }  // namespace ae

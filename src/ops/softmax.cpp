@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace ae {
 
@@ -56,6 +58,16 @@ void softmax_row(float* row, size_t n) {
 
 void softmax_rows_inplace(Matrix& x) {
   for (Eigen::Index r = 0; r < x.rows(); ++r) softmax_row(x.row(r).data(), static_cast<size_t>(x.cols()));
+}
+
+float distribution_entropy(const Matrix& row) {
+  if (row.rows() != 1 || row.cols() == 0) throw std::invalid_argument("entropy: weights must be one non-empty row");
+  if (!row.allFinite() || row.minCoeff() < 0.0f) throw std::invalid_argument("entropy: weights must be finite and ≥ 0");
+  const double sum = row.cast<double>().sum();
+  if (std::abs(sum - 1.0) > kDistributionSumTolerance)
+    throw std::invalid_argument("entropy: weights must sum to 1 (a row of attention weights), they sum to " +
+                                std::to_string(sum));
+  return row_entropy(row)[0];
 }
 
 Vector row_entropy(const Matrix& p) {

@@ -173,8 +173,14 @@ BpeTokenizer BpeTokenizer::parse(std::string_view vocab_json, std::string_view m
     if (!t.ids_.count(merged))
       throw std::invalid_argument("merges.txt: line " + std::to_string(line_number + 1) + ": the merged token \"" +
                                   shorten_for_message(merged) + "\" is not in vocab.json");
-    t.ranks_[std::string(line)] = rank++;  // a repeated merge keeps its last rank, as encoder.py's dict does
+    // encoder.py's dict would keep a repeated merge's last rank; GPT-2's files have none, so a
+    // repeat means a damaged file.
+    if (const auto [it, added] = t.ranks_.emplace(std::string(line), rank); !added)
+      throw std::invalid_argument("merges.txt: line " + std::to_string(line_number + 1) + " repeats the merge \"" +
+                                  shorten_for_message(std::string(line)) + "\" of rank " + std::to_string(it->second));
+    ++rank;
   }
+  if (rank == 0) throw std::invalid_argument("merges.txt: no merges (an empty file, or only its #version line)");
   return t;
 }
 

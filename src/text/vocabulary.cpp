@@ -166,6 +166,10 @@ std::vector<Vocabulary::Neighbour> Vocabulary::nearest(std::string_view word, in
   for (size_t id = kNumSpecial; id < tokens_.size(); ++id) {
     candidate.clear();
     decode_utf8(tokens_[id], &candidate);  // every token was checked when it was added
+    // The distance is at least the difference in length: skip the O(length²) table when that
+    // alone is too far (a 1,000-character query against short words costs nothing then).
+    const size_t longer = std::max(query.size(), candidate.size()), shorter = std::min(query.size(), candidate.size());
+    if (max_distance >= 0 && longer - shorter > static_cast<size_t>(max_distance)) continue;
     const int d = edit_distance(query, candidate);
     if (max_distance < 0 || d <= max_distance) found.push_back({tokens_[id], d});
   }

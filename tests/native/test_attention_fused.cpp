@@ -292,3 +292,13 @@ TEST_CASE("fused: a score that overflows float is the same error as ae::attentio
   CHECK_THROWS_WITH_AS(ae::attention_fused(ae::Matrix(x * 0.5f), small.replicate(3, 1), small.replicate(3, 1), late),
                        doctest::Contains("beyond the largest position"), std::invalid_argument);
 }
+
+TEST_CASE("attention_fused_scratch_bytes refuses sizes attention refuses, and counts in 64 bits") {
+  CHECK_THROWS_AS(ae::attention_fused_scratch_bytes(-5, 4, 4, true), std::invalid_argument);
+  CHECK_THROWS_AS(ae::attention_fused_scratch_bytes(0, 4, 4, false), std::invalid_argument);
+  CHECK_THROWS_AS(ae::attention_fused_scratch_bytes(4, 0, 4, false), std::invalid_argument);
+  CHECK_THROWS_AS(ae::attention_fused_scratch_bytes(4, 4, -1, false), std::invalid_argument);
+  // The mask's m + 1 flags are counted: one more key, one more int.
+  CHECK(ae::attention_fused_scratch_bytes(5, 4, 4, true) - ae::attention_fused_scratch_bytes(4, 4, 4, true) ==
+        sizeof(int));
+}

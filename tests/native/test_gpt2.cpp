@@ -350,6 +350,13 @@ TEST_CASE("bpe: vocab.json and merges.txt refusals name the line") {
                  "merges.txt: line 2 must be two tokens");
   CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(vocab, "Ā ā\n"); }),
                  "merges.txt: line 1: the merged token \"Āā\" is not in vocab.json");
+  CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(vocab, ""); }), "merges.txt: no merges");
+  CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(vocab, "#version: 0.2\n\n"); }), "merges.txt: no merges");
+  const std::string& merges = files().merges;
+  const size_t first = merges.find('\n') + 1;  // after the #version line
+  const std::string merge = merges.substr(first, merges.find('\n', first) - first);
+  CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(vocab, "#version: 0.2\n" + merge + "\n" + merge + "\n"); }),
+                 "merges.txt: line 3 repeats the merge \"" + merge + "\" of rank 0");
   CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(R"({"a": 0})", ""); }), "vocab.json: no token for byte 0");
   CHECK_CONTAINS(error_of([&] { ae::BpeTokenizer::parse(R"({"a": 0, "b": 0})", ""); }),
                  "vocab.json: id 0 is given to two tokens");

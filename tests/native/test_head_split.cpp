@@ -1,5 +1,6 @@
 // split_heads / attention_parameter_count: the parameter count of multi-head attention is
 // independent of the number of heads and equals the parameters the real layer holds.
+#include "error_of.h"
 #include "io/checkpoint.h"
 #include "model/config.h"
 #include "model/head_split.h"
@@ -8,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -27,7 +29,7 @@ TEST_CASE("attention parameter count does not depend on the number of heads") {
     CAPTURE(d);
     const uint64_t one_head = ae::attention_parameter_count(d, 1);
     CHECK(one_head == 4ull * d * d + 4ull * d);  // W_Q, W_K, W_V, W_O (d×d) and their biases
-    for (int h = 1; h <= d; ++h) {
+    for (int h = 1; h <= std::min(d, ae::kMaxHeads); ++h) {
       if (d % h) continue;
       CAPTURE(h);
       CHECK(ae::attention_parameter_count(d, h) == one_head);
@@ -77,4 +79,9 @@ TEST_CASE("split_heads: heads, per-head and output-projection counts") {
   CHECK_THROWS_AS(ae::split_heads(ae::kHeadSplitMaxWidth + 1, 8), std::invalid_argument);
   CHECK_THROWS_AS(ae::attention_parameter_count(32, 3), std::invalid_argument);
   CHECK_THROWS_AS(ae::attention_parameter_count(32, 0), std::invalid_argument);
+  // More heads than a model may have (ModelConfig's limit): refused, not reported as 100,000 heads.
+  CHECK(error_of([] { ae::split_heads(100000, 1); }) ==
+        "head split: 100000 / 1 = 100000 heads; a layer has at most 256");
+  CHECK(ae::split_heads(256, 1).n_heads == 256);
+  CHECK_THROWS_AS(ae::attention_parameter_count(512, 512), std::invalid_argument);
 }

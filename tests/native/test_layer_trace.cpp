@@ -189,4 +189,8 @@ TEST_CASE("row_norms is the Euclidean length of each row") {
   ae::Matrix three_four(1, 2);
   three_four << 3.0f, 4.0f;
   CHECK(ae::row_norms(three_four)(0, 0) == 5.0f);
+  // Huge but finite weights (a model file may hold them): the squares overflow a float, the norm does not.
+  ae::Matrix huge(1, 2);
+  huge << 1e30f, -1e30f;
+  CHECK(ae::row_norms(huge)(0, 0) == doctest::Approx(std::sqrt(2.0) * 1e30).epsilon(1e-6));
 }

@@ -1,5 +1,6 @@
 // softmax_rows_inplace and row_entropy against plain-loop references; all_finite, the check
 // that keeps NaN and infinity out of every kernel (softmax included).
+#include "error_of.h"
 #include "ops/softmax.h"
 #include "reference.h"
 
@@ -155,4 +156,22 @@ TEST_CASE("all_finite: false for any NaN or infinity, true for every finite floa
     }
   }
   CHECK(ae::all_finite(ae::Matrix(0, 4)));
+}
+
+TEST_CASE("distribution_entropy: a row of attention weights, or a clear refusal (never a negative entropy)") {
+  ae::Matrix half(1, 2);
+  half << 0.5f, 0.5f;
+  CHECK(ae::distribution_entropy(half) == doctest::Approx(std::log(2.0)));
+  ae::Matrix unnormalized(1, 2);
+  unnormalized << 2.0f, 3.0f;  // the formula would give −4.68
+  CHECK(error_of([&] { ae::distribution_entropy(unnormalized); }) ==
+        "entropy: weights must sum to 1 (a row of attention weights), they sum to 5.000000");
+  ae::Matrix negative(1, 2);
+  negative << 1.5f, -0.5f;
+  CHECK_THROWS_WITH_AS(ae::distribution_entropy(negative), "entropy: weights must be finite and ≥ 0",
+                       std::invalid_argument);
+  CHECK_THROWS_AS(ae::distribution_entropy(ae::Matrix(1, 0)), std::invalid_argument);
+  ae::Matrix rounded(1, 3);  // float softmax output: within the tolerance
+  rounded << 0.3333f, 0.3333f, 0.3333f;
+  CHECK(ae::distribution_entropy(rounded) == doctest::Approx(std::log(3.0)).epsilon(1e-3));
 }

@@ -584,7 +584,18 @@ refused(
   'unavailable',
 );
 const train = (patch) => fullEngine.createTrainingSession({ task: 'word-order', steps: 2, ...patch });
-refused('createTrainingSession', 'task', ['coref', 42, null], (x) => fullEngine.createTrainingSession({ task: x }));
+refused('createTrainingSession', 'task', ['coref', 42], (x) => fullEngine.createTrainingSession({ task: x }));
+accepted(
+  'valid',
+  'createTrainingSession',
+  'task: null is the default task, as when it is left out',
+  () => {
+    const s = fullEngine.createTrainingSession({ task: null, steps: 2 });
+    s.delete();
+    return s.settings.task;
+  },
+  same('coref-encoder'),
+);
 refused('createTrainingSession', 'positional', ['absolute', 1], (x) => train({ positional: x }));
 refused('createTrainingSession', 'steps', [0, 1.5, 20_001, '5'], (x) => train({ steps: x }));
 refused('createTrainingSession', 'heads', [0, 9, 2.5], (x) => train({ heads: x }));
@@ -609,6 +620,13 @@ refused(
   (x) => fullEngine.createTrainingSession({ batch: x }),
   'bad-config',
 );
+refused(
+  'createTrainingSession',
+  'batch must be a whole number from 2 to 128',
+  [1],
+  (x) => fullEngine.createTrainingSession({ batch: x }),
+  'bad-config',
+);
 accepted(
   'valid',
   'createTrainingSession',
@@ -622,6 +640,13 @@ accepted(
 );
 refused('step', 'count', [-1, 1.5, 'x', 20_001], (x) => training.step(x));
 accepted('valid', 'step', 'one step', () => training.step(1).step, same(1));
+accepted(
+  'valid',
+  'step',
+  'zero steps: a report of nothing run, null where a mean would be NaN',
+  () => training.step(0),
+  (r) => assert.deepEqual([r.ran, r.loss, r.accuracy, r.learningRate], [0, null, null, null]),
+);
 accepted(
   'valid',
   'validationAccuracy',

@@ -3,6 +3,7 @@
 // first panel that shows it opens; a failed load is forgotten so the next call retries.
 //   const engine = await getEngine();
 //   const model = await getTrainedModel('coref-decoder');   // models/<name>/ next to the page
+import { refuse } from './contract.mjs';
 import { EngineError, fetchModelFiles, loadEngine } from './engine.mjs';
 
 let engine = null; // Promise<Engine>
@@ -10,8 +11,13 @@ const models = new Map(); // name → Promise<TrainedModel>
 let modelsBase = null; // URL of the models/ directory
 
 // For pages that keep the models elsewhere (an embedding site); call before the first load.
+// A value that is no URL is a bad-option EngineError, not the engine failing to load.
 export function setModelsBase(url) {
-  modelsBase = new URL(url, globalThis.location?.href);
+  try {
+    modelsBase = new URL(url, globalThis.location?.href);
+  } catch {
+    refuse('setModelsBase', 'url', 'a URL of the models/ directory', url);
+  }
 }
 
 // Models a page carries with it instead of fetching (the single-file build, scripts/single.mjs):

@@ -33,6 +33,9 @@ export class EngineError extends Error {
 // Largest text a call accepts (UTF-16 units). Models read at most maxLen tokens; this bound
 // only keeps a pasted book from being copied into wasm memory before the core says so.
 export const MAX_TEXT_LENGTH = 1_000_000;
+// Longest word nearestWords and wordId take: a longer one is no typo of a known word, and the
+// distance to every word costs its length in time.
+export const MAX_WORD_LENGTH = 1000;
 // Largest list (q, k, v, keyPadding, knockout, …): 2^24 entries, 64 MiB of float32.
 export const MAX_LIST_LENGTH = 1 << 24;
 const INT32_MAX = 2 ** 31 - 1;
@@ -65,6 +68,9 @@ export const boolean = () => (call, option, v) =>
   typeof v === 'boolean' ? v : refuse(call, option, 'true or false', v);
 
 // Whole numbers in [min, max] (int32 by default, what the C++ side takes).
+export const callback = () => (call, option, v) =>
+  typeof v === 'function' ? v : refuse(call, option, 'a function', v);
+
 export function integer(min = -INT32_MAX - 1, max = INT32_MAX) {
   const expected = `a whole number from ${min} to ${max}`;
   return (call, option, v) => (Number.isInteger(v) && v >= min && v <= max ? v : refuse(call, option, expected, v));
@@ -143,8 +149,9 @@ export function headPairs(nLayers, nHeads) {
 
 // An options object checked against a schema {name: reader}: undefined or null is {}; unknown
 // names are refused (a typo such as `causl` would otherwise be ignored in silence); members that
-// are undefined count as absent. Returns a fresh object with only the checked members, so that
-// no getter or prototype of the caller's object runs inside wasm.
+// are undefined or null count as absent (their default). Returns a fresh object with only the
+// checked members, each read once, so that no getter or prototype of the caller's object runs
+// inside wasm; a getter that throws is a bad-option error.
 export function options(call, value, schema, name = 'options') {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value))
@@ -159,9 +166,24 @@ export function options(call, value, schema, name = 'options') {
         { call, option: key, expected },
       );
     }
-    if (value[key] !== undefined) out[key] = schema[key](call, key, value[key]);
+    const member = readMember(call, value, key);
+    if (member != null) out[key] = schema[key](call, key, member);
   }
   return out;
+}
+
+function readMember(call, object, key) {
+  try {
+    return object[key];
+  } catch (e) {
+    throw new EngineError(`${call}: reading the option ${key} threw: ${e?.message ?? e}`, 'bad-option', {
+      call,
+      option: key,
+      expected: 'a readable value',
+      got: 'an error',
+      cause: e,
+    });
+  }
 }
 
 // Checks positional arguments: args[i] against readers[i] named names[i].

@@ -5,9 +5,11 @@
 import { loadBpeTokenizer, openGpt2Model } from './own-model.mjs';
 import {
   EngineError,
+  MAX_WORD_LENGTH,
   analysisOptions,
   args,
   boolean,
+  callback,
   finite,
   flags,
   integer,
@@ -24,7 +26,6 @@ import { unpackAnalysis } from './unpack.mjs';
 export { guarded, unpackAnalysis };
 
 const INT32_MAX = 2 ** 31 - 1;
-const MAX_WORD_LENGTH = 1000; // nearestWords' word
 const SEED_MAX = Number.MAX_SAFE_INTEGER; // seeds cross as doubles: whole and exact below 2^53
 
 function deleted(call, what) {
@@ -223,8 +224,6 @@ export class TrainedModel {
 
   nearestWords(word, k = 3, maxDistance = -1) {
     const handle = this.#live('nearestWords');
-    // A word longer than MAX_WORD_LENGTH is no typo of a known word, and the distance to every
-    // word costs its length in time.
     const [w, count, most] = args('nearestWords', [word, k, maxDistance], {
       word: text(MAX_WORD_LENGTH),
       k: integer(0),
@@ -339,7 +338,8 @@ export class ModelBench {
 
 // A training run of "Train it yourself" (bindings/training.cpp, train/session.h), stepped by
 // the caller — the page's worker (train-worker.mjs) — a chunk at a time:
-//   step(n) → {step, ran, loss, accuracy, learningRate, finished} (means over the n steps);
+//   step(n) → {step, ran, loss, accuracy, learningRate, finished} (means over the n steps; null
+//     when no step ran: step(0), or after the last step);
 //   validationAccuracy() → share of the validation sample right;
 //   snapshot() → {step, head: {layer, head, referent, other}, lesson: [{text, tokens, query,
 //     referent, other, rows}]}: the lesson pair's query row (it, "=" or [CLS]) in every head,
@@ -652,7 +652,7 @@ const TRAINING_SETTINGS = {
   steps: integer(1, TRAINING_STEPS_MAX),
   heads: integer(1, 8),
   layers: integer(1, 4),
-  batch: integer(1, 128),
+  batch: integer(1, 128), // coreference: even, 2–128 (whole minimal pairs); the core says so (bad-config)
   learningRate: finite(1e-5, 0.05),
 };
 
@@ -694,29 +694,57 @@ function checkAttention(value) {
 // model while its engine compiles. Gives up after timeoutMs (default 30 s)
 // with an EngineError of code 'timeout'; an HTTP error is code 'unknown-model'.
 // onProgress({loaded, total}) follows the weights' download (total: the Content-Length, or
-// null when the server sends none), at least once when they have all arrived.
+// null when the server sends none), at least once when they have all arrived. A fetch that
+// throws (no network, or the caller's fetchImpl) is code 'unknown-model' too; a relative URL
+// where there is no page (Node), a fetchImpl that is no function or an onProgress that throws
+// is 'bad-option'. Every failure is an EngineError, the original error in `cause`.
 export function fetchModelFiles(baseUrl, fetchImpl = fetch, options = {}) {
   return downloadModelFiles('fetchModelFiles', baseUrl, fetchImpl, options);
 }
 
-async function downloadModelFiles(call, baseUrl, fetchImpl, { timeoutMs = 30_000, onProgress = null } = {}) {
-  const [timeout] = args(call, [timeoutMs], { timeoutMs: finite(1, 2 ** 31 - 1) });
-  const base = new URL(baseUrl, globalThis.location?.href);
+const DOWNLOAD_OPTIONS = { timeoutMs: finite(1, 2 ** 31 - 1), onProgress: callback() };
+
+async function downloadModelFiles(call, baseUrl, fetchImpl, downloadOptions = {}) {
+  const { timeoutMs: timeout = 30_000, onProgress = null } = options(call, downloadOptions, DOWNLOAD_OPTIONS);
+  callback()(call, 'fetchImpl', fetchImpl);
+  const base = absoluteUrl(call, baseUrl);
   const controller = new AbortController();
   const get = async (name) => {
-    const response = await fetchImpl(new URL(name, base), { signal: controller.signal });
-    if (!response.ok)
-      throw new EngineError(`could not load ${name} from ${baseUrl}: HTTP ${response.status}`, 'unknown-model', {
+    const url = new URL(name, base);
+    let response;
+    try {
+      response = await fetchImpl(url, { signal: controller.signal });
+    } catch (e) {
+      throw new EngineError(`could not load ${name} from ${baseUrl}: ${e?.message ?? e}`, 'unknown-model', {
         call,
-        url: String(new URL(name, base)),
-        status: response.status,
+        url: String(url),
+        cause: e,
+      });
+    }
+    if (!response?.ok)
+      throw new EngineError(`could not load ${name} from ${baseUrl}: HTTP ${response?.status}`, 'unknown-model', {
+        call,
+        url: String(url),
+        status: response?.status,
       });
     return response;
   };
+  // The body of a file whose headers arrived, read by `read`; a body that breaks off is unknown-model.
+  const body = (name, read) =>
+    get(name)
+      .then(read)
+      .catch((e) => {
+        if (e instanceof EngineError) throw e;
+        throw new EngineError(`could not load ${name} from ${baseUrl}: ${e?.message ?? e}`, 'unknown-model', {
+          call,
+          cause: e,
+        });
+      });
+  const report = onProgress && reportingTo(call, onProgress);
   const files = Promise.all([
-    get('config.json').then((r) => r.text()),
-    get('model.safetensors').then((r) => readWithProgress(r, onProgress)),
-    get('vocab.txt').then((r) => r.text()),
+    body('config.json', (r) => r.text()),
+    body('model.safetensors', (r) => readWithProgress(r, report)),
+    body('vocab.txt', (r) => r.text()),
   ]);
   let timer;
   const expired = new Promise((_, reject) => {
@@ -740,6 +768,35 @@ async function downloadModelFiles(call, baseUrl, fetchImpl, { timeoutMs = 30_000
     files.catch(() => {}); // which then reject, with nobody waiting for them
   }
 }
+
+// The caller's URL as a URL object: relative to the page, and refused where there is no page.
+function absoluteUrl(call, baseUrl) {
+  try {
+    return new URL(baseUrl, globalThis.location?.href);
+  } catch {
+    return refuse(
+      call,
+      'baseUrl',
+      globalThis.location ? 'a URL' : 'an absolute URL (no page to resolve it against)',
+      baseUrl,
+    );
+  }
+}
+
+// onProgress as the download calls it: an error the caller's function throws becomes an EngineError.
+const reportingTo = (call, onProgress) => (progress) => {
+  try {
+    onProgress(progress);
+  } catch (e) {
+    throw new EngineError(`${call}: onProgress threw: ${e?.message ?? e}`, 'bad-option', {
+      call,
+      option: 'onProgress',
+      expected: 'a function that returns',
+      got: 'an error',
+      cause: e,
+    });
+  }
+};
 
 // {config, weights, vocab} of a trained model: two texts and a Uint8Array.
 // A response's body as an ArrayBuffer, reporting the bytes read so far to onProgress.

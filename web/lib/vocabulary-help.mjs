@@ -2,7 +2,8 @@
 // known words nearest to a word it read as [UNK], and whether a sentence is in a language the
 // model does not read. The words, the distances and which words are unknown all come from the
 // engine (TrainedModel.vocabularyWords, nearestWords, encodeWords); this module only decides
-// what to offer and edits the sentence's text.
+// what to offer and edits the sentence's text. Out-of-range positions are bad-option EngineErrors.
+import { MAX_WORD_LENGTH, integer, refuse } from './contract.mjs';
 
 const HAN = /\p{Script=Han}/u;
 const LETTER = /\p{L}/u;
@@ -17,12 +18,14 @@ export function suggestionDistance(word) {
 }
 
 // [{word, near: [known words, nearest first]}] for each distinct unknown word of a run that
-// has a known word close enough to offer.
+// has a known word close enough to offer; none for a word over MAX_WORD_LENGTH (no typo: a
+// pasted run of letters, which nearestWords refuses).
 export function suggestionsFor(model, tokens, unknown, k = 3) {
   const out = [];
-  for (const word of new Set(unknown.map((i) => tokens[i]))) {
+  const position = integer(0, tokens.length - 1);
+  for (const word of new Set(unknown.map((i) => tokens[position('suggestionsFor', 'unknown', i)]))) {
     const max = suggestionDistance(word);
-    if (max < 1) continue;
+    if (max < 1 || word.length > MAX_WORD_LENGTH) continue;
     const near = model.nearestWords(word, k, max).map((n) => n.word);
     if (near.length) out.push({ word, near });
   }
@@ -37,7 +40,7 @@ const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function replaceWord(text, word, replacement) {
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'giu');
   return text.replace(pattern, (match) =>
-    match[0] !== match[0].toLowerCase() ? replacement[0].toUpperCase() + replacement.slice(1) : replacement,
+    match[0] !== match[0].toLowerCase() ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement,
   );
 }
 
@@ -45,6 +48,8 @@ export function replaceWord(text, word, replacement) {
 // and a neighbouring letter so that two words do not run together, except for Chinese
 // characters, which are written without spaces. → {text, caret: the position after the word}.
 export function insertWord(text, start, end, word) {
+  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= text.length))
+    refuse('insertWord', 'start and end', `whole numbers with 0 ≤ start ≤ end ≤ ${text.length}`, `${start}, ${end}`);
   const spaced = !isHan(word);
   const before = text.slice(0, start);
   const after = text.slice(end);
