@@ -1,6 +1,6 @@
 // Conversions between JS values and the core's types, shared by every Embind file in
 // bindings/. Reading: options objects, whole numbers, typed arrays with shapes, each
-// failing with std::invalid_argument and a message that names the argument. Writing:
+// failing with ae::InputError (bad-input) whose message and field name the argument. Writing:
 // matrices as Float32Array copies, traces as plain objects.
 #pragma once
 
@@ -19,7 +19,8 @@ namespace aejs {
 
 using emscripten::val;
 
-[[noreturn]] void argument_error(const std::string& why);
+// Throws ae::InputError bad-input; field: the argument or option at fault, when there is one.
+[[noreturn]] void argument_error(const std::string& why, const std::string& field = {});
 
 int whole_number(const val& v, const std::string& name);
 

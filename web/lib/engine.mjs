@@ -41,7 +41,7 @@ export class RandomModel {
   constructor(module, config) {
     this.#module = module;
     const checked = options('createRandomModel', config, RANDOM_CONFIG, 'config');
-    this.#handle = guarded(module, 'createRandomModel', () => new module.RandomModel(checked), 'bad-config');
+    this.#handle = guarded(module, 'createRandomModel', () => new module.RandomModel(checked));
     this.config = guarded(module, 'config', () => this.#handle.config());
     this.parameterCount = guarded(module, 'parameterCount', () => this.#handle.parameterCount());
   }
@@ -152,7 +152,6 @@ export class TrainedModel {
       module,
       'loadTrainedModel',
       () => new module.TrainedModel(files.config, files.weights, files.vocab),
-      'bad-model',
     );
     this.config = guarded(module, 'config', () => this.#handle.config());
     // config.json parsed once, for the keys only the page reads (coreference_head, splits,
@@ -307,7 +306,6 @@ export class ModelBench {
       module,
       'createModelBench',
       () => new module.ModelBench(files.config, files.weights, files.vocab),
-      'bad-model',
     );
   }
 
@@ -353,7 +351,7 @@ export class TrainingSession {
   constructor(module, settings) {
     this.#module = module;
     const checked = options('createTrainingSession', settings, TRAINING_SETTINGS, 'settings');
-    this.#handle = guarded(module, 'createTrainingSession', () => new module.TrainingSession(checked), 'bad-config');
+    this.#handle = guarded(module, 'createTrainingSession', () => new module.TrainingSession(checked));
     this.settings = guarded(module, 'settings', () => this.#handle.settings());
   }
 
