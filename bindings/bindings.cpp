@@ -96,7 +96,7 @@ class RandomModel {
   }
   double parameter_count() const { return static_cast<double>(model_.parameter_count()); }
 
-  // run(text, {causal, window, scale, scoreMultiplier}) → {tokens, ids, n, layers: [{self: {heads: [...]}}]}
+  // run(text, {causal, window, scale, scoreMultiplier}) → {tokens, ids, n, trace} (packed.h)
   val run(const std::string& text, const val& o) const {
     const std::vector<std::string> words = ae::split_words(text);
     std::vector<int> ids;
@@ -105,7 +105,7 @@ class RandomModel {
 
     ae::ForwardTrace trace;
     model_.forward(ids, run_options_from_js(o), &trace);
-    return forward_to_js(words, ids, trace);
+    return packed_run_to_js(words, ids, trace);
   }
 
  private:
@@ -130,17 +130,9 @@ class TrainedModel {
   }
 
   // analyze(text, {causal, window, scale, scoreMultiplier, knockout: [positions],
-  //                ablate: [[layer, head], …], topK}) → forward_to_js(…) + {unknown, prediction}
+  //                ablate: [[layer, head], …], topK}) → {tokens, ids, n, trace, unknown, prediction}
+  // (packed.h; JS's analyze and analyzePacked both read it).
   val analyze(const val& text, const val& o) const {
-    const ae::Analysis a = model_.analyze(text_from_js(text, "text"), analysis_options_from_js(o));
-    val out = forward_to_js(a.tokens, a.ids, a.trace);
-    out.set("unknown", val::array(a.unknown));
-    out.set("prediction", prediction_to_js(a.prediction));
-    return out;
-  }
-
-  // analyzePacked(text, options): the same, with the trace in one Float32Array (packed.h).
-  val analyze_packed(const val& text, const val& o) const {
     return packed_analysis_to_js(model_.analyze(text_from_js(text, "text"), analysis_options_from_js(o)));
   }
 
@@ -227,7 +219,6 @@ EMSCRIPTEN_BINDINGS(attention_explorer) {
       .constructor<const val&, const val&, const val&>()
       .function("config", &TrainedModel::config)
       .function("analyze", &TrainedModel::analyze)
-      .function("analyzePacked", &TrainedModel::analyze_packed)
       .function("probabilities", &TrainedModel::probabilities)
       .function("wordId", &TrainedModel::word_id)
       .function("generate", &TrainedModel::generate)

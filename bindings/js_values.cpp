@@ -97,23 +97,6 @@ val trace_to_js(const ae::AttentionTrace& t) {
   return out;
 }
 
-val head_to_js(const ae::HeadTrace& h) {
-  val out = trace_to_js(h.attention);
-  out.set("q", to_js(h.q));
-  out.set("k", to_js(h.k));
-  out.set("v", to_js(h.v));
-  return out;
-}
-
-val multi_head_to_js(const ae::MultiHeadTrace& t) {
-  val heads = val::array();
-  for (const auto& h : t.heads) heads.call<void>("push", head_to_js(h));
-  val out = val::object();
-  out.set("heads", heads);
-  out.set("concat", to_js(t.concat));
-  out.set("output", to_js(t.output));
-  return out;
-}
 ae::AttentionOptions attention_options_from_js(const val& o) {
   ae::AttentionOptions options;
   options.mask.causal = option<bool>(o, "causal", false);
@@ -181,45 +164,6 @@ ae::RunOptions run_options_from_js(const val& o) {
   return options;
 }
 
-// The trace of a forward pass: {tokens, ids, n, embeddings, layers: [{selfAttention, output,
-// stages, stageNorms}], output}. stages: {input, norm1, attention, residual1, norm2, ffnHidden,
-// ffn, residual2, output} (ae::layer_stages; input, attention and output are the same arrays as
-// the previous layer's output or the embeddings, selfAttention.output and output);
-// stageNorms: the same keys, each n lengths (ae::row_norms).
-val forward_to_js(const std::vector<std::string>& tokens, const std::vector<int>& ids, const ae::ForwardTrace& trace) {
-  val layers = val::array();
-  val embeddings = to_js(trace.embeddings);
-  val previous_output = embeddings;
-  for (size_t i = 0; i < trace.layers.size(); ++i) {
-    const ae::LayerTrace& layer = trace.layers[i];
-    val l = val::object();
-    val attention = multi_head_to_js(layer.self_attention);
-    val output = to_js(layer.output);
-    l.set("selfAttention", attention);
-    l.set("output", output);
-    val stages = val::object(), norms = val::object();
-    for (const ae::LayerStage& s : ae::layer_stages(layer, trace.layer_input(i))) {
-      const std::string name = s.name;
-      if (name == "input") stages.set(name, previous_output);
-      else if (name == "attention") stages.set(name, attention["output"]);
-      else if (name == "output") stages.set(name, output);
-      else stages.set(name, to_js(*s.value));
-      norms.set(name, to_js(ae::row_norms(*s.value)));
-    }
-    l.set("stages", stages);
-    l.set("stageNorms", norms);
-    layers.call<void>("push", l);
-    previous_output = output;
-  }
-  val out = val::object();
-  out.set("tokens", to_js(tokens));
-  out.set("ids", val::array(ids));
-  out.set("n", static_cast<int>(tokens.size()));
-  out.set("embeddings", embeddings);
-  out.set("layers", layers);
-  out.set("output", to_js(trace.output));
-  return out;
-}
 std::string bytes_from_js(const val& array, const char* name) {
   if (array.isUndefined() || array.isNull() || !array.instanceof (val::global("Uint8Array")))
     argument_error(std::string(name) + " must be a Uint8Array", name);

@@ -25,7 +25,8 @@
 //   deleted         a model, workspace or bench used after delete()
 //   bad-input       core: any other input it refuses (NaN in q, every key masked, …); field: the
 //                   argument when there is one
-//   internal        a trap inside wasm: a bug, after which the module may be broken (reload it)
+//   internal        a trap inside wasm: a bug, after which the module may be broken (reload it);
+//                   or a trace of another format version (trace.mjs: module and page differ)
 
 export class EngineError extends Error {
   constructor(message, code, details = {}) {

@@ -22,6 +22,7 @@ export { EngineError } from './contract.mjs'; // what every failed call throws (
 import { guarded } from './guarded.mjs';
 import { unpackAnalysis } from './unpack.mjs';
 export { guarded, unpackAnalysis };
+export { TRACE_FORMAT, TRACE_VERSION, readTrace, traceName } from './trace.mjs';
 
 const INT32_MAX = 2 ** 31 - 1;
 const MAX_WORD_LENGTH = 1000; // nearestWords' word
@@ -48,13 +49,15 @@ export class RandomModel {
 
   // run(text, {causal, window, scale, scoreMultiplier}) → {tokens, ids, n, embeddings,
   // layers: [{selfAttention: {heads: [{q, k, v, rawScores, scaledScores, maskedScores,
-  // weights, output}], concat, output}, output}], output}. Matrices are row-major
-  // Float32Arrays: scores and weights n×n, q/k/v/output n×headDim, the rest n×dModel.
+  // weights, output}], concat, output}, output, stages, stageNorms}], tracedLayers, output}.
+  // Matrices are row-major Float32Arrays, views of the one packed trace read by name
+  // (unpack.mjs, docs/trace-format.md): scores and weights n×n, q/k/v/output n×headDim, the
+  // rest n×dModel.
   run(sentence, runOptionsValue = {}) {
     if (!this.#handle) throw deleted('run', 'model');
     const [t] = args('run', [sentence], { text: text() });
     const o = options('run', runOptionsValue, runOptions);
-    return guarded(this.#module, 'run', () => this.#handle.run(t, o));
+    return unpackAnalysis(guarded(this.#module, 'run', () => this.#handle.run(t, o)));
   }
 
   // Frees the C++ model; the object is unusable afterwards.
@@ -188,7 +191,7 @@ export class TrainedModel {
   analyze(sentence, analysis = {}) {
     const handle = this.#live('analyze');
     const [t, o] = this.#analysisArgs('analyze', sentence, analysis);
-    return guarded(this.#module, 'analyze', () => handle.analyze(t, o));
+    return unpackAnalysis(guarded(this.#module, 'analyze', () => handle.analyze(t, o)));
   }
 
   // probabilities(text, {causal, window, scale, scoreMultiplier, knockout, ablate}) →
@@ -265,12 +268,12 @@ export class TrainedModel {
     return guarded(this.#module, 'generateCached', () => handle.generateCached(p, count));
   }
 
-  // analyze() with the trace packed into one Float32Array (bindings/packed.h) and unpacked
-  // here into views of it: the same shape as analyze's result, built several times faster.
+  // analyze() under its earlier name: since the one trace format (docs/trace-format.md), both
+  // read the same packed trace (kept for callers and an opened model's API, own-model.mjs).
   analyzePacked(sentence, analysis = {}) {
     const handle = this.#live('analyzePacked');
     const [t, o] = this.#analysisArgs('analyzePacked', sentence, analysis);
-    return unpackAnalysis(guarded(this.#module, 'analyzePacked', () => handle.analyzePacked(t, o)));
+    return unpackAnalysis(guarded(this.#module, 'analyzePacked', () => handle.analyze(t, o)));
   }
 
   delete() {
@@ -286,7 +289,7 @@ function deepFreeze(value) {
 
 // A separate copy of a trained model for timing inside wasm (bindings/bench.cpp); benchmarks
 // only, in the engine of the benchmarks' module (see loadEngine).
-//   analyzeTiming(text, reps) → {coreMicroseconds, geluMicroseconds, withObjectsMicroseconds, withPackedMicroseconds, reps}
+//   analyzeTiming(text, reps) → {coreMicroseconds, geluMicroseconds, withPackedMicroseconds, reps}
 //   trainingThroughput({steps, batchSize, examples, seed}) → {stepsPerSecond, seconds, steps, …}
 export class ModelBench {
   #module;
