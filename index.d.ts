@@ -67,6 +67,17 @@ export interface Run {
   embeddings: Float32Array;
   layers: LayerTrace[];
   output: Float32Array;
+  /** the packed trace's reader (not enumerable): every matrix by name, docs/trace-format.md */
+  readonly trace: TraceReader;
+}
+
+/** A reader of the packed trace: `get('layer.2.head.1.weights')` is a row-major view. */
+export interface TraceReader {
+  readonly version: number;
+  readonly names: string[];
+  has(name: string): boolean;
+  shape(name: string): [number, number];
+  get(name: string): Float32Array;
 }
 
 export interface Prediction {
@@ -195,8 +206,19 @@ export function loadEngine(moduleOptions?: ModuleOptions | ((build: ModuleBuild)
 export function chooseModule(kind?: 'page' | 'full' | 'bench'): ModuleBuild;
 /** Each build's glue and wasm file under web/dist/. */
 export const MODULE_FILES: Record<ModuleBuild, { glue: string; wasm: string }>;
-/** analyzePacked's packed form → analyze's shape. */
+/** The packed answer ({tokens, ids, n, trace: {header, data}, …}) → analyze's shape. */
 export function unpackAnalysis(packed: unknown): Analysis;
+/** A reader of a packed trace {header, data}; refuses another format version (code internal). */
+export function readTrace(packed: { header: string | object; data: Float32Array }): TraceReader;
+/** The names of the trace format: traceName.head(2, 1, 'weights') = 'layer.2.head.1.weights'. */
+export const traceName: {
+  head(layer: number, head: number, matrix: string): string;
+  layer(layer: number, matrix: string): string;
+  stage(layer: number, stage: string): string;
+  stageNorm(layer: number, stage: string): string;
+};
+export const TRACE_FORMAT: string;
+export const TRACE_VERSION: number;
 
 /** The one engine the elements share (loaded on first call). */
 export function getEngine(): Promise<Engine>;

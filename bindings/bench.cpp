@@ -5,8 +5,7 @@
 //
 //   new ModelBench(config, weights, vocab)   a second copy of a trained model, for timing only
 //     .analyzeTiming(text, reps)     µs per call of: the core's analyze (forward + full trace +
-//                                    prediction), analyze + the nested JS objects the page gets
-//                                    from TrainedModel.analyze, analyze + the packed form
+//                                    prediction), analyze + the packed form the page gets
 //                                    (bindings/packed.h), and the GELU part of the core's time
 //     .trainingThroughput(steps, batch, examples, seed)   the coreference recipe's trainer
 //                                    (bench/training_throughput.h) on a fresh model of this config
@@ -46,29 +45,23 @@ class ModelBench {
                            std::to_string(reps));
     const std::string text = aejs::text_from_js(text_value, "text");
     const ae::AnalysisOptions options;
-    // The three variants take turns in chunks of kChunk calls, so that a busy moment of the
-    // machine slows them alike and their differences stay meaningful.
+    // The two variants take turns in chunks of kChunk calls, so that a busy moment of the
+    // machine slows them alike and their difference stays meaningful.
     constexpr int kChunk = 20;
-    double core = 0.0, objects = 0.0, packed = 0.0;
+    double core = 0.0, packed = 0.0;
     for (int done = 0; done < reps; done += kChunk) {
       const int calls = std::min(kChunk, reps - done);
       core += calls * ae::analyze_seconds_per_call(model_, text, options, calls);
-      objects += calls * seconds_per_call(calls, [&] {
-                   const ae::Analysis a = model_.analyze(text, options);
-                   val out = aejs::forward_to_js(a.tokens, a.ids, a.trace);  // what TrainedModel.analyze builds
-                   out.set("unknown", val::array(a.unknown));
-                   out.set("prediction", aejs::prediction_to_js(a.prediction));
-                 });
+      // what TrainedModel.analyze builds (packed.h)
       packed += calls * seconds_per_call(calls, [&] { aejs::packed_analysis_to_js(model_.analyze(text, options)); });
     }
-    core /= reps, objects /= reps, packed /= reps;
+    core /= reps, packed /= reps;
     const ae::Analysis analysis = model_.analyze(text, options);
     const double gelu = ae::gelu_seconds_per_forward(analysis, reps);
     const ae::MatrixProductsTiming products =
         ae::matrix_products_per_forward(model_.config(), static_cast<int>(analysis.ids.size()), reps);
     val o = val::object();
     o.set("coreMicroseconds", 1e6 * core);
-    o.set("withObjectsMicroseconds", 1e6 * objects);
     o.set("withPackedMicroseconds", 1e6 * packed);
     o.set("geluMicroseconds", 1e6 * gelu);
     o.set("matrixProductsMicroseconds", 1e6 * products.seconds);

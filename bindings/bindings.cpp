@@ -2,9 +2,10 @@
 // shapes; results leave as Float32Array *copies* (new Float32Array(view)), so nothing a
 // caller holds ever points into wasm memory that may move when it grows.
 //
-// Errors: every failure is a C++ exception derived from std::exception. Built with
-// -fexceptions, such an exception reaches JS as a number (the exception's address);
-// web/lib/engine.mjs turns it into an Error through takeExceptionMessage().
+// Errors: every failure is a C++ exception derived from std::exception, most carrying an
+// ae::ErrorCode (util/error.h). Built with -fexceptions, such an exception reaches JS as a number
+// (the exception's address); web/lib/guarded.mjs turns it into an EngineError through
+// takeException(), which returns the core's code, message and field.
 #include "generation.h"
 #include "js_values.h"
 #include "packed.h"
@@ -14,6 +15,7 @@
 #include "model/transformer.h"
 #include "ops/attention.h"
 #include "text/tokenizer.h"
+#include "util/error.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -21,7 +23,6 @@
 #include <cxxabi.h>
 
 #include <cmath>
-#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -32,31 +33,29 @@ using namespace aejs;
 
 namespace {
 
-// The header Emscripten's JS exception handling (-fexceptions) keeps in front of every thrown
-// object: system/lib/libcxxabi/src/cxa_exception.h under __USING_EMSCRIPTEN_EXCEPTIONS__.
-struct EmscriptenExceptionHeader {
-  size_t reference_count;
-  void* type;
-  void (*destructor)(void*);
-  uint8_t caught;
-  uint8_t rethrown;
-};
-// The runtime's JS side reads the same fields at the same offsets, 16 bytes before the object.
-static_assert(sizeof(EmscriptenExceptionHeader) == 16 && offsetof(EmscriptenExceptionHeader, rethrown) == 13,
-              "Emscripten's __cxa_exception layout changed: update EmscriptenExceptionHeader");
-
-// Reads the message of an exception that reached JS (JS caught its address) and frees it.
-// 3.1.6 leaves the refcount at 0, so an increment and a decrement run the destructor and free
-// the memory — unless the flag `rethrown` is set: an exception that left C++ through a `throw;`
-// (the checkpoint loader rethrows) waits for a next handler to clear it, and there is none, so
-// each such failure leaked the exception (~160 B). Clearing it here makes this the last handler.
-std::string take_exception_message(uintptr_t address) {
-  void* exception = reinterpret_cast<void*>(address);
-  std::string message = static_cast<std::exception*>(exception)->what();
-  reinterpret_cast<EmscriptenExceptionHeader*>(address - sizeof(EmscriptenExceptionHeader))->rethrown = 0;
-  abi::__cxa_increment_exception_refcount(exception);
-  abi::__cxa_decrement_exception_refcount(exception);
-  return message;
+// {code, message, field} of an exception that reached JS (JS caught its address), then frees
+// it. Every exception the core throws derives from std::exception first (util/error.h's
+// CodedError puts its standard base first), so the address is that of a std::exception; the
+// code comes from the core (ae::error_code), never from the message. 3.1.6 leaves the refcount
+// at 0 after a throw, so an increment and a decrement run the destructor and free the memory.
+// An exception rethrown with `throw;` would stay (its runtime waits for a next handler): the
+// core does not rethrow on paths JS reaches (checkpoint.cpp), and tests/wasm/leaks.test.mjs
+// watches the heap across failed loads.
+val take_exception(uintptr_t address) {
+  void* thrown = reinterpret_cast<void*>(address);
+  const auto& e = *static_cast<const std::exception*>(thrown);
+  const ae::ErrorCode code = ae::error_code(e);
+  std::string message = e.what();
+  // A bare std::bad_alloc or length_error says only its type ("std::bad_alloc", "vector").
+  if (code == ae::ErrorCode::OutOfMemory && !dynamic_cast<const ae::ErrorInfo*>(&e))
+    message = "out of memory (" + message + "): the input needs more memory than wasm can have";
+  val out = val::object();
+  out.set("code", std::string(ae::to_string(code)));
+  out.set("message", message);
+  out.set("field", ae::error_field(e));
+  abi::__cxa_increment_exception_refcount(thrown);
+  abi::__cxa_decrement_exception_refcount(thrown);
+  return out;
 }
 
 bool simd_enabled() {
@@ -97,7 +96,7 @@ class RandomModel {
   }
   double parameter_count() const { return static_cast<double>(model_.parameter_count()); }
 
-  // run(text, {causal, window, scale, scoreMultiplier}) → {tokens, ids, n, layers: [{self: {heads: [...]}}]}
+  // run(text, {causal, window, scale, scoreMultiplier}) → {tokens, ids, n, trace} (packed.h)
   val run(const std::string& text, const val& o) const {
     const std::vector<std::string> words = ae::split_words(text);
     std::vector<int> ids;
@@ -106,7 +105,7 @@ class RandomModel {
 
     ae::ForwardTrace trace;
     model_.forward(ids, run_options_from_js(o), &trace);
-    return forward_to_js(words, ids, trace);
+    return packed_run_to_js(words, ids, trace);
   }
 
  private:
@@ -131,17 +130,9 @@ class TrainedModel {
   }
 
   // analyze(text, {causal, window, scale, scoreMultiplier, knockout: [positions],
-  //                ablate: [[layer, head], …], topK}) → forward_to_js(…) + {unknown, prediction}
+  //                ablate: [[layer, head], …], topK}) → {tokens, ids, n, trace, unknown, prediction}
+  // (packed.h; JS's analyze and analyzePacked both read it).
   val analyze(const val& text, const val& o) const {
-    const ae::Analysis a = model_.analyze(text_from_js(text, "text"), analysis_options_from_js(o));
-    val out = forward_to_js(a.tokens, a.ids, a.trace);
-    out.set("unknown", val::array(a.unknown));
-    out.set("prediction", prediction_to_js(a.prediction));
-    return out;
-  }
-
-  // analyzePacked(text, options): the same, with the trace in one Float32Array (packed.h).
-  val analyze_packed(const val& text, const val& o) const {
     return packed_analysis_to_js(model_.analyze(text_from_js(text, "text"), analysis_options_from_js(o)));
   }
 
@@ -158,13 +149,8 @@ class TrainedModel {
     return model_.vocabulary().contains(w) ? model_.vocabulary().id(w) : -1;
   }
 
-  // The core's generate() stops at the maximum length without checking the prompt against it
-  // (a too long prompt gave []); generate_cached(prompt, 0) runs generate_steps' prompt checks
-  // (task, empty, length) and decodes nothing.
-  val generate(const val& prompt_value, int max_new_words) const {
-    const std::string prompt = text_from_js(prompt_value, "prompt");
-    model_.generate_cached(prompt, 0);
-    return to_js(model_.generate(prompt, max_new_words));
+  val generate(const val& prompt, int max_new_words) const {
+    return to_js(model_.generate(text_from_js(prompt, "prompt"), max_new_words));
   }
 
   // The page's vocabulary help: the words it knows (no special tokens), the k known words
@@ -220,7 +206,7 @@ class TrainedModel {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_explorer) {
-  emscripten::function("takeExceptionMessage", &take_exception_message);
+  emscripten::function("takeException", &take_exception);
   emscripten::function("simdEnabled", &simd_enabled);
   emscripten::function("attention", &attention);
   emscripten::function("tokenize", &tokenize);
@@ -233,7 +219,6 @@ EMSCRIPTEN_BINDINGS(attention_explorer) {
       .constructor<const val&, const val&, const val&>()
       .function("config", &TrainedModel::config)
       .function("analyze", &TrainedModel::analyze)
-      .function("analyzePacked", &TrainedModel::analyze_packed)
       .function("probabilities", &TrainedModel::probabilities)
       .function("wordId", &TrainedModel::word_id)
       .function("generate", &TrainedModel::generate)

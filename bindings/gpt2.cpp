@@ -6,6 +6,7 @@
 #include "packed.h"
 
 #include "inference/gpt2_model.h"
+#include "util/error.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -33,8 +34,9 @@ class ByteBuffer {
     try {
       bytes_.reset(new char[size_ ? size_ : 1]);
     } catch (const std::bad_alloc&) {
-      throw std::runtime_error("out of memory: cannot hold a " + std::to_string(size_ >> 20) +
-                               " MiB file in wasm memory; close other tabs or open a smaller model");
+      throw ae::ResourceError(ae::ErrorCode::OutOfMemory,
+                              "out of memory: cannot hold a " + std::to_string(size_ >> 20) +
+                                  " MiB file in wasm memory; close other tabs or open a smaller model");
     }
   }
 

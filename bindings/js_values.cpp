@@ -1,6 +1,8 @@
 // Definitions for js_values.h.
 #include "js_values.h"
 
+#include "util/error.h"
+
 #include <emscripten/val.h>
 
 #include <cmath>
@@ -8,16 +10,18 @@
 
 namespace aejs {
 
-[[noreturn]] void argument_error(const std::string& why) { throw std::invalid_argument(why); }
+[[noreturn]] void argument_error(const std::string& why, const std::string& field) {
+  throw ae::InputError(ae::ErrorCode::BadInput, why, field);
+}
 
 // --- reading JS values ------------------------------------------------------------------
 
 int whole_number(const val& v, const std::string& name) {
-  if (!v.isNumber()) argument_error(name + " must be a number");
+  if (!v.isNumber()) argument_error(name + " must be a number", name);
   const double d = v.as<double>();
   // Range first: casting NaN or an out-of-range double to int is undefined behaviour.
   if (!(d >= -2147483648.0 && d <= 2147483647.0) || d != std::trunc(d))
-    argument_error(name + " must be a whole number, got " + std::to_string(d));
+    argument_error(name + " must be a whole number, got " + std::to_string(d), name);
   return static_cast<int>(d);
 }
 
@@ -32,7 +36,7 @@ int int_option(const val& options, const char* name, int fallback) {
 uint64_t seed_option(const val& options) {
   const double v = option<double>(options, "seed", 1.0);
   if (!(v >= 0.0 && v < 9007199254740992.0) || v != static_cast<double>(static_cast<uint64_t>(v)))
-    argument_error("seed must be a whole number from 0 to 2^53 − 1, got " + std::to_string(v));
+    argument_error("seed must be a whole number from 0 to 2^53 − 1, got " + std::to_string(v), "seed");
   return static_cast<uint64_t>(v);
 }
 
@@ -41,23 +45,24 @@ std::string string_option(const val& options, const char* name, const std::strin
 }
 
 std::string text_from_js(const val& text, const char* name) {
-  if (!text.isString()) argument_error(std::string(name) + " must be a string");
+  if (!text.isString()) argument_error(std::string(name) + " must be a string", name);
   return text.as<std::string>();
 }
 
 size_t js_length(const val& array, const char* name) {
   if (array.isUndefined() || array.isNull() || array["length"].isUndefined())
-    argument_error(std::string(name) + " must be an array of numbers");
+    argument_error(std::string(name) + " must be an array of numbers", name);
   return array["length"].as<size_t>();
 }
 
 ae::Matrix matrix_from_js(const val& array, int rows, int cols, const char* name) {
-  if (rows < 0 || cols < 0) argument_error(std::string(name) + ": shape must not be negative");
+  if (rows < 0 || cols < 0) argument_error(std::string(name) + ": shape must not be negative", name);
   const size_t length = js_length(array, name);
   if (length != static_cast<size_t>(rows) * static_cast<size_t>(cols))
     argument_error(std::string(name) + " has " + std::to_string(length) + " values but its shape " +
-                   std::to_string(rows) + "×" + std::to_string(cols) + " needs " +
-                   std::to_string(static_cast<size_t>(rows) * static_cast<size_t>(cols)));
+                       std::to_string(rows) + "×" + std::to_string(cols) + " needs " +
+                       std::to_string(static_cast<size_t>(rows) * static_cast<size_t>(cols)),
+                   name);
   const std::vector<float> data = emscripten::convertJSArrayToNumberVector<float>(array);
   return Eigen::Map<const ae::Matrix>(data.data(), rows, cols);
 }
@@ -92,23 +97,6 @@ val trace_to_js(const ae::AttentionTrace& t) {
   return out;
 }
 
-val head_to_js(const ae::HeadTrace& h) {
-  val out = trace_to_js(h.attention);
-  out.set("q", to_js(h.q));
-  out.set("k", to_js(h.k));
-  out.set("v", to_js(h.v));
-  return out;
-}
-
-val multi_head_to_js(const ae::MultiHeadTrace& t) {
-  val heads = val::array();
-  for (const auto& h : t.heads) heads.call<void>("push", head_to_js(h));
-  val out = val::object();
-  out.set("heads", heads);
-  out.set("concat", to_js(t.concat));
-  out.set("output", to_js(t.output));
-  return out;
-}
 ae::AttentionOptions attention_options_from_js(const val& o) {
   ae::AttentionOptions options;
   options.mask.causal = option<bool>(o, "causal", false);
@@ -159,8 +147,9 @@ std::vector<std::vector<uint8_t>> head_mask_from_js(const val& pairs, const ae::
     const int head = whole_number(pair[1], "ablate head");
     if (layer < 0 || layer >= c.n_layers || head < 0 || head >= c.n_heads)
       argument_error("ablate: [" + std::to_string(layer) + ", " + std::to_string(head) +
-                     "] is not a head of this model (" + std::to_string(c.n_layers) + " layers × " +
-                     std::to_string(c.n_heads) + " heads)");
+                         "] is not a head of this model (" + std::to_string(c.n_layers) + " layers × " +
+                         std::to_string(c.n_heads) + " heads)",
+                     "ablate");
     mask[static_cast<size_t>(layer)][static_cast<size_t>(head)] = 0;
   }
   return mask;
@@ -175,48 +164,9 @@ ae::RunOptions run_options_from_js(const val& o) {
   return options;
 }
 
-// The trace of a forward pass: {tokens, ids, n, embeddings, layers: [{selfAttention, output,
-// stages, stageNorms}], output}. stages: {input, norm1, attention, residual1, norm2, ffnHidden,
-// ffn, residual2, output} (ae::layer_stages; input, attention and output are the same arrays as
-// the previous layer's output or the embeddings, selfAttention.output and output);
-// stageNorms: the same keys, each n lengths (ae::row_norms).
-val forward_to_js(const std::vector<std::string>& tokens, const std::vector<int>& ids, const ae::ForwardTrace& trace) {
-  val layers = val::array();
-  val embeddings = to_js(trace.embeddings);
-  val previous_output = embeddings;
-  for (size_t i = 0; i < trace.layers.size(); ++i) {
-    const ae::LayerTrace& layer = trace.layers[i];
-    val l = val::object();
-    val attention = multi_head_to_js(layer.self_attention);
-    val output = to_js(layer.output);
-    l.set("selfAttention", attention);
-    l.set("output", output);
-    val stages = val::object(), norms = val::object();
-    for (const ae::LayerStage& s : ae::layer_stages(layer, trace.layer_input(i))) {
-      const std::string name = s.name;
-      if (name == "input") stages.set(name, previous_output);
-      else if (name == "attention") stages.set(name, attention["output"]);
-      else if (name == "output") stages.set(name, output);
-      else stages.set(name, to_js(*s.value));
-      norms.set(name, to_js(ae::row_norms(*s.value)));
-    }
-    l.set("stages", stages);
-    l.set("stageNorms", norms);
-    layers.call<void>("push", l);
-    previous_output = output;
-  }
-  val out = val::object();
-  out.set("tokens", to_js(tokens));
-  out.set("ids", val::array(ids));
-  out.set("n", static_cast<int>(tokens.size()));
-  out.set("embeddings", embeddings);
-  out.set("layers", layers);
-  out.set("output", to_js(trace.output));
-  return out;
-}
 std::string bytes_from_js(const val& array, const char* name) {
   if (array.isUndefined() || array.isNull() || !array.instanceof (val::global("Uint8Array")))
-    argument_error(std::string(name) + " must be a Uint8Array");
+    argument_error(std::string(name) + " must be a Uint8Array", name);
   std::string bytes(array["length"].as<size_t>(), '\0');
   val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<uint8_t*>(bytes.data()))).call<void>("set", array);
   return bytes;

@@ -1,7 +1,8 @@
 // Conversions between JS values and the core's types, shared by every Embind file in
 // bindings/. Reading: options objects, whole numbers, typed arrays with shapes, each
-// failing with std::invalid_argument and a message that names the argument. Writing:
-// matrices as Float32Array copies, traces as plain objects.
+// failing with ae::InputError (bad-input) whose message and field name the argument. Writing:
+// matrices as Float32Array copies, one attention call's trace as a plain object (a forward
+// pass's trace crosses in the packed form, packed.h).
 #pragma once
 
 #include "model/config.h"
@@ -19,7 +20,8 @@ namespace aejs {
 
 using emscripten::val;
 
-[[noreturn]] void argument_error(const std::string& why);
+// Throws ae::InputError bad-input; field: the argument or option at fault, when there is one.
+[[noreturn]] void argument_error(const std::string& why, const std::string& field = {});
 
 int whole_number(const val& v, const std::string& name);
 
@@ -49,10 +51,6 @@ val to_js(const std::vector<std::string>& strings);
 
 val trace_to_js(const ae::AttentionTrace& t);
 
-val head_to_js(const ae::HeadTrace& h);
-
-val multi_head_to_js(const ae::MultiHeadTrace& t);
-
 ae::AttentionOptions attention_options_from_js(const val& o);
 
 ae::ModelConfig config_from_js(const val& o);
@@ -65,10 +63,6 @@ std::vector<std::vector<uint8_t>> head_mask_from_js(const val& pairs, const ae::
 
 // {causal, window, scale, scoreMultiplier} → RunOptions; causal only when given.
 ae::RunOptions run_options_from_js(const val& o);
-
-// The trace of a forward pass: {tokens, ids, n, embeddings, layers: [{selfAttention, output,
-// stages, stageNorms}], output} (js_values.cpp).
-val forward_to_js(const std::vector<std::string>& tokens, const std::vector<int>& ids, const ae::ForwardTrace& trace);
 
 std::string bytes_from_js(const val& array, const char* name);
 

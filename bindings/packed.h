@@ -1,35 +1,38 @@
-// A lighter form of TrainedModel.analyze's result: the whole trace packed into one
-// Float32Array plus an Int32Array of offsets, instead of ~100 typed arrays in nested objects
-// (building those costs more than the forward pass itself; docs/benchmarks.md). JS gets views
-// into that one array (web/lib/engine.mjs, unpackTrace), so the shape seen by callers is the
-// same as analyze's.
+// The one form in which a forward pass's trace crosses to JS (docs/trace-format.md): every
+// matrix copied once into one Float32Array `data`, and a header (a JSON string) that names
+// each matrix with its shape and offset, plus the format's name and version. JS finds a matrix
+// by its name ("layer.2.head.1.weights"; web/lib/trace.mjs) and never by its position, so the
+// order below may change without a reader noticing; a change of names or meaning is a new
+// kTraceVersion. Building ~100 nested typed arrays instead cost more than the forward pass
+// itself (docs/benchmarks.md).
 //
-// Layout of `data`, matrices row-major, in this order (n tokens, d = dModel, dh = headDim):
-//   embeddings                                        n×d
-//   for each layer:
-//     for each head: q, k, v (n×dh), rawScores, scaledScores, maskedScores, weights (n×n),
-//                    output (n×dh)                    8 matrices per head
-//     concat, selfAttention output, layer output      n×d each
-//   output                                            n×d
-//   for each layer (the layer stages, ae::layer_stages; the others are views of the above):
-//     norm1, residual1, norm2 (n×d), ffnHidden (n×d_ff), ffn, residual2 (n×d)
-//     the 9 stage norms (input … output), n each
-// A layer left out of the trace (traced[l] = 0) has only its layer output, and no stages.
-// offsets[i] is where the i-th matrix starts; offsets[last] = data.length.
+// Names (n tokens, d = dModel, dh = headDim, f = dFF):
+//   embeddings                                   n×d
+//   layer.{l}.head.{h}.{q,k,v}                   n×dh
+//   layer.{l}.head.{h}.{rawScores,scaledScores,maskedScores,weights}   n×n
+//   layer.{l}.head.{h}.output                    n×dh
+//   layer.{l}.concat, layer.{l}.attention        n×d (heads side by side; after W_O)
+//   layer.{l}.output                             n×d
+//   layer.{l}.stage.{norm1,residual1,norm2,ffn,residual2}   n×d; layer.{l}.stage.ffnHidden n×f
+//   layer.{l}.stageNorm.{input,norm1,attention,residual1,norm2,ffnHidden,ffn,residual2,output}
+//                                                n×1: each stage's row lengths (ae::row_norms)
+//   output                                       n×d
+// A layer left out of the trace (RunOptions::traced_layers) has only layer.{l}.output.
 #pragma once
 
 #include "inference/trained_model.h"
+#include "model/transformer.h"
 
 #include <emscripten/val.h>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace aejs {
 
-inline constexpr int kPackedPerHead = 8;   // q, k, v, rawScores, scaledScores, maskedScores, weights, output
-inline constexpr int kPackedPerLayer = 3;  // concat, selfAttention output, layer output
-inline constexpr int kPackedStagesPerLayer = 6 + ae::kLayerStageCount;  // new stages, then all norms
+inline constexpr const char* kTraceFormat = "attention-explorer-trace";
+inline constexpr int kTraceVersion = 1;
 
 // {position, token, probability, top: [{token, probability}]} or null.
 emscripten::val prediction_to_js(const std::optional<ae::Prediction>& prediction);
@@ -38,7 +41,11 @@ emscripten::val prediction_to_js(const std::optional<ae::Prediction>& prediction
 // vocabulary (a copy), best: the most probable token as `best_text` shows it}.
 emscripten::val probabilities_to_js(const ae::WordProbabilities& p, const std::string& best_text);
 
-// {tokens, ids, n, unknown, prediction, nLayers, nHeads, traced, dModel, headDim, data, offsets}.
+// RandomModel.run: {tokens, ids, n, trace: {header, data}}.
+emscripten::val packed_run_to_js(const std::vector<std::string>& tokens, const std::vector<int>& ids,
+                                 const ae::ForwardTrace& trace);
+
+// analyze() of both model kinds: packed_run_to_js plus {unknown, prediction}.
 emscripten::val packed_analysis_to_js(const ae::Analysis& analysis);
 
 }  // namespace aejs

@@ -2,6 +2,7 @@
 
 #include "io/gpt2.h"
 #include "ops/softmax.h"
+#include "util/error.h"
 
 #include <algorithm>
 #include <optional>
@@ -36,21 +37,20 @@ int traced_layer_count(const ModelConfig& c, const RunOptions& run) {
 
 Gpt2Model::Gpt2Model(std::string_view config_json, std::string_view safetensors, std::string_view vocab_json,
                      std::string_view merges_txt) {
-  const ModelConfig config = gpt2_config_from_json(config_json);
-  tokenizer_ = BpeTokenizer::parse(vocab_json, merges_txt);
-  if (tokenizer_.size() != config.vocab_size)
-    input_error("vocab.json has " + std::to_string(tokenizer_.size()) + " tokens but config.json's vocab_size is " +
-                std::to_string(config.vocab_size));
-  model_ = load_gpt2_weights(config, safetensors);
-  end_of_text_ = tokenizer_.id("<|endoftext|>");
+  recode_input_errors(ErrorCode::BadModel, [&] {  // every refusal here is about the files
+    const ModelConfig config = gpt2_config_from_json(config_json);
+    tokenizer_ = BpeTokenizer::parse(vocab_json, merges_txt);
+    if (tokenizer_.size() != config.vocab_size)
+      input_error("vocab.json has " + std::to_string(tokenizer_.size()) + " tokens but config.json's vocab_size is " +
+                  std::to_string(config.vocab_size));
+    model_ = load_gpt2_weights(config, safetensors);
+    end_of_text_ = tokenizer_.id("<|endoftext|>");
+  });
 }
 
 std::vector<int> Gpt2Model::encode_checked(std::string_view text, const char* what) const {
   std::vector<int> ids = tokenizer_.encode(text);
-  if (ids.empty()) input_error(std::string("the ") + what + " is empty; type a few words");
-  if (static_cast<int>(ids.size()) > config().max_len)
-    input_error(std::string("the ") + what + " has " + std::to_string(ids.size()) +
-                " tokens; this model reads at most " + std::to_string(config().max_len));
+  check_token_count(static_cast<int>(ids.size()), config().max_len, what);
   return ids;
 }
 
@@ -70,10 +70,12 @@ Analysis Gpt2Model::analyze(std::string_view text, const AnalysisOptions& option
   if (trace_bytes(config(), n, traced) > kMaxTraceBytes) {
     int fits = n;
     while (fits > 1 && trace_bytes(config(), fits, traced) > kMaxTraceBytes) --fits;
-    input_error("the trace of " + std::to_string(n) + " tokens in " + std::to_string(traced) + " layers would need " +
-                std::to_string(trace_bytes(config(), n, traced) >> 20) + " MiB; this model reads at most " +
-                std::to_string(fits) + " tokens with " + std::to_string(traced) +
-                " layers traced (trace fewer layers for a longer text)");
+    throw InputError(ErrorCode::TooLong,
+                     "the trace of " + std::to_string(n) + " tokens in " + std::to_string(traced) +
+                         " layers would need " + std::to_string(trace_bytes(config(), n, traced) >> 20) +
+                         " MiB; this model reads at most " + std::to_string(fits) + " tokens with " +
+                         std::to_string(traced) + " layers traced (trace fewer layers for a longer text)",
+                     "text");
   }
   model_->forward(a.ids, run_options(options, n), &a.trace);
 

@@ -2,6 +2,7 @@
 
 #include "io/json_input.h"
 #include "ops/softmax.h"
+#include "util/error.h"
 
 #include <algorithm>
 #include <functional>
@@ -15,11 +16,17 @@ namespace {
 
 bool prepends_cls(Task task) { return task == Task::WordOrder; }
 
+void check_generates(Task task) {
+  if (task != Task::NextWord)
+    throw InputError(ErrorCode::WrongTask, "only a next-word (decoder) model can generate text");
+}
+
 // The pronoun the coreference model resolves: its last occurrence in the sentence.
 int pronoun_position(const std::vector<std::string>& tokens, const std::string& pronoun) {
   for (size_t i = tokens.size(); i-- > 0;)
     if (tokens[i] == pronoun) return static_cast<int>(i);
-  input_error("the sentence has no \"" + pronoun + "\" for the coreference model to resolve");
+  throw InputError(ErrorCode::NoPronoun, "the sentence has no \"" + pronoun + "\" for the coreference model to resolve",
+                   pronoun);
 }
 
 // config.json's optional "pronoun" (a coreference model's; "it" when absent), one word of the vocabulary.
@@ -77,13 +84,16 @@ std::string to_string(Task task) {
   return "?";
 }
 
-TrainedModel::TrainedModel(Checkpoint c)
-    : model_(std::move(c.model)), vocab_(Vocabulary::parse(c.vocab_text)), config_json_(std::move(c.config_json)) {
-  task_ = task_from_string(task_name(config_json_));
-  if (task_ == Task::Coreference) pronoun_ = pronoun_of(config_json_, vocab_);
-  if (vocab_.size() != model_->config().vocab_size)
-    input_error("vocab.txt has " + std::to_string(vocab_.size()) + " tokens but the model expects " +
-                std::to_string(model_->config().vocab_size));
+// Every refusal here is about the model's files: bad-model.
+TrainedModel::TrainedModel(Checkpoint c) : model_(std::move(c.model)), config_json_(std::move(c.config_json)) {
+  recode_input_errors(ErrorCode::BadModel, [&] {
+    vocab_ = Vocabulary::parse(c.vocab_text);
+    task_ = task_from_string(task_name(config_json_));
+    if (task_ == Task::Coreference) pronoun_ = pronoun_of(config_json_, vocab_);
+    if (vocab_.size() != model_->config().vocab_size)
+      input_error("vocab.txt has " + std::to_string(vocab_.size()) + " tokens but the model expects " +
+                  std::to_string(model_->config().vocab_size));
+  });
 }
 
 Analysis TrainedModel::analyze(std::string_view text, const AnalysisOptions& options) const {
@@ -94,11 +104,9 @@ Analysis TrainedModel::analyze(std::string_view text, const AnalysisOptions& opt
 
 Analysis TrainedModel::run_traced(std::string_view text, const AnalysisOptions& options) const {
   Vocabulary::Encoded encoded = vocab_.encode(text, prepends_cls(task_));
-  if (encoded.ids.size() == (prepends_cls(task_) ? 1u : 0u)) input_error("the sentence is empty; type a few words");
   const int n = static_cast<int>(encoded.ids.size());
-  if (n > config().max_len)
-    input_error("the sentence has " + std::to_string(n) + " tokens; this model reads at most " +
-                std::to_string(config().max_len));
+  // [CLS] alone is an empty sentence.
+  check_token_count(encoded.ids.size() == 1 && prepends_cls(task_) ? 0 : n, config().max_len, "sentence");
 
   RunOptions run = options.run;
   if (!options.knockout.empty()) {
@@ -162,9 +170,7 @@ std::optional<Prediction> TrainedModel::predict(const Analysis& a, int top_k) co
 }
 
 std::vector<std::string> TrainedModel::generate(std::string_view prompt, int max_new_words) const {
-  if (task_ != Task::NextWord) input_error("only a next-word (decoder) model can generate text");
-  Vocabulary::Encoded encoded = vocab_.encode(prompt);
-  if (encoded.ids.empty()) input_error("the prompt is empty; type a few words");
+  Vocabulary::Encoded encoded = encode_prompt(prompt);  // a prompt over max_len is refused, not answered with []
   return greedy_words(*model_, vocab_, std::move(encoded.ids), max_new_words,
                       [&](const std::vector<int>& ids) { return model_->forward(ids, RunOptions{}, nullptr); });
 }
@@ -207,13 +213,9 @@ std::vector<WordProbability> most_probable(const Matrix& probabilities, int k,
 }  // namespace
 
 Vocabulary::Encoded TrainedModel::encode_prompt(std::string_view prompt) const {
-  if (task_ != Task::NextWord) input_error("only a next-word (decoder) model can generate text");
+  check_generates(task_);
   Vocabulary::Encoded encoded = vocab_.encode(prompt);
-  if (encoded.ids.empty()) input_error("the prompt is empty; type a few words");
-  const int n = static_cast<int>(encoded.ids.size());
-  if (n > config().max_len)
-    input_error("the prompt has " + std::to_string(n) + " tokens; this model reads at most " +
-                std::to_string(config().max_len));
+  check_token_count(static_cast<int>(encoded.ids.size()), config().max_len, "prompt");
   return encoded;
 }
 

@@ -121,19 +121,20 @@ class TrainedModel {
   WordProbabilities probabilities(std::string_view text, const AnalysisOptions& options = {}) const;
 
   // Greedy completion for a next-word model: appends the most probable word until [SEP],
-  // max_new_words words, or max_len. Returns the new words.
+  // max_new_words words, or max_len. Returns the new words. Throws wrong-task for another
+  // model, empty-input or too-long for the prompt (check_token_count).
   std::vector<std::string> generate(std::string_view prompt, int max_new_words) const;
 
   // generate() step by step, with a KV cache (each step computes only the newest row) or
   // without (each step re-runs the full forward pass), keeping what each step computed and
   // the work it did. Both give the same tokens; logits and attention agree to float rounding.
-  // The same errors as generate(), plus a prompt longer than max_len and max_new_words < 0.
+  // The same errors as generate(), plus max_new_words < 0.
   Generation generate_steps(std::string_view prompt, int max_new_words, bool use_cache) const;
   // generate() with a KV cache and nothing kept but the words (what the page times).
   std::vector<std::string> generate_cached(std::string_view prompt, int max_new_words) const;
 
  private:
-  // The prompt of generate_steps/generate_cached as ids; throws for the errors they list.
+  // The prompt of generate/generate_steps/generate_cached as ids; throws for the errors they list.
   Vocabulary::Encoded encode_prompt(std::string_view prompt) const;
   std::optional<Prediction> predict(const Analysis& analysis, int top_k) const;
   // analyze() without the prediction: the tokens and the traced forward pass.

@@ -2,6 +2,7 @@
 
 #include "io/half.h"
 #include "io/json_input.h"
+#include "util/error.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -170,9 +171,12 @@ void write_file(const std::string& path, std::string_view bytes) {
   }
 }
 
-// Adds "where: " in front of a message from a later stage.
-[[noreturn]] void rethrow_with_context(const std::string& where, const std::exception& e) {
-  throw std::invalid_argument(where + ": " + e.what());
+// A stage's refusal as bad-model (whichever code it had: a config that fails validate() is
+// bad-config when built, but here the file is at fault), with "where: " in front when named.
+// A new exception rather than `throw;`: the JS side frees what it catches only if it left
+// C++ by a plain throw (bindings.cpp, take_exception).
+[[noreturn]] void throw_bad_model(const std::string& where, const std::invalid_argument& e) {
+  throw InputError(ErrorCode::BadModel, where.empty() ? e.what() : where + ": " + e.what(), error_field(e));
 }
 
 // A config.json claiming a huge model next to a small weights file must fail before the
@@ -201,8 +205,7 @@ Checkpoint build_checkpoint_stages(std::string_view config_text, std::string_vie
     c.config_json = parse_json_input(config_text, "config: invalid JSON");
     c.config = config_from_json(c.config_json);
   } catch (const std::invalid_argument& e) {
-    if (config_name.empty()) throw;
-    rethrow_with_context(config_name, e);
+    throw_bad_model(config_name, e);
   }
   try {
     const SafetensorsFile file = parse_safetensors(safetensors);
@@ -210,8 +213,7 @@ Checkpoint build_checkpoint_stages(std::string_view config_text, std::string_vie
     c.model = std::make_unique<Transformer>(c.config);
     load_weights(*c.model, file);
   } catch (const std::invalid_argument& e) {
-    if (weights_name.empty()) throw;
-    rethrow_with_context(weights_name, e);
+    throw_bad_model(weights_name, e);
   }
   c.vocab_text = std::string(vocab_text);
   return c;
@@ -222,10 +224,11 @@ Checkpoint build_checkpoint(std::string_view config_text, std::string_view safet
   try {
     return build_checkpoint_stages(config_text, safetensors, vocab_text, config_name, weights_name);
   } catch (const std::bad_alloc&) {  // every size is checked first; this is the last resort, with a message
-    throw std::runtime_error("checkpoint: out of memory while loading a " + std::to_string(safetensors.size()) +
-                             "-byte weights file (a model of up to " + std::to_string(kMaxParameters) +
-                             " parameters may need 3 times its size while loading); close other tabs or use a "
-                             "smaller model");
+    throw ResourceError(ErrorCode::OutOfMemory,
+                        "checkpoint: out of memory while loading a " + std::to_string(safetensors.size()) +
+                            "-byte weights file (a model of up to " + std::to_string(kMaxParameters) +
+                            " parameters may need 3 times its size while loading); close other tabs or use a "
+                            "smaller model");
   }
 }
 

@@ -1,6 +1,7 @@
 #include "io/gpt2.h"
 
 #include "io/json_input.h"
+#include "util/error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -195,10 +196,10 @@ std::unique_ptr<Transformer> load_gpt2_weights(const ModelConfig& config, std::s
   try {
     model = std::make_unique<Transformer>(config, kMaxImportedParameters);
   } catch (const std::bad_alloc&) {
-    throw std::runtime_error("model.safetensors: out of memory for a model of " +
-                             std::to_string(config.parameter_count()) + " parameters (" +
-                             std::to_string(config.parameter_count() * 4 >> 20) +
-                             " MiB as F32, next to the file); close other tabs or open a smaller model");
+    throw ResourceError(ErrorCode::OutOfMemory,
+                        "model.safetensors: out of memory for a model of " + std::to_string(config.parameter_count()) +
+                            " parameters (" + std::to_string(config.parameter_count() * 4 >> 20) +
+                            " MiB as F32, next to the file); close other tabs or open a smaller model");
   }
   model->visit_parameters([&](const std::string& name, Matrix& value) {
     if (name == "output_bias") return;  // GPT-2 has none: stays zero

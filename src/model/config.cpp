@@ -1,6 +1,7 @@
 #include "model/config.h"
 
 #include "model/head_split.h"
+#include "util/error.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -9,12 +10,16 @@ namespace ae {
 
 namespace {
 
-[[noreturn]] void config_error(const std::string& why) { throw std::invalid_argument("config: " + why); }
+// field: the config key the rule is about (empty for a rule between several keys).
+[[noreturn]] void config_error(const std::string& why, const std::string& field = {}) {
+  throw InputError(ErrorCode::BadConfig, "config: " + why, field);
+}
 
 void require_positive(const char* field, int value, int limit) {
   if (value < 1 || value > limit)
-    config_error(std::string(field) + " must be between 1 and " + std::to_string(limit) + ", got " +
-                 std::to_string(value));
+    config_error(
+        std::string(field) + " must be between 1 and " + std::to_string(limit) + ", got " + std::to_string(value),
+        field);
 }
 
 }  // namespace
@@ -26,18 +31,19 @@ void ModelConfig::validate(int64_t max_parameters) const {
   require_positive("n_layers", n_layers, 64);
   require_positive("max_len", max_len, 1 << 16);
   if (d_ff < 0 || d_ff > 16384)
-    config_error("d_ff must be 0 (meaning 4·d_model) or at most 16384, got " + std::to_string(d_ff));
+    config_error("d_ff must be 0 (meaning 4·d_model) or at most 16384, got " + std::to_string(d_ff), "d_ff");
   if (d_model % n_heads != 0)
     config_error("n_heads (" + std::to_string(n_heads) + ") must divide d_model (" + std::to_string(d_model) +
-                 ") so that every head gets the same width");
+                     ") so that every head gets the same width",
+                 "n_heads");
   if (positional == PositionalEncoding::Rope && head_dim() % 2 != 0)
     config_error("RoPE rotates pairs of features, so the head width d_model/n_heads (" + std::to_string(head_dim()) +
                  ") must be even");
   if (positional == PositionalEncoding::Sinusoidal && d_model % 2 != 0)
     config_error("sinusoidal encoding pairs sin and cos, so d_model (" + std::to_string(d_model) + ") must be even");
   if (!(layer_norm_eps > 0.0f) || !std::isfinite(layer_norm_eps))
-    config_error("layer_norm_eps must be a positive number");
-  if (!(rope_base > 1.0f) || !std::isfinite(rope_base)) config_error("rope_base must be a number above 1");
+    config_error("layer_norm_eps must be a positive number", "layer_norm_eps");
+  if (!(rope_base > 1.0f) || !std::isfinite(rope_base)) config_error("rope_base must be a number above 1", "rope_base");
   if (parameter_count() > max_parameters)
     config_error("the model would have " + std::to_string(parameter_count()) + " parameters (" +
                  std::to_string(parameter_count() * 4 / (1 << 20)) + " MiB); the limit is " +
@@ -74,13 +80,23 @@ PositionalEncoding positional_encoding_from_string(const std::string& name) {
   for (auto p : {PositionalEncoding::None, PositionalEncoding::Sinusoidal, PositionalEncoding::Learned,
                  PositionalEncoding::Rope})
     if (name == to_string(p)) return p;
-  config_error("unknown positional encoding \"" + name + "\" (expected none, sinusoidal, learned or rope)");
+  config_error("unknown positional encoding \"" + name + "\" (expected none, sinusoidal, learned or rope)",
+               "positional");
+}
+
+void check_token_count(int n, int max_len, const std::string& what) {
+  if (n == 0) throw InputError(ErrorCode::EmptyInput, "the " + what + " is empty; type a few words", what);
+  if (n > max_len)
+    throw InputError(
+        ErrorCode::TooLong,
+        "the " + what + " has " + std::to_string(n) + " tokens; this model reads at most " + std::to_string(max_len),
+        what);
 }
 
 NormPlacement norm_placement_from_string(const std::string& name) {
   if (name == "pre") return NormPlacement::Pre;
   if (name == "post") return NormPlacement::Post;
-  config_error("unknown norm placement \"" + name + "\" (expected pre or post)");
+  config_error("unknown norm placement \"" + name + "\" (expected pre or post)", "norm");
 }
 
 }  // namespace ae

@@ -45,12 +45,17 @@ struct ModelConfig {
   // loader compares it with the weights file before building the model. Needs validated dims.
   int64_t parameter_count() const;
 
-  // Throws std::invalid_argument("config: …") describing the first rule broken, including a
+  // Throws InputError(bad-config, "config: …") describing the first rule broken, including a
   // model above max_parameters.
   void validate(int64_t max_parameters = kMaxParameters) const;
 
   bool operator==(const ModelConfig&) const = default;
 };
+
+// The one check of an input's length in tokens against a model's max_len, for every model and
+// call: InputError empty-input for 0 tokens, too-long above max_len ("the <what> has n tokens;
+// this model reads at most max_len"), with `what` ("sentence", "prompt", …) as the field.
+void check_token_count(int n, int max_len, const std::string& what);
 
 std::string to_string(PositionalEncoding p);
 std::string to_string(NormPlacement p);

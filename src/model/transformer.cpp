@@ -49,9 +49,7 @@ void Transformer::init_random(uint64_t seed, float embedding_std) {
 
 Matrix Transformer::embed(const std::vector<int>& ids, int position_offset) const {
   const int n = static_cast<int>(ids.size());
-  if (n == 0) input_error("the sequence is empty; give at least one token");
-  if (n > config_.max_len)
-    input_error(std::to_string(n) + " tokens exceed the model's maximum length of " + std::to_string(config_.max_len));
+  check_token_count(n, config_.max_len, "sequence");
   if (position_offset < 0 || position_offset + n > config_.max_len)
     input_error("position offset " + std::to_string(position_offset) + " puts " + std::to_string(n) +
                 " tokens past the maximum length of " + std::to_string(config_.max_len));
@@ -75,11 +73,9 @@ Matrix Transformer::forward(const std::vector<int>& ids, const RunOptions& optio
 
 Matrix Transformer::forward_embeddings(const Matrix& x_in, const RunOptions& o, ForwardTrace* trace) const {
   const int n = static_cast<int>(x_in.rows());
-  if (n == 0) input_error("the sequence is empty; give at least one token");
+  check_token_count(n, config_.max_len, "sequence");
   if (x_in.cols() != config_.d_model)
     input_error("embeddings are " + shape_string(x_in) + " but the model width is " + std::to_string(config_.d_model));
-  if (n > config_.max_len)
-    input_error(std::to_string(n) + " tokens exceed the model's maximum length of " + std::to_string(config_.max_len));
   if (!all_finite(x_in)) input_error("embeddings contain NaN or infinity");
   if (config_.cross_attention && !o.memory) input_error("this decoder cross-attends, so it needs an encoder output");
   if (o.memory && o.memory->cols() != config_.d_model)

@@ -5,6 +5,7 @@
 #include "ops/gemm.h"
 #include "ops/matmul.h"
 #include "ops/softmax.h"
+#include "util/error.h"
 #include "util/rng.h"
 
 #include <cmath>
@@ -64,8 +65,9 @@ void check_scores_finite(const Matrix& scores) {
 
 void check_attention_shapes(const Matrix& q, const Matrix& k, const Matrix& v) {
   auto fail = [](const std::string& why) { throw std::invalid_argument("attention: " + why); };
-  if (q.rows() == 0 || k.rows() == 0)
-    fail("empty sequence (Q has " + std::to_string(q.rows()) + " rows, K has " + std::to_string(k.rows()) + ")");
+  if (q.rows() == 0 || k.rows() == 0)  // the same words as attention_fused.cpp
+    throw InputError(ErrorCode::EmptyInput, "attention: empty sequence (Q has " + std::to_string(q.rows()) +
+                                                " rows, K has " + std::to_string(k.rows()) + ")");
   if (q.cols() == 0) fail("key width dk is 0");
   if (q.cols() != k.cols())
     fail("Q is " + shape_string(q) + " and K is " + shape_string(k) + ": both need the same width dk");

@@ -15,6 +15,7 @@
 #include "ops/attention_fused.h"
 
 #include "ops/f32x4.h"
+#include "util/error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -287,7 +288,9 @@ void check_output_finite(const float* q, const float* k, int n, int m, int dk, i
 template <class Arith>
 void attention_fused_with(const float* q, const float* k, const float* v, int n, int m, int dk, int dv,
                           const AttentionOptions& options, float* out, int key_block) {
-  if (n <= 0 || m <= 0) fail("empty sequence (Q has " + std::to_string(n) + " rows, K has " + std::to_string(m) + ")");
+  if (n <= 0 || m <= 0)  // the same words as attention.cpp
+    throw InputError(ErrorCode::EmptyInput, "attention: empty sequence (Q has " + std::to_string(n) + " rows, K has " +
+                                                std::to_string(m) + ")");
   if (dk <= 0) fail("key width dk is " + std::to_string(dk));
   if (dv < 0) fail("value width dv is " + std::to_string(dv));
   if (key_block < 1) fail("key_block must be ≥ 1, got " + std::to_string(key_block));

@@ -2,6 +2,7 @@
 
 #include "io/json_input.h"
 #include "text/unicode_classes.h"
+#include "util/error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -132,56 +133,60 @@ std::vector<std::string_view> gpt2_pretokenize(std::string_view text) {
 }
 
 BpeTokenizer BpeTokenizer::parse(std::string_view vocab_json, std::string_view merges_txt) {
-  BpeTokenizer t;
-  const nlohmann::json vocab = parse_json_input(vocab_json, "vocab.json: invalid JSON");
-  if (!vocab.is_object()) throw std::invalid_argument("vocab.json: expected a JSON object of token → id");
-  t.tokens_.assign(vocab.size(), std::string());
-  std::vector<bool> seen(vocab.size(), false);
-  for (const auto& [token, id] : vocab.items()) {
-    if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= static_cast<int64_t>(vocab.size()))
-      throw std::invalid_argument("vocab.json: the id of \"" + shorten_for_message(token) +
-                                  "\" must be an integer in [0, " + std::to_string(vocab.size()) + "), got " +
-                                  describe_json(id));
-    const size_t i = id.get<size_t>();
-    if (seen[i]) throw std::invalid_argument("vocab.json: id " + std::to_string(i) + " is given to two tokens");
-    seen[i] = true;
-    t.tokens_[i] = token;
-    t.ids_.emplace(token, static_cast<int>(i));
-  }
-  for (int b = 0; b < 256; ++b)
-    if (!t.ids_.count(byte_characters()[static_cast<size_t>(b)]))
-      throw std::invalid_argument("vocab.json: no token for byte " + std::to_string(b) + " (\"" +
-                                  byte_characters()[static_cast<size_t>(b)] +
-                                  "\"); is this a byte-level BPE vocabulary?");
+  // Every refusal here is about the files: bad-model.
+  return recode_input_errors(ErrorCode::BadModel, [&] {
+    BpeTokenizer t;
+    const nlohmann::json vocab = parse_json_input(vocab_json, "vocab.json: invalid JSON");
+    if (!vocab.is_object()) throw std::invalid_argument("vocab.json: expected a JSON object of token → id");
+    t.tokens_.assign(vocab.size(), std::string());
+    std::vector<bool> seen(vocab.size(), false);
+    for (const auto& [token, id] : vocab.items()) {
+      if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= static_cast<int64_t>(vocab.size()))
+        throw std::invalid_argument("vocab.json: the id of \"" + shorten_for_message(token) +
+                                    "\" must be an integer in [0, " + std::to_string(vocab.size()) + "), got " +
+                                    describe_json(id));
+      const size_t i = id.get<size_t>();
+      if (seen[i]) throw std::invalid_argument("vocab.json: id " + std::to_string(i) + " is given to two tokens");
+      seen[i] = true;
+      t.tokens_[i] = token;
+      t.ids_.emplace(token, static_cast<int>(i));
+    }
+    for (int b = 0; b < 256; ++b)
+      if (!t.ids_.count(byte_characters()[static_cast<size_t>(b)]))
+        throw std::invalid_argument("vocab.json: no token for byte " + std::to_string(b) + " (\"" +
+                                    byte_characters()[static_cast<size_t>(b)] +
+                                    "\"); is this a byte-level BPE vocabulary?");
 
-  int rank = 0;
-  size_t line_number = 0;
-  for (size_t start = 0; start < merges_txt.size(); ++line_number) {
-    size_t end = merges_txt.find('\n', start);
-    if (end == std::string_view::npos) end = merges_txt.size();
-    std::string_view line = merges_txt.substr(start, end - start);
-    start = end + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty() || (line_number == 0 && line.rfind("#version", 0) == 0)) continue;
-    const size_t space = line.find(' ');
-    if (space == 0 || space == std::string_view::npos || space + 1 == line.size() ||
-        line.find(' ', space + 1) != std::string_view::npos)
-      throw std::invalid_argument("merges.txt: line " + std::to_string(line_number + 1) +
-                                  " must be two tokens separated by one space, got \"" +
-                                  shorten_for_message(std::string(line)) + "\"");
-    const std::string merged = std::string(line.substr(0, space)) + std::string(line.substr(space + 1));
-    if (!t.ids_.count(merged))
-      throw std::invalid_argument("merges.txt: line " + std::to_string(line_number + 1) + ": the merged token \"" +
-                                  shorten_for_message(merged) + "\" is not in vocab.json");
-    // encoder.py's dict would keep a repeated merge's last rank; GPT-2's files have none, so a
-    // repeat means a damaged file.
-    if (const auto [it, added] = t.ranks_.emplace(std::string(line), rank); !added)
-      throw std::invalid_argument("merges.txt: line " + std::to_string(line_number + 1) + " repeats the merge \"" +
-                                  shorten_for_message(std::string(line)) + "\" of rank " + std::to_string(it->second));
-    ++rank;
-  }
-  if (rank == 0) throw std::invalid_argument("merges.txt: no merges (an empty file, or only its #version line)");
-  return t;
+    int rank = 0;
+    size_t line_number = 0;
+    for (size_t start = 0; start < merges_txt.size(); ++line_number) {
+      size_t end = merges_txt.find('\n', start);
+      if (end == std::string_view::npos) end = merges_txt.size();
+      std::string_view line = merges_txt.substr(start, end - start);
+      start = end + 1;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.empty() || (line_number == 0 && line.rfind("#version", 0) == 0)) continue;
+      const size_t space = line.find(' ');
+      if (space == 0 || space == std::string_view::npos || space + 1 == line.size() ||
+          line.find(' ', space + 1) != std::string_view::npos)
+        throw std::invalid_argument("merges.txt: line " + std::to_string(line_number + 1) +
+                                    " must be two tokens separated by one space, got \"" +
+                                    shorten_for_message(std::string(line)) + "\"");
+      const std::string merged = std::string(line.substr(0, space)) + std::string(line.substr(space + 1));
+      if (!t.ids_.count(merged))
+        throw std::invalid_argument("merges.txt: line " + std::to_string(line_number + 1) + ": the merged token \"" +
+                                    shorten_for_message(merged) + "\" is not in vocab.json");
+      // encoder.py's dict would keep a repeated merge's last rank; GPT-2's files have none, so a
+      // repeat means a damaged file.
+      if (const auto [it, added] = t.ranks_.emplace(std::string(line), rank); !added)
+        throw std::invalid_argument("merges.txt: line " + std::to_string(line_number + 1) + " repeats the merge \"" +
+                                    shorten_for_message(std::string(line)) + "\" of rank " +
+                                    std::to_string(it->second));
+      ++rank;
+    }
+    if (rank == 0) throw std::invalid_argument("merges.txt: no merges (an empty file, or only its #version line)");
+    return t;
+  });
 }
 
 std::vector<int> BpeTokenizer::encode(std::string_view text) const {

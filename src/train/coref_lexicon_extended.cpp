@@ -59,8 +59,9 @@ void extend_family(CorefLexicon& lx, CorefFamily& f, const FamilyAdditions& a) {
   if (f.shared_pool) f.nouns[1] = f.nouns[0];
   f.flipped.assign(f.templates.size(), "");
   for (const auto& [pattern, flipped] : a.flipped) {
+    const std::string& wanted = pattern;  // clang 14 (the wasm build) cannot capture a structured binding
     const auto t = std::find_if(f.templates.begin(), f.templates.end(),
-                                [&](const CorefTemplate& x) { return x.pattern == pattern; });
+                                [&](const CorefTemplate& x) { return x.pattern == wanted; });
     if (t == f.templates.end()) throw std::logic_error("extended lexicon: no template \"" + pattern + "\"");
     f.flipped[static_cast<size_t>(t - f.templates.begin())] = flipped;
   }

@@ -3,6 +3,7 @@
 #include "io/checkpoint.h"
 #include "text/tokenizer.h"
 #include "train/recipes.h"
+#include "util/error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,10 +22,16 @@ std::string shortest(double v) {
   return buf;
 }
 
+// A setting the session refuses: bad-config, naming the setting.
+[[noreturn]] void settings_error(const std::string& why, const std::string& setting) {
+  throw InputError(ErrorCode::BadConfig, "training settings: " + why, setting);
+}
+
 void check_whole(const char* name, int value, int lo, int hi) {
   if (value < lo || value > hi)
-    throw std::invalid_argument(std::string("training settings: ") + name + " must be a whole number from " +
-                                std::to_string(lo) + " to " + std::to_string(hi) + ", got " + std::to_string(value));
+    settings_error(std::string(name) + " must be a whole number from " + std::to_string(lo) + " to " +
+                       std::to_string(hi) + ", got " + std::to_string(value),
+                   name);
 }
 
 // The recipes' model shapes (recipes.cpp: coref_config, train_word_order_models) with the
@@ -70,8 +77,7 @@ std::string to_string(SessionTask task) {
 SessionTask session_task_from_string(const std::string& name) {
   for (auto t : {SessionTask::CorefEncoder, SessionTask::CorefDecoder, SessionTask::WordOrder})
     if (to_string(t) == name) return t;
-  throw std::invalid_argument("training settings: task must be coref-encoder, coref-decoder or word-order, got \"" +
-                              name + "\"");
+  settings_error("task must be coref-encoder, coref-decoder or word-order, got \"" + name + "\"", "task");
 }
 
 SessionSettings SessionSettings::resolved() const {
@@ -92,19 +98,19 @@ SessionSettings SessionSettings::resolved() const {
   check_whole("layers", s.n_layers, 1, B::kMaxLayers);
   check_whole("batch", s.batch, coref ? 2 : 1, B::kMaxBatch);  // coreference batches hold whole pairs
   if (coref && s.batch % 2 != 0)
-    throw std::invalid_argument(
-        "training settings: batch must be even for coreference (each step sees whole "
-        "minimal pairs), got " +
-        std::to_string(s.batch));
+    settings_error(
+        "batch must be even for coreference (each step sees whole minimal pairs), got " + std::to_string(s.batch),
+        "batch");
   const int d_model = coref ? recipe.d_model : 32;
   if (d_model % s.n_heads != 0 || (s.positional == PositionalEncoding::Rope && (d_model / s.n_heads) % 2 != 0))
-    throw std::invalid_argument("training settings: heads must divide d_model = " + std::to_string(d_model) +
-                                " into heads of even width (1, 2, 4, 8), got " + std::to_string(s.n_heads));
+    settings_error("heads must divide d_model = " + std::to_string(d_model) +
+                       " into heads of even width (1, 2, 4, 8), got " + std::to_string(s.n_heads),
+                   "heads");
   if (!(s.learning_rate >= B::kMinLearningRate && s.learning_rate <= B::kMaxLearningRate))
-    throw std::invalid_argument("training settings: learning rate must lie in [" + shortest(B::kMinLearningRate) +
-                                ", " + shortest(B::kMaxLearningRate) + "], got " + shortest(s.learning_rate));
-  if (s.seed > B::kMaxSeed)
-    throw std::invalid_argument("training settings: seed must be a whole number from 0 to 2^53 − 1");
+    settings_error("learning rate must lie in [" + shortest(B::kMinLearningRate) + ", " +
+                       shortest(B::kMaxLearningRate) + "], got " + shortest(s.learning_rate),
+                   "learningRate");
+  if (s.seed > B::kMaxSeed) settings_error("seed must be a whole number from 0 to 2^53 − 1", "seed");
   return s;
 }
 

@@ -160,7 +160,7 @@ test('engine errors show in the alert and the page recovers', async ({ page }) =
 
   await sentence.fill('word '.repeat(129));
   await expect(app(page)).toHaveAttribute('data-error-code', 'too-long');
-  await expect(alert(page)).toHaveAttribute('title', /129 tokens exceed the model's maximum length of 128/);
+  await expect(alert(page)).toHaveAttribute('title', /the sequence has 129 tokens; this model reads at most 128/);
   await sentence.fill('Short again.');
   await expectRendered(page, 'Short again.');
   await expect(alert(page)).toHaveText('');

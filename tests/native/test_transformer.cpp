@@ -249,7 +249,7 @@ TEST_CASE("post-LN and pre-LN stacks give different outputs for the same weights
 TEST_CASE("bad inputs throw std::invalid_argument with a message") {
   const ae::Transformer model = make_model(small_config(false));
   CHECK_THROWS_WITH_AS(model.forward({}, {}, nullptr), doctest::Contains("empty"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(model.forward(sample_ids(kMaxLen + 1), {}, nullptr), doctest::Contains("maximum length"),
+  CHECK_THROWS_WITH_AS(model.forward(sample_ids(kMaxLen + 1), {}, nullptr), doctest::Contains("reads at most"),
                        std::invalid_argument);
   CHECK_NOTHROW(model.forward(sample_ids(kMaxLen), {}, nullptr));
   for (int bad_id : {-1, kVocab, kVocab + 100}) {

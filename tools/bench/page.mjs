@@ -294,12 +294,11 @@ const kernels = await kernelPage.evaluate(
     timeCall(() => model.analyze(lesson), WARM_MS);
     timeCall(() => model.analyzePacked(lesson), WARM_MS);
     bench.analyzeTiming(lesson, 500);
-    const forward = { core: [], gelu: [], withObjects: [], withPacked: [], jsAnalyze: [], jsAnalyzePacked: [] };
+    const forward = { core: [], gelu: [], withPacked: [], jsAnalyze: [], jsAnalyzePacked: [] };
     for (let r = 0; r < (quick ? 3 : 7); r++) {
       const t = bench.analyzeTiming(lesson, quick ? 300 : 1000);
       (forward.core.push(t.coreMicroseconds),
         forward.gelu.push(t.geluMicroseconds),
-        forward.withObjects.push(t.withObjectsMicroseconds),
         forward.withPacked.push(t.withPackedMicroseconds));
       forward.jsAnalyze.push(1000 * timeCall(() => model.analyze(lesson), 100));
       forward.jsAnalyzePacked.push(1000 * timeCall(() => model.analyzePacked(lesson), 100));
@@ -494,7 +493,6 @@ say(
     [
       ['core forward + trace + prediction (in wasm)', fmt(f.core, 0), mark(f.core <= 50)],
       ['… of which GELU (in wasm)', fmt(f.gelu, 0), ''],
-      ['… + building the nested JS objects of analyze() (in wasm)', fmt(f.withObjects, 0), ''],
       ['… + the packed form, one Float32Array (in wasm)', fmt(f.withPacked, 0), ''],
       ['TrainedModel.analyze(text) from JS', fmt(f.jsAnalyze, 0), mark(f.jsAnalyze <= 50)],
       [

@@ -277,7 +277,6 @@ const forward = {
   core: [],
   gelu: [],
   products: [],
-  withObjects: [],
   withPacked: [],
   jsAnalyze: [],
   jsAnalyzePacked: [],
@@ -290,7 +289,6 @@ for (let r = 0; r < modelRounds; r++) {
   (forward.core.push(t.coreMicroseconds),
     forward.gelu.push(t.geluMicroseconds),
     forward.products.push(t.matrixProductsMicroseconds),
-    forward.withObjects.push(t.withObjectsMicroseconds),
     forward.withPacked.push(t.withPackedMicroseconds));
   productsFlop = t.matrixProductsFlop;
   forward.jsAnalyze.push(1000 * (await timeCall({ run: () => lessonModel.analyze(LESSON) }, 100)));
@@ -624,8 +622,10 @@ say(
     ['what', 'µs per call'],
     [
       ['core: forward + trace + prediction, in wasm', fmt(fwd.core, 0)],
-      ['core + building the nested JS objects of analyze(), in wasm', fmt(fwd.withObjects, 0)],
-      ['core + the packed form (one Float32Array + offsets, bindings/packed.h), in wasm', fmt(fwd.withPacked, 0)],
+      [
+        'core + the packed trace (one Float32Array + a named header, bindings/packed.h), in wasm',
+        fmt(fwd.withPacked, 0),
+      ],
       ['`TrainedModel.analyze(text)` from JS', fmt(fwd.jsAnalyze, 0)],
       ['`TrainedModel.analyzePacked(text)` from JS, unpacked into views', fmt(fwd.jsAnalyzePacked, 0)],
       ['core, native (x86-64 baseline build)', fmt(nativeModel?.forward_us, 0)],
@@ -646,10 +646,7 @@ say(
     `with ${engine.tokenize(LESSON).length} rows and widths of 8 to 128, packing and edge tiles outweigh the arithmetic.`,
 );
 say();
-say(
-  `Building the JS objects costs ${fmt(fwd.withObjects - fwd.core, 0)} µs on top of the core's ${fmt(fwd.core, 0)} µs; the packed form ` +
-    `${fmt(fwd.withPacked - fwd.core, 0)} µs.`,
-);
+say(`The packed trace costs ${fmt(fwd.withPacked - fwd.core, 0)} µs on top of the core's ${fmt(fwd.core, 0)} µs.`);
 say();
 const trainingWasm = median(training);
 say(

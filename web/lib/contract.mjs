@@ -1,25 +1,32 @@
 // The input contract of the engine (web/lib/engine.mjs): every argument and option of every
 // exported call is checked here, by type and range, before anything reaches wasm, and the
 // call gets a clean copy (only known options, typed values). The core still checks what only
-// it can judge (a sentence's length in tokens, a config's shape); its errors get a code here too.
+// it can judge (a sentence's length in tokens, a config's shape) and sets the code of its errors
+// itself (src/util/error.h, ae::ErrorCode); nothing here reads a message to classify an error.
 //
 // Errors are EngineErrors: `message` for people, `code` and `details` for the page to translate
-// (README, "Errors"). Codes:
+// (README, "Errors"). details.call names the call; a core error's details.field names the
+// argument, option or config key at fault when there is one. Codes (the core's marked "core"):
 //   bad-option      an argument or option of the wrong type or out of range;
 //                   details {call, option, expected, got}
 //   unknown-option  an option the call does not know (a typo); details {call, option, expected}
-//   too-long        text over the model's maximum length, or over MAX_TEXT_LENGTH
-//   empty-input     an empty sentence, prompt or sequence
-//   no-pronoun      the coreference model got a sentence without its pronoun ("it", "它")
-//   wrong-task      generate* on a model that is not a next-word decoder
-//   bad-config      a random model's config the core refuses (e.g. heads not dividing dModel)
-//   bad-model       model files that do not load (config.json, weights, vocabulary)
+//   too-long        core: more tokens than the model's maxLen (config.maxLen; ae::check_token_count,
+//                   field "sentence"/"prompt"/"sequence"/"text"); JS: text over MAX_TEXT_LENGTH
+//   empty-input     core: an empty sentence, prompt or sequence (field: which)
+//   no-pronoun      core: the coreference model got a sentence without its pronoun ("it", "它");
+//                   details.pronoun (= field) is that pronoun
+//   wrong-task      core: generate* on a model that is not a next-word decoder
+//   bad-config      core: a random model's or a training session's config it refuses (e.g. heads
+//                   not dividing dModel); field: the config key, e.g. "n_heads", "positional"
+//   bad-model       core: model files that do not load (config.json, weights, vocabulary)
 //   unknown-model   a model URL that answers with an HTTP error (404, …)
 //   timeout         fetchTrainedModel got no answer within its timeout
-//   out-of-memory   the call needed more memory than wasm can have
+//   out-of-memory   core: the call needed more memory than wasm can have
 //   deleted         a model, workspace or bench used after delete()
-//   bad-input       any other input the core refuses (NaN in q, every key masked, …)
-//   internal        a trap inside wasm: a bug, after which the module may be broken (reload it)
+//   bad-input       core: any other input it refuses (NaN in q, every key masked, …); field: the
+//                   argument when there is one
+//   internal        a trap inside wasm: a bug, after which the module may be broken (reload it);
+//                   or a trace of another format version (trace.mjs: module and page differ)
 
 export class EngineError extends Error {
   constructor(message, code, details = {}) {
@@ -222,27 +229,12 @@ export function openedModelOptions(config) {
   return { ...analysisOptions(config), layers: integers(0, config.nLayers - 1, config.nLayers) };
 }
 
-// Core errors are plain messages; these fragments give them a code (first match wins).
-const CORE_CODES = [
-  [/tokens exceed the model's maximum length|this model reads at most/, 'too-long'],
-  [/is empty|empty sequence/, 'empty-input'],
-  [/has no "[^"]+" for the coreference model/, 'no-pronoun'],
-  [/only a next-word \(decoder\) model/, 'wrong-task'],
-  [/out of memory/, 'out-of-memory'],
-];
-const PRONOUN = /has no "([^"]+)"/;
-const OUT_OF_MEMORY = /^(std::bad_alloc|bad_array_new_length|vector|basic_string)$/;
-
-// An EngineError for a message thrown by the core in `call`; `fallback` is the code when no
-// fragment matches (bad-model while loading a model, bad-config for a random model's config).
-export function coreError(message, call, fallback = 'bad-input') {
-  if (OUT_OF_MEMORY.test(message))
-    return new EngineError(
-      `${call}: out of memory (${message}): the input needs more memory than wasm can have`,
-      'out-of-memory',
-      { call },
-    );
-  const code = CORE_CODES.find(([pattern]) => pattern.test(message))?.[1] ?? fallback;
-  if (code === 'no-pronoun') return new EngineError(message, code, { call, pronoun: PRONOUN.exec(message)[1] });
-  return new EngineError(message, code, { call });
+// The EngineError for an error the core threw in `call`: {code, message, field} as the core set
+// them (bindings.cpp, takeException; src/util/error.h). The field names what the error is about:
+// an argument or config key, or for no-pronoun the pronoun the sentence lacks.
+export function coreError({ code, message, field }, call) {
+  const details = { call };
+  if (field) details.field = field;
+  if (code === 'no-pronoun') details.pronoun = field;
+  return new EngineError(message, code, details);
 }

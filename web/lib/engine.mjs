@@ -24,6 +24,7 @@ export { EngineError } from './contract.mjs'; // what every failed call throws (
 import { guarded } from './guarded.mjs';
 import { unpackAnalysis } from './unpack.mjs';
 export { guarded, unpackAnalysis };
+export { TRACE_FORMAT, TRACE_VERSION, readTrace, traceName } from './trace.mjs';
 
 const INT32_MAX = 2 ** 31 - 1;
 const SEED_MAX = Number.MAX_SAFE_INTEGER; // seeds cross as doubles: whole and exact below 2^53
@@ -42,20 +43,22 @@ export class RandomModel {
   constructor(module, config) {
     this.#module = module;
     const checked = options('createRandomModel', config, RANDOM_CONFIG, 'config');
-    this.#handle = guarded(module, 'createRandomModel', () => new module.RandomModel(checked), 'bad-config');
+    this.#handle = guarded(module, 'createRandomModel', () => new module.RandomModel(checked));
     this.config = guarded(module, 'config', () => this.#handle.config());
     this.parameterCount = guarded(module, 'parameterCount', () => this.#handle.parameterCount());
   }
 
   // run(text, {causal, window, scale, scoreMultiplier}) → {tokens, ids, n, embeddings,
   // layers: [{selfAttention: {heads: [{q, k, v, rawScores, scaledScores, maskedScores,
-  // weights, output}], concat, output}, output}], output}. Matrices are row-major
-  // Float32Arrays: scores and weights n×n, q/k/v/output n×headDim, the rest n×dModel.
+  // weights, output}], concat, output}, output, stages, stageNorms}], tracedLayers, output}.
+  // Matrices are row-major Float32Arrays, views of the one packed trace read by name
+  // (unpack.mjs, docs/trace-format.md): scores and weights n×n, q/k/v/output n×headDim, the
+  // rest n×dModel.
   run(sentence, runOptionsValue = {}) {
     if (!this.#handle) throw deleted('run', 'model');
     const [t] = args('run', [sentence], { text: text() });
     const o = options('run', runOptionsValue, runOptions);
-    return guarded(this.#module, 'run', () => this.#handle.run(t, o));
+    return unpackAnalysis(guarded(this.#module, 'run', () => this.#handle.run(t, o)));
   }
 
   // Frees the C++ model; the object is unusable afterwards.
@@ -153,7 +156,6 @@ export class TrainedModel {
       module,
       'loadTrainedModel',
       () => new module.TrainedModel(files.config, files.weights, files.vocab),
-      'bad-model',
     );
     this.config = guarded(module, 'config', () => this.#handle.config());
     // config.json parsed once, for the keys only the page reads (coreference_head, splits,
@@ -190,7 +192,7 @@ export class TrainedModel {
   analyze(sentence, analysis = {}) {
     const handle = this.#live('analyze');
     const [t, o] = this.#analysisArgs('analyze', sentence, analysis);
-    return guarded(this.#module, 'analyze', () => handle.analyze(t, o));
+    return unpackAnalysis(guarded(this.#module, 'analyze', () => handle.analyze(t, o)));
   }
 
   // probabilities(text, {causal, window, scale, scoreMultiplier, knockout, ablate}) →
@@ -265,12 +267,12 @@ export class TrainedModel {
     return guarded(this.#module, 'generateCached', () => handle.generateCached(p, count));
   }
 
-  // analyze() with the trace packed into one Float32Array (bindings/packed.h) and unpacked
-  // here into views of it: the same shape as analyze's result, built several times faster.
+  // analyze() under its earlier name: since the one trace format (docs/trace-format.md), both
+  // read the same packed trace (kept for callers and an opened model's API, own-model.mjs).
   analyzePacked(sentence, analysis = {}) {
     const handle = this.#live('analyzePacked');
     const [t, o] = this.#analysisArgs('analyzePacked', sentence, analysis);
-    return unpackAnalysis(guarded(this.#module, 'analyzePacked', () => handle.analyzePacked(t, o)));
+    return unpackAnalysis(guarded(this.#module, 'analyzePacked', () => handle.analyze(t, o)));
   }
 
   delete() {
@@ -286,7 +288,7 @@ function deepFreeze(value) {
 
 // A separate copy of a trained model for timing inside wasm (bindings/bench.cpp); benchmarks
 // only, in the engine of the benchmarks' module (see loadEngine).
-//   analyzeTiming(text, reps) → {coreMicroseconds, geluMicroseconds, withObjectsMicroseconds, withPackedMicroseconds, reps}
+//   analyzeTiming(text, reps) → {coreMicroseconds, geluMicroseconds, withPackedMicroseconds, reps}
 //   trainingThroughput({steps, batchSize, examples, seed}) → {stepsPerSecond, seconds, steps, …}
 export class ModelBench {
   #module;
@@ -306,7 +308,6 @@ export class ModelBench {
       module,
       'createModelBench',
       () => new module.ModelBench(files.config, files.weights, files.vocab),
-      'bad-model',
     );
   }
 
@@ -353,7 +354,7 @@ export class TrainingSession {
   constructor(module, settings) {
     this.#module = module;
     const checked = options('createTrainingSession', settings, TRAINING_SETTINGS, 'settings');
-    this.#handle = guarded(module, 'createTrainingSession', () => new module.TrainingSession(checked), 'bad-config');
+    this.#handle = guarded(module, 'createTrainingSession', () => new module.TrainingSession(checked));
     this.settings = guarded(module, 'settings', () => this.#handle.settings());
   }
 

@@ -8,20 +8,21 @@ import { EngineError, coreError } from './contract.mjs';
 // where the innermost frame put it (16–480 B lower per failed call, until the stack ran out
 // after ~330,000 failures). Emscripten's own invoke_* wrappers, which catch C++ exceptions for
 // C++ callers, do the same as here: stackSave() before, stackRestore() on the error path. Then
-// takeExceptionMessage frees the exception object (bindings/bindings.cpp). The argument copies
+// takeException reads the core's {code, message, field} and frees the exception object
+// (bindings/bindings.cpp). The argument copies
 // Embind makes are freed by the C++ side (text crosses as a val, see js_values.h).
-export function guarded(module, call, fn, fallbackCode = 'bad-input') {
+export function guarded(module, call, fn) {
   const stack = module.stackSave();
   try {
     return fn();
   } catch (thrown) {
     module.stackRestore(stack);
-    throw toError(module, thrown, call, fallbackCode);
+    throw toError(module, thrown, call);
   }
 }
 
-function toError(module, thrown, call, fallbackCode) {
-  if (typeof thrown === 'number') return coreError(module.takeExceptionMessage(thrown), call, fallbackCode);
+function toError(module, thrown, call) {
+  if (typeof thrown === 'number') return coreError(module.takeException(thrown), call);
   if (thrown instanceof EngineError) return thrown;
   // Embind's own checks (BindingError, TypeError), or a trap in wasm — a bug, after which the
   // module may be broken: keep the message, add a code.

@@ -26,7 +26,7 @@ export function pickGpt2Files(fileList) {
 // Copies a Blob (streamed) or a Uint8Array into a new ByteBuffer in wasm memory.
 async function intoWasm(module, source, onProgress) {
   const total = source instanceof Uint8Array ? source.length : source.size;
-  const buffer = guarded(module, 'openGpt2Model', () => new module.ByteBuffer(total), 'out-of-memory');
+  const buffer = guarded(module, 'openGpt2Model', () => new module.ByteBuffer(total));
   try {
     if (source instanceof Uint8Array) {
       buffer.view(0, total).set(source);
@@ -79,7 +79,7 @@ export async function openGpt2Model(getModule, files, { onProgress } = {}) {
   const module = await getModule();
   const buffer = await intoWasm(module, files.weights, onProgress);
   try {
-    const handle = guarded(module, call, () => new module.Gpt2Model(config, buffer, vocab, merges), 'bad-model');
+    const handle = guarded(module, call, () => new module.Gpt2Model(config, buffer, vocab, merges));
     return new Gpt2Model(module, handle);
   } finally {
     buffer.delete(); // the model holds its own copy of every weight
@@ -90,7 +90,7 @@ export async function openGpt2Model(getModule, files, { onProgress } = {}) {
 export function loadBpeTokenizer(module, { vocab, merges }) {
   const call = 'loadBpeTokenizer';
   const [v, m] = args(call, [vocab, merges], { vocab: text(MAX_JSON_TEXT), merges: text(MAX_JSON_TEXT) });
-  const handle = guarded(module, call, () => new module.BpeTokenizer(v, m), 'bad-model');
+  const handle = guarded(module, call, () => new module.BpeTokenizer(v, m));
   return {
     size: handle.size(),
     // encode(text) → {ids, tokens}

@@ -1,49 +1,43 @@
-// The packed analysis (one Float32Array and its offsets, bindings/packed.cpp) as the nested
-// object analyze() returns; shared by engine.mjs and own-model.mjs.
+// The packed trace (bindings/packed.h: a named header and one Float32Array) as the nested
+// object analyze() and run() return, every matrix found by its name (web/lib/trace.mjs) and a
+// view of the one array; shared by engine.mjs and own-model.mjs.
+import { readTrace, traceName } from './trace.mjs';
 
-// {data, offsets, n, nLayers, nHeads, …} from analyzePacked → analyze's nested shape, every
-// matrix a subarray view of `data` (JS-owned; the views share its buffer). Order: packed.h.
-// A layer left out of the trace (analyze's `layers` option) is null in `layers`; tracedLayers
-// lists the others.
-export function unpackAnalysis(p) {
-  let i = 0;
-  const next = () => p.data.subarray(p.offsets[i], p.offsets[++i]);
-  const isTraced = (l) => !p.traced || p.traced[l] === 1;
-  const embeddings = next();
-  const outputs = []; // every layer's output, the next traced layer's input
-  const layers = Array.from({ length: p.nLayers }, (_, l) => {
-    if (!isTraced(l)) {
-      outputs.push(next());
-      return null;
-    }
-    const heads = Array.from({ length: p.nHeads }, () => {
-      const [q, k, v, rawScores, scaledScores, maskedScores, weights, output] = Array.from({ length: 8 }, next);
-      return { q, k, v, rawScores, scaledScores, maskedScores, weights, output };
-    });
-    const [concat, attentionOutput, output] = [next(), next(), next()];
-    outputs.push(output);
-    return { selfAttention: { heads, concat, output: attentionOutput }, output };
-  });
-  const output = next();
-  // Layer stages (forward_to_js's stages/stageNorms): new matrices, then the nine norms.
-  layers.forEach((layer, l) => {
-    if (!layer) return;
-    const [norm1, residual1, norm2, ffnHidden, ffn, residual2] = Array.from({ length: 6 }, next);
-    const input = l === 0 ? embeddings : outputs[l - 1];
-    layer.stages = {
-      input,
-      norm1,
-      attention: layer.selfAttention.output,
-      residual1,
-      norm2,
-      ffnHidden,
-      ffn,
-      residual2,
-      output: layer.output,
-    };
-    layer.stageNorms = Object.fromEntries(Object.keys(layer.stages).map((key) => [key, next()]));
-  });
-  const { tokens, ids, n, unknown, prediction } = p;
+const HEAD_MATRICES = ['q', 'k', 'v', 'rawScores', 'scaledScores', 'maskedScores', 'weights', 'output'];
+// The layer stages (ae::layer_stages): input, attention and output are matrices of their own
+// names (the layer's input is the previous layer's output, or the embeddings).
+const STAGES = ['input', 'norm1', 'attention', 'residual1', 'norm2', 'ffnHidden', 'ffn', 'residual2', 'output'];
+
+// {tokens, ids, n, trace, …} from analyze, analyzePacked or run → {tokens, ids, n, embeddings,
+// layers, tracedLayers, output, …, trace: the reader}. A layer left out of the trace (analyze's
+// `layers` option) is null in `layers`; tracedLayers lists the others.
+export function unpackAnalysis({ trace, ...rest }) {
+  const t = readTrace(trace);
+  const layers = Array.from({ length: t.nLayers }, (_, l) =>
+    t.has(traceName.layer(l, 'concat')) ? readLayer(t, l) : null,
+  );
   const tracedLayers = layers.flatMap((layer, l) => (layer ? [l] : []));
-  return { tokens, ids, n, embeddings, layers, tracedLayers, output, unknown, prediction };
+  const result = { ...rest, embeddings: t.get('embeddings'), layers, tracedLayers, output: t.get('output') };
+  // The reader itself, for a caller that reads by name (not enumerable: results still compare
+  // by their matrices).
+  return Object.defineProperty(result, 'trace', { value: t });
+}
+
+function readLayer(t, l) {
+  const heads = [];
+  for (let h = 0; t.has(traceName.head(l, h, 'weights')); h++)
+    heads.push(Object.fromEntries(HEAD_MATRICES.map((m) => [m, t.get(traceName.head(l, h, m))])));
+  const matrix = {
+    input: l === 0 ? t.get('embeddings') : t.get(traceName.layer(l - 1, 'output')),
+    attention: t.get(traceName.layer(l, 'attention')),
+    output: t.get(traceName.layer(l, 'output')),
+  };
+  const stages = Object.fromEntries(STAGES.map((s) => [s, matrix[s] ?? t.get(traceName.stage(l, s))]));
+  const stageNorms = Object.fromEntries(STAGES.map((s) => [s, t.get(traceName.stageNorm(l, s))]));
+  return {
+    selfAttention: { heads, concat: t.get(traceName.layer(l, 'concat')), output: matrix.attention },
+    output: matrix.output,
+    stages,
+    stageNorms,
+  };
 }
