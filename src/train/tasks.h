@@ -47,10 +47,6 @@ struct TranslationVocabularies {
 // so that held-out pairs never meet [UNK]: a fixed corpus gives fixed vocabularies.
 TranslationVocabularies translation_vocabularies(const TranslationCorpus& corpus);
 
-struct TranslationExample {
-  std::vector<int> source;  // English ids, for the encoder
-  TrainingExample target;   // the decoder's teacher-forced input and next-word targets
-};
 // Throws std::invalid_argument naming a word either vocabulary lacks.
 TranslationExample translation_example(const TranslationPair& pair, const TranslationVocabularies& vocab);
 

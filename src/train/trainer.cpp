@@ -151,16 +151,16 @@ std::vector<size_t> next_epoch_order(std::vector<size_t>& groups, size_t group_s
 
 namespace {
 
-// train()'s checks, run before any member of Trainer is built from the options.
-const TrainOptions& checked(const std::vector<TrainingExample>& examples, const TrainOptions& options) {
-  if (examples.empty()) throw std::invalid_argument("train: no examples");
+// train()'s checks, run before any member of a trainer is built from the options.
+const TrainOptions& checked(size_t examples, const TrainOptions& options) {
+  if (examples == 0) throw std::invalid_argument("train: no examples");
   if (options.batch_size < 1 || options.steps < 0) throw std::invalid_argument("train: batch_size ≥ 1 and steps ≥ 0");
   if (!(options.dropout >= 0.0f && options.dropout < 1.0f))
     throw std::invalid_argument("train: dropout must lie in [0, 1)");
-  if (options.group_size < 1 || examples.size() % static_cast<size_t>(options.group_size) != 0)
+  if (options.group_size < 1 || examples % static_cast<size_t>(options.group_size) != 0)
     throw std::invalid_argument("train: group_size must be ≥ 1 and divide the number of examples (" +
-                                std::to_string(examples.size()) + ")");
-  const size_t n_groups = examples.size() / static_cast<size_t>(options.group_size);
+                                std::to_string(examples) + ")");
+  const size_t n_groups = examples / static_cast<size_t>(options.group_size);
   for (size_t g : options.focus_groups)
     if (g >= n_groups) throw std::invalid_argument("train: focus group " + std::to_string(g) + " out of range");
   if (options.focus_steps < 0 || (options.focus_steps > 0 && options.focus_groups.empty()))
@@ -176,22 +176,64 @@ AdamWOptions scheduled_over(const TrainOptions& options) {
   return o;
 }
 
+uint64_t dropout_stream(const TrainOptions& options) { return derive_seed(options.seed, 0x64726f70ull); }  // "drop"
+
+// The seed of example b of a step: its dropout masks and its position offset.
+uint64_t example_seed(uint64_t stream, int step, int b) {
+  return derive_seed(derive_seed(stream, static_cast<uint64_t>(step)), static_cast<uint64_t>(b));
+}
+
 }  // namespace
+
+BatchSampler::BatchSampler(size_t examples, const TrainOptions& options)
+    : options_(checked(examples, options)),
+      rng_(options.seed),
+      groups_(examples / static_cast<size_t>(options.group_size)),
+      focus_rng_(derive_seed(options.seed, 0x666f6375ull)),  // "focu"
+      focus_groups_(options.focus_groups) {
+  std::iota(groups_.begin(), groups_.end(), size_t{0});
+  order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
+}
+
+std::vector<size_t> BatchSampler::next_batch(int step) {
+  // How many of this batch's examples come from the focus groups: whole groups, so that a
+  // minimal pair is never split.
+  int focused = 0;
+  if (step < options_.focus_steps) {
+    focused = static_cast<int>(std::lround(options_.focus_share * static_cast<float>(options_.batch_size)));
+    focused -= focused % options_.group_size;
+  }
+  std::vector<size_t> batch;
+  batch.reserve(static_cast<size_t>(options_.batch_size));
+  for (int b = 0; b < options_.batch_size; ++b) batch.push_back(b < focused ? next_focus_index() : next_index());
+  return batch;
+}
+
+size_t BatchSampler::next_index() {
+  if (cursor_ == order_.size()) {
+    order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
+    cursor_ = 0;
+  }
+  return order_[cursor_++];
+}
+
+size_t BatchSampler::next_focus_index() {
+  if (focus_cursor_ == focus_order_.size()) {
+    focus_order_ = next_epoch_order(focus_groups_, static_cast<size_t>(options_.group_size), focus_rng_);
+    focus_cursor_ = 0;
+  }
+  return focus_order_[focus_cursor_++];
+}
 
 Trainer::Trainer(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options)
     : model_(model),
       examples_(examples),
-      options_(checked(examples, options)),
+      options_(checked(examples.size(), options)),
       optimizer_options_(scheduled_over(options)),
       grads_(gradient_buffer(model.config())),
       optimizer_(model, optimizer_options_),
-      rng_(options.seed),
-      groups_(examples.size() / static_cast<size_t>(options.group_size)),
-      focus_rng_(derive_seed(options.seed, 0x666f6375ull)),  // "focu"
-      focus_groups_(options.focus_groups),
-      dropout_stream_(derive_seed(options.seed, 0x64726f70ull)) {  // "drop"
-  std::iota(groups_.begin(), groups_.end(), size_t{0});
-  order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
+      sampler_(examples.size(), options),
+      dropout_stream_(dropout_stream(options)) {
   run_options_.dropout = options_.dropout;
 }
 
@@ -203,22 +245,15 @@ StepReport Trainer::step() {
   if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
   double loss = 0.0;
   int correct = 0, targets = 0;
-  // How many of this batch's examples come from the focus groups: whole groups, so that a
-  // minimal pair is never split.
-  int focused = 0;
-  if (step_ < options_.focus_steps) {
-    focused = static_cast<int>(std::lround(options_.focus_share * static_cast<float>(options_.batch_size)));
-    focused -= focused % options_.group_size;
-  }
+  const std::vector<size_t> batch = sampler_.next_batch(step_);
   for (int b = 0; b < options_.batch_size; ++b) {
-    const TrainingExample& ex = examples_[b < focused ? next_focus_index() : next_index()];
-    const uint64_t example_seed =
-        derive_seed(derive_seed(dropout_stream_, static_cast<uint64_t>(step_)), static_cast<uint64_t>(b));
-    if (options_.dropout > 0.0f) run_options_.dropout_seed = example_seed;
+    const TrainingExample& ex = examples_[batch[static_cast<size_t>(b)]];
+    const uint64_t seed = example_seed(dropout_stream_, step_, b);
+    if (options_.dropout > 0.0f) run_options_.dropout_seed = seed;
     if (options_.random_position_offset) {
       const int room = model_.config().max_len - static_cast<int>(ex.ids.size());
       run_options_.position_offset =
-          room > 0 ? static_cast<int>(derive_seed(example_seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
+          room > 0 ? static_cast<int>(derive_seed(seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
     }
     const ExampleResult r = accumulate_gradients(model_, ex, run_options_, weight, grads_);
     loss += r.loss;
@@ -233,20 +268,68 @@ StepReport Trainer::step() {
   return report;
 }
 
-size_t Trainer::next_index() {
-  if (cursor_ == order_.size()) {
-    order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
-    cursor_ = 0;
-  }
-  return order_[cursor_++];
+namespace {
+
+const TrainOptions& checked_pair(const Transformer& decoder, const std::vector<TranslationExample>& examples,
+                                 const TrainOptions& options) {
+  check_pair({decoder, decoder});
+  if (options.random_position_offset)
+    throw std::invalid_argument("encoder–decoder training: random_position_offset is not supported");
+  return checked(examples.size(), options);
 }
 
-size_t Trainer::next_focus_index() {
-  if (focus_cursor_ == focus_order_.size()) {
-    focus_order_ = next_epoch_order(focus_groups_, static_cast<size_t>(options_.group_size), focus_rng_);
-    focus_cursor_ = 0;
+}  // namespace
+
+EncoderDecoderTrainer::EncoderDecoderTrainer(Transformer& encoder, Transformer& decoder,
+                                             const std::vector<TranslationExample>& examples,
+                                             const TrainOptions& options)
+    : encoder_(encoder),
+      decoder_(decoder),
+      examples_(examples),
+      options_(checked_pair(decoder, examples, options)),
+      optimizer_options_(scheduled_over(options)),
+      encoder_grads_(gradient_buffer(encoder.config())),
+      decoder_grads_(gradient_buffer(decoder.config())),
+      encoder_optimizer_(encoder, optimizer_options_),
+      decoder_optimizer_(decoder, optimizer_options_),
+      sampler_(examples.size(), options),
+      dropout_stream_(dropout_stream(options)) {}
+
+StepReport EncoderDecoderTrainer::step() {
+  if (finished())
+    throw std::logic_error("EncoderDecoderTrainer::step: all " + std::to_string(options_.steps) + " steps are done");
+  const float weight = 1.0f / static_cast<float>(options_.batch_size);
+  zero_parameters(encoder_grads_);
+  zero_parameters(decoder_grads_);
+  if (matmul_has_tiles()) {
+    encoder_grads_.hold_transposed_weights(encoder_);
+    decoder_grads_.hold_transposed_weights(decoder_);
   }
-  return focus_order_[focus_cursor_++];
+  const EncoderDecoder pair{encoder_, decoder_};
+  EncoderDecoderGradients grads{encoder_grads_, decoder_grads_};
+  EncoderDecoderOptions run;
+  run.encoder.dropout = run.decoder.dropout = options_.dropout;
+  double loss = 0.0;
+  int correct = 0, targets = 0;
+  const std::vector<size_t> batch = sampler_.next_batch(step_);
+  for (int b = 0; b < options_.batch_size; ++b) {
+    const TranslationExample& ex = examples_[batch[static_cast<size_t>(b)]];
+    const uint64_t seed = example_seed(dropout_stream_, step_, b);
+    run.encoder.dropout_seed = derive_seed(seed, 2);  // each model its own masks
+    run.decoder.dropout_seed = derive_seed(seed, 3);
+    const ExampleResult r = accumulate_gradients(pair, ex.source, ex.target, run, weight, grads);
+    loss += r.loss;
+    correct += r.correct;
+    targets += static_cast<int>(ex.target.targets.size());
+  }
+  const float lr = scheduled_learning_rate(optimizer_options_, step_);
+  const float encoder_norm = encoder_optimizer_.step(encoder_, encoder_grads_);
+  const float decoder_norm = decoder_optimizer_.step(decoder_, decoder_grads_);
+  const StepReport report{step_, static_cast<float>(loss / options_.batch_size),
+                          static_cast<float>(correct) / static_cast<float>(targets),
+                          std::hypot(encoder_norm, decoder_norm), lr};
+  ++step_;
+  return report;
 }
 
 void train(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,
