@@ -140,6 +140,40 @@ ExampleResult accumulate_gradients(const EncoderDecoder& pair, const std::vector
   return r;
 }
 
+GreedyDecoding greedy_decode(const EncoderDecoder& pair, const std::vector<int>& source, int start, int end,
+                             int max_steps) {
+  check_pair(pair);
+  if (source.empty()) throw std::invalid_argument("greedy_decode: the source is empty");
+  if (max_steps < 1) throw std::invalid_argument("greedy_decode: max_steps must be ≥ 1");
+  const Matrix memory = pair.encoder.forward(source, RunOptions{}, nullptr);
+  RunOptions options;
+  options.memory = &memory;
+  const int steps = std::min(max_steps, pair.decoder.config().max_len - 1);  // the prefix holds start too
+  GreedyDecoding out;
+  std::vector<int> prefix = {start};
+  for (int step = 0; step < steps; ++step) {
+    ForwardTrace trace;
+    const Matrix hidden = pair.decoder.forward(prefix, options, &trace);
+    const Eigen::Index last = hidden.rows() - 1;
+    const Eigen::RowVectorXf logits = pair.decoder.logits(hidden.row(last)).row(0);
+    Eigen::Index best = 0;
+    const float top = logits.maxCoeff(&best);
+    out.tokens.push_back(static_cast<int>(best));
+    out.probabilities.push_back(1.0f / (logits.array() - top).exp().sum());
+    auto& layers = out.cross_attention.emplace_back();
+    for (const LayerTrace& layer : trace.layers) {
+      auto& heads = layers.emplace_back();
+      for (const HeadTrace& head : layer.cross_attention.value().heads) {
+        const Eigen::RowVectorXf row = head.attention.weights.row(last);
+        heads.emplace_back(row.data(), row.data() + row.size());
+      }
+    }
+    if (best == end) break;
+    prefix.push_back(static_cast<int>(best));
+  }
+  return out;
+}
+
 std::vector<size_t> next_epoch_order(std::vector<size_t>& groups, size_t group_size, Rng& rng) {
   shuffle(groups, rng);
   std::vector<size_t> order;

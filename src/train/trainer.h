@@ -65,6 +65,21 @@ ExampleResult accumulate_gradients(const EncoderDecoder& pair, const std::vector
 ExampleResult evaluate_example(const EncoderDecoder& pair, const std::vector<int>& source,
                                const TrainingExample& example, const EncoderDecoderOptions& options);
 
+// Greedy decoding with an encoder–decoder: the decoder starts from `start` and appends its
+// arg-max word until it writes `end` (kept in tokens) or max_steps words (or its max_len). Each
+// step recomputes the whole prefix (forward_cached has no cross-attention), which is fine for
+// sentences of a few dozen words.
+struct GreedyDecoding {
+  std::vector<int> tokens;           // the words written, without `start`
+  std::vector<float> probabilities;  // the softmax probability of each, at its step
+  // cross_attention[step][layer][head][j]: the weight the step's query (the decoder's last row)
+  // puts on source word j: the trace's cross-attention weights, row by row.
+  std::vector<std::vector<std::vector<std::vector<float>>>> cross_attention;
+};
+// Throws std::invalid_argument for an empty source, max_steps < 1 or a decoder without cross-attention.
+GreedyDecoding greedy_decode(const EncoderDecoder& pair, const std::vector<int>& source, int start, int end,
+                             int max_steps);
+
 struct TrainOptions {
   int steps = 1000;
   int batch_size = 32;

@@ -126,6 +126,31 @@ TEST_CASE("training: an encoder–decoder learns to copy its source through cros
   CHECK(before < 0.3);
   CHECK(after > 0.95);
 
+  // Greedy decoding writes the source back, one word per step, and each step's cross-attention
+  // is a distribution over the source per layer and head.
+  int copied = 0;
+  for (const auto& ex : test_set) {
+    const GreedyDecoding d = greedy_decode(pair, ex.source, 1, 0, 5);
+    copied += d.tokens == ex.source;
+    REQUIRE(d.cross_attention.size() == d.tokens.size());
+    REQUIRE(d.probabilities.size() == d.tokens.size());
+    for (const auto& layers : d.cross_attention) {
+      REQUIRE(layers.size() == 1);
+      REQUIRE(layers[0].size() == 2);
+      for (const auto& weights : layers[0]) {
+        REQUIRE(weights.size() == ex.source.size());
+        CHECK(std::accumulate(weights.begin(), weights.end(), 0.0) == doctest::Approx(1.0).epsilon(1e-5));
+      }
+    }
+    for (float p : d.probabilities) CHECK((p > 0.0f && p <= 1.0f));
+  }
+  INFO("greedy copies " << copied << " of " << test_set.size());
+  CHECK(copied >= 180);
+  // It stops at the end token, which it writes: here the first word of a source.
+  const GreedyDecoding stop = greedy_decode(pair, test_set[0].source, 1, test_set[0].source[0], 5);
+  CHECK(stop.tokens == std::vector<int>{test_set[0].source[0]});
+  CHECK_THROWS_AS(greedy_decode(pair, {}, 1, 0, 5), std::invalid_argument);
+
   // The same seed: the same weights, bit for bit, in both models.
   auto [encoder2, decoder2] = fresh();
   o.steps = 20;
