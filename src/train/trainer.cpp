@@ -217,6 +217,31 @@ uint64_t example_seed(uint64_t stream, int step, int b) {
   return derive_seed(derive_seed(stream, static_cast<uint64_t>(step)), static_cast<uint64_t>(b));
 }
 
+// A step's sums over its batch.
+struct BatchTally {
+  double loss = 0.0;
+  int correct = 0, targets = 0;
+  StepReport report(int step, int batch_size, float norm, float lr) const {
+    return {step, static_cast<float>(loss / batch_size), static_cast<float>(correct) / static_cast<float>(targets),
+            norm, lr};
+  }
+};
+
+// Calls accumulate(example index, b, example seed) → {result, its number of targets} for each
+// example of the sampler's batch `step`, and sums what they give.
+template <class Accumulate>
+BatchTally run_batch(BatchSampler& sampler, uint64_t stream, int step, Accumulate&& accumulate) {
+  BatchTally tally;
+  const std::vector<size_t> batch = sampler.next_batch(step);
+  for (size_t b = 0; b < batch.size(); ++b) {
+    const auto [r, targets] = accumulate(batch[b], example_seed(stream, step, static_cast<int>(b)));
+    tally.loss += r.loss;
+    tally.correct += r.correct;
+    tally.targets += targets;
+  }
+  return tally;
+}
+
 }  // namespace
 
 BatchSampler::BatchSampler(size_t examples, const TrainOptions& options)
@@ -277,27 +302,19 @@ StepReport Trainer::step() {
   zero_parameters(grads_);
   // The backward passes' dy·Wᵀ then read Wᵀ in place, without a transpose per example.
   if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
-  double loss = 0.0;
-  int correct = 0, targets = 0;
-  const std::vector<size_t> batch = sampler_.next_batch(step_);
-  for (int b = 0; b < options_.batch_size; ++b) {
-    const TrainingExample& ex = examples_[batch[static_cast<size_t>(b)]];
-    const uint64_t seed = example_seed(dropout_stream_, step_, b);
+  const BatchTally tally = run_batch(sampler_, dropout_stream_, step_, [&](size_t index, uint64_t seed) {
+    const TrainingExample& ex = examples_[index];
     if (options_.dropout > 0.0f) run_options_.dropout_seed = seed;
     if (options_.random_position_offset) {
       const int room = model_.config().max_len - static_cast<int>(ex.ids.size());
       run_options_.position_offset =
           room > 0 ? static_cast<int>(derive_seed(seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
     }
-    const ExampleResult r = accumulate_gradients(model_, ex, run_options_, weight, grads_);
-    loss += r.loss;
-    correct += r.correct;
-    targets += static_cast<int>(ex.targets.size());
-  }
+    return std::pair{accumulate_gradients(model_, ex, run_options_, weight, grads_),
+                     static_cast<int>(ex.targets.size())};
+  });
   const float lr = scheduled_learning_rate(optimizer_options_, step_);
-  const float norm = optimizer_.step(model_, grads_);
-  const StepReport report{step_, static_cast<float>(loss / options_.batch_size),
-                          static_cast<float>(correct) / static_cast<float>(targets), norm, lr};
+  const StepReport report = tally.report(step_, options_.batch_size, optimizer_.step(model_, grads_), lr);
   ++step_;
   return report;
 }
@@ -343,25 +360,17 @@ StepReport EncoderDecoderTrainer::step() {
   EncoderDecoderGradients grads{encoder_grads_, decoder_grads_};
   EncoderDecoderOptions run;
   run.encoder.dropout = run.decoder.dropout = options_.dropout;
-  double loss = 0.0;
-  int correct = 0, targets = 0;
-  const std::vector<size_t> batch = sampler_.next_batch(step_);
-  for (int b = 0; b < options_.batch_size; ++b) {
-    const TranslationExample& ex = examples_[batch[static_cast<size_t>(b)]];
-    const uint64_t seed = example_seed(dropout_stream_, step_, b);
+  const BatchTally tally = run_batch(sampler_, dropout_stream_, step_, [&](size_t index, uint64_t seed) {
+    const TranslationExample& ex = examples_[index];
     run.encoder.dropout_seed = derive_seed(seed, 2);  // each model its own masks
     run.decoder.dropout_seed = derive_seed(seed, 3);
-    const ExampleResult r = accumulate_gradients(pair, ex.source, ex.target, run, weight, grads);
-    loss += r.loss;
-    correct += r.correct;
-    targets += static_cast<int>(ex.target.targets.size());
-  }
+    return std::pair{accumulate_gradients(pair, ex.source, ex.target, run, weight, grads),
+                     static_cast<int>(ex.target.targets.size())};
+  });
   const float lr = scheduled_learning_rate(optimizer_options_, step_);
   const float encoder_norm = encoder_optimizer_.step(encoder_, encoder_grads_);
   const float decoder_norm = decoder_optimizer_.step(decoder_, decoder_grads_);
-  const StepReport report{step_, static_cast<float>(loss / options_.batch_size),
-                          static_cast<float>(correct) / static_cast<float>(targets),
-                          std::hypot(encoder_norm, decoder_norm), lr};
+  const StepReport report = tally.report(step_, options_.batch_size, std::hypot(encoder_norm, decoder_norm), lr);
   ++step_;
   return report;
 }
