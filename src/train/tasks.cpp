@@ -48,6 +48,36 @@ TrainingExample coref_decoder_example(const CorefExample& e, const Vocabulary& v
   return ex;
 }
 
+namespace {
+
+void add_words(const std::vector<TranslationPair>& split, std::vector<std::string>& english,
+               std::vector<std::string>& chinese) {
+  for (const auto& p : split) {
+    english.insert(english.end(), p.english.tokens.begin(), p.english.tokens.end());
+    chinese.insert(chinese.end(), p.resolved.begin(), p.resolved.end());
+  }
+}
+
+}  // namespace
+
+TranslationVocabularies translation_vocabularies(const TranslationCorpus& corpus) {
+  std::vector<std::string> english, chinese;
+  add_words(corpus.train, english, chinese);
+  for (const auto& [name, split] : corpus.evaluation_splits()) add_words(*split, english, chinese);
+  return {Vocabulary::from_words(english), Vocabulary::from_words(chinese)};
+}
+
+TranslationExample translation_example(const TranslationPair& p, const TranslationVocabularies& vocab) {
+  TranslationExample ex{ids_of(p.english.tokens, vocab.source), {}};
+  const std::vector<int> words = ids_of(p.resolved, vocab.target);
+  ex.target.ids.push_back(Vocabulary::kCls);
+  ex.target.ids.insert(ex.target.ids.end(), words.begin(), words.end());
+  for (size_t i = 0; i < ex.target.ids.size(); ++i) ex.target.positions.push_back(static_cast<int>(i));
+  ex.target.targets = words;
+  ex.target.targets.push_back(Vocabulary::kSep);
+  return ex;
+}
+
 TrainingExample word_order_example(const WordOrderExample& e, const Vocabulary& vocab) {
   std::vector<int> ids = {Vocabulary::kCls};
   for (int id : ids_of(e.tokens, vocab)) ids.push_back(id);

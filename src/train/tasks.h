@@ -33,6 +33,23 @@ int coref_query_row(CorefReader reader, const CorefExample& example);
 // Word order: "[CLS] 猫 追 狗" → at [CLS], name the agent 猫.
 TrainingExample word_order_example(const WordOrderExample& example, const Vocabulary& vocab);
 
+// Translation, English → Chinese, for an encoder–decoder (make_translation_corpus). The encoder
+// reads the English tokens as they are; the decoder reads [CLS] y0 … y(n−1) and must predict
+// y0 … y(n−1) [SEP] (teacher forcing): [CLS] starts and [SEP] ends a translation, so the target
+// vocabulary needs no tokens of its own. Only the resolved Chinese is a target: the lesson's
+// translation always names the referent after the connective, and nothing in the English says
+// when 它 should be kept, so the literal rendering would be a second, unmarked answer to the same
+// input (a control token would choose it, but no view asks for it).
+struct TranslationVocabularies {
+  Vocabulary source, target;
+};
+// Every English and every Chinese word of the corpus (all splits, train first, first-seen order),
+// so that held-out pairs never meet [UNK]: a fixed corpus gives fixed vocabularies.
+TranslationVocabularies translation_vocabularies(const TranslationCorpus& corpus);
+
+// Throws std::invalid_argument naming a word either vocabulary lacks.
+TranslationExample translation_example(const TranslationPair& pair, const TranslationVocabularies& vocab);
+
 // Fraction of examples whose every target is the arg-max prediction.
 float accuracy(const Transformer& model, const std::vector<TrainingExample>& examples);
 

@@ -140,6 +140,40 @@ ExampleResult accumulate_gradients(const EncoderDecoder& pair, const std::vector
   return r;
 }
 
+GreedyDecoding greedy_decode(const EncoderDecoder& pair, const std::vector<int>& source, int start, int end,
+                             int max_steps) {
+  check_pair(pair);
+  if (source.empty()) throw std::invalid_argument("greedy_decode: the source is empty");
+  if (max_steps < 1) throw std::invalid_argument("greedy_decode: max_steps must be ≥ 1");
+  const Matrix memory = pair.encoder.forward(source, RunOptions{}, nullptr);
+  RunOptions options;
+  options.memory = &memory;
+  const int steps = std::min(max_steps, pair.decoder.config().max_len - 1);  // the prefix holds start too
+  GreedyDecoding out;
+  std::vector<int> prefix = {start};
+  for (int step = 0; step < steps; ++step) {
+    ForwardTrace trace;
+    const Matrix hidden = pair.decoder.forward(prefix, options, &trace);
+    const Eigen::Index last = hidden.rows() - 1;
+    const Eigen::RowVectorXf logits = pair.decoder.logits(hidden.row(last)).row(0);
+    Eigen::Index best = 0;
+    const float top = logits.maxCoeff(&best);
+    out.tokens.push_back(static_cast<int>(best));
+    out.probabilities.push_back(1.0f / (logits.array() - top).exp().sum());
+    auto& layers = out.cross_attention.emplace_back();
+    for (const LayerTrace& layer : trace.layers) {
+      auto& heads = layers.emplace_back();
+      for (const HeadTrace& head : layer.cross_attention.value().heads) {
+        const Eigen::RowVectorXf row = head.attention.weights.row(last);
+        heads.emplace_back(row.data(), row.data() + row.size());
+      }
+    }
+    if (best == end) break;
+    prefix.push_back(static_cast<int>(best));
+  }
+  return out;
+}
+
 std::vector<size_t> next_epoch_order(std::vector<size_t>& groups, size_t group_size, Rng& rng) {
   shuffle(groups, rng);
   std::vector<size_t> order;
@@ -151,16 +185,16 @@ std::vector<size_t> next_epoch_order(std::vector<size_t>& groups, size_t group_s
 
 namespace {
 
-// train()'s checks, run before any member of Trainer is built from the options.
-const TrainOptions& checked(const std::vector<TrainingExample>& examples, const TrainOptions& options) {
-  if (examples.empty()) throw std::invalid_argument("train: no examples");
+// train()'s checks, run before any member of a trainer is built from the options.
+const TrainOptions& checked(size_t examples, const TrainOptions& options) {
+  if (examples == 0) throw std::invalid_argument("train: no examples");
   if (options.batch_size < 1 || options.steps < 0) throw std::invalid_argument("train: batch_size ≥ 1 and steps ≥ 0");
   if (!(options.dropout >= 0.0f && options.dropout < 1.0f))
     throw std::invalid_argument("train: dropout must lie in [0, 1)");
-  if (options.group_size < 1 || examples.size() % static_cast<size_t>(options.group_size) != 0)
+  if (options.group_size < 1 || examples % static_cast<size_t>(options.group_size) != 0)
     throw std::invalid_argument("train: group_size must be ≥ 1 and divide the number of examples (" +
-                                std::to_string(examples.size()) + ")");
-  const size_t n_groups = examples.size() / static_cast<size_t>(options.group_size);
+                                std::to_string(examples) + ")");
+  const size_t n_groups = examples / static_cast<size_t>(options.group_size);
   for (size_t g : options.focus_groups)
     if (g >= n_groups) throw std::invalid_argument("train: focus group " + std::to_string(g) + " out of range");
   if (options.focus_steps < 0 || (options.focus_steps > 0 && options.focus_groups.empty()))
@@ -176,22 +210,89 @@ AdamWOptions scheduled_over(const TrainOptions& options) {
   return o;
 }
 
+uint64_t dropout_stream(const TrainOptions& options) { return derive_seed(options.seed, 0x64726f70ull); }  // "drop"
+
+// The seed of example b of a step: its dropout masks and its position offset.
+uint64_t example_seed(uint64_t stream, int step, int b) {
+  return derive_seed(derive_seed(stream, static_cast<uint64_t>(step)), static_cast<uint64_t>(b));
+}
+
+// A step's sums over its batch.
+struct BatchTally {
+  double loss = 0.0;
+  int correct = 0, targets = 0;
+  StepReport report(int step, int batch_size, float norm, float lr) const {
+    return {step, static_cast<float>(loss / batch_size), static_cast<float>(correct) / static_cast<float>(targets),
+            norm, lr};
+  }
+};
+
+// Calls accumulate(example index, b, example seed) → {result, its number of targets} for each
+// example of the sampler's batch `step`, and sums what they give.
+template <class Accumulate>
+BatchTally run_batch(BatchSampler& sampler, uint64_t stream, int step, Accumulate&& accumulate) {
+  BatchTally tally;
+  const std::vector<size_t> batch = sampler.next_batch(step);
+  for (size_t b = 0; b < batch.size(); ++b) {
+    const auto [r, targets] = accumulate(batch[b], example_seed(stream, step, static_cast<int>(b)));
+    tally.loss += r.loss;
+    tally.correct += r.correct;
+    tally.targets += targets;
+  }
+  return tally;
+}
+
 }  // namespace
+
+BatchSampler::BatchSampler(size_t examples, const TrainOptions& options)
+    : options_(checked(examples, options)),
+      rng_(options.seed),
+      groups_(examples / static_cast<size_t>(options.group_size)),
+      focus_rng_(derive_seed(options.seed, 0x666f6375ull)),  // "focu"
+      focus_groups_(options.focus_groups) {
+  std::iota(groups_.begin(), groups_.end(), size_t{0});
+  order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
+}
+
+std::vector<size_t> BatchSampler::next_batch(int step) {
+  // How many of this batch's examples come from the focus groups: whole groups, so that a
+  // minimal pair is never split.
+  int focused = 0;
+  if (step < options_.focus_steps) {
+    focused = static_cast<int>(std::lround(options_.focus_share * static_cast<float>(options_.batch_size)));
+    focused -= focused % options_.group_size;
+  }
+  std::vector<size_t> batch;
+  batch.reserve(static_cast<size_t>(options_.batch_size));
+  for (int b = 0; b < options_.batch_size; ++b) batch.push_back(b < focused ? next_focus_index() : next_index());
+  return batch;
+}
+
+size_t BatchSampler::next_index() {
+  if (cursor_ == order_.size()) {
+    order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
+    cursor_ = 0;
+  }
+  return order_[cursor_++];
+}
+
+size_t BatchSampler::next_focus_index() {
+  if (focus_cursor_ == focus_order_.size()) {
+    focus_order_ = next_epoch_order(focus_groups_, static_cast<size_t>(options_.group_size), focus_rng_);
+    focus_cursor_ = 0;
+  }
+  return focus_order_[focus_cursor_++];
+}
 
 Trainer::Trainer(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options)
     : model_(model),
       examples_(examples),
-      options_(checked(examples, options)),
+      options_(checked(examples.size(), options)),
       optimizer_options_(scheduled_over(options)),
       grads_(gradient_buffer(model.config())),
       optimizer_(model, optimizer_options_),
-      rng_(options.seed),
-      groups_(examples.size() / static_cast<size_t>(options.group_size)),
-      focus_rng_(derive_seed(options.seed, 0x666f6375ull)),  // "focu"
-      focus_groups_(options.focus_groups),
-      dropout_stream_(derive_seed(options.seed, 0x64726f70ull)) {  // "drop"
-  std::iota(groups_.begin(), groups_.end(), size_t{0});
-  order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
+      sampler_(examples.size(), options),
+      dropout_stream_(dropout_stream(options)) {
   run_options_.dropout = options_.dropout;
 }
 
@@ -201,52 +302,77 @@ StepReport Trainer::step() {
   zero_parameters(grads_);
   // The backward passes' dy·Wᵀ then read Wᵀ in place, without a transpose per example.
   if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
-  double loss = 0.0;
-  int correct = 0, targets = 0;
-  // How many of this batch's examples come from the focus groups: whole groups, so that a
-  // minimal pair is never split.
-  int focused = 0;
-  if (step_ < options_.focus_steps) {
-    focused = static_cast<int>(std::lround(options_.focus_share * static_cast<float>(options_.batch_size)));
-    focused -= focused % options_.group_size;
-  }
-  for (int b = 0; b < options_.batch_size; ++b) {
-    const TrainingExample& ex = examples_[b < focused ? next_focus_index() : next_index()];
-    const uint64_t example_seed =
-        derive_seed(derive_seed(dropout_stream_, static_cast<uint64_t>(step_)), static_cast<uint64_t>(b));
-    if (options_.dropout > 0.0f) run_options_.dropout_seed = example_seed;
+  const BatchTally tally = run_batch(sampler_, dropout_stream_, step_, [&](size_t index, uint64_t seed) {
+    const TrainingExample& ex = examples_[index];
+    if (options_.dropout > 0.0f) run_options_.dropout_seed = seed;
     if (options_.random_position_offset) {
       const int room = model_.config().max_len - static_cast<int>(ex.ids.size());
       run_options_.position_offset =
-          room > 0 ? static_cast<int>(derive_seed(example_seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
+          room > 0 ? static_cast<int>(derive_seed(seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
     }
-    const ExampleResult r = accumulate_gradients(model_, ex, run_options_, weight, grads_);
-    loss += r.loss;
-    correct += r.correct;
-    targets += static_cast<int>(ex.targets.size());
-  }
+    return std::pair{accumulate_gradients(model_, ex, run_options_, weight, grads_),
+                     static_cast<int>(ex.targets.size())};
+  });
   const float lr = scheduled_learning_rate(optimizer_options_, step_);
-  const float norm = optimizer_.step(model_, grads_);
-  const StepReport report{step_, static_cast<float>(loss / options_.batch_size),
-                          static_cast<float>(correct) / static_cast<float>(targets), norm, lr};
+  const StepReport report = tally.report(step_, options_.batch_size, optimizer_.step(model_, grads_), lr);
   ++step_;
   return report;
 }
 
-size_t Trainer::next_index() {
-  if (cursor_ == order_.size()) {
-    order_ = next_epoch_order(groups_, static_cast<size_t>(options_.group_size), rng_);
-    cursor_ = 0;
-  }
-  return order_[cursor_++];
+namespace {
+
+const TrainOptions& checked_pair(const Transformer& decoder, const std::vector<TranslationExample>& examples,
+                                 const TrainOptions& options) {
+  check_pair({decoder, decoder});
+  if (options.random_position_offset)
+    throw std::invalid_argument("encoder–decoder training: random_position_offset is not supported");
+  return checked(examples.size(), options);
 }
 
-size_t Trainer::next_focus_index() {
-  if (focus_cursor_ == focus_order_.size()) {
-    focus_order_ = next_epoch_order(focus_groups_, static_cast<size_t>(options_.group_size), focus_rng_);
-    focus_cursor_ = 0;
+}  // namespace
+
+EncoderDecoderTrainer::EncoderDecoderTrainer(Transformer& encoder, Transformer& decoder,
+                                             const std::vector<TranslationExample>& examples,
+                                             const TrainOptions& options)
+    : encoder_(encoder),
+      decoder_(decoder),
+      examples_(examples),
+      options_(checked_pair(decoder, examples, options)),
+      optimizer_options_(scheduled_over(options)),
+      encoder_grads_(gradient_buffer(encoder.config())),
+      decoder_grads_(gradient_buffer(decoder.config())),
+      encoder_optimizer_(encoder, optimizer_options_),
+      decoder_optimizer_(decoder, optimizer_options_),
+      sampler_(examples.size(), options),
+      dropout_stream_(dropout_stream(options)) {}
+
+StepReport EncoderDecoderTrainer::step() {
+  if (finished())
+    throw std::logic_error("EncoderDecoderTrainer::step: all " + std::to_string(options_.steps) + " steps are done");
+  const float weight = 1.0f / static_cast<float>(options_.batch_size);
+  zero_parameters(encoder_grads_);
+  zero_parameters(decoder_grads_);
+  if (matmul_has_tiles()) {
+    encoder_grads_.hold_transposed_weights(encoder_);
+    decoder_grads_.hold_transposed_weights(decoder_);
   }
-  return focus_order_[focus_cursor_++];
+  const EncoderDecoder pair{encoder_, decoder_};
+  EncoderDecoderGradients grads{encoder_grads_, decoder_grads_};
+  EncoderDecoderOptions run;
+  run.encoder.dropout = run.decoder.dropout = options_.dropout;
+  const BatchTally tally = run_batch(sampler_, dropout_stream_, step_, [&](size_t index, uint64_t seed) {
+    const TranslationExample& ex = examples_[index];
+    run.encoder.dropout_seed = derive_seed(seed, 2);  // each model its own masks
+    run.decoder.dropout_seed = derive_seed(seed, 3);
+    return std::pair{accumulate_gradients(pair, ex.source, ex.target, run, weight, grads),
+                     static_cast<int>(ex.target.targets.size())};
+  });
+  const float lr = scheduled_learning_rate(optimizer_options_, step_);
+  const float encoder_norm = encoder_optimizer_.step(encoder_, encoder_grads_);
+  const float decoder_norm = decoder_optimizer_.step(decoder_, decoder_grads_);
+  const StepReport report = tally.report(step_, options_.batch_size, std::hypot(encoder_norm, decoder_norm), lr);
+  ++step_;
+  return report;
 }
 
 void train(Transformer& model, const std::vector<TrainingExample>& examples, const TrainOptions& options,

@@ -21,6 +21,12 @@ struct TrainingExample {
   std::vector<int> targets;    // the word id wanted at each of those positions
 };
 
+// An encoder–decoder's example: the source ids the encoder reads, and the decoder's example.
+struct TranslationExample {
+  std::vector<int> source;  // for the encoder
+  TrainingExample target;   // the decoder's teacher-forced input and next-word targets
+};
+
 struct ExampleResult {
   float loss = 0.0f;  // mean cross-entropy over the example's targets
   int correct = 0;    // targets whose arg-max prediction is right
@@ -59,6 +65,21 @@ ExampleResult accumulate_gradients(const EncoderDecoder& pair, const std::vector
 ExampleResult evaluate_example(const EncoderDecoder& pair, const std::vector<int>& source,
                                const TrainingExample& example, const EncoderDecoderOptions& options);
 
+// Greedy decoding with an encoder–decoder: the decoder starts from `start` and appends its
+// arg-max word until it writes `end` (kept in tokens) or max_steps words (or its max_len). Each
+// step recomputes the whole prefix (forward_cached has no cross-attention), which is fine for
+// sentences of a few dozen words.
+struct GreedyDecoding {
+  std::vector<int> tokens;           // the words written, without `start`
+  std::vector<float> probabilities;  // the softmax probability of each, at its step
+  // cross_attention[step][layer][head][j]: the weight the step's query (the decoder's last row)
+  // puts on source word j: the trace's cross-attention weights, row by row.
+  std::vector<std::vector<std::vector<std::vector<float>>>> cross_attention;
+};
+// Throws std::invalid_argument for an empty source, max_steps < 1 or a decoder without cross-attention.
+GreedyDecoding greedy_decode(const EncoderDecoder& pair, const std::vector<int>& source, int start, int end,
+                             int max_steps);
+
 struct TrainOptions {
   int steps = 1000;
   int batch_size = 32;
@@ -95,6 +116,28 @@ struct StepReport {
 // size 1 this is a plain Fisher–Yates shuffle of the examples.
 std::vector<size_t> next_epoch_order(std::vector<size_t>& groups, size_t group_size, Rng& rng);
 
+// The examples each step's batch is drawn from, in the order of TrainOptions (seeded shuffle in
+// groups, a focus phase): what Trainer and EncoderDecoderTrainer share.
+class BatchSampler {
+ public:
+  // Throws std::invalid_argument for what train() refuses (no examples, a bad batch or group size, …).
+  BatchSampler(size_t examples, const TrainOptions& options);
+  // The example indices of batch `step` (steps are drawn in order 0, 1, …).
+  std::vector<size_t> next_batch(int step);
+
+ private:
+  size_t next_index();        // the next example of the shuffled epoch
+  size_t next_focus_index();  // the same over the focus groups
+
+  TrainOptions options_;
+  Rng rng_;
+  std::vector<size_t> groups_, order_;
+  size_t cursor_ = 0;
+  Rng focus_rng_;
+  std::vector<size_t> focus_groups_, focus_order_;
+  size_t focus_cursor_ = 0;
+};
+
 // train() one step at a time, for a caller that must stop in between (the page's worker draws
 // progress and attention between chunks of steps). It holds the optimizer state, the shuffle and
 // the gradient buffer; `model` and `examples` must outlive it. Steps 0 … options.steps − 1 give
@@ -110,22 +153,39 @@ class Trainer {
   bool finished() const { return step_ >= options_.steps; }
 
  private:
-  size_t next_index();        // the next example of the shuffled epoch
-  size_t next_focus_index();  // the same over the focus groups
-
   Transformer& model_;
   const std::vector<TrainingExample>& examples_;
   TrainOptions options_;
   AdamWOptions optimizer_options_;
   Transformer grads_;
   AdamW optimizer_;
-  Rng rng_;
-  std::vector<size_t> groups_, order_;
-  size_t cursor_ = 0;
-  Rng focus_rng_;
-  std::vector<size_t> focus_groups_, focus_order_;
-  size_t focus_cursor_ = 0;
+  BatchSampler sampler_;
   RunOptions run_options_;
+  uint64_t dropout_stream_;
+  int step_ = 0;
+};
+
+// Trainer for an encoder–decoder: the same batches, schedule and dropout seeds, one AdamW per
+// model stepped in lockstep on the gradients of the one loss (each model's gradient norm is
+// clipped on its own). options.random_position_offset is refused (the two sides would need an
+// offset each). StepReport::grad_norm is the norm over both models' gradients.
+class EncoderDecoderTrainer {
+ public:
+  // Throws std::invalid_argument as Trainer does, and for a decoder without cross-attention.
+  EncoderDecoderTrainer(Transformer& encoder, Transformer& decoder, const std::vector<TranslationExample>& examples,
+                        const TrainOptions& options);
+  StepReport step();
+  int steps_done() const { return step_; }
+  bool finished() const { return step_ >= options_.steps; }
+
+ private:
+  Transformer &encoder_, &decoder_;
+  const std::vector<TranslationExample>& examples_;
+  TrainOptions options_;
+  AdamWOptions optimizer_options_;
+  Transformer encoder_grads_, decoder_grads_;
+  AdamW encoder_optimizer_, decoder_optimizer_;
+  BatchSampler sampler_;
   uint64_t dropout_stream_;
   int step_ = 0;
 };

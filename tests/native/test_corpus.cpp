@@ -3,6 +3,7 @@
 #include "text/tokenizer.h"
 #include "text/vocabulary.h"
 #include "train/corpus.h"
+#include "train/tasks.h"
 
 #include <doctest/doctest.h>
 
@@ -800,4 +801,28 @@ TEST_CASE("translation pairs: the English side keeps the coreference corpus's he
   const ae::TranslationCorpus other =
       ae::make_translation_corpus({.seed = 2, .train = 4000, .validation = 400, .heldout = 400});
   CHECK(other.hash != translation().hash);
+}
+
+TEST_CASE("translation examples: English ids in, [CLS] + resolved Chinese → the same words + [SEP] out") {
+  const ae::TranslationVocabularies v = ae::translation_vocabularies(translation());
+  const ae::TranslationPair& lesson = translation().train[0];
+  const ae::TranslationExample ex = ae::translation_example(lesson, v);
+  REQUIRE(ex.source.size() == lesson.english.tokens.size());
+  for (size_t i = 0; i < ex.source.size(); ++i) CHECK(v.source.token(ex.source[i]) == lesson.english.tokens[i]);
+  REQUIRE(ex.target.ids.size() == lesson.resolved.size() + 1);
+  REQUIRE(ex.target.targets.size() == ex.target.ids.size());
+  CHECK(ex.target.ids[0] == ae::Vocabulary::kCls);
+  CHECK(ex.target.targets.back() == ae::Vocabulary::kSep);
+  for (size_t i = 0; i < lesson.resolved.size(); ++i) {
+    CHECK(v.target.token(ex.target.ids[i + 1]) == lesson.resolved[i]);  // teacher forcing: the word before
+    CHECK(v.target.token(ex.target.targets[i]) == lesson.resolved[i]);
+    CHECK(ex.target.positions[i] == static_cast<int>(i));
+  }
+  CHECK(v.target.token(ex.target.targets[static_cast<size_t>(lesson.pronoun)]) == "动物");  // resolved, never 它
+  CHECK_FALSE(v.target.contains("它"));
+  // Every split is covered: no held-out pair meets [UNK].
+  for (const auto& [name, split] : translation_splits())
+    for (const auto& t : *split) CHECK_NOTHROW(ae::translation_example(t, v));
+  CHECK_THROWS_WITH_AS(ae::translation_example(lesson, {v.source, ae::Vocabulary()}),
+                       doctest::Contains("lacks the corpus word"), std::invalid_argument);
 }

@@ -47,6 +47,16 @@ float mean_loss(const Transformer& model, const std::vector<TrainingExample>& ex
   return static_cast<float>(sum / static_cast<double>(examples.size()));
 }
 
+// Every parameter, flattened in visiting order.
+std::vector<float> weights_of(Transformer& model) {
+  std::vector<float> weights;
+  model.visit_parameters(
+      [&](const std::string&, Matrix& m) { weights.insert(weights.end(), m.data(), m.data() + m.size()); });
+  return weights;
+}
+
+bool same_weights(Transformer& a, Transformer& b) { return weights_of(a) == weights_of(b); }
+
 }  // namespace
 
 TEST_CASE("training: a tiny model learns to recall the first word (loss < 0.05)") {
@@ -72,12 +82,11 @@ TEST_CASE("training: an encoder–decoder learns to copy its source through cros
   // its own input at position i, so only cross-attention to the encoder's output can give it.
   const auto copy_task = [](int count, uint64_t seed) {
     Rng rng(seed);
-    std::vector<std::pair<std::vector<int>, TrainingExample>> out;
+    std::vector<TranslationExample> out;
     for (int i = 0; i < count; ++i) {
       std::vector<int> source;
       for (int t = 0; t < 5; ++t) source.push_back(2 + static_cast<int>(rng.below(10)));
-      TrainingExample ex{{1, source[0], source[1], source[2], source[3]}, {0, 1, 2, 3, 4}, source};
-      out.emplace_back(source, ex);
+      out.push_back({source, {{1, source[0], source[1], source[2], source[3]}, {0, 1, 2, 3, 4}, source}});
     }
     return out;
   };
@@ -85,39 +94,79 @@ TEST_CASE("training: an encoder–decoder learns to copy its source through cros
   ModelConfig decoder_config = tiny_config();
   decoder_config.causal = true;
   decoder_config.cross_attention = true;
-  Transformer encoder(tiny_config()), decoder(decoder_config);
-  encoder.init_random(3, 0.1f);
-  decoder.init_random(4, 0.1f);
+  const auto fresh = [&] {
+    std::pair<Transformer, Transformer> models{Transformer(tiny_config()), Transformer(decoder_config)};
+    models.first.init_random(3, 0.1f);
+    models.second.init_random(4, 0.1f);
+    return models;
+  };
+  auto [encoder, decoder] = fresh();
   const EncoderDecoder pair{encoder, decoder};
-  const EncoderDecoderOptions run;
   const auto accuracy = [&] {
     int correct = 0;
-    for (const auto& [source, ex] : test_set) correct += evaluate_example(pair, source, ex, run).correct;
+    for (const auto& ex : test_set) correct += evaluate_example(pair, ex.source, ex.target, {}).correct;
     return static_cast<double>(correct) / (5.0 * static_cast<double>(test_set.size()));
   };
   const double before = accuracy();
-  AdamWOptions o;
-  o.learning_rate = 1e-2f;
-  o.warmup_steps = 20;
-  o.total_steps = 400;
-  AdamW encoder_optimizer(encoder, o), decoder_optimizer(decoder, o);
-  Transformer encoder_grads = gradient_buffer(encoder.config()), decoder_grads = gradient_buffer(decoder_config);
-  EncoderDecoderGradients grads{encoder_grads, decoder_grads};
-  const int batch = 16;
-  for (int step = 0; step < o.total_steps; ++step) {
-    zero_parameters(encoder_grads);
-    zero_parameters(decoder_grads);
-    for (int b = 0; b < batch; ++b) {
-      const auto& [source, ex] = train_set[static_cast<size_t>(step * batch + b) % train_set.size()];
-      accumulate_gradients(pair, source, ex, run, 1.0f / batch, grads);
-    }
-    encoder_optimizer.step(encoder, encoder_grads);
-    decoder_optimizer.step(decoder, decoder_grads);
+  TrainOptions o;
+  o.steps = 400;
+  o.batch_size = 16;
+  o.seed = 5;
+  o.optimizer.learning_rate = 1e-2f;
+  o.optimizer.warmup_steps = 20;
+  EncoderDecoderTrainer trainer(encoder, decoder, train_set, o);
+  float first_loss = 0.0f;
+  while (!trainer.finished()) {
+    const StepReport r = trainer.step();
+    if (r.step == 0) first_loss = r.loss;
   }
+  CHECK_THROWS_AS(trainer.step(), std::logic_error);
   const double after = accuracy();
-  INFO("accuracy before " << before << ", after " << after);
+  INFO("accuracy before " << before << ", after " << after << "; first loss " << first_loss);
   CHECK(before < 0.3);
   CHECK(after > 0.95);
+
+  // Greedy decoding writes the source back, one word per step, and each step's cross-attention
+  // is a distribution over the source per layer and head.
+  int copied = 0;
+  for (const auto& ex : test_set) {
+    const GreedyDecoding d = greedy_decode(pair, ex.source, 1, 0, 5);
+    copied += d.tokens == ex.source;
+    REQUIRE(d.cross_attention.size() == d.tokens.size());
+    REQUIRE(d.probabilities.size() == d.tokens.size());
+    for (const auto& layers : d.cross_attention) {
+      REQUIRE(layers.size() == 1);
+      REQUIRE(layers[0].size() == 2);
+      for (const auto& weights : layers[0]) {
+        REQUIRE(weights.size() == ex.source.size());
+        CHECK(std::accumulate(weights.begin(), weights.end(), 0.0) == doctest::Approx(1.0).epsilon(1e-5));
+      }
+    }
+    for (float p : d.probabilities) CHECK((p > 0.0f && p <= 1.0f));
+  }
+  INFO("greedy copies " << copied << " of " << test_set.size());
+  CHECK(copied >= 180);
+  // It stops at the end token, which it writes: here the first word of a source.
+  const GreedyDecoding stop = greedy_decode(pair, test_set[0].source, 1, test_set[0].source[0], 5);
+  CHECK(stop.tokens == std::vector<int>{test_set[0].source[0]});
+  CHECK_THROWS_AS(greedy_decode(pair, {}, 1, 0, 5), std::invalid_argument);
+
+  // The same seed: the same weights, bit for bit, in both models.
+  auto [encoder2, decoder2] = fresh();
+  o.steps = 20;
+  auto [encoder3, decoder3] = fresh();
+  EncoderDecoderTrainer a(encoder2, decoder2, train_set, o), b(encoder3, decoder3, train_set, o);
+  while (!a.finished()) CHECK(a.step().loss == b.step().loss);
+  CHECK(same_weights(encoder2, encoder3));
+  CHECK(same_weights(decoder2, decoder3));
+  auto untrained = fresh();
+  CHECK_FALSE(same_weights(decoder2, untrained.second));
+
+  ModelConfig no_cross = decoder_config;
+  no_cross.cross_attention = false;
+  Transformer plain(no_cross);
+  CHECK_THROWS_WITH_AS(EncoderDecoderTrainer(encoder2, plain, train_set, o), doctest::Contains("no cross-attention"),
+                       std::invalid_argument);
 }
 
 TEST_CASE("training: the same seed gives bit-identical weights") {
