@@ -24,13 +24,15 @@
 // A declared control, static controls = {name: spec}; spec:
 //   kind      sentence | text | select | range | toggle | layer | head | counter | button
 //             (panel-controls.mjs)
-//   label     key of its label in the panel's strings (en and zh)
+//   label     key of its label in the panel's strings (en and zh), or (panel) => key (a Play
+//             button that reads Pause while playing)
 //   default   its value when the link has none, or (panel) => value (undefined until known, e.g.
 //             the model's coreference head before the model is loaded)
 //   group     class of the <div> it is placed in (one per class, in declaration order, under
 //             the intro; this.group(cls) hands it to a panel that draws it elsewhere)
 //   options   select: [{value, label}] (label: a string key) or (panel) => […]
-//   count     layer/head: (panel) => how many (0-based in the panel, 1-based in link and labels)
+//   count     layer/head: (panel) => how many (0-based in the panel, 1-based in link and labels);
+//             optionText(i, panel): an option's text, if not i + 1
 //   min, max, step   range: numbers or (panel) => number
 //   param     its name in the link, if not `name`; toLink / fromLink: value ↔ what the link
 //             holds, when they differ (the slider's 2ᵉ exponent e, linked as d = 2ᵉ)
@@ -184,7 +186,7 @@ export class LessonPanel extends StoreElement {
   refreshControls() {
     if (!this.#controls) return;
     for (const { spec, kind, label, node } of Object.values(this.#controls)) {
-      const name = this.t(spec.label);
+      const name = this.t(given(spec.label, this));
       if (label) label.textContent = name;
       else node.textContent = name;
       if (kind.options) fillOptions(node, kind.options(spec, this), (key) => this.t(key));

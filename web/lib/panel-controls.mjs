@@ -61,7 +61,10 @@ const index = {
     return count === undefined || (Number.isInteger(v) && v >= 0 && v < count);
   },
   options: (spec, panel) =>
-    Array.from({ length: given(spec.count, panel) ?? 0 }, (_, i) => ({ value: i, text: String(i + 1) })),
+    Array.from({ length: given(spec.count, panel) ?? 0 }, (_, i) => ({
+      value: i,
+      text: spec.optionText ? spec.optionText(i, panel) : String(i + 1),
+    })),
   read: (node) => Number(node.value),
 };
 
