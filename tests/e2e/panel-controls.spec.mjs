@@ -32,7 +32,7 @@ async function openPanel(page, url, panel) {
 
 function valueOf(field, kind) {
   if (kind === 'toggle') return field.isChecked();
-  if (kind === 'counter') return field.getAttribute('data-value'); // a button: its count
+  if (kind === 'counter' || kind === 'toggles') return field.getAttribute('data-value'); // buttons: their value
   return field.inputValue();
 }
 const linked = (page, key) => new URL(page.url()).searchParams.get(key);
@@ -88,16 +88,20 @@ test('every declared panel control: link, reload, Back/Forward and Reset', async
       const view = page.locator(panel.tag);
       const field = view.locator(`[data-control="${control.name}"]`);
       const before = await valueOf(field, control.kind); // the default: the link has no controls
-      const next = await otherValue(field, control, before);
+      const start = await entries(page);
+      let next = control.kind === 'toggles' ? undefined : await otherValue(field, control, before);
       if (next === null) {
         // a select with one choice (a one-layer model's layer) has nothing to change to
         test.info().annotations.push({ type: 'one choice', description: where });
         await page.close();
         continue;
       }
-      const start = await entries(page);
-
-      await setValue(field, control.kind, next);
+      if (control.kind === 'toggles') {
+        // the panel's own buttons: the first one pressed gives the new value
+        await field.locator('button').first().click();
+        await expect.poll(() => valueOf(field, control.kind), where).not.toBe(before);
+        next = await valueOf(field, control.kind);
+      } else await setValue(field, control.kind, next);
       await expect.poll(() => linked(page, key), where).not.toBeNull();
       await page.waitForTimeout(400); // the link is written 150 ms after the last change
       expect(await entries(page), `${where}: one history entry`).toBe(start + 1);

@@ -22,8 +22,8 @@
 //                           `after` (frame() adds it for a declared panel); see the guidance section
 //
 // A declared control, static controls = {name: spec}; spec:
-//   kind      sentence | text | select | range | toggle | layer | head | counter | button
-//             (panel-controls.mjs)
+//   kind      sentence | text | select | range | toggle | layer | head | counter | button |
+//             toggles (panel-controls.mjs)
 //   label     key of its label in the panel's strings (en and zh), or (panel) => key (a Play
 //             button that reads Pause while playing)
 //   default   its value when the link has none, or (panel) => value (undefined until known, e.g.
@@ -41,6 +41,7 @@
 //   option    the engine option it sets: this.engineOptions() gathers {option: value}
 //   sample    (for the page's tests) a value other than the default to set it to
 //   press     button: (panel) => void
+//   check     toggles: (value, panel) => whether a link's value is one the panel can show
 // The panel reads value(name) / values() and sets setValues({name: value}); a change, whether
 // the reader's, Back/Forward's, Show me's or Reset's, reaches it as controlsChanged(names).
 import { StoreElement } from './store-element.mjs';
@@ -188,6 +189,7 @@ export class LessonPanel extends StoreElement {
     for (const { spec, kind, label, node } of Object.values(this.#controls)) {
       const name = this.t(given(spec.label, this));
       if (label) label.textContent = name;
+      else if (kind.passive) node.setAttribute('aria-label', name);
       else node.textContent = name;
       if (kind.options) fillOptions(node, kind.options(spec, this), (key) => this.t(key));
       for (const bound of ['min', 'max', 'step']) if (spec[bound] !== undefined) node[bound] = given(spec[bound], this);
@@ -209,6 +211,7 @@ export class LessonPanel extends StoreElement {
       const parts = buildControl(name, spec, `${id}-${name}`, this.#groups.get(cls));
       this.#controls[name] = { spec, kind, ...parts };
       if (kind.typing || kind.live) streamingControls.add(`${link}.${spec.param ?? name}`);
+      if (kind.passive) continue; // the panel's own buttons inside call setValues
       if (kind.action) parts.node.addEventListener('click', () => spec.press(this));
       else if (kind.event) parts.node.addEventListener(kind.event, () => this.#take([name]));
       else if (kind.typing) parts.node.addEventListener('input', () => this.#typed());

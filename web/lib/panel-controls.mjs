@@ -116,6 +116,19 @@ export const KINDS = {
   layer: index,
   head: index,
   button: { tag: 'button', attrs: { type: 'button' }, action: true, bare: true },
+  // A set of toggle buttons the panel draws itself (heads switched off): the value is a canonical
+  // string the panel makes (spec.check says what a link may hold); the base names the group,
+  // shows the value in data-value and keeps it in the link; the panel's buttons call setValues.
+  toggles: {
+    tag: 'div',
+    attrs: { role: 'group' },
+    parse: (s) => s,
+    format: String,
+    valid: (v, spec, panel) => typeof v === 'string' && (!spec.check || spec.check(v, panel)),
+    show: (node, v) => (node.dataset.value = v),
+    bare: true,
+    passive: true,
+  },
 };
 
 export const kindOf = (spec) => {
