@@ -29,6 +29,7 @@
 import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { sentenceControl } from '../lib/panel-controls.mjs';
 import { percent2 } from '../lib/panel-strings.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/causal-mask.mjs';
@@ -88,15 +89,11 @@ export class CausalMask extends LessonPanel {
   static link = 'causal';
   static guidance = ['showMe', 'predict'];
   static controls = {
-    sentence: {
-      kind: 'sentence',
-      label: 'sentence',
-      param: 's',
-      default: DEFAULT_SENTENCE,
+    sentence: sentenceControl(DEFAULT_SENTENCE, {
       group: MAIN,
       className: 'ae-cm-sentence',
       sample: DECODER_PROMPT.wide,
-    },
+    }),
     swap: {
       kind: 'button',
       label: 'swap',

@@ -19,6 +19,7 @@
 import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { sentenceControl } from '../lib/panel-controls.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
@@ -58,15 +59,11 @@ export class Explanation extends LessonPanel {
   static link = 'explanation';
   static guidance = ['showMe', 'predict'];
   static controls = {
-    sentence: {
-      kind: 'sentence',
-      label: 'sentence',
-      param: 's',
-      default: LESSON,
+    sentence: sentenceControl(LESSON, {
       sample: LESSON_PAIR.wide,
       group: 'ae-ex-controls',
       className: 'ae-ex-sentence',
-    },
+    }),
     swap: {
       kind: 'button',
       label: 'swap',

@@ -131,6 +131,15 @@ export const KINDS = {
   },
 };
 
+// A panel's one sentence, linked as <panel>.s (the causal-mask and explanation panels).
+export const sentenceControl = (fallback, more) => ({
+  kind: 'sentence',
+  label: 'sentence',
+  param: 's',
+  default: fallback,
+  ...more,
+});
+
 export const kindOf = (spec) => {
   const kind = KINDS[spec.kind];
   if (!kind) throw new Error(`unknown control kind "${spec.kind}"`);
