@@ -29,7 +29,7 @@
 import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
-import { sentenceControl } from '../lib/panel-controls.mjs';
+import { headControl, sentenceControl } from '../lib/panel-controls.mjs';
 import { percent2 } from '../lib/panel-strings.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/causal-mask.mjs';
@@ -73,14 +73,6 @@ const argmax = (values) => values.reduce((best, v, j) => (v > values[best] ? j :
 const MAIN = 'ae-cm-controls';
 const VIEW = 'ae-cm-view';
 const WINDOW = 'ae-cm-view ae-cm-window-controls';
-const index = (kind, count) => ({
-  kind,
-  label: kind,
-  default: (p) => p.openingHead()?.[kind],
-  count,
-  group: VIEW,
-  field: 'field inline',
-});
 
 export class CausalMask extends LessonPanel {
   static styles = [matrixCss, css];
@@ -104,8 +96,8 @@ export class CausalMask extends LessonPanel {
       },
     },
     mask: { kind: 'toggle', label: 'mask', default: true, group: VIEW, field: 'ae-cm-check' },
-    layer: index('layer', (p) => p.#model?.config.nLayers),
-    head: index('head', (p) => p.#model?.config.nHeads),
+    layer: headControl('layer', (p) => p.#model?.config.nLayers, { group: VIEW }),
+    head: headControl('head', (p) => p.#model?.config.nHeads, { group: VIEW }),
     adjective: {
       kind: 'select',
       label: 'windowSentence',

@@ -9,6 +9,7 @@
 // or is first used. Reads the shared store: lang.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { headControl } from '../lib/panel-controls.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/cross-attention.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
@@ -23,7 +24,6 @@ export const DEFAULT_A = LESSON.tired;
 export const DEFAULT_B = 'The street was too wide so it was hard to cross.';
 
 // The head the panel opens on: the model's coreference head (config.json), known once it is loaded.
-const opening = (key) => (panel) => panel.openingHead()?.[key];
 const sentence = (label, fallback) => ({
   kind: 'sentence',
   label,
@@ -31,14 +31,6 @@ const sentence = (label, fallback) => ({
   group: 'ae-ca-controls',
   className: 'ae-ca-sentence',
   sample: LESSON.wide,
-});
-const index = (kind, count) => ({
-  kind,
-  label: kind,
-  default: opening(kind),
-  count,
-  group: 'ae-ca-view',
-  field: 'field inline',
 });
 
 export class CrossAttention extends LessonPanel {
@@ -56,8 +48,8 @@ export class CrossAttention extends LessonPanel {
       group: 'ae-ca-controls',
       press: (p) => p.setValues({ a: p.value('b'), b: p.value('a') }),
     },
-    layer: index('layer', (p) => p.#model?.config.nLayers),
-    head: index('head', (p) => p.#model?.config.nHeads),
+    layer: headControl('layer', (p) => p.#model?.config.nLayers, { group: 'ae-ca-view' }),
+    head: headControl('head', (p) => p.#model?.config.nHeads, { group: 'ae-ca-view' }),
   };
 
   #parts = null;

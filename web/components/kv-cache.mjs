@@ -18,6 +18,7 @@
 import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { headControl } from '../lib/panel-controls.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/kv-cache.mjs';
@@ -43,15 +44,13 @@ const CONTROLS = 'ae-kv-controls';
 const BUTTONS = 'ae-kv-buttons';
 const COMPARE = 'ae-kv-compare-box';
 const TIMING = 'ae-kv-measure-box';
-const index = (kind, key, count) => ({
-  kind,
-  label: `${kind}Label`,
-  optionText: (i, p) => p.t(key, { i: i + 1 }),
-  default: (p) => p.openingHead()?.[kind],
-  count,
-  group: CONTROLS,
-  field: 'field',
-});
+const headSelect = (kind, key, count) =>
+  headControl(kind, count, {
+    label: `${kind}Label`,
+    optionText: (i, p) => p.t(key, { i: i + 1 }),
+    group: CONTROLS,
+    field: 'field',
+  });
 const button = (label, className, press, group = BUTTONS, attrs = {}) => ({
   kind: 'button',
   label,
@@ -103,8 +102,8 @@ export class KvCache extends LessonPanel {
       (p) => p.setValues({ prompt: partnerOf(p.value('prompt')) ?? p.value('prompt') }),
       CONTROLS,
     ),
-    layer: index('layer', 'layerN', (p) => p.#model?.config.nLayers),
-    head: index('head', 'headN', (p) => p.#model?.config.nHeads),
+    layer: headSelect('layer', 'layerN', (p) => p.#model?.config.nLayers),
+    head: headSelect('head', 'headN', (p) => p.#model?.config.nHeads),
     step: button('step', 'ae-kv-step', async (p) => {
       p.#stop();
       if (await p.load()) p.#step();

@@ -16,6 +16,7 @@
 // positions.head (1-based), positions.show (scores|weights); a control at its default is left out.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { headControl } from '../lib/panel-controls.mjs';
 import { percent2 } from '../lib/panel-strings.mjs';
 import strings from '../strings/positions.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
@@ -39,6 +40,8 @@ const SENTENCES = 'ae-pos-controls';
 const MATRIX = 'ae-pos-view';
 const SIN = 'ae-pos-view ae-pos-sin-view';
 const PAIR = 'ae-pos-view ae-pos-pair-view';
+const index = (kind) =>
+  headControl(kind, (p) => p.ropeConfig()?.[kind === 'layer' ? 'nLayers' : 'nHeads'], { default: 0, group: MATRIX });
 const sentence = (label, fallback, sample) => ({
   kind: 'text',
   label,
@@ -52,14 +55,6 @@ const choice = (label, values, key, fallback) => ({
   label,
   options: values.map((value) => ({ value, label: key(value) })),
   default: fallback,
-  group: MATRIX,
-  field: 'field inline',
-});
-const index = (kind) => ({
-  kind,
-  label: kind,
-  default: 0,
-  count: (p) => p.ropeConfig()?.[kind === 'layer' ? 'nLayers' : 'nHeads'],
   group: MATRIX,
   field: 'field inline',
 });

@@ -140,6 +140,17 @@ export const sentenceControl = (fallback, more) => ({
   ...more,
 });
 
+// The layer or head of a panel's model: 0-based, linked and labelled 1-based; opening on the
+// panel's openingHead() (the model's coreference head) unless `more` says otherwise.
+export const headControl = (kind, count, more) => ({
+  kind,
+  label: kind,
+  default: (panel) => panel.openingHead?.()?.[kind],
+  count,
+  field: 'field inline',
+  ...more,
+});
+
 export const kindOf = (spec) => {
   const kind = KINDS[spec.kind];
   if (!kind) throw new Error(`unknown control kind "${spec.kind}"`);
