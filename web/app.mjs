@@ -10,6 +10,7 @@ import { getEngine, getModelIndex } from './lib/context.mjs';
 import { format, messages, pickLanguage } from './i18n.mjs';
 import { store } from './lib/store.mjs';
 import { readUrlState, urlFor } from './lib/url-state.mjs';
+import { streamingControls } from './lib/panel-controls.mjs';
 import './components/attention-explorer.mjs';
 import './components/head-view.mjs';
 import { OWN_MODEL, UNTRAINED, taskOf } from './lib/main-view.mjs';
@@ -206,24 +207,42 @@ const recipe = () =>
     : null;
 
 const URL_DELAY_MS = 150; // browsers throttle rapid history calls
+const STREAM_MS = 1500; // changes to one typed or dragged control this close together are one entry
 // A discrete experiment the reader makes (model, layer, head, a switch, a panel's control) gets a
 // history entry of its own, so Back undoes it; typing, pointing at a word, scrolling and the
-// language only update the entry shown. Changes the page makes by itself (defaults on load, a
+// language only update the entry shown, and so does a panel's control typed in or dragged again
+// within STREAM_MS of its last change. Changes the page makes by itself (defaults on load, a
 // restored entry) never push.
 const HISTORY_KEYS = ['model', 'layer', 'head', 'causal', 'scale', 'controls'];
 const LINK_KEYS = [...HISTORY_KEYS, 'result', 'sentence', 'token', 'panel', 'lang'];
-const history_ = { timer: 0, discrete: false, byReader: false, restoring: false };
+const history_ = { timer: 0, keys: new Set(), byReader: false, restoring: false, controls: {}, stream: '', at: 0 };
 function writeLinkSoon(changed) {
-  history_.discrete ||= HISTORY_KEYS.some((key) => changed.has(key));
+  for (const key of HISTORY_KEYS) if (changed.has(key)) history_.keys.add(key);
   clearTimeout(history_.timer);
   history_.timer = setTimeout(() => {
     const url = urlFor(store.get(), recipe());
-    const push = history_.discrete && history_.byReader && !history_.restoring;
-    history_.discrete = history_.byReader = false;
+    const streaming = continuesStream();
+    const push = history_.keys.size > 0 && history_.byReader && !history_.restoring && !streaming;
+    history_.keys.clear();
+    history_.byReader = false;
     if (url === location.search) return;
     if (push) history.pushState(null, '', url);
     else history.replaceState(history.state, '', url);
   }, URL_DELAY_MS);
+}
+
+// Whether the only discrete change is one more step of the typed or dragged control that
+// changed last (panel-controls.mjs lists those); notes the control that changed.
+function continuesStream() {
+  const controls = store.get().controls ?? {};
+  const moved = [...new Set([...Object.keys(controls), ...Object.keys(history_.controls)])].filter(
+    (key) => controls[key] !== history_.controls[key],
+  );
+  history_.controls = controls;
+  const stream = moved.length === 1 && streamingControls.has(moved[0]) ? moved[0] : '';
+  const continues = stream && stream === history_.stream && performance.now() - history_.at < STREAM_MS;
+  [history_.stream, history_.at] = [stream, performance.now()];
+  return Boolean(continues) && history_.keys.size === 1 && history_.keys.has('controls');
 }
 
 // Back / Forward: the entry's view is shown again (model, sentence, switches, layer, head, word,

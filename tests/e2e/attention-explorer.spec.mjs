@@ -3,8 +3,7 @@
 // The element is put on a page of this server's origin, under its CSP (scripts from 'self' only).
 import { CSP } from '../../scripts/serve.mjs';
 import { expect, test } from './fixtures.mjs';
-
-const LESSON = "The animal didn't cross the street because it was too tired.";
+import { LESSON as LESSON_PAIR } from '../../web/lib/lesson.mjs';
 
 // The models-base test asks for a directory that is not there.
 test.use({ expectedErrors: [/Failed to load resource: the server responded with a status of 404/] });
@@ -43,7 +42,7 @@ test('attributes and properties drive the view; the change event reports it', as
   );
   expect(await view(el)).toMatchObject({
     model: 'coref-encoder',
-    sentence: LESSON,
+    sentence: LESSON_PAIR.tired,
     layer: head.layer + 1,
     head: head.head + 1,
     causal: false,
@@ -62,16 +61,16 @@ test('attributes and properties drive the view; the change event reports it', as
   await expect(menu.locator('option').last()).toHaveText('My model');
 
   await recordChanges(el);
-  await el.evaluate((e) => {
-    e.sentence = "The animal didn't cross the street because it was too wide.";
-  });
+  await el.evaluate((e, wide) => {
+    e.sentence = wide;
+  }, LESSON_PAIR.wide);
   await expect.poll(async () => (await changes(page)).at(-1)?.prediction.token).toBe('street');
   await expect(answer(el)).toContainText('street');
 
   // Typing: the property follows the text box.
-  await el.locator('textarea').fill(LESSON);
+  await el.locator('textarea').fill(LESSON_PAIR.tired);
   await expect(answer(el)).toContainText('animal');
-  expect(await el.evaluate((e) => e.sentence)).toBe(LESSON);
+  expect(await el.evaluate((e) => e.sentence)).toBe(LESSON_PAIR.tired);
 
   await el.evaluate((e) => {
     e.causal = true;
@@ -99,7 +98,7 @@ test('errors are worded in the element, which keeps working; lang follows the ho
   await expect(el.locator('[part="error"]')).toHaveText('The model could not run: the text is empty; type a sentence.');
   await expect(answer(el)).toBeHidden();
   await expect(el.locator('ae-attention-heatmap')).toBeHidden();
-  await el.locator('textarea').fill(LESSON);
+  await el.locator('textarea').fill(LESSON_PAIR.tired);
   await expect(el.locator('[part="error"]')).toBeHidden();
   await expect(answer(el)).toContainText('animal');
 

@@ -5,6 +5,7 @@
 // the wasm API, never from numbers typed in here.
 import fs from 'node:fs';
 import { alert, app, expect, expectCellsMatchApi, openPage, test } from './fixtures.mjs';
+import { LESSON } from '../../web/lib/lesson.mjs';
 
 const CONFIG = 'web/models/coref-encoder-zh/config.json';
 const shipped = fs.existsSync(CONFIG);
@@ -43,7 +44,7 @@ test.describe('Chinese coreference model', () => {
     // English is one click away: the lesson's model and sentence follow the language.
     await page.getByRole('button', { name: 'English' }).click();
     await expect(app(page)).toHaveAttribute('data-model', 'coref-encoder');
-    await expect(sentence(page)).toHaveValue("The animal didn't cross the street because it was too tired.");
+    await expect(sentence(page)).toHaveValue(LESSON.tired);
     await expect(app(page)).toHaveAttribute('data-status', 'ready');
     await expect(page.locator('#swap')).toHaveText('Swap tired ↔ wide');
   });

@@ -5,6 +5,7 @@
 // link and the panels, the `change` event updates the page's banner and facts, and every panel
 // shares the element's store.
 import { app, expect, expectCellsMatchApi, openPage, test } from './fixtures.mjs';
+import { LESSON } from '../../web/lib/lesson.mjs';
 
 const param = (page, key) => new URL(page.url()).searchParams.get(key);
 
@@ -72,7 +73,7 @@ test("the element's properties drive the page: selectors, heatmap, link, panels,
   expect(await page.evaluate(() => window.changes.at(-1))).toMatchObject({ model: 'coref-encoder', layer: 1, head: 2 });
 
   // sentence: the text box, the run, the link and the page's token count.
-  const typed = "The animal didn't cross the street because it was too wide.";
+  const typed = LESSON.wide;
   await explorer.evaluate((el, text) => (el.sentence = text), typed);
   await expect(page.locator('#sentence')).toHaveValue(typed);
   await expect(explorer).toHaveAttribute('data-prediction', 'street');

@@ -7,6 +7,9 @@
 // bad sentence that the panel recovers from.
 import fs from 'node:fs';
 import { SHOTS, expectNoSeriousAxeViolationsInSchemes, expect, openPage, test } from './fixtures.mjs';
+import { WORD_ORDER_PAIR } from '../../web/lib/lesson.mjs';
+
+const { a: A, b: B } = WORD_ORDER_PAIR;
 
 const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
 const shipped = ENCODINGS.every((e) => fs.existsSync(`web/models/word-order-${e}/config.json`));
@@ -16,7 +19,7 @@ async function openPanel(page) {
   await openPage(page);
   await page.locator('#positions').scrollIntoViewIfNeeded();
   await expect(panel(page)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
-  await expect(panel(page)).toHaveAttribute('data-a', '猫追狗');
+  await expect(panel(page)).toHaveAttribute('data-a', A);
 }
 
 // analyze() of both sentences with every model, and — computed here from the returned
@@ -108,7 +111,7 @@ test.describe('positional encoding panel', () => {
     page,
   }) => {
     await openPanel(page);
-    const expected = await api(page, '猫追狗', '狗追猫');
+    const expected = await api(page, A, B);
     const shown = await shownAnswers(page);
     for (const encoding of ENCODINGS)
       for (const side of ['a', 'b']) {
@@ -190,9 +193,9 @@ test.describe('positional encoding panel', () => {
     expect(shownRope).toEqual(expected.rope);
 
     await view.getByRole('button', { name: 'Swap A ↔ B' }).click();
-    await expect(view).toHaveAttribute('data-a', '狗追猫');
-    await expect(view).toHaveAttribute('data-b', '猫追狗');
-    const expectedSwapped = await api(page, '狗追猫', '猫追狗');
+    await expect(view).toHaveAttribute('data-a', B);
+    await expect(view).toHaveAttribute('data-b', A);
+    const expectedSwapped = await api(page, B, A);
     const shown = await shownAnswers(page);
     expect(shown.rope.a.token).toBe(expectedSwapped.rope.a.token);
     expect(shown.rope.a.token).toBe('狗');
@@ -205,7 +208,7 @@ test.describe('positional encoding panel', () => {
     await openPanel(page);
     const view = panel(page);
     await view.getByRole('button', { name: 'Swap A ↔ B' }).click();
-    await expect(view).toHaveAttribute('data-a', '狗追猫');
+    await expect(view).toHaveAttribute('data-a', B);
     await view.getByLabel('Encoding shown in detail').selectOption('rope');
     await view.getByLabel('Layer', { exact: true }).selectOption({ value: '1' });
     await view.getByLabel('Head', { exact: true }).selectOption({ value: '1' });
@@ -214,8 +217,8 @@ test.describe('positional encoding panel', () => {
     const linked = () =>
       Object.fromEntries([...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('positions.')));
     await expect.poll(linked).toEqual({
-      'positions.a': '狗追猫',
-      'positions.b': '猫追狗',
+      'positions.a': B,
+      'positions.b': A,
       'positions.enc': 'rope',
       'positions.layer': '2',
       'positions.head': '2',
@@ -229,8 +232,8 @@ test.describe('positional encoding panel', () => {
     await other.goto(page.url());
     await other.locator('#positions').scrollIntoViewIfNeeded();
     await expect(panel(other)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
-    await expect(panel(other)).toHaveAttribute('data-a', '狗追猫');
-    await expect(panel(other)).toHaveAttribute('data-b', '猫追狗');
+    await expect(panel(other)).toHaveAttribute('data-a', B);
+    await expect(panel(other)).toHaveAttribute('data-b', A);
     for (const [key, value] of Object.entries({ encoding: 'rope', layer: '1', head: '1', kind: 'weights' }))
       await expect(compare(other)).toHaveAttribute(`data-${key}`, value);
     expect(await panel(other).getByLabel('Encoding shown in detail').inputValue()).toBe('rope');
@@ -253,7 +256,7 @@ test.describe('positional encoding panel', () => {
     );
     await bad.locator('#positions').scrollIntoViewIfNeeded();
     await expect(panel(bad)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
-    await expect(panel(bad)).toHaveAttribute('data-a', '猫追狗');
+    await expect(panel(bad)).toHaveAttribute('data-a', A);
     for (const [key, value] of Object.entries({ encoding: 'none', layer: '0', head: '0', kind: 'scores' }))
       await expect(compare(bad)).toHaveAttribute(`data-${key}`, value);
   });
@@ -290,8 +293,8 @@ test.describe('positional encoding panel', () => {
     await inputA.fill('猫追龙');
     await expect(view).toHaveAttribute('data-a', '猫追龙');
     await expect(view.getByRole('alert')).toContainText('龙');
-    await inputA.fill('猫追狗');
-    await expect(view).toHaveAttribute('data-a', '猫追狗');
+    await inputA.fill(A);
+    await expect(view).toHaveAttribute('data-a', A);
     await expect(view.getByRole('alert')).toHaveText('');
     await expect(view.locator('tr[data-encoding="rope"]')).toHaveAttribute('data-right-a', 'true');
 

@@ -5,9 +5,10 @@
 // a corrupted file gives a clear message.
 import { readFileSync } from 'node:fs';
 import { AxeBuilder } from './fixtures.mjs';
+import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 import { app, chooseModel, expect, openPage, shownCells, test } from './fixtures.mjs';
 
-const LESSON = "The animal didn't cross the street because it was too tired.";
+const LESSON = PAIR.tired;
 const panel = (page) => page.locator('ae-train');
 const step = async (page) => Number(await panel(page).getAttribute('data-step'));
 const rowValues = (page) =>

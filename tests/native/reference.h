@@ -75,13 +75,29 @@ inline ae::Matrix to_float(const DMat& m) {
   return out;
 }
 
-// rows×cols matrix of N(0, scale²) entries from ae::Rng(seed): deterministic on every build.
+// The tests' one random fill: `count` draws of N(0, scale²) from `rng`, in order, so that a
+// test drawing several operands from one generator gets the same numbers on every build.
+inline void fill_normal(float* out, size_t count, ae::Rng& rng, double scale = 1.0) {
+  for (size_t i = 0; i < count; ++i) out[i] = static_cast<float>(rng.normal() * scale);
+}
+
+inline std::vector<float> random_values(size_t count, uint64_t seed, double scale = 1.0) {
+  ae::Rng rng(seed);
+  std::vector<float> v(count);
+  fill_normal(v.data(), count, rng, scale);
+  return v;
+}
+
+// rows×cols matrix of N(0, scale²) entries (row-major: the same order as fill_normal).
+inline ae::Matrix random_matrix(Eigen::Index rows, Eigen::Index cols, ae::Rng& rng, double scale = 1.0) {
+  ae::Matrix m(rows, cols);
+  fill_normal(m.data(), static_cast<size_t>(m.size()), rng, scale);
+  return m;
+}
+
 inline ae::Matrix random_matrix(int rows, int cols, uint64_t seed, double scale = 1.0) {
   ae::Rng rng(seed);
-  ae::Matrix m(rows, cols);
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) m(r, c) = static_cast<float>(rng.normal() * scale);
-  return m;
+  return random_matrix(rows, cols, rng, scale);
 }
 
 inline DMat matmul(const DMat& a, const DMat& b) {

@@ -2,6 +2,7 @@
 // and its growth law (n² for self-attention; ×4 when n doubles, up to the n·dv term).
 #include "ops/attention.h"
 #include "ops/attention_memory.h"
+#include "reference.h"
 #include "util/rng.h"
 
 #include <doctest/doctest.h>
@@ -11,13 +12,6 @@
 #include <stdexcept>
 
 namespace {
-
-ae::Matrix random_matrix(int rows, int cols, ae::Rng& rng) {
-  ae::Matrix m(rows, cols);
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) m(i, j) = static_cast<float>(rng.normal());
-  return m;
-}
 
 size_t bytes_of(const ae::Matrix& m) { return static_cast<size_t>(m.size()) * sizeof(float); }
 
@@ -29,8 +23,9 @@ TEST_CASE("attention_trace_bytes equals the bytes of the trace attention_traced 
     for (const int m : {1, 5, 64}) {
       for (const int dv : {1, 8, 64}) {
         const int dk = 4;
-        const ae::AttentionTrace t = ae::attention_traced(random_matrix(n, dk, rng), random_matrix(m, dk, rng),
-                                                          random_matrix(m, dv, rng), ae::AttentionOptions{});
+        const ae::AttentionTrace t =
+            ae::attention_traced(ref::random_matrix(n, dk, rng), ref::random_matrix(m, dk, rng),
+                                 ref::random_matrix(m, dv, rng), ae::AttentionOptions{});
         const size_t actual = bytes_of(t.raw_scores) + bytes_of(t.scaled_scores) + bytes_of(t.masked_scores) +
                               bytes_of(t.weights) + bytes_of(t.output) + bytes_of(t.dropout_mask);
         CAPTURE(n);
@@ -74,7 +69,7 @@ TEST_CASE("attention_traced refuses a trace above kMaxTraceBytes before allocati
                        doctest::Contains("need 14.41 GB (14407680000 bytes) for the trace"), std::invalid_argument);
   // Through attention_traced: the inputs are small (dk = 1), the trace would be 14.4 GB.
   ae::Rng rng(3);
-  const ae::Matrix q = random_matrix(30000, 1, rng);
+  const ae::Matrix q = ref::random_matrix(30000, 1, rng);
   CHECK_THROWS_WITH_AS(ae::attention_traced(q, q, q, {}),
                        doctest::Contains("30000 keys need 14.40 GB (14400120000 bytes)"), std::invalid_argument);
 }

@@ -5,6 +5,7 @@
 #include "io/checkpoint.h"
 #include "io/half.h"
 #include "io/quantize.h"
+#include "reference.h"
 #include "util/rng.h"
 
 #include <doctest/doctest.h>
@@ -57,9 +58,8 @@ std::vector<std::pair<const char*, ae::ModelConfig>> config_table() {
 std::unique_ptr<ae::Transformer> random_model(const ae::ModelConfig& config, uint64_t seed) {
   auto model = std::make_unique<ae::Transformer>(config);
   ae::Rng rng(seed);
-  model->visit_parameters([&](const std::string&, ae::Matrix& m) {
-    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(rng.normal() * 0.5);
-  });
+  model->visit_parameters(
+      [&](const std::string&, ae::Matrix& m) { ref::fill_normal(m.data(), static_cast<size_t>(m.size()), rng, 0.5); });
   return model;
 }
 
@@ -265,7 +265,7 @@ TEST_CASE("quantize: symmetric absmax, one scale per row or per column") {
   // every value is at most half a step.
   ae::Rng rng(21);
   std::vector<float> x(7 * 13);
-  for (float& v : x) v = static_cast<float>(rng.normal() * 3.0);
+  ref::fill_normal(x.data(), x.size(), rng, 3.0);
   for (const auto axis : {ae::ScaleAxis::Rows, ae::ScaleAxis::Columns})
     for (const int levels : {1, 7, 15, 127}) {
       CAPTURE(levels);

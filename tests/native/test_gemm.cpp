@@ -37,13 +37,6 @@ std::string describe(const Case& c) {
   return s.str();
 }
 
-std::vector<float> random_values(size_t count, uint64_t seed, double scale) {
-  ae::Rng rng(seed);
-  std::vector<float> v(count);
-  for (float& x : v) x = static_cast<float>(rng.normal() * scale);
-  return v;
-}
-
 // The operands of one case, with the expected C and a bound on each entry's rounding error.
 struct Problem {
   Case c;
@@ -55,10 +48,10 @@ struct Problem {
     lda = (c.transpose_a ? c.m : c.k) + c.pad;
     ldb = (c.transpose_b ? c.k : c.n) + c.pad;
     ldc = c.n + c.pad;
-    a = random_values(static_cast<size_t>(c.transpose_a ? c.k : c.m) * lda, c.seed, c.scale);
-    b = random_values(static_cast<size_t>(c.transpose_b ? c.n : c.k) * ldb, c.seed + 1, c.scale);
-    bias = random_values(static_cast<size_t>(c.n), c.seed + 2, c.scale * c.scale);
-    c0 = random_values(static_cast<size_t>(c.m) * ldc, c.seed + 3, c.scale * c.scale);
+    a = ref::random_values(static_cast<size_t>(c.transpose_a ? c.k : c.m) * lda, c.seed, c.scale);
+    b = ref::random_values(static_cast<size_t>(c.transpose_b ? c.n : c.k) * ldb, c.seed + 1, c.scale);
+    bias = ref::random_values(static_cast<size_t>(c.n), c.seed + 2, c.scale * c.scale);
+    c0 = ref::random_values(static_cast<size_t>(c.m) * ldc, c.seed + 3, c.scale * c.scale);
     for (int i = 0; i < c.m; ++i)
       for (int j = c.n; j < ldc; ++j) c0[static_cast<size_t>(i) * ldc + j] = kGuard;
     // Written from the definition, independently of ae::gemm_reference. Each float variant

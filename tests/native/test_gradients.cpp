@@ -7,6 +7,7 @@
 #include "ops/activation.h"
 #include "ops/attention.h"
 #include "ops/norm.h"
+#include "reference.h"
 #include "train/loss.h"
 #include "train/trainer.h"
 #include "util/rng.h"
@@ -22,12 +23,6 @@ using namespace ae;
 namespace {
 
 constexpr double kStep = 1e-2;
-
-Matrix random_matrix(Rng& rng, Eigen::Index rows, Eigen::Index cols, double scale = 1.0) {
-  Matrix m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(rng.normal() * scale);
-  return m;
-}
 
 double weighted_sum(const Matrix& out, const Matrix& r) {
   double s = 0.0;
@@ -76,7 +71,7 @@ void perturb_norms_and_biases(Transformer& model) {
   model.visit_parameters([&](const std::string& name, Matrix& m) {
     if (name.find("bias") != std::string::npos || name.find("gamma") != std::string::npos ||
         name.find("beta") != std::string::npos)
-      m += random_matrix(rng, m.rows(), m.cols(), 0.3);
+      m += ref::random_matrix(m.rows(), m.cols(), rng, 0.3);
   });
 }
 
@@ -120,9 +115,9 @@ TEST_CASE("gradient: linear layer") {
   Rng rng(1);
   Linear layer(5, 3);
   layer.init_random(rng);
-  layer.bias = random_matrix(rng, 1, 3);
-  Matrix x = random_matrix(rng, 4, 5);
-  const Matrix r = random_matrix(rng, 4, 3);
+  layer.bias = ref::random_matrix(1, 3, rng);
+  Matrix x = ref::random_matrix(4, 5, rng);
+  const Matrix r = ref::random_matrix(4, 3, rng);
   Linear grad(5, 3);
   const Matrix dx = layer.backward(x, r, grad);
   auto loss = [&] { return weighted_sum(layer.forward(x), r); };
@@ -134,10 +129,10 @@ TEST_CASE("gradient: linear layer") {
 TEST_CASE("gradient: layer norm") {
   Rng rng(2);
   LayerNorm norm(6, 1e-5f);
-  norm.gamma = random_matrix(rng, 1, 6);
-  norm.beta = random_matrix(rng, 1, 6);
-  Matrix x = random_matrix(rng, 3, 6, 2.0);
-  const Matrix r = random_matrix(rng, 3, 6);
+  norm.gamma = ref::random_matrix(1, 6, rng);
+  norm.beta = ref::random_matrix(1, 6, rng);
+  Matrix x = ref::random_matrix(3, 6, rng, 2.0);
+  const Matrix r = ref::random_matrix(3, 6, rng);
   LayerNorm grad(6, 1e-5f);
   grad.gamma.setZero();
   const Matrix dx = norm.backward(x, r, grad);
@@ -149,8 +144,8 @@ TEST_CASE("gradient: layer norm") {
 
 TEST_CASE("gradient: GELU") {
   Rng rng(3);
-  Matrix x = random_matrix(rng, 4, 5, 2.0);
-  const Matrix r = random_matrix(rng, 4, 5);
+  Matrix x = ref::random_matrix(4, 5, rng, 2.0);
+  const Matrix r = ref::random_matrix(4, 5, rng);
   // The derivative FeedForward::backward uses: dL/dx = gelu'(x) ⊙ dL/dy.
   Matrix y(4, 5), derivative(4, 5);
   gelu_values_and_derivative(x.data(), y.data(), derivative.data(), static_cast<size_t>(x.size()));
@@ -162,8 +157,8 @@ TEST_CASE("gradient: feed-forward") {
   Rng rng(4);
   FeedForward ffn(4, 16);
   ffn.init_random(rng);
-  Matrix x = random_matrix(rng, 3, 4);
-  const Matrix r = random_matrix(rng, 3, 4);
+  Matrix x = ref::random_matrix(3, 4, rng);
+  const Matrix r = ref::random_matrix(3, 4, rng);
   FeedForward grad(4, 16);
   Matrix hidden;
   ffn.forward(x, &hidden);
@@ -191,8 +186,9 @@ TEST_CASE("gradient: attention under every mask, scaled and unscaled") {
   for (const auto& c : cases) {
     CAPTURE(c.name);
     Rng rng(5);
-    Matrix q = random_matrix(rng, c.n, 4), k = random_matrix(rng, c.m, 4), v = random_matrix(rng, c.m, 3);
-    const Matrix r = random_matrix(rng, c.n, 3);
+    Matrix q = ref::random_matrix(c.n, 4, rng), k = ref::random_matrix(c.m, 4, rng),
+           v = ref::random_matrix(c.m, 3, rng);
+    const Matrix r = ref::random_matrix(c.n, 3, rng);
     AttentionOptions o;
     o.mask.causal = c.causal;
     o.mask.window = c.window;
@@ -216,8 +212,8 @@ TEST_CASE("gradient: multi-head attention with and without RoPE, with an ablated
       Rng rng(6);
       MultiHeadAttention mha(8, 2);
       mha.init_random(rng);
-      Matrix x = random_matrix(rng, 5, 8);
-      const Matrix r = random_matrix(rng, 5, 8);
+      Matrix x = ref::random_matrix(5, 8, rng);
+      const Matrix r = ref::random_matrix(5, 8, rng);
       AttentionOptions o;
       o.mask.causal = true;
       std::optional<RopeSettings> rs;
@@ -321,7 +317,7 @@ TEST_CASE("gradient: encoder–decoder end to end, the encoder learning through 
 
 TEST_CASE("gradient: cross-entropy") {
   Rng rng(7);
-  Matrix logits = random_matrix(rng, 3, 6, 3.0);
+  Matrix logits = ref::random_matrix(3, 6, rng, 3.0);
   const std::vector<int> targets = {0, 5, 2};
   Matrix d;
   cross_entropy(logits, targets, &d);
@@ -397,8 +393,8 @@ TEST_CASE("gradient: attention with dropout on the weights") {
   for (bool causal : {false, true}) {
     CAPTURE(causal);
     Rng rng(21);
-    Matrix q = random_matrix(rng, 5, 4), k = random_matrix(rng, 5, 4), v = random_matrix(rng, 5, 3);
-    const Matrix r = random_matrix(rng, 5, 3);
+    Matrix q = ref::random_matrix(5, 4, rng), k = ref::random_matrix(5, 4, rng), v = ref::random_matrix(5, 3, rng);
+    const Matrix r = ref::random_matrix(5, 3, rng);
     AttentionOptions o;
     o.mask.causal = causal;
     o.dropout = 0.3f;
@@ -421,8 +417,8 @@ TEST_CASE("gradient: feed-forward with dropout after GELU") {
   Rng rng(22);
   FeedForward ffn(4, 16);
   ffn.init_random(rng);
-  Matrix x = random_matrix(rng, 3, 4);
-  const Matrix r = random_matrix(rng, 3, 4);
+  Matrix x = ref::random_matrix(3, 4, rng);
+  const Matrix r = ref::random_matrix(3, 4, rng);
   const Matrix mask = dropout_mask(3, 16, 0.4f, 5);
   FeedForward grad(4, 16);
   Matrix hidden;

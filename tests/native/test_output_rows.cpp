@@ -3,6 +3,7 @@
 // the trained models would change. Coreference-sized layers (d 64, d_ff 256), so that the
 // products run on the tiles as in npm run train.
 #include "model/transformer.h"
+#include "reference.h"
 #include "train/loss.h"
 #include "train/optimizer.h"
 #include "train/trainer.h"
@@ -102,8 +103,7 @@ TEST_CASE("output_rows: the whole forward's rows and gradients bit for bit, pre-
         CHECK(same_bits(model.forward(ids, some, nullptr), out_some));
 
         Rng rng(11);
-        Matrix d_some(static_cast<Eigen::Index>(rows.size()), c.d_model);
-        for (Eigen::Index i = 0; i < d_some.size(); ++i) d_some.data()[i] = static_cast<float>(rng.normal());
+        const Matrix d_some = ref::random_matrix(static_cast<Eigen::Index>(rows.size()), c.d_model, rng);
         Matrix d_whole = Matrix::Zero(n, c.d_model);
         for (size_t i = 0; i < rows.size(); ++i) d_whole.row(rows[i]) = d_some.row(static_cast<Eigen::Index>(i));
         Transformer grads_whole = gradient_buffer(c), grads_some = gradient_buffer(c);

@@ -4,6 +4,7 @@
 #include "error_of.h"
 #include "io/half.h"
 #include "io/safetensors.h"
+#include "reference.h"
 #include "util/rng.h"
 
 #include <doctest/doctest.h>
@@ -37,13 +38,6 @@ std::string make_file(const std::string& header, const std::string& buffer) {
 }
 
 std::string zeros(size_t n) { return std::string(n, '\0'); }
-
-std::vector<float> random_values(size_t n, uint64_t seed) {
-  ae::Rng rng(seed);
-  std::vector<float> v(n);
-  for (float& x : v) x = static_cast<float>(rng.normal() * 3.0);
-  return v;
-}
 
 // The message of the std::invalid_argument that parsing throws ("" if none is thrown).
 std::string parse_error(const std::string& bytes) {
@@ -140,8 +134,8 @@ TEST_CASE("safetensors: I8 tensors are one two's-complement byte per value, afte
 }
 
 TEST_CASE("safetensors: round trips") {
-  const std::vector<float> w = random_values(12, 1);
-  const std::vector<float> v = random_values(5, 2);
+  const std::vector<float> w = ref::random_values(12, 1, 3.0);
+  const std::vector<float> v = ref::random_values(5, 2, 3.0);
   const std::vector<float> s = {42.5f};
   const std::vector<ae::NamedTensor> tensors = {
       {"layers.0.w", {3, 4}, ae::DType::F32, w.data()},
@@ -295,7 +289,7 @@ TEST_CASE("safetensors: malformed files are rejected with a message that names t
 }
 
 TEST_CASE("safetensors: truncated and corrupted files only ever raise std::invalid_argument") {
-  const std::vector<float> w = random_values(24, 7);
+  const std::vector<float> w = ref::random_values(24, 7, 3.0);
   const std::string valid = ae::write_safetensors({{"w", {4, 6}, ae::DType::F32, w.data()},
                                                    {"h", {3, 2}, ae::DType::F16, w.data()},
                                                    {"b", {6}, ae::DType::F32, w.data()}},

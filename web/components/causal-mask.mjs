@@ -23,19 +23,18 @@
 // The head shown first is the decoder's coreference head (config.json's coreference_head: its row
 // at "=" points at the referent, where the decision is made), or layer 1, head 1 for a decoder
 // trained before that key existed.
-// The link keeps the panel's controls (see panel-controls.mjs): causal.s (the sentence, ≤ 200
-// characters), causal.mask=0 (mask off), causal.layer and causal.head (1-based, left out while
-// they are the default head's), and of the
-// sliding-window part causal.adjective (tired|wide) and causal.window (w); defaults are left out.
+// Its controls (static controls; the link keeps them as causal.s, causal.mask, causal.layer,
+// causal.head — 1-based — and of the sliding-window part causal.adjective and causal.window;
+// defaults are left out).
 import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
-import { readControl, writeControl } from '../lib/panel-controls.mjs';
+import { headControl, sentenceControl } from '../lib/panel-controls.mjs';
 import { percent2 } from '../lib/panel-strings.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/causal-mask.mjs';
 import { drawMatrix } from './number-matrix.mjs';
-import { el, field as labelled } from '../lib/dom.mjs';
+import { el } from '../lib/dom.mjs';
 import { DECODER_PROMPT, LESSON, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 import css from './causal-mask.css.mjs';
 import matrixCss from './number-matrix.css.mjs';
@@ -46,8 +45,6 @@ const WINDOW_SENTENCES = LESSON;
 const DEFAULT_WINDOW = 4;
 const FALLBACK_VIEW = { layer: 0, head: 0 }; // for a model whose config.json names no coreference head
 export const DEFAULT_SENTENCE = DECODER_PROMPT.tired;
-const TYPING_DELAY_MS = 120;
-const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
 const WINDOW_MAX = 13; // the window slider's range before a sentence sets it to n
 const IT = 'it';
 
@@ -73,25 +70,65 @@ function compareRows(a, b) {
 
 const argmax = (values) => values.reduce((best, v, j) => (v > values[best] ? j : best), 0);
 
+const MAIN = 'ae-cm-controls';
+const VIEW = 'ae-cm-view';
+const WINDOW = 'ae-cm-view ae-cm-window-controls';
+
 export class CausalMask extends LessonPanel {
   static styles = [matrixCss, css];
   static watched = ['lang', 'model', 'result'];
   static strings = strings;
+  static link = 'causal';
+  static guidance = ['showMe', 'predict'];
+  static controls = {
+    sentence: sentenceControl(DEFAULT_SENTENCE, {
+      group: MAIN,
+      className: 'ae-cm-sentence',
+      sample: DECODER_PROMPT.wide,
+    }),
+    swap: {
+      kind: 'button',
+      label: 'swap',
+      group: MAIN,
+      press: (p) => {
+        const pair = pairOf(p.value('sentence'));
+        if (pair) p.setValues({ sentence: pair.partner });
+      },
+    },
+    mask: { kind: 'toggle', label: 'mask', default: true, group: VIEW, field: 'ae-cm-check' },
+    layer: headControl('layer', (p) => p.#model?.config.nLayers, { group: VIEW }),
+    head: headControl('head', (p) => p.#model?.config.nHeads, { group: VIEW }),
+    adjective: {
+      kind: 'select',
+      label: 'windowSentence',
+      options: Object.entries(WINDOW_SENTENCES).map(([value, text]) => ({ value, text })),
+      default: 'tired',
+      group: WINDOW,
+      field: 'field inline',
+    },
+    window: {
+      kind: 'range',
+      label: 'windowLabel',
+      min: 1,
+      max: WINDOW_MAX,
+      step: 1,
+      default: DEFAULT_WINDOW,
+      group: WINDOW,
+      field: 'field inline ae-cm-range',
+      option: 'window',
+    },
+  };
 
   #parts = null;
   #model = null;
   #modelName = MODEL; // the model asked for: MODEL, or the page's opened model
   #loading = null;
-  #timer = 0;
   #runs = null; // {own, partner, adjective} analyze() results for the shown options
   #error = null; // {key, params}
-  #defaultView = { ...FALLBACK_VIEW }; // the decoder's coreference head once it has loaded
-  #view = { ...FALLBACK_VIEW };
   #win = { model: null, loading: null, full: {}, error: null }; // the sliding-window part
 
   connectedCallback() {
     super.connectedCallback();
-    if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
     if (!this.#win.model) this.loadWhenNear(() => this.#ensureWindowModel(), this.#parts.winSection, '200px 0px');
   }
 
@@ -99,7 +136,7 @@ export class CausalMask extends LessonPanel {
     if (full) this.#label();
     if ((this.#model || this.#loading) && modelOutdated(this.store, MODEL, this.#modelName, this.#model)) {
       this.#model = this.#loading = this.#runs = null; // the page's model changed: run the other one
-      this.#ensureModel();
+      this.load();
     }
     this.#render();
   }
@@ -109,26 +146,7 @@ export class CausalMask extends LessonPanel {
   }
 
   build() {
-    const { id, root, title, intro } = this.frame('ae-cm');
-    const form = el('div', 'ae-cm-controls', root);
-    const field = el('div', 'field', form);
-    const label = el('label', '', field, { for: `${id}-sentence` });
-    const sentence = el('textarea', 'ae-cm-sentence', field, {
-      id: `${id}-sentence`,
-      rows: 2,
-      autocomplete: 'off',
-      spellcheck: 'false',
-    });
-    sentence.value = DEFAULT_SENTENCE;
-    const swap = el('button', 'chip', form, { type: 'button' });
-    const view = el('div', 'ae-cm-view', root);
-    const check = el('div', 'ae-cm-check', view);
-    const mask = el('input', '', check, { id: `${id}-mask`, type: 'checkbox' });
-    mask.checked = true;
-    const maskLabel = el('label', '', check, { for: `${id}-mask` });
-    const select = (key) => labelled(view, 'select', `${id}-${key}`, {}, 'field inline');
-    const layer = select('layer');
-    const head = select('head');
+    const { root, title, intro } = this.frame('ae-cm');
     const modelLine = el('p', 'ae-cm-model', root);
     const status = el('p', 'ae-cm-status', root, { role: 'status' });
     const error = el('div', 'error ae-cm-error', root, { role: 'alert' });
@@ -160,36 +178,20 @@ export class CausalMask extends LessonPanel {
     const winSection = el('div', 'ae-cm-window', root);
     const winTitle = el('h3', '', winSection);
     const winHow = el('p', 'howto', winSection);
-    const winControls = el('div', 'ae-cm-view', winSection);
-    const winField = el('div', 'field inline', winControls);
-    const winSentenceLabel = el('label', '', winField, { for: `${id}-win-sentence` });
-    const winSentence = el('select', '', winField, { id: `${id}-win-sentence` });
-    for (const key of Object.keys(WINDOW_SENTENCES)) el('option', '', winSentence, { value: key });
-    const winRange = el('div', 'field inline ae-cm-range', winControls);
-    const winLabel = el('label', '', winRange, { for: `${id}-window` });
-    const winInput = el('input', '', winRange, { id: `${id}-window`, type: 'range', min: 1, max: WINDOW_MAX, step: 1 });
-    winInput.value = DEFAULT_WINDOW;
-    const winOutput = el('output', 'ae-cm-window-value', winRange, { for: `${id}-window` });
+    winHow.after(this.group(WINDOW));
+    const winInput = this.control('window').node;
+    const winOutput = el('output', 'ae-cm-window-value', null, { for: winInput.id });
+    winInput.after(winOutput);
     const winStatus = el('p', 'ae-cm-status', winSection, { role: 'status' });
     const winError = el('div', 'error ae-cm-error', winSection, { role: 'alert' });
     const winRow = el('div', '', winSection);
     const winText = el('p', 'ae-cm-verdict', winSection, { 'aria-live': 'polite' });
     const winNote = el('p', 'howto', winSection);
 
-    this.#restoreControls({ sentence, mask, winSentence, winInput });
-
     this.mount(root);
-    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
-      label,
-      sentence,
-      swap,
-      mask,
-      maskLabel,
-      layer,
-      head,
       status,
       modelLine,
       error,
@@ -215,9 +217,6 @@ export class CausalMask extends LessonPanel {
       winSection,
       winTitle,
       winHow,
-      winSentenceLabel,
-      winSentence,
-      winLabel,
       winInput,
       winOutput,
       winStatus,
@@ -227,47 +226,6 @@ export class CausalMask extends LessonPanel {
       winNote,
     };
 
-    const write = (name, value) => writeControl(this.store, 'causal', name, value);
-    const saveSentence = () =>
-      write(
-        's',
-        sentence.value === DEFAULT_SENTENCE || sentence.value.length > LINK_SENTENCE_MAX ? null : sentence.value,
-      );
-    const rerun = () => this.#ensureModel().then(() => this.#run());
-    sentence.addEventListener('input', () => {
-      saveSentence();
-      clearTimeout(this.#timer);
-      this.#timer = setTimeout(rerun, TYPING_DELAY_MS);
-    });
-    swap.addEventListener('click', () => {
-      const pair = pairOf(sentence.value);
-      if (pair) sentence.value = pair.partner;
-      saveSentence();
-      rerun();
-    });
-    mask.addEventListener('change', () => {
-      write('mask', mask.checked ? null : '0');
-      rerun();
-    });
-    for (const [key, control] of [
-      ['layer', layer],
-      ['head', head],
-    ])
-      control.node.addEventListener('change', (e) => {
-        this.#view[key] = Number(e.target.value);
-        write(key, this.#view[key] === this.#defaultView[key] ? null : this.#view[key] + 1); // 1-based, as labelled
-        this.#ensureModel().then(() => this.#render());
-      });
-    root.addEventListener('focusin', () => this.#ensureModel(), { once: true });
-    const rerunWindow = () => this.#ensureWindowModel().then(() => this.#renderWindow());
-    winInput.addEventListener('input', () => {
-      write('window', Number(winInput.value) === DEFAULT_WINDOW ? null : winInput.value);
-      rerunWindow();
-    });
-    winSentence.addEventListener('change', () => {
-      write('adjective', winSentence.value === 'tired' ? null : winSentence.value);
-      rerunWindow();
-    });
     winSection.addEventListener('focusin', () => this.#ensureWindowModel(), { once: true });
   }
 
@@ -281,30 +239,26 @@ export class CausalMask extends LessonPanel {
     return { controls: { sentence: DEFAULT_SENTENCE, mask: true, ...head }, reveal: this.#parts.itTitle };
   }
 
-  defaults() {
-    const { layer, head } = this.#defaultView;
-    return { sentence: DEFAULT_SENTENCE, mask: true, layer, head, adjective: 'tired', window: DEFAULT_WINDOW };
+  // The head the panel opens on: the decoder's coreference head, once the decoder is loaded.
+  openingHead() {
+    return this.#model && coreferenceHead(this.#model.config, FALLBACK_VIEW);
   }
 
-  guideControls() {
-    const p = this.#parts;
-    return {
-      sentence: p.sentence,
-      mask: p.mask,
-      layer: p.layer.node,
-      head: p.head.node,
-      adjective: p.winSentence,
-      window: p.winInput,
-    };
+  controlsChanged(names) {
+    const has = (...keys) => keys.some((key) => names.includes(key));
+    if (has('sentence', 'mask')) this.load().then(() => this.#run());
+    else if (has('layer', 'head')) this.load().then(() => this.#render());
+    if (has('adjective', 'window')) this.#ensureWindowModel().then(() => this.#renderWindow());
   }
 
   // Whether `it` can see the adjective after it: the shown head's masked score there is finite.
   question() {
     const p = this.#parts;
-    const pair = pairOf(p.sentence.value);
+    const { sentence, mask } = this.values();
+    const pair = pairOf(sentence);
     if (!pair) return null;
     return {
-      key: `see|${p.sentence.value}|${p.mask.checked}`, // a new experiment asks again
+      key: `see|${sentence}|${mask}`, // a new experiment asks again
       text: this.t('guessSee', { adjective: pair.adjective }),
       choices: ['yes', 'no'].map((value) => ({ value, label: this.t(value) })),
       hide: [p.answer, p.weights, p.scores, p.maskText, p.itOwn, p.itPartner, p.itText],
@@ -313,25 +267,14 @@ export class CausalMask extends LessonPanel {
         const it = own ? own.tokens.indexOf(IT) : -1;
         const adjective = own ? own.tokens.indexOf(this.#runs.adjective) : -1;
         if (it < 0 || adjective < 0) return null;
-        const { layer, head } = this.#view;
+        const { layer, head } = this.values();
         const score = own.layers[layer].selfAttention.heads[head].maskedScores[it * own.n + adjective];
         return score === -Infinity ? 'no' : 'yes';
       },
     };
   }
 
-  // A link's values (validated; anything else leaves the default). Layer and head wait for the model.
-  #restoreControls({ sentence, mask, winSentence, winInput }) {
-    const read = (name) => readControl(this.store, 'causal', name);
-    const text = read('s');
-    if (typeof text === 'string' && text.length <= LINK_SENTENCE_MAX) sentence.value = text;
-    if (read('mask') === '0') mask.checked = false;
-    if (Object.hasOwn(WINDOW_SENTENCES, read('adjective') ?? '')) winSentence.value = read('adjective');
-    const w = /^\d{1,2}$/.test(read('window') ?? '') ? Number(read('window')) : 0;
-    if (w >= 1 && w <= WINDOW_MAX) winInput.value = w;
-  }
-
-  #ensureModel() {
+  load() {
     if (this.#model) return Promise.resolve();
     if (!this.#loading) {
       this.#error = null;
@@ -341,28 +284,7 @@ export class CausalMask extends LessonPanel {
         .then((model) => {
           if (loading !== this.#loading) return; // the page's model changed meanwhile
           this.#model = model;
-          const fill = (select, count) =>
-            select.replaceChildren(
-              ...Array.from({ length: count }, (_, i) => {
-                const option = document.createElement('option');
-                option.value = i;
-                option.textContent = String(i + 1);
-                return option;
-              }),
-            );
-          fill(this.#parts.layer.node, model.config.nLayers);
-          fill(this.#parts.head.node, model.config.nHeads);
-          this.#defaultView = coreferenceHead(model.config, FALLBACK_VIEW);
-          this.#view = { ...this.#defaultView };
-          for (const [key, count] of [
-            ['layer', model.config.nLayers],
-            ['head', model.config.nHeads],
-          ]) {
-            const text = readControl(this.store, 'causal', key);
-            const linked = /^\d{1,3}$/.test(text ?? '') ? Number(text) - 1 : -1;
-            if (linked >= 0 && linked < count) this.#view[key] = linked;
-            this.#parts[key].node.value = this.#view[key];
-          }
+          this.refreshControls(); // the layer and head counts, the opening head
           this.#run();
         })
         .catch((error) => {
@@ -397,8 +319,7 @@ export class CausalMask extends LessonPanel {
 
   #run() {
     if (!this.#model) return;
-    const text = this.#parts.sentence.value;
-    const causal = this.#parts.mask.checked;
+    const { sentence: text, mask: causal } = this.values();
     this.#error = null;
     this.dataset.sentence = text; // the sentence the shown results are for
     try {
@@ -419,11 +340,6 @@ export class CausalMask extends LessonPanel {
     const p = this.#parts;
     p.title.textContent = this.t('title');
     p.intro.textContent = this.t('intro');
-    p.label.textContent = this.t('sentence');
-    p.swap.textContent = this.t('swap');
-    p.maskLabel.textContent = this.t('mask');
-    p.layer.label.textContent = this.t('layer');
-    p.head.label.textContent = this.t('head');
     p.itTitle.textContent = this.t('itTitle');
     p.decisionTitle.textContent = this.t('decisionTitle');
     p.encTitle.textContent = this.t('encoderTitle');
@@ -431,9 +347,6 @@ export class CausalMask extends LessonPanel {
     p.decoder.textContent = this.t('decoder');
     p.winTitle.textContent = this.t('windowTitle');
     p.winHow.textContent = this.t('windowHowTo');
-    p.winSentenceLabel.textContent = this.t('windowSentence');
-    for (const option of p.winSentence.options) option.textContent = WINDOW_SENTENCES[option.value];
-    p.winLabel.textContent = this.t('windowLabel');
   }
 
   #render() {
@@ -459,7 +372,7 @@ export class CausalMask extends LessonPanel {
 
   #renderMatrices({ own, causal }) {
     const p = this.#parts;
-    const { layer, head } = this.#view;
+    const { layer, head } = this.values();
     const h = own.layers[layer].selfAttention.heads[head];
     const names = { layer: layer + 1, head: head + 1 };
     const last = own.tokens[own.n - 1];
@@ -509,7 +422,7 @@ export class CausalMask extends LessonPanel {
     const pos = own.tokens.findIndex((t) => t.trim() === IT); // a BPE token carries its space: " it"
     if (pos < 0) return void (p.itText.textContent = this.t('itMissing'));
     if (!partner) return void (p.itText.textContent = this.t('noPair'));
-    const { layer, head } = this.#view;
+    const { layer, head } = this.values();
     const other = adjective === 'tired' ? 'wide' : 'tired';
     const rowOf = (run, l, h) => row(run.layers[l].selfAttention.heads[h].weights, run.n, pos);
     p.itHow.textContent = this.t('itHowTo', { pos: pos + 1 });
@@ -547,7 +460,7 @@ export class CausalMask extends LessonPanel {
     if (!partner || !own.prediction || !partner.prediction) return;
     const pos = own.prediction.position;
     const last = own.tokens[pos];
-    const { layer, head } = this.#view;
+    const { layer, head } = this.values();
     const other = adjective === 'tired' ? 'wide' : 'tired';
     p.decisionHow.textContent = this.t('decisionHowTo', { last, pos: pos + 1 });
     const tops = [];
@@ -595,7 +508,7 @@ export class CausalMask extends LessonPanel {
   #renderWindow() {
     const p = this.#parts;
     const w = this.#win;
-    const wanted = Number(p.winInput.value);
+    const wanted = this.value('window');
     p.winStatus.textContent = !w.model && w.loading ? this.t('loadingEncoder') : '';
     p.winText.textContent = p.winNote.textContent = '';
     p.winOutput.textContent = this.t('windowValue', { w: wanted, seen: 2 * wanted - 1 });
@@ -606,7 +519,7 @@ export class CausalMask extends LessonPanel {
       p.winSection.dataset.state = error ? 'error' : 'loading';
     };
     if (!w.model) return fail(w.error);
-    const sentence = WINDOW_SENTENCES[p.winSentence.value];
+    const sentence = WINDOW_SENTENCES[this.value('adjective')];
     let full, run;
     try {
       full = w.full[sentence] ??= w.model.analyzePacked(sentence, { topK: 3 });
@@ -617,7 +530,7 @@ export class CausalMask extends LessonPanel {
       return fail({ key: 'runError', params: { message: error.message } });
     }
     fail(null);
-    const size = Number(p.winInput.value);
+    const size = Math.min(wanted, full.n);
     p.winOutput.textContent = this.t(size >= full.n ? 'windowFull' : 'windowValue', { w: size, seen: 2 * size - 1 });
     p.winInput.setAttribute('aria-valuetext', p.winOutput.textContent);
     const { layer, head } = coreferenceHead(w.model.config, FALLBACK_VIEW);

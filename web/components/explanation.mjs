@@ -19,8 +19,8 @@
 import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { sentenceControl } from '../lib/panel-controls.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
-import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
 import { el } from '../lib/dom.mjs';
@@ -29,8 +29,6 @@ import css from './explanation.css.mjs';
 
 const MODEL = 'coref-encoder';
 const LESSON = LESSON_PAIR.tired;
-const TYPING_DELAY_MS = 120;
-const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
 const ABLATE_LINK = /^\d{1,2}\.\d{1,2}(,\d{1,2}\.\d{1,2}){0,63}$/; // e.g. 2.3,3.1
 const CALLS_PER_SLICE = 4; // probabilities() calls between yields, so typing stays responsive
 // A single-head effect smaller than this (|Δp| < 0.0005, i.e. 0.05 percentage points; it prints as
@@ -45,26 +43,53 @@ function signed(x) {
   return `${x < 0 ? MINUS : '+'}${s}`;
 }
 
+// The heads switched off as the link holds them: "layer.head,…", 1-based and sorted ('' = none).
+const headList = (heads) =>
+  [...heads]
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    .map(([l, h]) => `${l + 1}.${h + 1}`)
+    .join(',');
+const headsOf = (list) => (list ? list.split(',').map((pair) => pair.split('.').map((x) => Number(x) - 1)) : []);
+
 export class Explanation extends LessonPanel {
   static styles = [css];
   static watched = ['lang', 'model', 'result'];
   static strings = strings;
   static stateAttribute = 'status';
+  static link = 'explanation';
+  static guidance = ['showMe', 'predict'];
+  static controls = {
+    sentence: sentenceControl(LESSON, {
+      sample: LESSON_PAIR.wide,
+      group: 'ae-ex-controls',
+      className: 'ae-ex-sentence',
+    }),
+    swap: {
+      kind: 'button',
+      label: 'swap',
+      group: 'ae-ex-controls',
+      press: (p) =>
+        p.setValues({ sentence: partnerOf(p.value('sentence'), TIRED_OR_WIDE_AT_END) ?? p.value('sentence') }),
+    },
+    // Every listed head must be one the model has (a link's other heads are ignored).
+    ablate: {
+      kind: 'toggles',
+      label: 'headsLabel',
+      default: '',
+      check: (list, p) => list === '' || (ABLATE_LINK.test(list) && p.hasHeads(headsOf(list))),
+      group: 'ae-ex-ablate',
+      className: 'ae-ex-heads',
+    },
+    reset: { kind: 'button', label: 'reset', group: 'ae-ex-ablate', press: (p) => p.setValues({ ablate: '' }) },
+  };
 
   #parts = null;
   #model = null;
   #modelName = MODEL; // the model asked for: MODEL, or the page's opened model
   #loading = null; // Promise of the model
-  #timer = 0;
   #generation = 0; // a newer measurement cancels an older one
-  #ablated = new Set(); // "layer,head" of the heads switched off
   #data = null; // the last measurement (see #measure)
   #error = null; // {key, params}
-
-  connectedCallback() {
-    super.connectedCallback();
-    if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
-  }
 
   #percent(p) {
     return percent(p, this.store.get().lang);
@@ -73,19 +98,7 @@ export class Explanation extends LessonPanel {
   // --- structure ---
 
   build() {
-    const { id, root, title, intro } = this.frame('ae-ex');
-    const form = el('div', 'ae-ex-controls', root);
-    const label = el('label', '', form, { for: `${id}-sentence` });
-    const sentence = el('textarea', 'ae-ex-sentence', form, {
-      id: `${id}-sentence`,
-      rows: 2,
-      autocomplete: 'off',
-      spellcheck: 'false',
-    });
-    sentence.value = LESSON;
-    const linked = readControl(this.store, 'explanation', 's');
-    if (typeof linked === 'string' && linked.length <= LINK_SENTENCE_MAX) sentence.value = linked;
-    const swap = el('button', 'chip', form, { type: 'button' });
+    const { root, title, intro } = this.frame('ae-ex');
     const modelLine = el('p', 'ae-ex-model', root);
     const status = el('p', 'ae-ex-status', root, { role: 'status' });
     const error = el('div', 'error ae-ex-error', root, { role: 'alert' });
@@ -102,20 +115,17 @@ export class Explanation extends LessonPanel {
 
     const headsTitle = el('h3', '', root);
     const headsHow = el('p', 'howto', root);
-    const heads = el('div', 'ae-ex-heads', root, { role: 'group' });
-    const reset = el('button', 'chip', root, { type: 'button' });
+    headsHow.after(this.group('ae-ex-ablate'));
+    const heads = this.control('ablate').node;
     const ablation = el('p', 'ae-ex-ablation', root, { 'aria-live': 'polite' });
     const headsSummary = el('p', 'ae-ex-summary', root);
     const caption = el('p', 'ae-ex-caption', root);
 
+    heads.after(this.control('reset').node); // the group's order: the heads, then Switch all on
     this.mount(root);
-    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
-      label,
-      sentence,
-      swap,
       modelLine,
       status,
       error,
@@ -130,7 +140,6 @@ export class Explanation extends LessonPanel {
       headsTitle,
       headsHow,
       heads,
-      reset,
       ablation,
       headsSummary,
       caption,
@@ -138,37 +147,13 @@ export class Explanation extends LessonPanel {
       rows: [],
     };
 
-    const saveSentence = () =>
-      writeControl(
-        this.store,
-        'explanation',
-        's',
-        sentence.value === LESSON || sentence.value.length > LINK_SENTENCE_MAX ? null : sentence.value,
-      );
-    sentence.addEventListener('focus', () => this.#ensureModel());
-    sentence.addEventListener('input', () => {
-      saveSentence();
-      clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => this.#measure(), TYPING_DELAY_MS);
-    });
-    swap.addEventListener('click', () => {
-      sentence.value = partnerOf(sentence.value, TIRED_OR_WIDE_AT_END) ?? sentence.value;
-      saveSentence();
-      this.#ensureModel().then(() => this.#measure());
-    });
     heads.addEventListener('click', (e) => {
       const button = e.target.closest('button[data-layer]');
       if (!button) return;
-      const key = `${button.dataset.layer},${button.dataset.head}`;
-      if (this.#ablated.has(key)) this.#ablated.delete(key);
-      else this.#ablated.add(key);
-      this.#saveAblated();
-      this.#ensureModel().then(() => this.#showAblation());
-    });
-    reset.addEventListener('click', () => {
-      this.#ablated.clear();
-      this.#saveAblated();
-      this.#showAblation();
+      const pressed = [Number(button.dataset.layer), Number(button.dataset.head)];
+      const heads = headsOf(this.value('ablate'));
+      const others = heads.filter(([l, h]) => l !== pressed[0] || h !== pressed[1]);
+      this.setValues({ ablate: headList(others.length < heads.length ? others : [...heads, pressed]) });
     });
     this.setState('idle');
   }
@@ -178,20 +163,16 @@ export class Explanation extends LessonPanel {
     if ((this.#model || this.#loading) && modelOutdated(this.store, MODEL, this.#modelName, this.#model)) {
       this.#model = this.#loading = this.#data = null; // the page's model changed: measure the other one
       this.#generation++;
-      this.#ensureModel();
+      this.load();
     }
     p.title.textContent = this.t('title');
     p.intro.textContent = this.t('intro');
-    p.label.textContent = this.t('sentence');
-    p.swap.textContent = this.t('swap');
     p.tableCaption.textContent = this.t('tableCaption');
     ['colWord', 'colAttention', 'colEffect'].forEach((key, i) => {
       p.cols[i].textContent = this.t(key);
     });
     p.knockTitle.textContent = this.t('knockoutTitle');
     p.headsTitle.textContent = this.t('headsTitle');
-    p.heads.setAttribute('aria-label', this.t('headsLabel'));
-    p.reset.textContent = this.t('reset');
     p.caption.textContent = this.t('caption');
     this.#showStatus();
     if (this.#data) this.#render();
@@ -205,20 +186,21 @@ export class Explanation extends LessonPanel {
   showMe() {
     const head = this.#model && coreferenceHead(this.#model.config);
     if (!head) return null;
-    return { controls: { sentence: LESSON, ablate: `${head.layer},${head.head}` }, reveal: this.#parts.headsTitle };
-  }
-
-  defaults() {
-    return { sentence: LESSON, ablate: '' };
-  }
-
-  guideControls() {
-    const ablate = (value) => {
-      this.#ablated = new Set(value ? [value] : []);
-      this.#saveAblated();
-      this.#ensureModel().then(() => this.#showAblation());
+    return {
+      controls: { sentence: LESSON, ablate: headList([[head.layer, head.head]]) },
+      reveal: this.#parts.headsTitle,
     };
-    return { sentence: this.#parts.sentence, ablate };
+  }
+
+  // A new sentence is measured again; another set of heads off is one more run.
+  controlsChanged(names) {
+    if (names.includes('sentence')) this.load().then(() => this.#measure());
+    else if (names.includes('ablate')) this.load().then(() => this.#showAblation());
+  }
+
+  hasHeads(heads) {
+    const config = this.#model?.config;
+    return !config || heads.every(([l, h]) => l >= 0 && l < config.nLayers && h >= 0 && h < config.nHeads);
   }
 
   // Whether switching the coreference head off changes the answer: from the measured ablations.
@@ -227,7 +209,7 @@ export class Explanation extends LessonPanel {
     const head = this.#model && coreferenceHead(this.#model.config);
     if (!head) return null;
     return {
-      key: `ablate|${p.sentence.value}`, // another sentence asks again
+      key: `ablate|${this.value('sentence')}`, // another sentence asks again
       text: this.t('guessAblate', { layer: head.layer + 1, head: head.head + 1 }),
       choices: ['yes', 'no'].map((value) => ({ value, label: this.t(value) })),
       hide: [p.table, p.knockSummary, p.heads, p.ablation, p.headsSummary],
@@ -239,32 +221,9 @@ export class Explanation extends LessonPanel {
     };
   }
 
-  // --- the link ---
-
-  static #sortedHeads(keys) {
-    return [...keys].map((k) => k.split(',').map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  }
-
-  // explanation.ablate: "layer.head,…" (1-based, sorted); no head off → left out of the link.
-  #saveAblated() {
-    const list = Explanation.#sortedHeads(this.#ablated)
-      .map(([l, h]) => `${l + 1}.${h + 1}`)
-      .join(',');
-    writeControl(this.store, 'explanation', 'ablate', list || null);
-  }
-
-  // The link's heads, once the model says how many there are: all valid, or the link's value is ignored.
-  #restoreAblated(config) {
-    const text = readControl(this.store, 'explanation', 'ablate');
-    if (typeof text !== 'string' || !ABLATE_LINK.test(text)) return;
-    const heads = text.split(',').map((pair) => pair.split('.').map((x) => Number(x) - 1));
-    if (!heads.every(([l, h]) => l >= 0 && l < config.nLayers && h >= 0 && h < config.nHeads)) return;
-    this.#ablated = new Set(heads.map(([l, h]) => `${l},${h}`));
-  }
-
   // --- model and measurement ---
 
-  #ensureModel() {
+  load() {
     if (!this.#loading) {
       this.#modelName = this.dataset.model = panelModelName(this.store, MODEL);
       const loading = (this.#loading = getTrainedModel(this.#modelName).then(
@@ -272,7 +231,7 @@ export class Explanation extends LessonPanel {
           if (loading !== this.#loading) return model; // the page's model changed meanwhile
           this.#model = model;
           this.#parts.modelLine.textContent = modelNote(this.store, this.#modelName, model);
-          this.#restoreAblated(model.config);
+          this.refreshControls(); // a link's heads, checked against the model's
           this.#measure();
           return model;
         },
@@ -296,10 +255,9 @@ export class Explanation extends LessonPanel {
   // few calls per task so that input stays responsive; a newer call abandons this one.
   async #measure() {
     if (!this.#model) return;
-    clearTimeout(this.#timer);
     const generation = ++this.#generation;
-    const sentence = this.#parts.sentence.value;
-    this.#parts.swap.hidden = !adjectiveOf(sentence, TIRED_OR_WIDE_AT_END);
+    const sentence = this.value('sentence');
+    this.control('swap').node.hidden = !adjectiveOf(sentence, TIRED_OR_WIDE_AT_END);
     this.setState('working');
     this.#showStatus();
     let base;
@@ -391,7 +349,7 @@ export class Explanation extends LessonPanel {
     const p = this.#parts;
     for (const node of [p.answer, p.body, p.knockSummary, p.heads, p.ablation, p.headsSummary]) node.replaceChildren();
     p.knockHow.textContent = p.headsHow.textContent = '';
-    p.table.hidden = p.reset.hidden = true;
+    p.table.hidden = this.control('reset').node.hidden = true;
   }
 
   #showStatus() {
@@ -408,7 +366,7 @@ export class Explanation extends LessonPanel {
   #render() {
     const d = this.#data;
     const p = this.#parts;
-    p.table.hidden = p.reset.hidden = false;
+    p.table.hidden = this.control('reset').node.hidden = false;
     Object.assign(this.dataset, {
       sentence: d.sentence,
       prediction: d.word,
@@ -581,9 +539,9 @@ export class Explanation extends LessonPanel {
   #showAblation() {
     const d = this.#data;
     const p = this.#parts;
-    for (const b of p.buttons)
-      b.setAttribute('aria-pressed', String(this.#ablated.has(`${b.dataset.layer},${b.dataset.head}`)));
-    const ablate = Explanation.#sortedHeads(this.#ablated);
+    const ablate = headsOf(this.value('ablate'));
+    const off = new Set(ablate.map(String));
+    for (const b of p.buttons) b.setAttribute('aria-pressed', String(off.has(`${b.dataset.layer},${b.dataset.head}`)));
     this.dataset.ablated = JSON.stringify(ablate);
     if (!d || !this.#model) return;
     if (!ablate.length) {

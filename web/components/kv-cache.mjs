@@ -18,7 +18,7 @@
 import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
-import { readControl, writeControl } from '../lib/panel-controls.mjs';
+import { headControl } from '../lib/panel-controls.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/kv-cache.mjs';
@@ -36,11 +36,29 @@ const DEFAULT_PROMPT = DECODER_SENTENCE.tired;
 // decoder trained before that key existed gets layer 2, head 3, which at "=" looked at the
 // deciding word (tired / wide) in that model.
 const FALLBACK_VIEW = { layer: 1, head: 2 };
-const TYPING_DELAY_MS = 150;
-const LINK_PROMPT_MAX = 200; // longer prompts are not put in the link
 const PLAY_MS = 900;
 const BATCH_MS = 20; // a timed batch of the faster way lasts at least this long
 const BATCHES = 7; // per way; the median and the range are shown
+
+const CONTROLS = 'ae-kv-controls';
+const BUTTONS = 'ae-kv-buttons';
+const COMPARE = 'ae-kv-compare-box';
+const TIMING = 'ae-kv-measure-box';
+const headSelect = (kind, key, count) =>
+  headControl(kind, count, {
+    label: `${kind}Label`,
+    optionText: (i, p) => p.t(key, { i: i + 1 }),
+    group: CONTROLS,
+    field: 'field',
+  });
+const button = (label, className, press, group = BUTTONS, attrs = {}) => ({
+  kind: 'button',
+  label,
+  className: `chip ${className}`,
+  group,
+  press,
+  attrs,
+});
 
 const GRID = { label: 80, pos: 22, cell: 10, gap: 10, bar: 80, value: 40, row: 16, head: 18 };
 
@@ -65,6 +83,56 @@ export class KvCache extends LessonPanel {
   static watched = ['lang', 'model', 'result'];
   static strings = strings;
   static stateAttribute = 'status';
+  static link = 'kvcache';
+  static guidance = ['showMe'];
+  // The prompt, its tired ↔ wide swap, the head drawn, the grid without a cache; the stepping
+  // and timing buttons.
+  static controls = {
+    prompt: {
+      kind: 'text',
+      label: 'promptLabel',
+      default: DEFAULT_PROMPT,
+      sample: DECODER_SENTENCE.wide,
+      group: CONTROLS,
+      field: 'field ae-kv-prompt',
+    },
+    swap: button(
+      'swap',
+      'ae-kv-swap',
+      (p) => p.setValues({ prompt: partnerOf(p.value('prompt')) ?? p.value('prompt') }),
+      CONTROLS,
+    ),
+    layer: headSelect('layer', 'layerN', (p) => p.#model?.config.nLayers),
+    head: headSelect('head', 'headN', (p) => p.#model?.config.nHeads),
+    step: button('step', 'ae-kv-step', async (p) => {
+      p.#stop();
+      if (await p.load()) p.#step();
+    }),
+    play: button(
+      (p) => (p.#timer ? 'pause' : 'play'),
+      'ae-kv-play',
+      async (p) => {
+        if (p.#timer) return p.#stop();
+        if (!(await p.load())) return;
+        if (p.#shown >= p.#steps().length) p.#shown = 0;
+        p.#play();
+      },
+      BUTTONS,
+      { 'aria-pressed': 'false' },
+    ),
+    reset: button('reset', 'ae-kv-reset', (p) => {
+      p.#stop();
+      p.#shown = 0;
+      p.#render();
+    }),
+    nocache: { kind: 'toggle', label: 'compareLabel', default: false, group: COMPARE, field: 'check ae-kv-compare' },
+    measure: button(
+      (p) => (p.#measuring ? 'measuring' : 'measure'),
+      'ae-kv-measure',
+      (p) => p.#measure(),
+      TIMING,
+    ),
+  };
 
   playMs = PLAY_MS; // time between two steps while playing
 
@@ -72,25 +140,14 @@ export class KvCache extends LessonPanel {
   #loading = null; // Promise of the model
   #model = null;
   #modelName = MODEL; // the model asked for: MODEL, or the page's opened model
-  #prompt = DEFAULT_PROMPT;
   #cached = null; // generateSteps(prompt, MAX_NEW, true)
   #full = null; // generateSteps(prompt, MAX_NEW, false)
   #shown = 0; // steps revealed
-  #defaultView = { ...FALLBACK_VIEW }; // the model's coreference head once it has loaded
-  #view = { ...FALLBACK_VIEW };
   #status = { key: 'waiting' };
   #error = null; // {key, params}
   #timer = 0;
-  #typing = 0;
   #timing = null; // {with, without: {median, min, max, runs}, calls, words} of the current prompt
   #measuring = false;
-  #guided = null; // the controls Show me and Reset set: {prompt, layer, head, cache}
-  #withoutCache = false; // the grid shows the run without a cache (every row recomputed)
-
-  connectedCallback() {
-    super.connectedCallback();
-    if (!this.#model) this.loadWhenNear(() => this.#ensureModel(), this, '200px 0px');
-  }
 
   disconnectedCallback() {
     super.disconnectedCallback();
@@ -108,7 +165,7 @@ export class KvCache extends LessonPanel {
   #switchModel() {
     this.#stop();
     this.#model = this.#loading = this.#cached = this.#full = this.#timing = null;
-    this.#ensureModel();
+    this.load();
   }
 
   #percent(p) {
@@ -124,31 +181,6 @@ export class KvCache extends LessonPanel {
   build() {
     const { id, root, title, intro } = this.frame('ae-kv');
 
-    const controls = el('div', 'ae-kv-controls', root);
-    const promptField = el('div', 'field ae-kv-prompt', controls);
-    const promptLabel = el('label', '', promptField, { for: `${id}-prompt` });
-    const prompt = el('input', '', promptField, {
-      id: `${id}-prompt`,
-      type: 'text',
-      spellcheck: 'false',
-      autocomplete: 'off',
-    });
-    const linked = readControl(this.store, 'kvcache', 'prompt');
-    if (typeof linked === 'string' && linked.length <= LINK_PROMPT_MAX) this.#prompt = linked;
-    prompt.value = this.#prompt;
-    const swap = el('button', 'chip ae-kv-swap', controls, { type: 'button' });
-    const layerField = el('div', 'field', controls);
-    const layerLabel = el('label', '', layerField, { for: `${id}-layer` });
-    const layer = el('select', '', layerField, { id: `${id}-layer` });
-    const headField = el('div', 'field', controls);
-    const headLabel = el('label', '', headField, { for: `${id}-head` });
-    const head = el('select', '', headField, { id: `${id}-head` });
-
-    const buttons = el('div', 'ae-kv-buttons', root);
-    const stepButton = el('button', 'chip ae-kv-step', buttons, { type: 'button' });
-    const playButton = el('button', 'chip ae-kv-play', buttons, { type: 'button', 'aria-pressed': 'false' });
-    const resetButton = el('button', 'chip ae-kv-reset', buttons, { type: 'button' });
-
     const modelLine = el('p', 'ae-kv-model', root);
     const error = el('p', 'error ae-kv-error', root, { role: 'alert' });
     const status = el('p', 'ae-kv-status', root, { role: 'status' });
@@ -161,9 +193,7 @@ export class KvCache extends LessonPanel {
     const cache = el('figure', 'ae-kv-cache', root);
     const cacheTitle = el('figcaption', '', cache);
     const cacheCaption = el('p', 'ae-kv-note', cache);
-    const compare = el('label', 'check ae-kv-compare', cache);
-    const compareBox = el('input', '', compare, { type: 'checkbox' });
-    const compareText = el('span', '', compare);
+    cache.append(this.group(COMPARE));
     const legend = el('ul', 'ae-kv-legend', cache);
     const legendReused = el('li', 'reused', legend);
     const legendNew = el('li', 'new', legend);
@@ -183,7 +213,7 @@ export class KvCache extends LessonPanel {
 
     const time = el('section', 'ae-kv-time', root, { 'aria-labelledby': `${id}-time` });
     const timeTitle = el('h3', '', time, { id: `${id}-time` });
-    const measure = el('button', 'chip ae-kv-measure', time, { type: 'button' });
+    time.append(this.group(TIMING));
     const timeResult = el('p', 'ae-kv-time-result', time, { 'aria-live': 'polite' });
     const timeBars = el('div', 'ae-kv-time-bars', time);
 
@@ -191,67 +221,10 @@ export class KvCache extends LessonPanel {
     const causalTitle = el('h3', '', causal, { id: `${id}-causal` });
     const causalText = el('p', '', causal);
 
-    prompt.addEventListener('input', () => {
-      clearTimeout(this.#typing);
-      this.#typing = setTimeout(() => this.#setPrompt(prompt.value), TYPING_DELAY_MS);
-    });
-    prompt.addEventListener('focus', () => this.#ensureModel());
-    swap.addEventListener('click', () => {
-      prompt.value = partnerOf(prompt.value) ?? prompt.value;
-      this.#setPrompt(prompt.value);
-    });
-    for (const [key, select] of [
-      ['layer', layer],
-      ['head', head],
-    ])
-      select.addEventListener('change', () => {
-        this.#view[key] = Number(select.value);
-        // 1-based, as labelled; the default head leaves the link
-        writeControl(
-          this.store,
-          'kvcache',
-          key,
-          this.#view[key] === this.#defaultView[key] ? null : this.#view[key] + 1,
-        );
-        this.#render();
-      });
-    stepButton.addEventListener('click', async () => {
-      this.#stop();
-      if (await this.#ensureModel()) this.#step();
-    });
-    playButton.addEventListener('click', async () => {
-      if (this.#timer) return this.#stop();
-      if (!(await this.#ensureModel())) return;
-      if (this.#shown >= this.#steps().length) this.#shown = 0;
-      this.#play();
-    });
-    resetButton.addEventListener('click', () => {
-      this.#stop();
-      this.#shown = 0;
-      this.#render();
-    });
-    this.#guided = { prompt, layer, head, cache };
-    this.addGuidance(intro);
-    measure.addEventListener('click', () => this.#measure());
-    compareBox.addEventListener('change', () => {
-      this.#withoutCache = compareBox.checked;
-      this.#render();
-    });
-
     this.mount(root);
     this.#parts = {
       title,
       intro,
-      promptLabel,
-      prompt,
-      swap,
-      layerLabel,
-      layer,
-      headLabel,
-      head,
-      stepButton,
-      playButton,
-      resetButton,
       modelLine,
       error,
       status,
@@ -259,13 +232,13 @@ export class KvCache extends LessonPanel {
       unknown,
       textLabel,
       words,
+      cache,
       cacheTitle,
       cacheCaption,
       legendReused,
       legendNew,
       grid,
       cacheRows,
-      compareText,
       workTitle,
       workCaption,
       columns,
@@ -273,7 +246,6 @@ export class KvCache extends LessonPanel {
       tfoot,
       saving,
       timeTitle,
-      measure,
       timeResult,
       timeBars,
       causalTitle,
@@ -286,16 +258,9 @@ export class KvCache extends LessonPanel {
     const p = this.#parts;
     p.title.textContent = this.t('title');
     p.intro.textContent = this.t('intro');
-    p.promptLabel.textContent = this.t('promptLabel');
-    p.swap.textContent = this.t('swap');
-    p.layerLabel.textContent = this.t('layerLabel');
-    p.headLabel.textContent = this.t('headLabel');
-    p.stepButton.textContent = this.t('step');
-    p.resetButton.textContent = this.t('reset');
     p.textLabel.textContent = `${this.t('generatedLabel')}: `;
     p.legendReused.textContent = this.t('legendReused');
     p.legendNew.textContent = this.t('legendNew');
-    p.compareText.textContent = this.t('compareLabel');
     // The picture needs a name before its first draw too (an empty cache).
     if (!p.grid.childElementCount) p.grid.setAttribute('aria-label', this.t('cacheLabel', { rows: 0, fresh: 0 }));
     p.workTitle.textContent = this.t('workTitle');
@@ -304,20 +269,6 @@ export class KvCache extends LessonPanel {
     p.timeTitle.textContent = this.t('timeTitle');
     p.causalTitle.textContent = this.t('causalTitle');
     p.causalText.textContent = this.t('causal');
-    this.#fillSelects();
-  }
-
-  #fillSelects() {
-    const config = this.#model?.config;
-    const nLayers = config?.nLayers ?? this.#view.layer + 1;
-    const nHeads = config?.nHeads ?? this.#view.head + 1;
-    const { layer, head } = this.#parts;
-    layer.replaceChildren(...Array.from({ length: nLayers }, (_, i) => new Option(this.t('layerN', { i: i + 1 }), i)));
-    head.replaceChildren(...Array.from({ length: nHeads }, (_, i) => new Option(this.t('headN', { i: i + 1 }), i)));
-    this.#view.layer = Math.min(this.#view.layer, nLayers - 1);
-    this.#view.head = Math.min(this.#view.head, nHeads - 1);
-    layer.value = this.#view.layer;
-    head.value = this.#view.head;
   }
 
   // --- guidance (LessonPanel): Show me and Reset ---
@@ -325,22 +276,26 @@ export class KvCache extends LessonPanel {
   // The decoder's own coreference head (config.json, chosen by training) on the lesson prompt.
   showMe() {
     const head = this.#model && coreferenceHead(this.#model.config);
-    return head && { controls: { prompt: DEFAULT_PROMPT, ...head }, reveal: this.#guided.cache };
+    return head && { controls: { prompt: DEFAULT_PROMPT, ...head }, reveal: this.#parts.cache };
   }
 
-  defaults() {
-    return { prompt: DEFAULT_PROMPT, ...this.#defaultView };
+  openingHead() {
+    return this.#model && coreferenceHead(this.#model.config, FALLBACK_VIEW);
   }
 
-  guideControls() {
-    const { prompt, layer, head } = this.#guided;
-    return { prompt, layer, head };
+  // A new prompt is generated again; the head and the grid's run are only drawn again.
+  controlsChanged(names) {
+    if (!names.includes('prompt')) return this.#render();
+    this.#stop();
+    this.#timing = null;
+    if (this.#model) this.#generate();
+    else this.load();
   }
 
   // --- model and generation ---
 
   // Resolves to true once the model is here and the prompt has been generated.
-  async #ensureModel() {
+  async load() {
     if (this.#model) return true;
     if (!this.#loading) {
       this.#status = { key: 'loading' };
@@ -355,18 +310,7 @@ export class KvCache extends LessonPanel {
       if (loading !== this.#loading) return false; // the page's model changed meanwhile
       if (!this.#model) {
         this.#model = model;
-        this.#defaultView = coreferenceHead(model.config, FALLBACK_VIEW);
-        this.#view = { ...this.#defaultView };
-        // A link's layer and head (1-based), if the model has them.
-        for (const [key, count] of [
-          ['layer', model.config.nLayers],
-          ['head', model.config.nHeads],
-        ]) {
-          const text = readControl(this.store, 'kvcache', key);
-          const linked = /^\d{1,3}$/.test(text ?? '') ? Number(text) - 1 : -1;
-          if (linked >= 0 && linked < count) this.#view[key] = linked;
-        }
-        this.#fillSelects();
+        this.refreshControls(); // the layer and head counts, the opening head
         this.#generate();
       }
       return true;
@@ -381,27 +325,13 @@ export class KvCache extends LessonPanel {
     }
   }
 
-  #setPrompt(value) {
-    this.#stop();
-    this.#prompt = value;
-    writeControl(
-      this.store,
-      'kvcache',
-      'prompt',
-      value === DEFAULT_PROMPT || value.length > LINK_PROMPT_MAX ? null : value,
-    );
-    this.#timing = null;
-    if (this.#model) this.#generate();
-    else this.#ensureModel();
-  }
-
   #generate() {
     this.#shown = 0;
     this.#error = null;
     this.#status = null;
     try {
-      this.#cached = this.#model.generateSteps(this.#prompt, MAX_NEW, true);
-      this.#full = this.#model.generateSteps(this.#prompt, MAX_NEW, false);
+      this.#cached = this.#model.generateSteps(this.value('prompt'), MAX_NEW, true);
+      this.#full = this.#model.generateSteps(this.value('prompt'), MAX_NEW, false);
       this.setState('ready');
     } catch (error) {
       this.#cached = this.#full = null;
@@ -423,8 +353,8 @@ export class KvCache extends LessonPanel {
   }
 
   #play() {
-    this.#parts.playButton.setAttribute('aria-pressed', 'true');
-    this.#parts.playButton.textContent = this.t('pause');
+    this.control('play').node.setAttribute('aria-pressed', 'true');
+    this.control('play').node.textContent = this.t('pause');
     const tick = () => {
       if (!this.#step()) this.#stop();
     };
@@ -436,8 +366,8 @@ export class KvCache extends LessonPanel {
     clearInterval(this.#timer);
     this.#timer = 0;
     if (this.#parts) {
-      this.#parts.playButton.setAttribute('aria-pressed', 'false');
-      this.#parts.playButton.textContent = this.t('play');
+      this.control('play').node.setAttribute('aria-pressed', 'false');
+      this.control('play').node.textContent = this.t('play');
     }
   }
 
@@ -446,8 +376,9 @@ export class KvCache extends LessonPanel {
   #render() {
     const p = this.#parts;
     if (!p) return;
-    p.playButton.textContent = this.t(this.#timer ? 'pause' : 'play');
-    p.measure.textContent = this.t(this.#measuring ? 'measuring' : 'measure');
+    const c = (name) => this.control(name).node;
+    c('play').textContent = this.t(this.#timer ? 'pause' : 'play');
+    c('measure').textContent = this.t(this.#measuring ? 'measuring' : 'measure');
     p.modelLine.textContent = modelNote(this.store, this.#modelName, this.#model);
     p.error.textContent = this.#error ? failureText(this.#error, strings, this.store.get().lang) : '';
     p.error.title = rawMessages([this.#error]);
@@ -455,17 +386,18 @@ export class KvCache extends LessonPanel {
     const ready = Boolean(g) && !this.#error;
     // Before the model is here the buttons load it; afterwards they need a generation.
     const usable = ready || this.#model === null;
-    p.stepButton.disabled = !usable || (ready && this.#shown >= g.steps.length);
-    p.playButton.disabled = !usable || (ready && g.steps.length === 0);
-    p.resetButton.disabled = !usable;
-    p.measure.disabled = !ready || this.#measuring;
-    p.swap.hidden = !adjectiveOf(p.prompt.value);
+    c('step').disabled = !usable || (ready && this.#shown >= g.steps.length);
+    c('play').disabled = !usable || (ready && g.steps.length === 0);
+    c('reset').disabled = !usable;
+    c('measure').disabled = !ready || this.#measuring;
+    c('swap').hidden = !adjectiveOf(this.value('prompt'));
 
     const step = ready && this.#shown > 0 ? g.steps[this.#shown - 1] : null;
     this.#renderStatus(g, step, ready);
     this.#renderText(g, ready);
     // The grid shows the same step of either run; without a cache, every row is new.
-    const source = this.#withoutCache && ready ? this.#full : g;
+    const withoutCache = this.value('nocache');
+    const source = withoutCache && ready ? this.#full : g;
     this.#renderCache(source, ready && this.#shown > 0 ? source.steps[this.#shown - 1] : null);
     this.#renderWork(ready);
     this.#renderTime(ready);
@@ -473,10 +405,10 @@ export class KvCache extends LessonPanel {
       step: String(this.#shown),
       steps: String(ready ? g.steps.length : 0),
       cacheRows: String(step ? step.cacheRows : 0),
-      mode: this.#withoutCache ? 'full' : 'cache',
-      prompt: this.#prompt,
-      layer: String(this.#view.layer),
-      head: String(this.#view.head),
+      mode: withoutCache ? 'full' : 'cache',
+      prompt: this.value('prompt'),
+      layer: String(this.value('layer') ?? FALLBACK_VIEW.layer),
+      head: String(this.value('head') ?? FALLBACK_VIEW.head),
     });
   }
 
@@ -537,7 +469,7 @@ export class KvCache extends LessonPanel {
   // Positions on screen count from 1, as in the other panels; data-position is the 0-based index.
   #renderCache(g, step) {
     const p = this.#parts;
-    const { layer, head } = this.#view;
+    const { layer = FALLBACK_VIEW.layer, head = FALLBACK_VIEW.head } = this.values(); // until the model is here
     const lang = this.store.get().lang;
     p.cacheTitle.textContent = this.t('cacheTitle', { layer: layer + 1, head: head + 1 });
     const dh = g?.headDim ?? 8;
@@ -773,7 +705,7 @@ export class KvCache extends LessonPanel {
     this.#timing = null;
     this.#render();
     const model = this.#model,
-      prompt = this.#prompt;
+      prompt = this.value('prompt');
     const ways = { with: () => model.generateCached(prompt, MAX_NEW), without: () => model.generate(prompt, MAX_NEW) };
     try {
       let calls = 1;
@@ -793,7 +725,7 @@ export class KvCache extends LessonPanel {
           samples[way].push((performance.now() - t0) / calls);
         }
       }
-      if (prompt === this.#prompt) {
+      if (prompt === this.value('prompt')) {
         this.#timing = {
           with: spread(samples.with),
           without: spread(samples.without),

@@ -16,7 +16,7 @@
 // positions.head (1-based), positions.show (scores|weights); a control at its default is left out.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
-import { readControl, writeControl } from '../lib/panel-controls.mjs';
+import { headControl } from '../lib/panel-controls.mjs';
 import { percent2 } from '../lib/panel-strings.mjs';
 import strings from '../strings/positions.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
@@ -31,12 +31,33 @@ import matrixCss from './number-matrix.css.mjs';
 export const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
 const modelName = (encoding) => `word-order-${encoding}`;
 const { a: DEFAULT_A, b: DEFAULT_B } = WORD_ORDER_PAIR;
-const TYPING_DELAY_MS = 120;
-const LINK_SENTENCE_MAX = 200; // longer sentences are not put in the link
 const KINDS = ['scores', 'weights'];
 const SIN_DIMS = 32; // d_model of the word-order models
 const SIN_POSITIONS = 16; // what they read (max_len)
 const ROPE_POSITIONS = 16;
+
+const SENTENCES = 'ae-pos-controls';
+const MATRIX = 'ae-pos-view';
+const SIN = 'ae-pos-view ae-pos-sin-view';
+const PAIR = 'ae-pos-view ae-pos-pair-view';
+const index = (kind) =>
+  headControl(kind, (p) => p.ropeConfig()?.[kind === 'layer' ? 'nLayers' : 'nHeads'], { default: 0, group: MATRIX });
+const sentence = (label, fallback, sample) => ({
+  kind: 'text',
+  label,
+  default: fallback,
+  sample,
+  attrs: { lang: 'zh-Hans' },
+  group: SENTENCES,
+});
+const choice = (label, values, key, fallback) => ({
+  kind: 'select',
+  label,
+  options: values.map((value) => ({ value, label: key(value) })),
+  default: fallback,
+  group: MATRIX,
+  field: 'field inline',
+});
 
 // σ with b[σ(i)] = a[i] (each token of a matched to an unused equal token of b), or null
 // when b is not a rearrangement of a. Repeated tokens have identical embeddings without
@@ -75,20 +96,56 @@ export class Positions extends LessonPanel {
   static styles = [matrixCss, css];
   static watched = ['lang'];
   static strings = strings;
+  static link = 'positions';
+  // The sentences, the matrices' model, layer, head and kind (enc, layer, head, show in the link),
+  // the sinusoid picture's positions and the RoPE picture's pair of dimensions.
+  static controls = {
+    a: sentence('sentenceA', DEFAULT_A, DEFAULT_B),
+    swap: {
+      kind: 'button',
+      label: 'swap',
+      group: SENTENCES,
+      press: (p) => p.setValues({ a: p.value('b'), b: p.value('a') }),
+    },
+    b: sentence('sentenceB', DEFAULT_B, DEFAULT_A),
+    encoding: { ...choice('encoding', ENCODINGS, (e) => `enc.${e}`, 'none'), param: 'enc' },
+    layer: index('layer'),
+    head: index('head'),
+    kind: { ...choice('show', KINDS, (k) => k, 'scores'), param: 'show' },
+    positions: {
+      kind: 'range',
+      label: 'positions',
+      min: 4,
+      max: 64,
+      step: 4,
+      default: SIN_POSITIONS,
+      group: SIN,
+      field: 'field inline',
+    },
+    pair: {
+      kind: 'select',
+      label: 'pair',
+      options: (p) =>
+        Array.from({ length: (p.ropeConfig()?.headDim ?? 0) / 2 }, (_, i) => ({
+          value: String(i),
+          text: p.t('pairOption', { a: 2 * i, b: 2 * i + 1 }),
+        })),
+      default: '0',
+      group: PAIR,
+      field: 'field inline',
+    },
+  };
 
   #parts = null;
   #engine = null;
   #models = null; // {encoding: TrainedModel}
   #loading = null;
-  #timer = 0;
   #runs = null; // {encoding: {a, b}} analyze() results (null where it failed)
   #errors = []; // [{key, params}]
   #loadError = null;
-  #view = { encoding: 'none', layer: 0, head: 0, kind: 'scores', pair: 0, positions: SIN_POSITIONS };
 
-  connectedCallback() {
-    super.connectedCallback();
-    if (!this.#models) this.loadWhenNear(() => this.#ensureModels());
+  ropeConfig() {
+    return this.#models?.rope.config;
   }
 
   storeChanged(full) {
@@ -103,40 +160,7 @@ export class Positions extends LessonPanel {
   // --- structure ---
 
   build() {
-    const { id, root, title, intro } = this.frame('ae-pos');
-
-    const form = el('div', 'ae-pos-controls', root);
-    const fieldA = el('div', 'field', form);
-    const labelA = el('label', '', fieldA, { for: `${id}-a` });
-    const inputA = el('input', '', fieldA, {
-      id: `${id}-a`,
-      type: 'text',
-      autocomplete: 'off',
-      spellcheck: 'false',
-      lang: 'zh-Hans',
-    });
-    const swap = el('button', 'chip', form, { type: 'button' });
-    const fieldB = el('div', 'field', form);
-    const labelB = el('label', '', fieldB, { for: `${id}-b` });
-    const inputB = el('input', '', fieldB, {
-      id: `${id}-b`,
-      type: 'text',
-      autocomplete: 'off',
-      spellcheck: 'false',
-      lang: 'zh-Hans',
-    });
-    inputA.value = DEFAULT_A;
-    inputB.value = DEFAULT_B;
-    const linked = (name) => readControl(this.store, 'positions', name);
-    for (const [input, name] of [
-      [inputA, 'a'],
-      [inputB, 'b'],
-    ]) {
-      const value = linked(name);
-      if (typeof value === 'string' && value.length <= LINK_SENTENCE_MAX) input.value = value;
-    }
-    if (ENCODINGS.includes(linked('enc'))) this.#view.encoding = linked('enc');
-    if (KINDS.includes(linked('show'))) this.#view.kind = linked('show');
+    const { root, title, intro } = this.frame('ae-pos');
 
     const status = el('p', 'ae-pos-status', root, { role: 'status' });
     const error = el('div', 'error ae-pos-error', root, { role: 'alert' });
@@ -160,20 +184,7 @@ export class Positions extends LessonPanel {
 
     const whyTitle = el('h3', '', root);
     const whyHow = el('p', 'howto', root);
-    const viewControls = el('div', 'ae-pos-view', root);
-    const select = (key, options) => {
-      const field = el('div', 'field inline', viewControls);
-      const label = el('label', '', field, { for: `${id}-${key}` });
-      const node = el('select', '', field, { id: `${id}-${key}` });
-      for (const value of options) el('option', '', node, { value }).value = value;
-      return { label, node };
-    };
-    const encoding = select('encoding', ENCODINGS);
-    const layer = select('layer', []);
-    const head = select('head', []);
-    const kind = select('kind', KINDS);
-    encoding.node.value = this.#view.encoding;
-    kind.node.value = this.#view.kind;
+    whyHow.after(this.group(MATRIX));
     const compare = el('div', 'ae-pos-compare', root);
     const matrixA = el('div', 'ae-pos-matrix', compare);
     const matrixB = el('div', 'ae-pos-matrix', compare);
@@ -181,39 +192,25 @@ export class Positions extends LessonPanel {
 
     const sinTitle = el('h3', '', root);
     const sinHow = el('p', 'howto', root);
-    const sinField = el('div', 'field inline', el('div', 'ae-pos-view', root));
-    const sinLabel = el('label', '', sinField, { for: `${id}-n` });
-    const sinN = el('input', '', sinField, {
-      id: `${id}-n`,
-      type: 'range',
-      min: 4,
-      max: 64,
-      step: 4,
-      value: SIN_POSITIONS,
-    });
-    const sinValue = el('output', '', sinField, { for: `${id}-n` });
+    sinHow.after(this.group(SIN));
+    const sinN = this.control('positions').node;
+    const sinValue = el('output', '', null, { for: sinN.id });
+    sinN.after(sinValue);
     const sinFigure = el('figure', 'ae-pos-figure', root);
     const sinSvg = svg('svg', { class: 'ae-pos-sin', role: 'img' }, sinFigure);
     const sinCaption = el('figcaption', '', sinFigure);
 
     const ropeTitle = el('h3', '', root);
     const ropeHow = el('p', 'howto', root);
-    const pair = select('pair', []);
-    el('div', 'ae-pos-view', root).append(pair.label.parentNode); // after the RoPE text, not among the matrix controls
+    ropeHow.after(this.group(PAIR)); // after the RoPE text, not among the matrix controls
     const ropeFigure = el('figure', 'ae-pos-figure', root);
     const ropeSvg = svg('svg', { class: 'ae-pos-rope', role: 'img', viewBox: '-120 -120 240 240' }, ropeFigure);
     const ropeCaption = el('figcaption', '', ropeFigure);
 
     this.mount(root);
-    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
-      labelA,
-      inputA,
-      labelB,
-      inputB,
-      swap,
       status,
       error,
       table,
@@ -224,100 +221,35 @@ export class Positions extends LessonPanel {
       grammar,
       whyTitle,
       whyHow,
-      encoding,
-      layer,
-      head,
-      kind,
       matrixA,
       matrixB,
       compare,
       verdict,
       sinTitle,
       sinHow,
-      sinLabel,
-      sinN,
       sinValue,
       sinSvg,
       sinCaption,
       ropeTitle,
       ropeHow,
-      pair,
       ropeSvg,
       ropeCaption,
     };
 
-    const saveSentences = () => {
-      for (const [input, name, fallback] of [
-        [inputA, 'a', DEFAULT_A],
-        [inputB, 'b', DEFAULT_B],
-      ])
-        writeControl(
-          this.store,
-          'positions',
-          name,
-          input.value === fallback || input.value.length > LINK_SENTENCE_MAX ? null : input.value,
-        );
-    };
-    const rerun = () => {
-      saveSentences();
-      clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => this.#ensureModels().then(() => this.#run()), TYPING_DELAY_MS);
-    };
-    inputA.addEventListener('input', rerun);
-    inputB.addEventListener('input', rerun);
-    swap.addEventListener('click', () => {
-      [inputA.value, inputB.value] = [inputB.value, inputA.value];
-      saveSentences();
-      this.#ensureModels().then(() => this.#run());
-    });
-    // link: the control's name in the link and how its value is written (null = the default, left out)
-    const view =
-      (key, parse = (v) => v, link = null) =>
-      (e) => {
-        this.#view[key] = parse(e.target.value);
-        if (link) writeControl(this.store, 'positions', link.name, link.write(this.#view[key]));
-        this.#ensureModels().then(() => this.#render());
-      };
-    const index1 = (i) => (i === 0 ? null : i + 1); // 1-based as labelled; the first is the default
-    encoding.node.addEventListener(
-      'change',
-      view('encoding', String, { name: 'enc', write: (v) => (v === 'none' ? null : v) }),
-    );
-    layer.node.addEventListener('change', view('layer', Number, { name: 'layer', write: index1 }));
-    head.node.addEventListener('change', view('head', Number, { name: 'head', write: index1 }));
-    kind.node.addEventListener(
-      'change',
-      view('kind', String, { name: 'show', write: (v) => (v === 'scores' ? null : v) }),
-    );
-    pair.node.addEventListener('change', view('pair', Number));
-    sinN.addEventListener('input', view('positions', Number));
     // Link the same pair of words across the two matrices.
     compare.addEventListener('pointerover', (e) => this.#link(e.target.closest('td[data-col]')));
     compare.addEventListener('pointerleave', () => this.#link(null));
-    root.addEventListener('focusin', () => this.#ensureModels(), { once: true });
   }
 
-  // --- guidance (LessonPanel): Reset ---
-
-  defaults() {
-    return { a: DEFAULT_A, b: DEFAULT_B, enc: 'none', layer: 0, head: 0, show: 'scores' };
-  }
-
-  guideControls() {
-    const p = this.#parts;
-    return {
-      a: p.inputA,
-      b: p.inputB,
-      enc: p.encoding.node,
-      layer: p.layer.node,
-      head: p.head.node,
-      show: p.kind.node,
-    };
+  // A sentence reruns the models; every other control redraws.
+  controlsChanged(names) {
+    const rerun = names.includes('a') || names.includes('b');
+    this.load().then(() => (rerun ? this.#run() : this.#render()));
   }
 
   // --- loading and running ---
 
-  #ensureModels() {
+  load() {
     if (this.#models) return Promise.resolve();
     if (!this.#loading) {
       this.#loadError = null;
@@ -326,7 +258,7 @@ export class Positions extends LessonPanel {
         .then(([engine, ...models]) => {
           this.#engine = engine;
           this.#models = Object.fromEntries(ENCODINGS.map((e, i) => [e, models[i]]));
-          this.#fillSelects();
+          this.refreshControls(); // the layer, head and pair counts
           this.#run();
         })
         .catch((error) => {
@@ -338,36 +270,9 @@ export class Positions extends LessonPanel {
     return this.#loading;
   }
 
-  #fillSelects() {
-    const config = this.#models.rope.config;
-    const fill = (select, count, label) => {
-      select.replaceChildren(
-        ...Array.from({ length: count }, (_, i) => {
-          const option = document.createElement('option');
-          option.value = i;
-          option.textContent = label(i);
-          return option;
-        }),
-      );
-    };
-    fill(this.#parts.layer.node, config.nLayers, (i) => String(i + 1));
-    fill(this.#parts.head.node, config.nHeads, (i) => String(i + 1));
-    // A link's layer and head (1-based), if this model has them.
-    for (const [key, count] of [
-      ['layer', config.nLayers],
-      ['head', config.nHeads],
-    ]) {
-      const text = readControl(this.store, 'positions', key);
-      const linked = /^\d{1,3}$/.test(text ?? '') ? Number(text) - 1 : -1;
-      if (linked >= 0 && linked < count) this.#view[key] = linked;
-      this.#parts[key].node.value = this.#view[key];
-    }
-    fill(this.#parts.pair.node, config.headDim / 2, (i) => this.t('pairOption', { a: 2 * i, b: 2 * i + 1 }));
-  }
-
   #run() {
     if (!this.#models) return;
-    const texts = { a: this.#parts.inputA.value, b: this.#parts.inputB.value };
+    const texts = { a: this.value('a'), b: this.value('b') };
     this.#errors = [];
     this.#runs = {};
     for (const encoding of ENCODINGS) {
@@ -404,32 +309,19 @@ export class Positions extends LessonPanel {
     const p = this.#parts;
     p.title.textContent = this.t('title');
     p.intro.textContent = this.t('intro');
-    p.labelA.textContent = this.t('sentenceA');
-    p.labelB.textContent = this.t('sentenceB');
-    p.swap.textContent = this.t('swap');
     p.caption.textContent = this.t('tableCaption');
     p.cols[0].textContent = this.t('colEncoding');
     for (const encoding of ENCODINGS) p.rows[encoding].name.textContent = this.t(`enc.${encoding}`);
     p.whyTitle.textContent = this.t('whyTitle');
-    p.encoding.label.textContent = this.t('encoding');
-    for (const option of p.encoding.node.options) option.textContent = this.t(`enc.${option.value}`);
-    p.layer.label.textContent = this.t('layer');
-    p.head.label.textContent = this.t('head');
-    p.kind.label.textContent = this.t('show');
-    for (const option of p.kind.node.options) option.textContent = this.t(option.value);
     p.sinTitle.textContent = this.t('sinTitle');
     p.sinHow.textContent = this.t('sinHowTo');
-    p.sinLabel.textContent = this.t('positions');
     p.ropeTitle.textContent = this.t('ropeTitle');
     p.ropeHow.textContent = this.t('ropeHowTo');
-    p.pair.label.textContent = this.t('pair');
     if (!this.#pictures) {
       // until the engine has drawn them, the pictures are named by their headings
       p.sinSvg.setAttribute('aria-label', this.t('sinTitle'));
       p.ropeSvg.setAttribute('aria-label', this.t('ropeTitle'));
     }
-    for (const option of p.pair.node.options)
-      option.textContent = this.t('pairOption', { a: 2 * option.value, b: 2 * option.value + 1 });
   }
 
   #render() {
@@ -516,7 +408,7 @@ export class Positions extends LessonPanel {
 
   #renderComparison() {
     const p = this.#parts;
-    const { encoding, layer, head, kind } = this.#view;
+    const { encoding, layer, head, kind } = this.values();
     p.whyHow.textContent = this.t('whyHowTo', { encoding: this.t(`enc.${encoding}`) });
     const { a, b } = this.#runs[encoding];
     if (!a || !b) {
@@ -572,9 +464,9 @@ export class Positions extends LessonPanel {
 
   #renderSinusoidal() {
     const p = this.#parts;
-    const n = this.#view.positions,
+    const n = this.value('positions'),
       d = SIN_DIMS;
-    const key = `${n},${this.#view.pair},${this.store.get().lang}`;
+    const key = `${n},${this.value('pair')},${this.store.get().lang}`;
     if (key === this.#pictures) return;
     this.#pictures = key;
     p.sinValue.textContent = String(n);
@@ -625,7 +517,7 @@ export class Positions extends LessonPanel {
     const model = this.#models.rope;
     const dh = model.config.headDim;
     const base = model.config.metadata.rope_base ?? 10000;
-    const i = Math.min(this.#view.pair, dh / 2 - 1);
+    const i = Math.min(Number(this.value('pair')), dh / 2 - 1);
     const unit = new Float32Array(dh);
     unit[2 * i] = 1;
     const s = p.ropeSvg;

@@ -8,12 +8,12 @@
 //     does to the weights of "it" in the coreference head (config.json's coreference_head),
 //     their entropy (Engine.rowEntropy) and the prediction.
 // Every model number comes from the engine; JS only formats and lays out.
-// Shown numbers are mirrored in data-* attributes for the tests. The model is fetched when the
+// Shown numbers are mirrored in data-* attributes for the tests, the model part's loading |
+// ready | error in data-state. The model is fetched when the
 // panel first comes near the viewport or is first used. Reads the shared store: lang.
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
-import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/scaling.mjs';
 import { fixed } from './qkv-steps.mjs';
@@ -26,15 +26,60 @@ const SENTENCES = LESSON;
 const DEMO = { keys: 8, queries: 200, dMinExp: 1, dMaxExp: 10, dStartExp: 6 };
 const MULTIPLIERS = [0.25, 0.5, 1, 2, 4];
 const COLLAPSE_AT = 0.9; // a largest weight above this is shown as "collapsed"
+const DEMO_CONTROLS = 'ae-sc-controls';
+const MODEL_CONTROLS = 'ae-sc-controls ae-sc-model-controls';
+const DEMO_NAMES = ['d', 'scaled', 'seed'];
 
 export class Scaling extends LessonPanel {
   static styles = [css];
   static watched = ['lang'];
   static strings = strings;
+  static link = 'scaling';
+  static guidance = ['showMe', 'predict'];
+  // d is set by its exponent (2 … 1024 in powers of two) and linked as d; the score factor by
+  // its place in MULTIPLIERS, linked as the factor.
+  static controls = {
+    d: {
+      kind: 'range',
+      label: 'd',
+      min: DEMO.dMinExp,
+      max: DEMO.dMaxExp,
+      step: 1,
+      default: DEMO.dStartExp,
+      toLink: (exp) => 2 ** exp,
+      fromLink: Math.log2,
+      group: DEMO_CONTROLS,
+      field: 'ae-sc-field',
+    },
+    scaled: { kind: 'toggle', label: 'scale', default: true, group: DEMO_CONTROLS },
+    seed: { kind: 'counter', label: 'reseed', default: 1, group: DEMO_CONTROLS, field: 'ae-sc-reseed' },
+    sentence: {
+      kind: 'select',
+      label: 'sentence',
+      options: Object.keys(SENTENCES).map((key) => ({ value: key, label: key })),
+      default: 'tired',
+      group: MODEL_CONTROLS,
+      field: 'ae-sc-field',
+    },
+    mult: {
+      kind: 'range',
+      label: 'multiplier',
+      param: 'factor',
+      min: 0,
+      max: MULTIPLIERS.length - 1,
+      step: 1,
+      default: MULTIPLIERS.indexOf(1),
+      toLink: (i) => MULTIPLIERS[i],
+      fromLink: (m) => MULTIPLIERS.indexOf(m),
+      group: MODEL_CONTROLS,
+      field: 'ae-sc-field',
+      option: 'scoreMultiplier',
+    },
+    noscale: { kind: 'toggle', label: 'noScale', default: false, group: MODEL_CONTROLS },
+  };
 
   #parts = null;
   #engine = null;
-  #seed = 1;
   #curve = null; // {seed, scaled: [meanEntropy per d], raw: [...]}
   #model = null;
   #loading = null;
@@ -51,7 +96,6 @@ export class Scaling extends LessonPanel {
       },
       () => {},
     ); // the page itself reports an engine that fails to load
-    if (!this.#model) this.loadWhenNear(() => this.#ensureModel());
   }
 
   storeChanged(full) {
@@ -65,32 +109,6 @@ export class Scaling extends LessonPanel {
     return percent(p, this.store.get().lang);
   }
 
-  // --- the link: d, ÷√d, seed, score factor and the model's scaling switch (see panel-controls.mjs) ---
-
-  #restoreControls({ dInput, scaleInput, mult, noScale }) {
-    const read = (name) => readControl(this.store, 'scaling', name);
-    const d = Number(read('d'));
-    const exp = Math.log2(d);
-    if (Number.isInteger(exp) && exp >= DEMO.dMinExp && exp <= DEMO.dMaxExp) dInput.value = exp;
-    if (read('scaled') === '0') scaleInput.checked = false;
-    const seed = Number(read('seed'));
-    if (Number.isInteger(seed) && seed >= 1 && seed < 2 ** 31) this.#seed = seed;
-    const index = MULTIPLIERS.indexOf(Number(read('factor')));
-    if (index >= 0) mult.value = index;
-    if (read('noscale') === '1') noScale.checked = true;
-  }
-
-  #saveControls() {
-    const p = this.#parts;
-    const write = (name, value, fallback) =>
-      writeControl(this.store, 'scaling', name, value === fallback ? null : value);
-    write('d', 2 ** Number(p.dInput.value), 2 ** DEMO.dStartExp);
-    write('scaled', p.scaleInput.checked ? '1' : '0', '1');
-    write('seed', this.#seed, 1);
-    write('factor', MULTIPLIERS[Number(p.mult.value)], 1);
-    write('noscale', p.noScale.checked ? '1' : '0', '0');
-  }
-
   // --- structure ---
 
   build() {
@@ -99,25 +117,11 @@ export class Scaling extends LessonPanel {
     // 1. random vectors
     const randomTitle = el('h3', '', root);
     const randomHowTo = el('p', '', root);
-    const controls = el('div', 'ae-sc-controls', root);
-    const dField = el('div', 'ae-sc-field', controls);
-    const dLabel = el('label', '', dField, { for: `${id}-d` });
-    const dInput = el('input', '', dField, {
-      id: `${id}-d`,
-      type: 'range',
-      min: DEMO.dMinExp,
-      max: DEMO.dMaxExp,
-      step: 1,
-      value: DEMO.dStartExp,
-    });
-    const dOutput = el('output', 'ae-sc-dvalue', dField, { for: `${id}-d` });
-    const scaleField = el('div', 'check', controls);
-    const scaleInput = el('input', '', scaleField, { id: `${id}-scale`, type: 'checkbox' });
-    scaleInput.checked = true;
-    const scaleLabel = el('label', '', scaleField, { for: `${id}-scale` });
-    const reseedRow = el('div', 'ae-sc-reseed', controls);
-    const reseed = el('button', 'chip', reseedRow, { type: 'button' });
-    const seedNote = el('span', 'ae-sc-seed', reseedRow);
+    randomHowTo.after(this.group(DEMO_CONTROLS));
+    const dOutput = el('output', 'ae-sc-dvalue', null, { for: this.control('d').node.id });
+    this.control('d').node.after(dOutput);
+    const seedNote = el('span', 'ae-sc-seed');
+    this.control('seed').node.after(seedNote);
 
     const demoOut = el('div', 'ae-sc-demo', root);
     const stats = el('dl', 'ae-sc-stats', demoOut);
@@ -141,25 +145,9 @@ export class Scaling extends LessonPanel {
     // 2. the trained model
     const modelTitle = el('h3', '', root);
     const modelHowTo = el('p', '', root);
-    const modelControls = el('div', 'ae-sc-controls', root);
-    const sentenceField = el('div', 'ae-sc-field', modelControls);
-    const sentenceLabel = el('label', '', sentenceField, { for: `${id}-sentence` });
-    const sentence = el('select', '', sentenceField, { id: `${id}-sentence` });
-    sentence.append(new Option('', 'tired'), new Option('', 'wide'));
-    const multField = el('div', 'ae-sc-field', modelControls);
-    const multLabel = el('label', '', multField, { for: `${id}-mult` });
-    const mult = el('input', '', multField, {
-      id: `${id}-mult`,
-      type: 'range',
-      min: 0,
-      max: MULTIPLIERS.length - 1,
-      step: 1,
-      value: MULTIPLIERS.indexOf(1),
-    });
-    const multOutput = el('output', 'ae-sc-dvalue', multField, { for: `${id}-mult` });
-    const noScaleField = el('div', 'check', modelControls);
-    const noScale = el('input', '', noScaleField, { id: `${id}-noscale`, type: 'checkbox' });
-    const noScaleLabel = el('label', '', noScaleField, { for: `${id}-noscale` });
+    modelHowTo.after(this.group(MODEL_CONTROLS));
+    const multOutput = el('output', 'ae-sc-dvalue', null, { for: this.control('mult').node.id });
+    this.control('mult').node.after(multOutput);
     const factor = el('p', 'ae-sc-factor', root);
     const modelStatus = el('p', 'ae-sc-status', root, { role: 'status' });
     const modelError = el('p', 'error', root, { role: 'alert' });
@@ -189,37 +177,13 @@ export class Scaling extends LessonPanel {
     const entropyNormal = el('td', '', footRow);
     const entropyNow = el('td', '', footRow);
 
-    this.#restoreControls({ dInput, scaleInput, mult, noScale });
-    dInput.addEventListener('input', () => this.#drawDemo());
-    scaleInput.addEventListener('change', () => this.#drawDemo());
-    reseed.addEventListener('click', () => {
-      this.#seed += 1;
-      this.#drawDemo();
-    });
-    for (const control of [dInput, scaleInput, reseed, mult, noScale]) {
-      control.addEventListener(control === reseed ? 'click' : 'change', () => this.#saveControls());
-    }
-    for (const control of [sentence, mult, noScale]) {
-      control.addEventListener(control === mult ? 'input' : 'change', () => {
-        this.#ensureModel();
-        this.#drawModel();
-      });
-      control.addEventListener('focus', () => this.#ensureModel());
-    }
-
     this.mount(root);
-    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
       randomTitle,
       randomHowTo,
-      dLabel,
-      dInput,
       dOutput,
-      scaleInput,
-      scaleLabel,
-      reseed,
       seedNote,
       demoOut,
       spread,
@@ -232,13 +196,7 @@ export class Scaling extends LessonPanel {
       demoError,
       modelTitle,
       modelHowTo,
-      sentenceLabel,
-      sentence,
-      multLabel,
-      mult,
       multOutput,
-      noScale,
-      noScaleLabel,
       factor,
       modelStatus,
       modelError,
@@ -262,19 +220,11 @@ export class Scaling extends LessonPanel {
     p.intro.textContent = this.t('intro');
     p.randomTitle.textContent = this.t('randomTitle');
     p.randomHowTo.textContent = this.t('randomHowTo', { queries: DEMO.queries, keys: DEMO.keys });
-    p.dLabel.textContent = this.t('d');
-    p.scaleLabel.textContent = this.t('scale');
-    p.reseed.textContent = this.t('reseed');
     p.spread.dt.textContent = this.t('spread');
     p.entropy.dt.textContent = this.t('entropy');
     p.maxWeight.dt.textContent = this.t('maxWeight');
     p.chartTitle.textContent = this.t('chartTitle');
     p.modelTitle.textContent = this.t('modelTitle');
-    p.sentenceLabel.textContent = this.t('sentence');
-    p.sentence.options[0].textContent = this.t('tired');
-    p.sentence.options[1].textContent = this.t('wide');
-    p.multLabel.textContent = this.t('multiplier');
-    p.noScaleLabel.textContent = this.t('noScale');
     p.colWord.textContent = this.t('colWord');
     p.colNormal.textContent = this.t('colNormal');
     p.colNow.textContent = this.t('colNow');
@@ -293,25 +243,20 @@ export class Scaling extends LessonPanel {
     return { controls: { mult: 0, noscale: false }, reveal: this.#parts.modelTitle };
   }
 
-  defaults() {
-    return { d: DEMO.dStartExp, scaled: true, seed: 1, mult: MULTIPLIERS.indexOf(1), noscale: false };
-  }
-
-  guideControls() {
-    const p = this.#parts;
-    const seed = (value) => {
-      this.#seed = value;
-      this.#drawDemo();
-      this.#saveControls();
-    };
-    return { d: p.dInput, scaled: p.scaleInput, seed, mult: p.mult, noscale: p.noScale };
+  // A change of the random demo's controls redraws it; of the model's, the model's table.
+  controlsChanged(names) {
+    if (names.some((name) => DEMO_NAMES.includes(name))) this.#drawDemo();
+    if (names.some((name) => !DEMO_NAMES.includes(name))) {
+      this.load();
+      this.#drawModel();
+    }
   }
 
   // Sharper or flatter without ÷√d, at the shown d: the mean entropy of the random queries'
   // weights unscaled against scaled (the chart's two curves).
   question() {
     const p = this.#parts;
-    const exp = Number(p.dInput.value);
+    const exp = this.value('d');
     return {
       key: `noscale|${exp}`, // another d asks again
       text: this.t('guessNoScale', { d: 2 ** exp }),
@@ -326,22 +271,18 @@ export class Scaling extends LessonPanel {
     };
   }
 
-  #dValue() {
-    return 2 ** Number(this.#parts.dInput.value);
-  }
-
   #drawDemo() {
     const p = this.#parts;
-    const d = this.#dValue();
-    const scale = p.scaleInput.checked;
+    const { d: exp, scaled: scale, seed } = this.values();
+    const d = 2 ** exp;
     p.dOutput.textContent = this.t('dValue', { d });
-    p.dInput.setAttribute('aria-valuetext', this.t('dValue', { d }));
-    p.seedNote.textContent = this.t('seed', { seed: this.#seed });
+    this.control('d').node.setAttribute('aria-valuetext', this.t('dValue', { d }));
+    p.seedNote.textContent = this.t('seed', { seed });
     if (!this.#engine) return;
     let demo;
     try {
-      demo = this.#engine.scalingDemo({ d, keys: DEMO.keys, queries: DEMO.queries, seed: this.#seed, scale });
-      this.#ensureCurve();
+      demo = this.#engine.scalingDemo({ d, keys: DEMO.keys, queries: DEMO.queries, seed, scale });
+      this.#ensureCurve(seed);
     } catch (error) {
       p.demoError.textContent = error.message;
       return;
@@ -373,7 +314,7 @@ export class Scaling extends LessonPanel {
     Object.assign(this.dataset, {
       d,
       scale,
-      seed: this.#seed,
+      seed,
       scoreStd: String(demo.scoreStd),
       entropy: String(entropy),
       meanEntropy: String(demo.meanEntropy),
@@ -425,18 +366,16 @@ export class Scaling extends LessonPanel {
   }
 
   // Average entropy for every d, scaled and not (computed once per seed).
-  #ensureCurve() {
-    if (this.#curve?.seed === this.#seed) return;
+  #ensureCurve(seed) {
+    if (this.#curve?.seed === seed) return;
     const exps = [];
     for (let e = DEMO.dMinExp; e <= DEMO.dMaxExp; e++) exps.push(e);
     const run = (scale) =>
       exps.map(
-        (e) =>
-          this.#engine.scalingDemo({ d: 2 ** e, keys: DEMO.keys, queries: DEMO.queries, seed: this.#seed, scale })
-            .meanEntropy,
+        (e) => this.#engine.scalingDemo({ d: 2 ** e, keys: DEMO.keys, queries: DEMO.queries, seed, scale }).meanEntropy,
       );
-    const uniform = this.#engine.scalingDemo({ d: 2, keys: DEMO.keys, queries: 1, seed: this.#seed }).uniformEntropy;
-    this.#curve = { seed: this.#seed, exps, scaled: run(true), raw: run(false), uniform };
+    const uniform = this.#engine.scalingDemo({ d: 2, keys: DEMO.keys, queries: 1, seed }).uniformEntropy;
+    this.#curve = { seed, exps, scaled: run(true), raw: run(false), uniform };
   }
 
   #drawCurve(d) {
@@ -496,7 +435,7 @@ export class Scaling extends LessonPanel {
 
   // --- 2. the trained model ---
 
-  #ensureModel() {
+  load() {
     if (this.#loading) return this.#loading;
     this.#parts.modelStatus.textContent = this.t('loading');
     this.#loading = getTrainedModel(MODEL).then(
@@ -515,12 +454,8 @@ export class Scaling extends LessonPanel {
   }
 
   #settings() {
-    const p = this.#parts;
-    return {
-      sentence: p.sentence.value,
-      multiplier: MULTIPLIERS[Number(p.mult.value)],
-      scale: !p.noScale.checked,
-    };
+    const { sentence, mult, noscale } = this.values();
+    return { sentence, multiplier: MULTIPLIERS[mult], scale: !noscale };
   }
 
   #drawModel() {
@@ -528,13 +463,14 @@ export class Scaling extends LessonPanel {
     const { sentence, multiplier, scale } = this.#settings();
     const m = String(multiplier);
     p.multOutput.textContent = this.t('multiplierValue', { m });
-    p.mult.setAttribute('aria-valuetext', this.t('multiplierValue', { m }));
+    this.control('mult').node.setAttribute('aria-valuetext', this.t('multiplierValue', { m }));
     const model = this.#model;
     const { layer, head } = coreferenceHead(model?.config, { layer: 0, head: 0 });
     p.modelHowTo.textContent = this.t('modelHowTo', { layer: layer + 1, head: head + 1 });
     p.modelError.textContent = this.#modelError ? this.t(this.#modelError.key, this.#modelError.params) : '';
     p.modelStatus.hidden = Boolean(model) || Boolean(this.#modelError);
     p.modelOut.hidden = !model || !this.#engine;
+    this.setState(this.#modelError ? 'error' : 'loading');
     if (!model || !this.#engine) return;
 
     const text = SENTENCES[sentence];
@@ -546,6 +482,7 @@ export class Scaling extends LessonPanel {
     } catch (error) {
       p.modelError.textContent = this.t('runError', { message: error.message });
       p.modelOut.hidden = true;
+      this.setState('error');
       return;
     }
     const engine = this.#engine;
@@ -608,6 +545,7 @@ export class Scaling extends LessonPanel {
       normalEntropy: String(hNormal),
       factor: String(total),
     });
+    this.setState('ready');
   }
 }
 

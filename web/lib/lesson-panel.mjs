@@ -1,30 +1,83 @@
 // Base class of the lesson panels (web/components): what each of them used to write again.
+// How a panel is made, with its smallest one as the worked example: docs/panels.md.
 //   static strings          the panel's {en, zh} (web/strings/<panel>.mjs); t(key, params) reads them
 //                           in the page's language, locale() names it for Intl
+//   static controls         the panel's controls, declared once as data (below): the base builds
+//                           them, labels them in both languages, keeps them in the link and the
+//                           history, restores them on Back/Forward and resets them to their defaults
+//   static link             the prefix of the controls' link parameters (?<link>.<name>=…)
+//   static guidance         which guidance it has: ['showMe', 'predict'] (Reset comes with controls)
 //   build()                 builds the panel's DOM, once, on its first connection (before the
-//                           first storeChanged(true)); a panel declares its controls there and
-//                           draws in storeChanged()
+//                           first storeChanged(true)); draws in storeChanged()
+//   load()                  if the panel has one (fetching its model): called when the panel comes
+//                           near the window or takes the keyboard focus, whichever is first
 //   newId(prefix)           element ids unique on the page (`${prefix}-0`, `${prefix}-1`, …)
-//   frame(cls)              what every build() starts with: {id, root, title, intro}; build()
-//                           ends with this.mount(root) (the panel's shadow root, ./store-element.mjs)
+//   frame(cls)              what every build() starts with: {id, root, title, intro}, and the
+//                           declared controls and guidance under the intro; build() ends with
+//                           this.mount(root) (the panel's shadow root, ./store-element.mjs)
 //   setState(s) / state     loading | error | ready (and a panel's own steps) mirrored in one
 //                           data-* attribute for tests and styles: data-state, or data-status
 //                           where static stateAttribute = 'status'
 //   addGuidance(after)      Show me, Reset and the Predict-then-reveal question, after the element
-//                           `after` (one line in build()); see the guidance section below
+//                           `after` (frame() adds it for a declared panel); see the guidance section
+//
+// A declared control, static controls = {name: spec}; spec:
+//   kind      sentence | text | select | range | toggle | layer | head | counter | button |
+//             toggles (panel-controls.mjs)
+//   label     key of its label in the panel's strings (en and zh), or (panel) => key (a Play
+//             button that reads Pause while playing)
+//   default   its value when the link has none, or (panel) => value (undefined until known, e.g.
+//             the model's coreference head before the model is loaded)
+//   group     class of the <div> it is placed in (one per class, in declaration order, under
+//             the intro; this.group(cls) hands it to a panel that draws it elsewhere)
+//   options   select: [{value, label}] (label: a string key) or (panel) => […]
+//   count     layer/head: (panel) => how many (0-based in the panel, 1-based in link and labels);
+//             optionText(i, panel): an option's text, if not i + 1
+//   min, max, step   range: numbers or (panel) => number
+//   param     its name in the link, if not `name`; toLink / fromLink: value ↔ what the link
+//             holds, when they differ (the slider's 2ᵉ exponent e, linked as d = 2ᵉ)
+//   field     class of the <div> around it and its label (field, field inline, check …);
+//             className, attrs: the control's own class and attributes
+//   option    the engine option it sets: this.engineOptions() gathers {option: value}
+//   sample    (for the page's tests) a value other than the default to set it to
+//   press     button: (panel) => void
+//   check     toggles: (value, panel) => whether a link's value is one the panel can show
+// The panel reads value(name) / values() and sets setValues({name: value}); a change, whether
+// the reader's, Back/Forward's, Show me's or Reset's, reaches it as controlsChanged(names).
 import { StoreElement } from './store-element.mjs';
 import { el } from './dom.mjs';
 import { labelHostBy } from './panel-styles.mjs';
 import { locale, text } from './panel-strings.mjs';
 import { guidanceText, onPredictChange, predictOn, reveal, setControl } from './guidance.mjs';
+import {
+  buildControl,
+  fillOptions,
+  kindOf,
+  readControl,
+  readValue,
+  showValue,
+  streamingControls,
+  writeControls,
+} from './panel-controls.mjs';
 
 const handedOut = new Map(); // id prefix → ids given so far
+const TYPING_DELAY_MS = 120; // a sentence is run when the typing pauses, not on every key
+const given = (x, panel) => (typeof x === 'function' ? x(panel) : x);
 
 export class LessonPanel extends StoreElement {
   static strings = null;
   static stateAttribute = 'state';
+  static controls = null;
+  static link = null;
+  static guidance = [];
 
   #built = false;
+  #controls = null; // name → {spec, kind, label, node}, once built
+  #groups = new Map(); // group class → its <div>
+  #shown = {}; // name → the value the controls show (and the panel last heard of)
+  #typing = 0; // the timer of a pause in typing
+  #offControls = null;
+  #loadWired = false;
   #guide = null; // the guidance bar's parts, once addGuidance() has run
   #guesses = new Map(); // question key → the reader's guess
 
@@ -34,6 +87,17 @@ export class LessonPanel extends StoreElement {
       this.build();
     }
     super.connectedCallback();
+    this.#listen();
+    this.#wireLoad();
+  }
+
+  get store() {
+    return super.store;
+  }
+
+  set store(value) {
+    super.store = value;
+    if (this.isConnected) this.#listen();
   }
 
   build() {}
@@ -60,7 +124,147 @@ export class LessonPanel extends StoreElement {
     const title = el('h2', '', root, { id: `${id}-title`, part: 'title' });
     const intro = el('p', 'howto', root, { part: 'intro' });
     labelHostBy(this, title);
+    if (this.constructor.controls) this.#buildControls(root, id);
+    if (this.constructor.controls || this.constructor.guidance.length) this.addGuidance(intro);
     return { id, root, title, intro };
+  }
+
+  // --- declared controls (see the top of this file) ---
+
+  // The value of control `name`: the link's, if it reads and is within bounds, else the default.
+  value(name) {
+    const spec = this.constructor.controls[name];
+    const kind = kindOf(spec);
+    const raw = readControl(this.store, this.constructor.link, spec.param ?? name);
+    let linked = raw === undefined ? undefined : kind.parse(raw);
+    if (linked !== undefined && spec.fromLink) linked = spec.fromLink(linked);
+    return linked !== undefined && kind.valid(linked, spec, this) ? linked : given(spec.default, this);
+  }
+
+  values() {
+    return Object.fromEntries(this.#names().map((name) => [name, this.value(name)]));
+  }
+
+  // {option: value} of the controls that declare the engine option they set.
+  engineOptions() {
+    const specs = this.constructor.controls;
+    return Object.fromEntries(
+      this.#names(specs)
+        .filter((n) => specs[n].option)
+        .map((n) => [specs[n].option, this.value(n)]),
+    );
+  }
+
+  // Sets controls as the reader would: into the store (so the link and the history follow; a
+  // value at its default leaves the link), then onto the screen and to controlsChanged().
+  setValues(values) {
+    const specs = this.constructor.controls;
+    const out = {};
+    for (const [name, value] of Object.entries(values ?? {})) {
+      const spec = specs[name];
+      const kind = spec && kindOf(spec);
+      if (!kind || kind.action || !kind.valid(value, spec, this)) continue;
+      const linked = spec.toLink ? spec.toLink(value) : value;
+      out[spec.param ?? name] = Object.is(value, given(spec.default, this)) ? null : kind.format(linked);
+    }
+    writeControls(this.store, this.constructor.link, out);
+    this.#sync();
+  }
+
+  control(name) {
+    return this.#controls?.[name];
+  }
+
+  group(cls) {
+    return this.#groups.get(cls);
+  }
+
+  // Called with the names of the controls whose value changed.
+  controlsChanged() {}
+
+  // Options, bounds and labels again (the model that gives a layer count has arrived, the
+  // language changed); values shown again without telling the panel.
+  refreshControls() {
+    if (!this.#controls) return;
+    for (const { spec, kind, label, node } of Object.values(this.#controls)) {
+      const name = this.t(given(spec.label, this));
+      if (label) label.textContent = name;
+      else if (kind.passive) node.setAttribute('aria-label', name);
+      else node.textContent = name;
+      if (kind.options) fillOptions(node, kind.options(spec, this), (key) => this.t(key));
+      for (const bound of ['min', 'max', 'step']) if (spec[bound] !== undefined) node[bound] = given(spec[bound], this);
+    }
+    this.#sync({ quiet: true });
+  }
+
+  #names(specs = this.constructor.controls) {
+    return Object.keys(specs ?? {}).filter((name) => !kindOf(specs[name]).action);
+  }
+
+  #buildControls(root, id) {
+    const { link, controls } = this.constructor;
+    this.#controls = {};
+    for (const [name, spec] of Object.entries(controls)) {
+      const cls = spec.group ?? 'ae-controls';
+      if (!this.#groups.has(cls)) this.#groups.set(cls, el('div', cls, root));
+      const kind = kindOf(spec);
+      const parts = buildControl(name, spec, `${id}-${name}`, this.#groups.get(cls));
+      this.#controls[name] = { spec, kind, ...parts };
+      if (kind.typing || kind.live) streamingControls.add(`${link}.${spec.param ?? name}`);
+      if (kind.passive) continue; // the panel's own buttons inside call setValues
+      if (kind.action) parts.node.addEventListener('click', () => spec.press(this));
+      else if (kind.event) parts.node.addEventListener(kind.event, () => this.#take([name]));
+      else if (kind.typing) parts.node.addEventListener('input', () => this.#typed());
+      else parts.node.addEventListener(kind.live ? 'input' : 'change', () => this.#take([name]));
+    }
+    this.refreshControls();
+  }
+
+  #typed() {
+    clearTimeout(this.#typing);
+    this.#typing = setTimeout(() => {
+      this.#typing = 0;
+      this.#take(this.#names().filter((name) => this.#controls[name].kind.typing));
+    }, TYPING_DELAY_MS);
+  }
+
+  #take(names) {
+    const c = this.#controls;
+    this.setValues(Object.fromEntries(names.map((name) => [name, readValue(c[name].kind, c[name].node)])));
+  }
+
+  // Shows every control's value (a field the reader is typing in keeps what is typed) and tells
+  // the panel which changed.
+  #sync({ quiet = false } = {}) {
+    if (!this.#controls) return;
+    const changed = [];
+    for (const name of this.#names()) {
+      const { kind, node } = this.#controls[name];
+      const value = this.value(name);
+      if (!(kind.typing && this.#typing) && value !== undefined) showValue(kind, node, value);
+      if (!Object.is(value, this.#shown[name])) changed.push(name);
+      this.#shown[name] = value;
+    }
+    if (changed.length && !quiet) this.controlsChanged(changed);
+  }
+
+  #listen() {
+    this.#offControls?.();
+    this.#offControls = null;
+    if (!this.#controls) return;
+    this.#offControls = this.store.subscribe((_, changed) => {
+      if (changed.has('lang')) this.refreshControls();
+      if (changed.has('controls')) this.#sync();
+    });
+    this.#sync();
+  }
+
+  // A panel with a model to fetch fetches it when it comes near, or when the keyboard enters it.
+  #wireLoad() {
+    if (this.#loadWired || typeof this.load !== 'function') return;
+    this.#loadWired = true;
+    this.loadWhenNear(() => this.load());
+    this.shadowRoot?.addEventListener('focusin', () => this.load(), { once: true });
   }
 
   get state() {
@@ -73,7 +277,9 @@ export class LessonPanel extends StoreElement {
   }
 
   // --- guidance (issue 11): Show me, Reset, Predict then reveal (../lib/guidance.mjs) ---
-  // A panel opts in with this.addGuidance(after) in build() and declares what it has:
+  // A declared panel (static controls) has it under its intro, Reset from its declared defaults
+  // and Show me's {controls} through setValues(). A panel without the table opts in with
+  // this.addGuidance(after) in build() and declares what it has:
   //   showMe()         the view where its point shows, chosen from the model's own metrics (never
   //                    fixed head numbers), or null when the model has no such point (the button
   //                    hides); may return a promise. {store: {model, layer, head, token, …}} goes
@@ -93,8 +299,12 @@ export class LessonPanel extends StoreElement {
     return null;
   }
 
+  // The declared defaults (null while one is not known yet, or for a panel without controls).
   defaults() {
-    return null;
+    const specs = this.constructor.controls;
+    const out = {};
+    for (const name of this.#names(specs)) out[name] = given(specs[name].default, this);
+    return this.#names(specs).length && Object.values(out).every((v) => v !== undefined) ? out : null;
   }
 
   guideControls() {
@@ -131,6 +341,8 @@ export class LessonPanel extends StoreElement {
 
   disconnectedCallback() {
     super.disconnectedCallback();
+    this.#offControls?.();
+    this.#offControls = null;
     this.#guide?.unlisten?.();
     if (this.#guide) this.#guide.unlisten = null;
   }
@@ -165,13 +377,13 @@ export class LessonPanel extends StoreElement {
     g.reset.title = this.#guideText('resetLabel');
     g.reset.hidden = !this.defaults();
     this.#updateQuestion();
-    const view = await this.showMe();
+    const view = this.#has('showMe') ? await this.showMe() : null;
     g.show.hidden = !view;
   }
 
   #updateQuestion() {
     const g = this.#guide;
-    const q = predictOn() ? this.question() : null;
+    const q = predictOn() && this.#has('predict') ? this.question() : null;
     const guess = q ? this.#guesses.get(q.key) : undefined;
     const asking = Boolean(q) && guess === undefined;
     for (const node of g.hidden) node.style.visibility = '';
@@ -230,7 +442,13 @@ export class LessonPanel extends StoreElement {
     this.#updateQuestion();
   }
 
+  // A declared panel lists its guidance; the others have what their methods give.
+  #has(what) {
+    return !this.constructor.controls || this.constructor.guidance.includes(what);
+  }
+
   #setControls(values) {
+    if (this.constructor.controls) return this.setValues(values);
     const controls = this.guideControls();
     for (const [name, value] of Object.entries(values ?? {})) {
       const control = controls[name];
