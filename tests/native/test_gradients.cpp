@@ -237,8 +237,8 @@ TEST_CASE("gradient: cross-attention, queries and keys from sequences of differe
   Rng rng(23);
   MultiHeadAttention mha(8, 2);
   mha.init_random(rng);
-  Matrix queries_from = random_matrix(rng, 4, 8), keys_from = random_matrix(rng, 7, 8);
-  const Matrix r = random_matrix(rng, 4, 8);
+  Matrix queries_from = ref::random_matrix(4, 8, rng), keys_from = ref::random_matrix(7, 8, rng);
+  const Matrix r = ref::random_matrix(4, 8, rng);
   const AttentionOptions o;  // the decoder's cross-attention: no mask, no RoPE
   MultiHeadTrace trace;
   mha.forward(queries_from, keys_from, o, std::nullopt, nullptr, &trace);
@@ -261,7 +261,7 @@ TEST_CASE("gradient: decoder with cross-attention, every parameter and dL/dmemor
       model.init_random(8);
       perturb_norms_and_biases(model);
       Rng rng(31);
-      Matrix memory = random_matrix(rng, 6, c.d_model);  // an encoder output of 6 rows
+      Matrix memory = ref::random_matrix(6, c.d_model, rng);  // an encoder output of 6 rows
       RunOptions o;
       o.memory = &memory;
       o.dropout = dropout;
@@ -271,7 +271,7 @@ TEST_CASE("gradient: decoder with cross-attention, every parameter and dL/dmemor
       CHECK(std::count(names.begin(), names.end(), "layers.1.ln_cross.gamma") == 1);
 
       // dL/dmemory for L = Σ R ⊙ decoder(ids, memory): what the encoder's backward receives.
-      const Matrix r = random_matrix(rng, static_cast<Eigen::Index>(kTinyExample.ids.size()), c.d_model);
+      const Matrix r = ref::random_matrix(static_cast<Eigen::Index>(kTinyExample.ids.size()), c.d_model, rng);
       ForwardTrace trace;
       model.forward(kTinyExample.ids, o, &trace);
       Transformer grads = gradient_buffer(c);
