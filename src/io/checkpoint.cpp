@@ -180,20 +180,25 @@ void write_file(const std::string& path, std::string_view bytes) {
 }
 
 // A config.json claiming a huge model next to a small weights file must fail before the
-// Transformer allocates anything (it once grew wasm memory to 1.9 GB, then threw bad_alloc).
-// parse_safetensors has checked that the file's tensors match its bytes, so comparing counts
-// bounds the model by the file; load_weights then checks every name and shape.
-void check_weights_fit(const ModelConfig& config, const SafetensorsFile& file) {
+// Transformer allocates anything (it once grew wasm memory to 1.9 GB, then threw bad_alloc), and a
+// file holding more values than the config's parameters (a 400 MB extra tensor) before any value
+// is decoded (decoding it first grew wasm memory to 794 MiB). index_safetensors has checked that
+// the file's tensors match its bytes, so comparing counts bounds the model by the file;
+// load_weights then checks every name and shape.
+void check_weights_fit(const ModelConfig& config, const SafetensorsIndex& index) {
   int64_t stored = 0;
   // Scales are not parameters. Any "x_scale" next to an "x" is left out here, so that a scale
   // beside a tensor that is not I8 gets load_weights' message rather than a count mismatch.
-  for (const auto& [name, tensor] : file.tensors)
-    if (!(is_scale_name(name) && file.tensors.count(base_of_scale(name))))
-      stored += static_cast<int64_t>(tensor.values.size());
+  for (const auto& [name, tensor] : index.tensors) {
+    if (is_scale_name(name) && index.tensors.count(base_of_scale(name))) continue;
+    int64_t count = 1;
+    for (const int64_t extent : tensor.shape) count *= extent;  // checked against the bytes: no overflow
+    stored += count;
+  }
   if (stored != config.parameter_count())
     weights_error("config.json describes a model of " + std::to_string(config.parameter_count()) +
                   " parameters, but the file holds " + std::to_string(stored) + " values in " +
-                  std::to_string(file.tensors.size()) + " tensors (does config.json match model.safetensors?)");
+                  std::to_string(index.tensors.size()) + " tensors (does config.json match model.safetensors?)");
 }
 
 // The three loading stages; a non-empty name is put in front of each stage's errors.
@@ -208,8 +213,9 @@ Checkpoint build_checkpoint_stages(std::string_view config_text, std::string_vie
     throw_bad_model(config_name, e);
   }
   try {
+    // Before any value is decoded and before the model allocates what config.json claims.
+    check_weights_fit(c.config, index_safetensors(safetensors));
     const SafetensorsFile file = parse_safetensors(safetensors);
-    check_weights_fit(c.config, file);  // before the model allocates what config.json claims
     c.model = std::make_unique<Transformer>(c.config);
     load_weights(*c.model, file);
   } catch (const std::invalid_argument& e) {
