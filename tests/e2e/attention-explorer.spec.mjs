@@ -116,3 +116,8 @@ test('errors are worded in the element, which keeps working; lang follows the ho
   });
   await expect(el.locator('[part="error"]')).toHaveText(/the model files were not found on the server/);
 });
+
+test('a models-base that is no URL is an error shown in the element, which still defines itself', async ({ page }) => {
+  const el = await mount(page, '<attention-explorer models-base="http://[::1"></attention-explorer>');
+  await expect(el.locator('[part="error"]')).toContainText('models-base is not a URL');
+});

@@ -190,6 +190,7 @@ export class AttentionExplorer extends HTMLElement {
   #local = new Map(); // name → label of the models trained in the page or loaded from disk
   #offLocal = null;
   #started = false; // the first model is chosen once the engine and the index are here
+  #badBase = false; // models-base is no URL: shown as this element's error
   #name = null; // the model chosen (the menu's value)
   #chosen = false; // chosen by the host or the reader: it no longer follows the language
   #shown = null; // the model on view: a TrainedModel, the RandomModel, or null while one loads
@@ -395,7 +396,7 @@ export class AttentionExplorer extends HTMLElement {
         if (value !== null && !(value === this.#name && this.#shown)) this.#choose(value);
         return;
       case 'models-base':
-        if (value) setModelsBase(value);
+        if (value && !this.#useModelsBase(value)) return;
         this.#started = false;
         this.#start();
         return;
@@ -448,7 +449,7 @@ export class AttentionExplorer extends HTMLElement {
     ui.slots = [...shadow.querySelectorAll('slot')];
     this.#ui = ui;
     this.#chosen = this.hasAttribute('model');
-    if (this.hasAttribute('models-base')) setModelsBase(this.getAttribute('models-base'));
+    if (this.hasAttribute('models-base')) this.#useModelsBase(this.getAttribute('models-base'));
     if (this.hasAttribute('sentence')) {
       ui.sentence.value = this.getAttribute('sentence');
       this.#pending.sentence = true;
@@ -661,10 +662,23 @@ export class AttentionExplorer extends HTMLElement {
 
   // --- choosing a model ---
 
+  // A models-base that is no URL is this element's error (shown in it), not an exception that
+  // leaves it blank; false then.
+  #useModelsBase(value) {
+    try {
+      setModelsBase(value);
+      this.#badBase = false;
+    } catch (error) {
+      this.#badBase = true; // nothing is loaded from the page's base instead
+      this.#fail('baseError', { message: error.message }, error);
+    }
+    return !this.#badBase;
+  }
+
   // The first model, once the engine and models/index.json are here: the host's, else the lesson's
   // in the element's language. Again when models-base changes: the menu and the model anew.
   async #start() {
-    if (this.#started) return;
+    if (this.#started || this.#badBase) return;
     this.#started = true;
     try {
       const engine = getEngine();
