@@ -59,8 +59,11 @@ test('each lesson component names its number, tag, strings file and link prefix 
       new RegExp(`<${tag}> \\(panel ${i + 1}:`),
       `strings/${strings}.mjs's header`,
     );
+    // A declared panel names its prefix once (static link); the others where they read and write it.
     const prefixes = new Set(
-      [...source.matchAll(/(?:readControl|writeControl)\(this\.store, '(\w+)'/g)].map((m) => m[1]),
+      [...source.matchAll(/(?:readControl|writeControl)\(this\.store, '(\w+)'|^ {2}static link = '(\w+)'/gm)].map(
+        (m) => m[1] ?? m[2],
+      ),
     );
     assert.deepEqual([...prefixes], link ? [link] : [], `${file}.mjs's link prefix`);
   }
