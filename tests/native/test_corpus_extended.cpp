@@ -73,7 +73,8 @@ TEST_CASE("extended off: the corpus and the vocabulary are the ones the shipped 
   for (const auto& [language, name] :
        {std::pair{CorefLanguage::English, "coref-encoder"}, std::pair{CorefLanguage::English, "coref-decoder"},
         std::pair{CorefLanguage::Chinese, "coref-encoder-zh"}}) {
-    CAPTURE(name);
+    const auto& model = name;  // CAPTURE's lambda cannot take a structured binding in clang 14
+    CAPTURE(model);
     const ae::CorefCorpus c = ae::make_coref_corpus({.language = language});
     const auto metrics = nlohmann::json::parse(read_file(models + name + "/metrics.json"));
     CHECK(c.hash == metrics["corpus"]["hash"].get<std::string>());

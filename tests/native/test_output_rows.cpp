@@ -20,8 +20,10 @@ using namespace ae;
 namespace {
 
 bool same_bits(const Matrix& a, const Matrix& b) {
+  // An empty matrix (a model without cross-attention has no dL/dmemory) has no data to compare:
+  // memcmp must not be given its null pointer.
   return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<size_t>(a.size())) == 0;
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<size_t>(a.size())) == 0);
 }
 
 Matrix rows_of(const Matrix& m, const std::vector<int>& rows) {
