@@ -9,7 +9,9 @@ export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'build/test-results',
   timeout: 60_000, // whole-page axe scans of every panel take ~10–20 s on the 2-core machine
-  workers: 1,
+  // Two workers, one a core: spec files run side by side (the tests inside a file stay in order).
+  // AE_E2E_WORKERS=1 runs them one at a time.
+  workers: Number(process.env.AE_E2E_WORKERS ?? 2),
   retries: 0,
   reporter: 'list',
   use: {

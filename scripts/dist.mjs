@@ -4,7 +4,7 @@
 // manifest is missing, from another version, or no longer matches the files, so that `npm pack`
 // never packs a stale or missing module.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -73,7 +73,14 @@ if (process.argv.includes('--check')) {
   }
 } else {
   const m = manifest();
-  writeFileSync(path.join(root, MANIFEST), `${JSON.stringify(m, null, 2)}\n`);
+  // Written only when it changes, and by rename: two e2e workers may pack the package at once,
+  // and neither may read the other's half-written file.
+  const out = path.join(root, MANIFEST);
+  const text = `${JSON.stringify(m, null, 2)}\n`;
+  if (!existsSync(out) || readFileSync(out, 'utf8') !== text) {
+    writeFileSync(`${out}.${process.pid}`, text);
+    renameSync(`${out}.${process.pid}`, out);
+  }
   const module = MODULE_FILES.map((f) => `${path.basename(f)} ${m.files[f].gzipBytes.toLocaleString('en')} B gzipped`);
   console.log(`${MANIFEST}: ${m.name} ${m.version}, ${Object.keys(m.files).length} files (${module.join(', ')})`);
 }
