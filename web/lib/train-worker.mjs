@@ -6,11 +6,13 @@
 //               {type: 'pause'} | {type: 'resume'} | {type: 'stop'}
 // Messages out: {type: 'started', settings}
 //               {type: 'progress', step, steps, loss, accuracy, validationAccuracy, stepsPerSecond,
-//                secondsLeft, paused}                         at least every PROGRESS_MS while running
+//                secondsLeft (null for the first 2 % of steps: time-left.mjs), paused}
+//                                                             at least every PROGRESS_MS while running
 //               {type: 'snapshot', snapshot, validationAccuracy}  step 0, every steps/snapshots, the end
 //               {type: 'done', stopped, files, metrics}       files: exportFiles() (F16), weights transferred
 //               {type: 'error', message, code}
 import { chooseModule, loadEngine } from './engine.mjs';
+import { TimeLeft } from './time-left.mjs';
 
 const CHUNK_MS = 100; // a chunk of steps lasts about this long, then messages are read
 const PROGRESS_MS = 250; // the bound on the time between two progress reports
@@ -54,6 +56,7 @@ async function start({ settings, snapshots = 40 }) {
   let validation = takeSnapshot(session);
   nextSnapshot += every;
 
+  const timeLeft = new TimeLeft(total); // from the wall-time pace, snapshots included
   let chunk = 1; // steps per chunk, adapted to last about CHUNK_MS
   let trainingMs = 0; // time spent in step(): the steps/s figure
   let last = { step: 0, loss: NaN, accuracy: NaN, finished: false };
@@ -72,18 +75,20 @@ async function start({ settings, snapshots = 40 }) {
       accuracy: last.accuracy,
       validationAccuracy: validation,
       stepsPerSecond,
-      secondsLeft: stepsPerSecond > 0 ? (total - done) / stepsPerSecond : null,
+      secondsLeft: timeLeft.seconds(done, now),
       paused: run.paused,
     });
   };
 
   while (!run.stopped) {
     if (run.paused) {
+      timeLeft.pause(performance.now());
       report(true);
       await new Promise((resolve) => setTimeout(resolve, PROGRESS_MS / 2));
       await yieldToMessages();
       continue;
     }
+    timeLeft.resume(performance.now());
     const count = Math.max(1, Math.min(chunk, nextSnapshot - last.step, total - last.step));
     const t0 = performance.now();
     last = session.step(count);
