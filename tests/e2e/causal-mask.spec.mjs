@@ -218,11 +218,26 @@ test.describe('causal mask panel', () => {
     const scroller = view.locator('.ae-cm-weights .ae-nm');
     await expect(scroller).toHaveAttribute('tabindex', '0');
     await expect(scroller).toHaveAttribute('role', 'region');
+    // A 15-word matrix fits a phone as colour-only cells (it showed 4 of 15 columns behind a
+    // sideways scroll); the numbers stay in the cells, and the toggle shows them: then the
+    // matrix scrolls sideways inside its own region, never the page.
+    const fits = (el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth;
+    expect(await scroller.evaluate(fits)).toBe(true);
+    for (const matrix of ['.ae-cm-scores', '.ae-cm-weights'])
+      expect(await view.locator(`${matrix} .ae-nm`).evaluate(fits), matrix).toBe(true);
+    expect(await values(view.locator('.ae-cm-weights'))).toHaveLength(15 * 15); // every number still there
+    const showNumbers = scroller.getByRole('button', { name: 'Show the numbers' });
+    await showNumbers.click();
+    await expect(scroller.getByRole('button', { name: 'Fit to the screen (colours only)' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     expect(
       await scroller.evaluate(
         (el) => el.scrollWidth > el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth,
       ),
     ).toBe(true);
+    expect(await pageOverflow(page, 'causal-mask')).toBeLessThanOrEqual(0);
     await view.getByRole('checkbox').check();
 
     await view.getByRole('button', { name: strings.en.swap }).click();

@@ -11,7 +11,7 @@ export default `
 .ae-cm-check { display: flex; align-items: center; gap: 0.4rem; }
 .ae-cm-answer { margin: 0.5rem 0 0; font-weight: 600; }
 /* minmax(0, 1fr), not 1fr: a 1fr track grows to its widest matrix and pushed the page to ~814 px at 375 px;
-   now the track keeps the panel's width and each matrix scrolls inside its own focusable .ae-nm region. */
+   now the track keeps the panel's width, and a matrix too wide for it is drawn compact (number-matrix.mjs). */
 .ae-cm-compare { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0; }
 .ae-cm-compare > div { min-width: 0; }
 .ae-cm-window { min-width: 0; }

@@ -23,4 +23,12 @@ export default `
 .ae-nm-table tr.ae-nm-highlight th { color: var(--marker-text); }
 .ae-nm-table tr.ae-nm-highlight td { box-shadow: inset 0 2px 0 var(--marker), inset 0 -2px 0 var(--marker); }
 .ae-nm-table th.ae-nm-top { color: var(--marker-text); text-decoration: underline; }
+/* Compact: colour-only square cells of --ae-nm-cell (number-matrix.mjs fitToWidth); the numbers
+   stay in the cells (font-size 0) for screen readers and come back with the toggle. */
+.ae-nm-toggle { display: block; margin: 0 0 0.35rem; }
+.ae-nm-compact .ae-nm-table td {
+  min-width: 0; width: var(--ae-nm-cell); height: var(--ae-nm-cell); padding: 0; font-size: 0; line-height: 0;
+}
+.ae-nm-compact .ae-nm-table thead th { padding: 0.15rem 0; font-size: 0.7rem; width: var(--ae-nm-cell); max-width: var(--ae-nm-cell); }
+.ae-nm-compact .ae-nm-table tbody th { font-size: 0.72rem; padding: 0 0.2rem; }
 `;

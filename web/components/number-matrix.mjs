@@ -51,8 +51,48 @@ function fill(td, v, kind, scale) {
   else td.style.setProperty('--ae-nm-t', t.toFixed(3));
 }
 
+// The toggle's words, by the language of the panel the matrix is drawn in.
+const TOGGLE = {
+  en: { show: 'Show the numbers', hide: 'Fit to the screen (colours only)' },
+  zh: { show: '显示数字', hide: '适应屏幕（只看颜色）' },
+};
+
+function languageOf(host) {
+  const owner = host.getRootNode()?.host ?? host;
+  const lang = owner.closest?.('[lang]')?.lang ?? document.documentElement.lang ?? 'en';
+  return lang.startsWith('zh') ? 'zh' : 'en';
+}
+
+// A table wider than its place (a 15-word sentence on a phone) is drawn compact: colour-only
+// cells sized to fit, the numbers still in each cell for screen readers, tests and the toggle
+// that shows them again (then the table scrolls sideways). Checked again when the place resizes
+// (a phone turned, a panel opened).
+function fitToWidth(wrap) {
+  const table = wrap.querySelector('table');
+  const toggle = wrap.querySelector('.ae-nm-toggle');
+  if (!table || !wrap.isConnected) return;
+  wrap.classList.remove('ae-nm-compact');
+  const available = wrap.clientWidth;
+  const overflows = available > 0 && table.scrollWidth > available + 1;
+  toggle.hidden = !overflows;
+  const words = TOGGLE[wrap.dataset.lang];
+  toggle.textContent = wrap.dataset.numbers === 'shown' ? words.hide : words.show;
+  toggle.setAttribute('aria-pressed', String(wrap.dataset.numbers === 'shown'));
+  if (!overflows || wrap.dataset.numbers === 'shown') return;
+  const rowHeader = table.querySelector('tbody th')?.getBoundingClientRect().width ?? 0;
+  const m = Number(table.dataset.m);
+  const cellPx = Math.max(10, Math.floor((available - rowHeader - 4) / m) - 1);
+  wrap.style.setProperty('--ae-nm-cell', `${cellPx}px`);
+  wrap.classList.add('ae-nm-compact');
+}
+
+const resizes =
+  typeof ResizeObserver === 'function'
+    ? new ResizeObserver((entries) => entries.forEach((e) => fitToWidth(e.target)))
+    : null;
+
 // Draws the table into host and returns it. The wrapper scrolls sideways on narrow screens and
-// is focusable, so keyboard users can scroll it too. When host already shows a table with the
+// is focusable, so keyboard users can scroll it too; a table too wide for it starts compact. When host already shows a table with the
 // same labels and kind, only the numbers, colours and caption change (as in bertviz: render
 // once, update cheaply), so switching a head or a mask redraws within a frame.
 export function drawMatrix(
@@ -62,9 +102,10 @@ export function drawMatrix(
   const n = rows.length,
     m = cols.length;
   if (values.length !== n * m) throw new TypeError(`drawMatrix: ${values.length} values for ${n}×${m}`);
-  const key = JSON.stringify([rows, cols, kind, highlightRow, rowOffset]);
+  const lang = languageOf(host);
+  const key = JSON.stringify([rows, cols, kind, highlightRow, rowOffset, lang]);
   const wrapper = host.firstElementChild?.classList.contains('ae-nm') ? host.firstElementChild : null;
-  const old = wrapper?.firstElementChild;
+  const old = wrapper?.querySelector('table');
   if (old && old.dataset.key === key && Boolean(caption) === Boolean(old.caption)) {
     const scale = colourScale(values, kind);
     wrapper.setAttribute('aria-label', caption);
@@ -77,6 +118,14 @@ export function drawMatrix(
   wrap.tabIndex = 0;
   wrap.setAttribute('role', 'region');
   wrap.setAttribute('aria-label', caption);
+  wrap.dataset.lang = lang;
+  if (wrapper?.dataset.numbers) wrap.dataset.numbers = wrapper.dataset.numbers; // the reader's choice stays
+  const toggle = cell('button', wrap, '', { type: 'button', class: 'chip ae-nm-toggle' });
+  toggle.hidden = true;
+  toggle.addEventListener('click', () => {
+    wrap.dataset.numbers = wrap.dataset.numbers === 'shown' ? 'fitted' : 'shown';
+    fitToWidth(wrap);
+  });
   const table = cell('table', wrap, '');
   // Short labels (CJK characters) stand upright above their columns; longer ones run vertically.
   const short = cols.every((label) => [...label].length <= 2);
@@ -98,6 +147,9 @@ export function drawMatrix(
       fill(cell('td', tr, '', { 'data-row': i + rowOffset, 'data-col': j }), values[i * m + j], kind, scale);
     }
   }
+  if (wrapper) resizes?.unobserve(wrapper);
   host.replaceChildren(wrap);
+  resizes?.observe(wrap); // also its first fit, once it is laid out
+  fitToWidth(wrap);
   return table;
 }
