@@ -421,3 +421,20 @@ test('the three panels switch language and fit a 375 px screen', async ({ page }
   await page.locator('#lang').click();
   await expect(page.locator('ae-qkv-steps h2')).toHaveText(qkvStrings.en.title);
 });
+
+// With predict-then-reveal on, Q/K/V's step table is wider than a phone: its scrolling region must
+// take the keyboard focus (axe scrollable-region-focusable, the one serious violation it had).
+test('375 px with predict-then-reveal on: Q, K, V has no serious axe violation', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.addInitScript(() => localStorage.setItem('ae-predict', '1'));
+  await openPage(page);
+  if (shipped) await chooseModel(page, 'coref-encoder');
+  const panel = page.locator('ae-qkv-steps');
+  await panel.scrollIntoViewIfNeeded();
+  await expect(panel.locator('caption')).not.toHaveText('', { timeout: 15_000 });
+  const { violations } = await new AxeBuilder({ page }).include('ae-qkv-steps').analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+});

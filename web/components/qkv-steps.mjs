@@ -172,9 +172,15 @@ export class QkvSteps extends LessonPanel {
     const queryStrip = el('span', 'ae-qkv-stripbox', queryRow);
     const queryValues = el('code', 'ae-qkv-values', body);
 
-    const scroller = el('div', 'ae-qkv-scroll', body);
+    // Focusable, so that keyboard users can scroll the table sideways on a phone (axe:
+    // scrollable-region-focusable); named by the table's caption.
+    const scroller = el('div', 'ae-qkv-scroll', body, {
+      tabindex: '0',
+      role: 'region',
+      'aria-labelledby': 'ae-qkv-caption',
+    });
     const table = el('table', 'ae-qkv-table', scroller);
-    const caption = el('caption', '', table);
+    const caption = el('caption', '', table, { id: 'ae-qkv-caption' });
     const headRow = el('tr', '', el('thead', '', table));
     const heads = ['colKey', 'colK', 'colRaw', 'colScaled', 'colWeight', 'colV'].map((key) => [
       key,
