@@ -41,8 +41,8 @@ const cases = [
     'too-long',
     'a sentence over max_len',
     () => coref.analyze('it '.repeat(ENCODER.max_len + 1)),
-    { field: 'sentence' },
-    '文本超出了这个模型能读取的长度，请缩短。',
+    { field: 'sentence', count: ENCODER.max_len + 1, max: ENCODER.max_len },
+    `文本有 ${ENCODER.max_len + 1} 个词元，上限是 ${ENCODER.max_len}，请缩短。`,
   ],
   [
     'too-long',
@@ -118,3 +118,18 @@ for (const [code, what, call, details, zh] of cases) {
     assert.equal(errorText(error, 'zh'), zh);
   });
 }
+
+test("too-long in English says the text's token count and the model's limit, also for a prompt", () => {
+  const decoder = engine.loadTrainedModel(shippedModel('coref-decoder'));
+  const max = decoder.config.maxLen;
+  for (const [call, n] of [
+    [() => decoder.generate('the animal '.repeat(max)), 2 * max],
+    [() => coref.analyze('it was tired '.repeat(max)), 3 * max],
+  ]) {
+    let error;
+    assert.throws(call, (e) => (error = e) instanceof EngineError);
+    assert.equal(error.code, 'too-long');
+    assert.equal(errorText(error, 'en'), `the text has ${n} tokens; the limit is ${max}. Shorten it.`);
+  }
+  decoder.delete();
+});

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 
+import { suggestionsFor } from '../../web/lib/vocabulary-help.mjs';
 import { loadNodeEngine, shippedModel, root } from './helpers.mjs';
 
 const SPECIALS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
@@ -46,4 +47,22 @@ test('encodeWords agrees with analyze on tokens and unknown words, and works whe
     chinese.unknown,
     chinese.tokens.map((_, i) => i),
   );
+});
+
+test("did you mean never drops or adds a negation: didnt → didn't, not did; cant is not cat", () => {
+  const text = 'The animal didnt cross the street because it wasnt tired and cant see ot nt';
+  const { tokens, unknown } = model.encodeWords(text);
+  const offers = Object.fromEntries(suggestionsFor(model, tokens, unknown, 5).map((o) => [o.word, o.near]));
+  assert.equal(offers.didnt[0], "didn't");
+  assert.equal(offers.wasnt[0], "wasn't");
+  for (const [word, near] of Object.entries(offers)) {
+    const negating = ['didnt', 'wasnt', 'cant', 'nt'].includes(word);
+    for (const offer of near) {
+      const read = model.encodeWords(offer).tokens;
+      const negated = read.some((t) => ['not', "n't", 'never', 'no', 'nor'].includes(t));
+      assert.equal(negated, negating, `${word} → ${offer}`);
+    }
+  }
+  assert.ok(!(offers.cant ?? []).includes('cat'));
+  for (const offer of ["didn't", "wasn't"]) assert.deepEqual(model.encodeWords(offer).unknown, []);
 });

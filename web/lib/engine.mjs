@@ -21,7 +21,7 @@ import {
 } from './contract.mjs';
 
 export { EngineError } from './contract.mjs'; // what every failed call throws (README, "Errors")
-import { guarded } from './guarded.mjs';
+import { guarded, guardedText } from './guarded.mjs';
 import { unpackAnalysis } from './unpack.mjs';
 export { guarded, unpackAnalysis };
 export { TRACE_FORMAT, TRACE_VERSION, readTrace, traceName } from './trace.mjs';
@@ -176,6 +176,14 @@ export class TrainedModel {
     return this.#handle;
   }
 
+  // guarded() for a call on text `t`: a too-long error says the text's token count and maxLen
+  // (guardedText). A word-order model reads a [CLS] before the words, which counts.
+  #onText(call, t, fn) {
+    const cls = this.config.task === 'word-order' ? 1 : 0;
+    const count = () => this.#handle.encodeWords(t).tokens.length + cls;
+    return guardedText(this.#module, call, fn, count, this.config.maxLen);
+  }
+
   // [text, options] of analyze and analyzePacked, checked.
   #analysisArgs(call, sentence, o) {
     return [args(call, [sentence], { text: text() })[0], options(call, o, this.#analysisOptions)];
@@ -192,7 +200,7 @@ export class TrainedModel {
   analyze(sentence, analysis = {}) {
     const handle = this.#live('analyze');
     const [t, o] = this.#analysisArgs('analyze', sentence, analysis);
-    return unpackAnalysis(guarded(this.#module, 'analyze', () => handle.analyze(t, o)));
+    return unpackAnalysis(this.#onText('analyze', t, () => handle.analyze(t, o)));
   }
 
   // probabilities(text, {causal, window, scale, scoreMultiplier, knockout, ablate}) →
@@ -203,7 +211,7 @@ export class TrainedModel {
     const handle = this.#live('probabilities');
     const t = args('probabilities', [sentence], { text: text() })[0];
     const o = options('probabilities', analysis, this.#probabilityOptions);
-    return guarded(this.#module, 'probabilities', () => handle.probabilities(t, o));
+    return this.#onText('probabilities', t, () => handle.probabilities(t, o));
   }
 
   // The index of `word` in probabilities(), or -1 for a word the vocabulary lacks.
@@ -244,7 +252,7 @@ export class TrainedModel {
   generate(prompt, maxNewWords = 8) {
     const handle = this.#live('generate');
     const [p, count] = this.#generationArgs('generate', prompt, maxNewWords);
-    return guarded(this.#module, 'generate', () => handle.generate(p, count));
+    return this.#onText('generate', p, () => handle.generate(p, count));
   }
 
   // generate() step by step, with a KV cache (useCache: each step computes only the newest
@@ -257,14 +265,14 @@ export class TrainedModel {
     const handle = this.#live('generateSteps');
     const [p, count] = this.#generationArgs('generateSteps', prompt, maxNewWords);
     const [cache] = args('generateSteps', [useCache], { useCache: boolean() });
-    return guarded(this.#module, 'generateSteps', () => handle.generateSteps(p, count, cache));
+    return this.#onText('generateSteps', p, () => handle.generateSteps(p, count, cache));
   }
 
   // generate() with a KV cache: the same words, nothing else kept (for timing against generate()).
   generateCached(prompt, maxNewWords = 8) {
     const handle = this.#live('generateCached');
     const [p, count] = this.#generationArgs('generateCached', prompt, maxNewWords);
-    return guarded(this.#module, 'generateCached', () => handle.generateCached(p, count));
+    return this.#onText('generateCached', p, () => handle.generateCached(p, count));
   }
 
   // analyze() under its earlier name: since the one trace format (docs/trace-format.md), both
@@ -272,7 +280,7 @@ export class TrainedModel {
   analyzePacked(sentence, analysis = {}) {
     const handle = this.#live('analyzePacked');
     const [t, o] = this.#analysisArgs('analyzePacked', sentence, analysis);
-    return unpackAnalysis(guarded(this.#module, 'analyzePacked', () => handle.analyze(t, o)));
+    return unpackAnalysis(this.#onText('analyzePacked', t, () => handle.analyze(t, o)));
   }
 
   delete() {

@@ -7,7 +7,8 @@ import strings from '../strings/errors.mjs';
 import { text } from './panel-strings.mjs';
 
 export function errorText(error, lang) {
-  const code = Object.hasOwn(strings.en, error?.code ?? '') ? error.code : 'other';
+  let code = Object.hasOwn(strings.en, error?.code ?? '') ? error.code : 'other';
+  if (code === 'too-long' && Number.isInteger(error.details?.count)) code = 'too-long-count';
   return text(strings, lang, code, { message: error?.message ?? String(error), ...(error?.details ?? {}) });
 }
 

@@ -31,3 +31,17 @@ function toError(module, thrown, call) {
   error.cause = thrown;
   return error;
 }
+
+// guarded() for a call that reads a text: a too-long error gets {count: the text's tokens,
+// max: the tokens the model reads} in its details, so that the page can say both in words
+// (the core's error carries them only in its English message, which the page never reads).
+// count() is the model's own tokenizer on the same text (it reads any length).
+export function guardedText(module, call, fn, count, max) {
+  try {
+    return guarded(module, call, fn);
+  } catch (error) {
+    if (error?.code === 'too-long' && error.details && !Object.hasOwn(error.details, 'count'))
+      Object.assign(error.details, { count: count(), max });
+    throw error;
+  }
+}

@@ -4,7 +4,7 @@
 // the model from that buffer (bindings/gpt2.cpp) and the buffer is freed. Nothing is uploaded:
 // the files are read by the browser and stay in this tab.
 import { EngineError, args, boolean, integer, openedModelOptions, options, refuse, text } from './contract.mjs';
-import { guarded } from './guarded.mjs';
+import { guarded, guardedText } from './guarded.mjs';
 import { unpackAnalysis } from './unpack.mjs';
 
 const MAX_JSON_TEXT = 16_000_000; // vocab.json of GPT-2 is 1.0 MB; of larger vocabularies a few MB
@@ -125,11 +125,17 @@ export class Gpt2Model {
     return this.#handle;
   }
 
+  // guarded() for a call on text `t`: a too-long error says its token count and maxLen.
+  #onText(call, t, fn) {
+    const count = () => this.#handle.encode(t).tokens.length;
+    return guardedText(this.#module, call, fn, count, this.config.maxLen);
+  }
+
   analyzePacked(sentence, analysis = {}) {
     const handle = this.#live('analyzePacked');
     const [t] = args('analyzePacked', [sentence], { text: text() });
     const o = options('analyzePacked', analysis, this.#analysisOptions);
-    return unpackAnalysis(guarded(this.#module, 'analyzePacked', () => handle.analyzePacked(t, o)));
+    return unpackAnalysis(this.#onText('analyzePacked', t, () => handle.analyzePacked(t, o)));
   }
 
   analyze(sentence, analysis = {}) {
@@ -143,7 +149,7 @@ export class Gpt2Model {
     const handle = this.#live('probabilities');
     const [t] = args('probabilities', [sentence], { text: text() });
     const o = options('probabilities', analysis, this.#probabilityOptions);
-    return guarded(this.#module, 'probabilities', () => handle.probabilities(t, o));
+    return this.#onText('probabilities', t, () => handle.probabilities(t, o));
   }
 
   // The index into probabilities() of a token as analyze shows it (" it"), or -1.
@@ -157,7 +163,7 @@ export class Gpt2Model {
   logits(sentence) {
     const handle = this.#live('logits');
     const [t] = args('logits', [sentence], { text: text() });
-    return guarded(this.#module, 'logits', () => handle.logits(t));
+    return this.#onText('logits', t, () => handle.logits(t));
   }
 
   // encode(text) → {ids, tokens}: how the BPE tokenizer splits a text.
@@ -174,7 +180,7 @@ export class Gpt2Model {
       maxNewTokens: integer(0),
       useCache: boolean(),
     });
-    return guarded(this.#module, 'generateSteps', () => handle.generateSteps(p, count, cache));
+    return this.#onText('generateSteps', p, () => handle.generateSteps(p, count, cache));
   }
 
   // generate() and generateCached() of a TrainedModel (the KV-cache panel times one against

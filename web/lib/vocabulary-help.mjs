@@ -17,17 +17,53 @@ export function suggestionDistance(word) {
   return Math.min(Math.ceil(length / 3), length - 1);
 }
 
+// Function words that negate. A suggestion must keep the typed word's negation: "didnt" is
+// offered "didn't" and never "did" (which turns "didn't cross" into "did cross"), and a word
+// that does not negate is never offered one that does ("ot" → "not").
+const NEGATIONS = new Set([
+  'not',
+  "n't",
+  'never',
+  'no',
+  'nor',
+  'none',
+  'nothing',
+  'nobody',
+  'neither',
+  'nowhere',
+  'cannot',
+]);
+// A contraction typed without its apostrophe ("didnt", "cant", "wont"), or the bare "nt".
+const CONTRACTION =
+  /^(?:ai|are|ca|could|did|does|do|had|has|have|is|might|must|need|sha|should|was|were|wo|would)?n'?t$/;
+export const negates = (word) => NEGATIONS.has(word) || CONTRACTION.test(word);
+
+// A contraction typed without its apostrophe, with it ("didnt" → "didn't"), when the model reads
+// every token of that (the tokenizer splits it into "did" and "n't"); else null.
+function withApostrophe(model, word) {
+  if (!CONTRACTION.test(word) || word.includes("'") || word.length < 3) return null;
+  const fixed = `${word.slice(0, -2)}n't`;
+  return model.encodeWords && model.encodeWords(fixed).unknown.length === 0 ? fixed : null;
+}
+
 // [{word, near: [known words, nearest first]}] for each distinct unknown word of a run that
 // has a known word close enough to offer; none for a word over MAX_WORD_LENGTH (no typo: a
-// pasted run of letters, which nearestWords refuses).
+// pasted run of letters, which nearestWords refuses). An offer keeps the word's negation (see
+// negates).
 export function suggestionsFor(model, tokens, unknown, k = 3) {
   const out = [];
   const position = integer(0, tokens.length - 1);
   for (const word of new Set(unknown.map((i) => tokens[position('suggestionsFor', 'unknown', i)]))) {
     const max = suggestionDistance(word);
     if (max < 1 || word.length > MAX_WORD_LENGTH) continue;
-    const near = model.nearestWords(word, k, max).map((n) => n.word);
-    if (near.length) out.push({ word, near });
+    const negating = negates(word);
+    const fixed = withApostrophe(model, word);
+    const near = model
+      .nearestWords(word, k, max)
+      .map((n) => n.word)
+      .filter((w) => negates(w) === negating && w !== fixed);
+    if (fixed) near.unshift(fixed);
+    if (near.length) out.push({ word, near: near.slice(0, k) });
   }
   return out;
 }

@@ -1,8 +1,11 @@
 // Errors a reader can cause, in the page's languages, by EngineError code (web/lib/contract.mjs,
-// README "Errors"). `other` is for an error without a known code; it quotes the raw message.
+// README "Errors"); too-long-count is too-long when the error has the token count and the
+// limit (web/lib/guarded.mjs guardedText). `other` is for an error without a known code; it
+// quotes the raw message.
 export default {
   en: {
     'too-long': 'the text is longer than this model can read; shorten it.',
+    'too-long-count': 'the text has {count} tokens; the limit is {max}. Shorten it.',
     'empty-input': 'the text is empty; type a sentence.',
     'no-pronoun':
       'the sentence has no “{pronoun}”. This model finds what “{pronoun}” refers to, so the sentence needs one.',
@@ -22,6 +25,7 @@ export default {
   },
   zh: {
     'too-long': '文本超出了这个模型能读取的长度，请缩短。',
+    'too-long-count': '文本有 {count} 个词元，上限是 {max}，请缩短。',
     'empty-input': '文本是空的，请输入一个句子。',
     'no-pronoun': '句子里没有 “{pronoun}”。这个模型要找出 “{pronoun}” 指代什么，所以句子里需要有一个。',
     'wrong-task': '这个模型不能续写文本，请选择解码器。',
