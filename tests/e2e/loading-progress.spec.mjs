@@ -22,7 +22,17 @@ function watchLoading() {
       window.__ae.cls += entry.value;
       window.__ae.shifts.push({
         value: entry.value,
-        sources: (entry.sources ?? []).map((s) => s.node?.id || s.node?.nodeName || '?'),
+        sources: (entry.sources ?? []).map(
+          (s) =>
+            (s.node?.id || s.node?.nodeName || '?') +
+            JSON.stringify([
+              s.previousRect.y,
+              s.previousRect.height,
+              s.currentRect.y,
+              s.currentRect.height,
+              s.currentRect.x | 0,
+            ]),
+        ),
       });
     }
   }).observe({ type: 'layout-shift', buffered: true });
@@ -72,10 +82,10 @@ for (const [screen, viewport] of Object.entries(SCREENS))
       expect(values.length, 'distinct progress values shown before the first heatmap').toBeGreaterThan(2);
       expect(values.every((v, i) => i === 0 || v >= values[i - 1])).toBe(true);
       expect(before.every((s) => s.value <= s.max)).toBe(true);
-      // Open: CLS < 0.1 holds on the phone in English (0.07); the laptop (0.19 en, 0.40 zh) and the
-      // Chinese phone (0.12) still shift inside the main view when the first run shows, and with
-      // the translation. Checked where it holds, reported for the rest.
+      // Open: CLS < 0.1 holds on the phone (0.000 en, 0.007 zh); the laptop (0.11 en, 0.17 zh)
+      // still shifts inside the main view's result card when the first run shows. Checked where
+      // it holds, reported (annotation) for the rest.
       test.info().annotations.push({ type: 'CLS', description: cls.toFixed(3) });
-      if (screen === 'phone' && lang === 'en') expect(cls).toBeLessThan(0.1);
+      if (screen === 'phone') expect(cls).toBeLessThan(0.1);
       await expect(page.locator('#load-progress')).toBeHidden();
     });

@@ -98,5 +98,7 @@ ae-attention-heatmap { display: block; margin-top: 0.75rem; }
 .load-progress[hidden] { display: none; }
 /* While the first model loads, the swap button and the word list keep their room (they show
    once the model is in), so that the controls under them do not jump. */
-:host([data-status="loading"]) #swap[hidden], :host([data-status="loading"]) #vocab[hidden] { display: block; visibility: hidden; }
+/* and the status with its bar holds about the room the answer takes when it comes. */
+:host([data-status="loading"]) .load-progress:not([hidden]) { margin-bottom: 2.5rem; }
+:host([data-status="loading"]) #swap[hidden], :host([data-status="loading"]) #vocab[hidden] { display: block !important; visibility: hidden; }
 `;
