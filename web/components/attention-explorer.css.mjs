@@ -94,4 +94,11 @@ ae-attention-heatmap { display: block; margin-top: 0.75rem; }
 .ae-hm-bar { width: 8rem; height: 0.75rem; border: 1px solid var(--border); border-radius: 3px; }
 .ae-hm-readout { margin: 0; min-height: 1.5em; font-variant-numeric: tabular-nums; }
 @media (prefers-reduced-motion: reduce) { .ae-hm-plot { transition: none; } }
+.load-progress { display: block; width: 100%; height: 0.75rem; margin-block: 0.25rem 0.5rem; accent-color: var(--accent); }
+.load-progress[hidden] { display: none; }
+/* While the first model loads, the swap button and the word list keep their room (they show
+   once the model is in), so that the controls under them do not jump. */
+/* and the status with its bar holds about the room the answer takes when it comes. */
+:host([data-status="loading"]) .load-progress:not([hidden]) { margin-bottom: 2.5rem; }
+:host([data-status="loading"]) #swap[hidden], :host([data-status="loading"]) #vocab[hidden] { display: block !important; visibility: hidden; }
 `;

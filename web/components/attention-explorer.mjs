@@ -37,6 +37,7 @@ import { LESSON_MODELS } from '../lib/lesson.mjs';
 import * as mainView from '../lib/main-view.mjs';
 import { OWN_MODEL, UNTRAINED } from '../lib/main-view.mjs';
 import { ownModelText } from '../lib/panel-model.mjs';
+import { LoadProgress } from '../lib/load-progress.mjs';
 import { locale as localeOf, numberFormat, percent } from '../lib/panel-strings.mjs';
 import { mountShadow } from '../lib/panel-styles.mjs';
 import { createStore, initialView } from '../lib/store.mjs';
@@ -108,6 +109,7 @@ TEMPLATE.innerHTML = `
   </div>
   <p class="howto" data-t="howToRead"></p>
   <p id="status" class="status" part="status" role="status"></p>
+  <progress id="load-progress" class="load-progress" max="1" value="0" hidden aria-labelledby="status"></progress>
   <div id="error" class="error" part="error" role="alert"></div>
   <button type="button" id="other-model" class="chip" part="button" hidden></button>
   <div id="prediction" class="prediction" part="answer" hidden>
@@ -149,6 +151,7 @@ const IDS = [
   'layer',
   'head',
   'status',
+  'load-progress',
   'error',
   'other-model',
   'prediction',
@@ -681,7 +684,7 @@ export class AttentionExplorer extends HTMLElement {
     if (this.#started || this.#badBase) return;
     this.#started = true;
     try {
-      const engine = getEngine();
+      const engine = getEngine((p) => this.#loadProgress().set('engine', p));
       this.#index = mainView.orderModels(await getModelIndex());
       this.#downloadFirstModel();
       this.#engine = await engine;
@@ -743,14 +746,14 @@ export class AttentionExplorer extends HTMLElement {
     this.#setStatus('loadingModel', { name: label });
     this.dataset.status = 'loading';
     ui.result.classList.add('stale');
+    const expected = this.#index.find((m) => m.name === name)?.bytes ?? null; // a gzipped download has no length
     const progress = ({ loaded, total }) => {
       if (this.#name !== name) return;
+      const bar = this.#loadProgress();
+      bar.set('model', { loaded, total: total ?? expected });
+      const sum = bar.sum(); // the engine's bytes and the model's, as the bar shows them
       const kb = (bytes) => numberFormat(this.#lang()).format(Math.round(bytes / 1024));
-      this.#setStatus(total ? 'loadingModelBytes' : 'loadingModelSoFar', {
-        name: label,
-        loaded: kb(loaded),
-        total: kb(total ?? 0),
-      });
+      this.#setStatus('loadingModelBytes', { name: label, loaded: kb(sum.loaded), total: kb(sum.total) });
     };
     try {
       const model = await getTrainedModel(name, progress); // fetched once, shared with the panels
@@ -1056,8 +1059,15 @@ export class AttentionExplorer extends HTMLElement {
 
   #setStatus(key, params) {
     this.#status = key && { key, params };
+    if (!key?.startsWith('loading')) this.#progress?.done();
     this.#ui.status.hidden = !key;
     if (key) this.#ui.status.textContent = this.#t(key, params);
+  }
+
+  #progress = null;
+  #loadProgress() {
+    this.#progress ??= new LoadProgress(this.#ui['load-progress']);
+    return this.#progress;
   }
 
   // `cause`, the error thrown, is worded in the element's language by its code (error-text.mjs).

@@ -31,15 +31,34 @@ export function setBundledModels(files) {
 // the npm package wherever a host serves it.
 const baseOfModels = () => modelsBase ?? new URL('../models/', import.meta.url);
 
-export function getEngine() {
+// onProgress({loaded, total}) follows the .wasm's download (the last report at once, for a
+// caller that comes after it began), for every caller while it lasts.
+export function getEngine(onProgress = null) {
+  if (onProgress && !engineLoaded) {
+    engineListeners.add(onProgress);
+    if (engineProgress) onProgress(engineProgress);
+  }
   if (!engine) {
-    engine = loadEngine();
-    engine.catch(() => {
-      engine = null;
-    });
+    const report = (progress) => {
+      engineProgress = progress;
+      engineListeners.forEach((listener) => listener(progress));
+    };
+    engine = loadEngine({}, undefined, { onProgress: report });
+    engine.then(
+      () => {
+        engineLoaded = true;
+        engineListeners.clear();
+      },
+      () => {
+        engine = null;
+      },
+    );
   }
   return engine;
 }
+let engineProgress = null;
+let engineLoaded = false;
+const engineListeners = new Set();
 
 // onProgress({loaded, total}) follows the weights' download, for every caller while it lasts.
 // The files download beside the engine's compile, not after it.

@@ -904,7 +904,7 @@ export function chooseModule(kind = 'page') {
 // arrived and run, which on a loaded 2-core machine put the wasm request ~450 ms after the glue's.
 // Not when the host says where the wasm is (wasmBinary, locateFile, instantiateWasm: the glue's
 // own way), nor where the glue is not under http(s) (Node, blob: modules of the single file).
-function compileEarly(build, moduleOptions) {
+function compileEarly(build, moduleOptions, onProgress = null) {
   if (moduleOptions?.wasmBinary || moduleOptions?.locateFile || moduleOptions?.instantiateWasm) return null;
   if (typeof fetch !== 'function' || typeof WebAssembly.compileStreaming !== 'function') return null;
   const file = MODULE_FILES[build].wasm;
@@ -915,14 +915,55 @@ function compileEarly(build, moduleOptions) {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  const compiled = fetch(url, { credentials: 'same-origin' }).then((response) => {
-    if (!response.ok) throw new Error(`could not load ${file}: HTTP ${response.status}`);
+  const expected = onProgress ? expectedBytes(file) : null;
+  const compiled = fetch(url, { credentials: 'same-origin' }).then((fetched) => {
+    if (!fetched.ok) throw new Error(`could not load ${file}: HTTP ${fetched.status}`);
+    const response = onProgress ? counted(fetched, expected, onProgress) : fetched;
     // compileStreaming needs the wasm MIME type; a server that sends another gets the slow way.
     const streamable = response.headers.get('content-type')?.split(';')[0].trim() === 'application/wasm';
     return streamable ? WebAssembly.compileStreaming(response) : response.arrayBuffer().then(WebAssembly.compile);
   });
   compiled.catch(() => {}); // reported by createModule, when the glue is in
   return compiled;
+}
+
+// The .wasm's size from the build's manifest.json (dist/, beside the glue), or null: a server
+// that gzips sends no Content-Length of the bytes the page receives.
+function expectedBytes(file) {
+  return fetch(new URL('../dist/manifest.json', import.meta.url), { credentials: 'same-origin' })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((manifest) => manifest?.files?.[`web/dist/${file}`]?.bytes ?? null)
+    .catch(() => null);
+}
+
+// `response` with a body that reports {loaded, total} to onProgress as it is read; total is the
+// Content-Length of an unencoded body, else the manifest's size (`expected`, a promise), else null.
+function counted(response, expected, onProgress) {
+  if (!response.body || typeof TransformStream !== 'function') return response;
+  const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
+  const length = encoded ? NaN : Number(response.headers.get('content-length'));
+  let total = Number.isSafeInteger(length) && length > 0 ? length : null;
+  expected.then((bytes) => (total ??= bytes));
+  let loaded = 0;
+  const report = () => {
+    try {
+      onProgress({ loaded, total });
+    } catch {
+      // a listener's failure does not stop the engine's download
+    }
+  };
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      loaded += chunk.byteLength;
+      report();
+      controller.enqueue(chunk);
+    },
+    flush() {
+      total = loaded;
+      report();
+    },
+  });
+  return new Response(response.body.pipeThrough(counter), { status: response.status, headers: response.headers });
 }
 
 // Runs Emscripten's factory; with a compile started early, the module is instantiated from it
@@ -945,12 +986,14 @@ function createModule(create, moduleOptions, compiled) {
 // returning one — which is what lets an engine load its full module (Engine.full()) where
 // every build needs its own options: in Node, {wasmBinary} of that build's .wasm
 // (tests/wasm/helpers.mjs). build: one of MODULE_FILES' names (default: chooseModule()).
-export async function loadEngine(moduleOptions = {}, build = chooseModule()) {
+// onProgress({loaded, total}) follows the .wasm's download in a page (total: its size, or null
+// while unknown), at least once when it has all arrived.
+export async function loadEngine(moduleOptions = {}, build = chooseModule(), { onProgress = null } = {}) {
   if (!Object.hasOwn(MODULE_FILES, build)) refuse('loadEngine', 'build', BUILD_NAMES, build);
   const optionsFor = (b) => (typeof moduleOptions === 'function' ? moduleOptions(b) : moduleOptions);
   const glue = IMPORTS[build]();
   const buildOptions = optionsFor(build);
-  const compiled = compileEarly(build, buildOptions);
+  const compiled = compileEarly(build, buildOptions, onProgress);
   const { default: create } = await glue;
   const loadFull = async () => {
     const fullBuild = fullBuildOf(build);
