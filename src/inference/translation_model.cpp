@@ -79,7 +79,8 @@ TranslationModel TranslationModel::from_memory(std::string_view pair_json, std::
                                                std::string_view decoder_config, std::string_view decoder_safetensors,
                                                std::string_view decoder_vocab) {
   return recode_input_errors(ErrorCode::BadModel, [&] {
-    return TranslationModel(parse_pair(pair_json),
+    nlohmann::json pair = parse_pair(pair_json);  // first: a bad pair.json is named before the checkpoints
+    return TranslationModel(std::move(pair),
                             load_checkpoint_from_memory(encoder_config, encoder_safetensors, encoder_vocab),
                             load_checkpoint_from_memory(decoder_config, decoder_safetensors, decoder_vocab));
   });
