@@ -5,16 +5,36 @@
 
 /** The `code` of an EngineError (README, "Errors"). */
 export type EngineErrorCode =
-  | 'bad-option' | 'unknown-option' | 'too-long' | 'empty-input' | 'no-pronoun' | 'wrong-task'
-  | 'bad-config' | 'bad-model' | 'unknown-model' | 'timeout' | 'out-of-memory' | 'deleted'
-  | 'bad-input' | 'internal' | 'unavailable';
+  | 'bad-option'
+  | 'unknown-option'
+  | 'too-long'
+  | 'empty-input'
+  | 'no-pronoun'
+  | 'wrong-task'
+  | 'bad-config'
+  | 'bad-model'
+  | 'unknown-model'
+  | 'timeout'
+  | 'out-of-memory'
+  | 'deleted'
+  | 'bad-input'
+  | 'internal'
+  | 'unavailable';
 
 /** What every failed call throws; the module keeps working afterwards. */
 export class EngineError extends Error {
   constructor(message: string, code: EngineErrorCode, details?: Record<string, unknown>);
   readonly name: 'EngineError';
   code: EngineErrorCode;
-  details: { call?: string; option?: string; expected?: string; got?: string; url?: string; status?: number; timeoutMs?: number };
+  details: {
+    call?: string;
+    option?: string;
+    expected?: string;
+    got?: string;
+    url?: string;
+    status?: number;
+    timeoutMs?: number;
+  };
 }
 
 export type Positional = 'none' | 'sinusoidal' | 'learned' | 'rope';
@@ -38,8 +58,13 @@ export interface AnalysisOptions extends RunOptions {
 }
 
 export interface AttentionArgs extends RunOptions {
-  q: ArrayLike<number>; k: ArrayLike<number>; v: ArrayLike<number>;
-  n: number; m: number; dk: number; dv?: number;
+  q: ArrayLike<number>;
+  k: ArrayLike<number>;
+  v: ArrayLike<number>;
+  n: number;
+  m: number;
+  dk: number;
+  dv?: number;
   queryOffset?: number;
   keyPadding?: ArrayLike<number | boolean>;
 }
@@ -53,7 +78,11 @@ export interface AttentionTrace {
   output: Float32Array;
 }
 
-export interface HeadTrace extends AttentionTrace { q: Float32Array; k: Float32Array; v: Float32Array }
+export interface HeadTrace extends AttentionTrace {
+  q: Float32Array;
+  k: Float32Array;
+  v: Float32Array;
+}
 
 export interface LayerTrace {
   selfAttention: { heads: HeadTrace[]; concat: Float32Array; output: Float32Array };
@@ -94,15 +123,30 @@ export interface Analysis extends Run {
 }
 
 export interface ModelConfig {
-  dModel: number; nHeads: number; nLayers: number; dFF: number; maxLen: number; vocabSize: number;
-  positional: Positional; norm: 'pre' | 'post'; causal: boolean;
+  dModel: number;
+  nHeads: number;
+  nLayers: number;
+  dFF: number;
+  maxLen: number;
+  vocabSize: number;
+  positional: Positional;
+  norm: 'pre' | 'post';
+  causal: boolean;
   parameterCount?: number;
   [key: string]: unknown;
 }
 
 export interface RandomModelConfig {
-  dModel?: number; nHeads?: number; nLayers?: number; dFF?: number; maxLen?: number; vocabSize?: number;
-  positional?: Positional; norm?: 'pre' | 'post'; causal?: boolean; seed?: number;
+  dModel?: number;
+  nHeads?: number;
+  nLayers?: number;
+  dFF?: number;
+  maxLen?: number;
+  vocabSize?: number;
+  positional?: Positional;
+  norm?: 'pre' | 'post';
+  causal?: boolean;
+  seed?: number;
 }
 
 /** The three files of a model directory (web/models/<name>/). */
@@ -154,19 +198,68 @@ export class KernelWorkspace {
 /** Only from an engine on dist/attention_bench.mjs (the benchmarks' module). */
 export class ModelBench {
   analyzeTiming(sentence: string, reps?: number): Record<string, number>;
-  trainingThroughput(options?: { steps?: number; batchSize?: number; examples?: number; seed?: number }): Record<string, number>;
+  trainingThroughput(options?: {
+    steps?: number;
+    batchSize?: number;
+    examples?: number;
+    seed?: number;
+  }): Record<string, number>;
   delete(): void;
 }
 
 /** The builds of the module (web/dist/): the page's, the full one (plus the trainer and the GPT-2 loader) and the benchmarks', each relaxed SIMD or SIMD128. */
 export type ModuleBuild = 'relaxed' | 'simd128' | 'full-relaxed' | 'full' | 'bench' | 'bench-relaxed';
 
+/** One decoder step of a translation: the word written and where it looked in the English. */
+export interface TranslationStep {
+  token: string;
+  id: number;
+  probability: number;
+  /** crossAttention[layer][head][j]: the weight on source word j */
+  crossAttention: number[][][];
+}
+
+export interface Translation {
+  /** the English words as the encoder reads them */
+  source: string[];
+  /** source positions that became [UNK] */
+  unknown: number[];
+  /** the Chinese words written, without the final [SEP] */
+  tokens: string[];
+  text: string;
+  /** one per word written, the final [SEP] included */
+  steps: TranslationStep[];
+  head: { layer: number; head: number };
+}
+
+/** The files of an encoder–decoder pair directory (web/models/translate-en-zh/). */
+export interface TranslationModelFiles {
+  pair: string;
+  encoder: ModelFiles;
+  decoder: ModelFiles;
+}
+
+/** A trained encoder–decoder (English → Chinese), on the full module. */
+export class TranslationModel {
+  /** the cross-attention head chosen on validation */
+  readonly head: { layer: number; head: number };
+  /** pair.json */
+  readonly metadata: Record<string, unknown>;
+  translate(text: string): Translation;
+  delete(): void;
+}
+
 export class Engine {
   /** whether the module was built with SIMD128 */
   readonly simd: boolean;
   /** which build runs: its instruction set, its default GEMM kernel, whether it is the full module */
   readonly features: {
-    build: 'relaxed' | 'simd128'; simd: boolean; relaxedSimd: boolean; fma: boolean; gemm: string; full: boolean;
+    build: 'relaxed' | 'simd128';
+    simd: boolean;
+    relaxedSimd: boolean;
+    fma: boolean;
+    gemm: string;
+    full: boolean;
   };
   /** The engine on the full module (the trainer, the GPT-2 loader), loaded on first use; this engine if it is the full one. */
   full(): Promise<Engine>;
@@ -174,17 +267,45 @@ export class Engine {
   attention(args: AttentionArgs): AttentionTrace;
   createRandomModel(config?: RandomModelConfig): RandomModel;
   loadTrainedModel(files: ModelFiles): TrainedModel;
-  fetchTrainedModel(baseUrl: string | URL, fetchImpl?: typeof fetch, options?: FetchModelOptions): Promise<TrainedModel>;
+  fetchTrainedModel(
+    baseUrl: string | URL,
+    fetchImpl?: typeof fetch,
+    options?: FetchModelOptions,
+  ): Promise<TrainedModel>;
+  /** Full module only (full()). */
+  loadTranslationModel(files: TranslationModelFiles): TranslationModel;
+  /** Fetches a pair directory (URL ending in '/') and opens it on the full module. */
+  openTranslationModel(
+    baseUrl: string | URL,
+    fetchImpl?: typeof fetch,
+    options?: FetchModelOptions,
+  ): Promise<TranslationModel>;
   sinusoidalTable(n: number, d: number): Float32Array;
   ropeRotate(vec: ArrayLike<number>, position: number, base?: number | null): Float32Array;
   wordOrderRoles(sentence: string): { agent: string; verb: string; patient: string } | null;
   gemmKernelNames(): string[];
   memoryStats(): { heapBytes: number; brk: number; allocatedBytes: number; stackPointer: number; emvalHandles: number };
   fusedAttentionScratchBytes(m: number, d: number, masked?: boolean): number;
-  scalingDemo(demo: { d: number; keys: number; queries: number; seed: number; scale: boolean }): Record<string, unknown>;
+  scalingDemo(demo: {
+    d: number;
+    keys: number;
+    queries: number;
+    seed: number;
+    scale: boolean;
+  }): Record<string, unknown>;
   rowEntropy(weights: ArrayLike<number>): number;
-  headSplit(dModel: number, headDim: number): {
-    dModel: number; headDim: number; divides: boolean; nHeads: number; perHead: number; allHeads: number; outputProjection: number; total: number;
+  headSplit(
+    dModel: number,
+    headDim: number,
+  ): {
+    dModel: number;
+    headDim: number;
+    divides: boolean;
+    nHeads: number;
+    perHead: number;
+    allHeads: number;
+    outputProjection: number;
+    total: number;
   };
   attentionParameterCount(dModel: number, nHeads: number): number;
   attentionScoreScale(dk: number, options?: { scale?: boolean; scoreMultiplier?: number }): number;
@@ -201,7 +322,10 @@ export interface ModuleOptions {
 }
 
 /** Loads a new engine (its own wasm instance) on `build` (default: chooseModule()). */
-export function loadEngine(moduleOptions?: ModuleOptions | ((build: ModuleBuild) => ModuleOptions), build?: ModuleBuild): Promise<Engine>;
+export function loadEngine(
+  moduleOptions?: ModuleOptions | ((build: ModuleBuild) => ModuleOptions),
+  build?: ModuleBuild,
+): Promise<Engine>;
 /** The build to load here for a kind of module: relaxed SIMD where the browser runs it. */
 export function chooseModule(kind?: 'page' | 'full' | 'bench'): ModuleBuild;
 /** Each build's glue and wasm file under web/dist/. */
@@ -233,10 +357,18 @@ export function addLocalModel(name: string, model: TrainedModel | Promise<Traine
 /** A trained model from its files, on the shared engine. */
 export function loadTrainedModel(files: ModelFiles): Promise<TrainedModel>;
 /** A trained model fetched from a directory URL ending in '/', on the shared engine. */
-export function fetchTrainedModel(baseUrl: string | URL, fetchImpl?: typeof fetch, options?: FetchModelOptions): Promise<TrainedModel>;
+export function fetchTrainedModel(
+  baseUrl: string | URL,
+  fetchImpl?: typeof fetch,
+  options?: FetchModelOptions,
+): Promise<TrainedModel>;
 /** The three files of a model directory (a URL ending in '/'), fetched without an engine: a page can
  * download a model while its engine compiles, then hand them to loadTrainedModel. */
-export function fetchModelFiles(baseUrl: string | URL, fetchImpl?: typeof fetch, options?: FetchModelOptions): Promise<ModelFiles>;
+export function fetchModelFiles(
+  baseUrl: string | URL,
+  fetchImpl?: typeof fetch,
+  options?: FetchModelOptions,
+): Promise<ModelFiles>;
 /** timeoutMs: give up after it (default 30 000; EngineError code 'timeout'); onProgress follows the
  * weights' download (total: the Content-Length, or null without one). */
 export interface FetchModelOptions {

@@ -3,14 +3,20 @@
 //
 //   inspect --model DIR --text "…" [--ablate L:H]… [--knockout POS]… [--generate N] [--top K]
 //
+// A directory holding pair.json (an encoder–decoder: web/models/translate-en-zh) prints the
+// translation instead: source words, the words written and, for every decoder step, its token,
+// probability and cross_attention[layer][head][source word], and the pair's chosen head.
+//
 // Exit codes: 0 ok, 1 bad model or input (message on stderr; an empty --text "" is bad input),
 // 2 bad command line (a missing --text among them).
 #include "command_line.h"
 #include "inference/trained_model.h"
+#include "inference/translation_model.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -79,11 +85,27 @@ json prediction_json(const ae::Prediction& p, const std::vector<std::string>& to
           {"top", top}};
 }
 
+json translation_json(const ae::TranslationModel& model, const std::string& dir, const std::string& text) {
+  const ae::Translation t = model.translate(text);
+  json steps = json::array();
+  for (const auto& s : t.steps)
+    steps.push_back({{"token", s.token}, {"probability", s.probability}, {"cross_attention", s.cross_attention}});
+  return {{"model", dir},       {"task", "translation"},
+          {"source", t.source}, {"unknown", t.unknown},
+          {"tokens", t.tokens}, {"text", t.text},
+          {"steps", steps},     {"head", {{"layer", model.head().layer}, {"head", model.head().head}}}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const Arguments args = parse(argc, argv);
   try {
+    if (std::filesystem::exists(std::filesystem::path(args.model_dir) / "pair.json")) {
+      const ae::TranslationModel model = ae::TranslationModel::load(args.model_dir);
+      std::cout << translation_json(model, args.model_dir, *args.text).dump() << "\n";
+      return 0;
+    }
     const ae::TrainedModel model(ae::load_checkpoint(args.model_dir));
     ae::AnalysisOptions options;
     options.top_k = args.top;

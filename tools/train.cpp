@@ -14,6 +14,7 @@
 #include "command_line.h"
 #include "io/checkpoint.h"
 #include "train/recipes.h"
+#include "train/translation_recipe.h"
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +49,18 @@ void save_model(const Arguments& args, ae::TrainedRecipe& r) {
   std::cerr << "wrote " << dir.string() << "\n";
 }
 
+// The translation pair: DIR/translate-en-zh/{encoder,decoder}/ (checkpoints), pair.json, metrics.json.
+void save_translation(const Arguments& args, ae::TrainedTranslation& t) {
+  const std::filesystem::path dir = std::filesystem::path(args.out) / ae::kTranslationModelName;
+  ae::save_checkpoint((dir / "encoder").string(), *t.encoder, t.source.serialize(), t.weights,
+                      {{"task", "translation-encoder"}});
+  ae::save_checkpoint((dir / "decoder").string(), *t.decoder, t.target.serialize(), t.weights,
+                      {{"task", "translation-decoder"}});
+  write_text(dir / "pair.json", t.pair.dump(2) + "\n");
+  write_text(dir / "metrics.json", t.metrics.dump(2) + "\n");
+  std::cerr << "wrote " << dir.string() << "\n";
+}
+
 // web/models/index.json: every model directory under `out`, so the page can list them.
 void write_index(const Arguments& args) {
   json models = json::array();
@@ -72,7 +85,8 @@ void write_index(const Arguments& args) {
 }  // namespace
 
 constexpr const char* kUsage =
-    "usage: train [--out DIR] [--only coref-encoder|coref-encoder-zh|coref-decoder|word-order] [--seeds N]\n"
+    "usage: train [--out DIR] [--only coref-encoder|coref-encoder-zh|coref-decoder|word-order|translate-en-zh]\n"
+    "             [--seeds N]\n"
     "             [--first-seed S]\n"
     "             [--set key=value ...] [--quick] [--f32-copy DIR]\n"
     "  --set changes a coreference model's setting (d_model, n_heads, n_layers, d_ff, max_len, steps,\n"
@@ -96,8 +110,9 @@ int main(int argc, char** argv) {
     else cli.unknown();
   }
   if (!args.only.empty() && args.only != "coref-encoder" && args.only != "coref-encoder-zh" &&
-      args.only != "coref-decoder" && args.only != "word-order")
-    cli.fail("--only takes coref-encoder, coref-encoder-zh, coref-decoder or word-order, got \"" + args.only + "\"");
+      args.only != "coref-decoder" && args.only != "word-order" && args.only != ae::kTranslationModelName)
+    cli.fail("--only takes coref-encoder, coref-encoder-zh, coref-decoder, word-order or translate-en-zh, got \"" +
+             args.only + "\"");
   try {
     const ae::RecipeOptions recipe{args.quick};
     const std::pair<ae::CorefReader, ae::CorefLanguage> coref_models[] = {
@@ -123,6 +138,10 @@ int main(int argc, char** argv) {
                   << ", pairs " << r.metrics["minimal_pairs"]["validation"] << "\n";
         save_model(args, r);
       }
+    }
+    if (args.only.empty() || args.only == ae::kTranslationModelName) {
+      ae::TrainedTranslation t = ae::train_translation_model(recipe);
+      save_translation(args, t);
     }
     write_index(args);
   } catch (const std::invalid_argument& e) {

@@ -108,6 +108,22 @@ test.describe('self vs cross-attention panel', () => {
     expect(await shown(other, 'cross')).toEqual(await shown(page, 'cross'));
   });
 
+  test('the trained translation: tired → 动物 looking at animal, wide → 马路 looking at street', async ({ page }) => {
+    test.skip(!fs.existsSync('web/models/translate-en-zh/pair.json'), 'translate-en-zh is not in web/models');
+    await openPanel(page);
+    const view = panel(page);
+    const strings = await page.evaluate(async () => (await import('/strings/cross-attention.mjs')).default);
+    await view.getByRole('button', { name: strings.en.translateButton }).click();
+    await expect(view).toHaveAttribute('data-noun', '动物', { timeout: 20_000 });
+    await expect(view).toHaveAttribute('data-noun-argmax', 'animal');
+    await expect(view).toHaveAttribute('data-translation', /因为动物/);
+    await expect(view.locator('.ae-ca-alignment td[data-value]')).not.toHaveCount(0);
+    await view.getByLabel(strings.en.sentenceA, { exact: true }).fill(LESSON.wide);
+    await expect(view).toHaveAttribute('data-noun', '马路');
+    await expect(view).toHaveAttribute('data-noun-argmax', 'street');
+    await expect(view).toHaveAttribute('data-translation', /因为马路/);
+  });
+
   test('language switch, 375 px, and a bad sentence gives a message and the panel recovers', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await openPanel(page);

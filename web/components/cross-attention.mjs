@@ -7,7 +7,7 @@
 // Both are drawn as tables (./number-matrix.mjs); every cell's data-value is the engine's
 // number. No math in JS. The model is fetched when the panel first comes near the viewport
 // or is first used. Reads the shared store: lang.
-import { getEngine, getTrainedModel } from '../lib/context.mjs';
+import { getEngine, getTrainedModel, getTranslationModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { headControl } from '../lib/panel-controls.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
@@ -48,6 +48,14 @@ export class CrossAttention extends LessonPanel {
       group: 'ae-ca-controls',
       press: (p) => p.setValues({ a: p.value('b'), b: p.value('a') }),
     },
+    // The trained encoder–decoder loads on this press only: it lives in the full module, which
+    // no lesson panel fetches by itself (tests/e2e/lazy-module.spec.mjs).
+    translate: {
+      kind: 'button',
+      label: 'translateButton',
+      group: 'ae-ca-controls',
+      press: (p) => p.#startTranslation(),
+    },
     layer: headControl('layer', (p) => p.#model?.config.nLayers, { group: 'ae-ca-view' }),
     head: headControl('head', (p) => p.#model?.config.nHeads, { group: 'ae-ca-view' }),
   };
@@ -59,6 +67,9 @@ export class CrossAttention extends LessonPanel {
   #runs = null; // {a, b} analyze() results
   #errors = []; // [{key, params}]
   #hard = false; // an error that leaves nothing to draw
+  #translating = false; // the translation model was asked for
+  #translator = null; // the TranslationModel, once loaded
+  #translation = null; // {result, error} for sentence A
 
   storeChanged(full) {
     if (full) this.#label();
@@ -73,10 +84,15 @@ export class CrossAttention extends LessonPanel {
     const self = el('div', 'ae-ca-self', compare);
     const cross = el('div', 'ae-ca-cross', compare);
     const shapes = el('p', 'ae-ca-note', root);
+    // The trained encoder–decoder (translate-en-zh): sentence A in Chinese, and the decoder step
+    // that names what "it" is, with its cross-attention over A's words in the chosen head.
+    const translation = el('div', 'ae-ca-translation', root);
+    const output = el('p', 'ae-ca-output', translation);
+    const alignment = el('div', 'ae-ca-alignment', translation);
     const usage = el('p', 'howto', root);
     const note = el('p', 'howto', root);
     this.mount(root);
-    this.#parts = { title, intro, status, error, self, cross, shapes, usage, note };
+    this.#parts = { title, intro, status, error, self, cross, shapes, usage, note, output, alignment };
   }
 
   controlsChanged(names) {
@@ -140,8 +156,71 @@ export class CrossAttention extends LessonPanel {
       }
     }
     this.#runs = this.#hard ? null : runs;
+    this.#translate();
     Object.assign(this.dataset, { a: this.value('a'), b: this.value('b') }); // what is shown is for these
     this.#render();
+  }
+
+  #startTranslation() {
+    if (this.#translating) return;
+    this.#translating = true;
+    this.#render();
+    getTranslationModel()
+      .then((t) => {
+        this.#translator = t;
+        this.#translate();
+        this.#render();
+      })
+      .catch((error) => {
+        this.#translating = false; // a later press retries
+        this.#translation = { error: failure('translationError', error) };
+        this.#render();
+      });
+  }
+
+  #translate() {
+    if (!this.#translator) return;
+    try {
+      this.#translation = { result: this.#translator.translate(this.value('a')) };
+    } catch (error) {
+      this.#translation = { error: failure('translationError', error) };
+    }
+  }
+
+  // The step that names the referent: the first word after the comma that repeats an earlier
+  // word of the output (the antecedent, written again in place of 它).
+  #drawTranslation() {
+    const p = this.#parts;
+    const t = this.#translation;
+    p.alignment.replaceChildren();
+    delete this.dataset.translation;
+    delete this.dataset.noun;
+    delete this.dataset.nounArgmax;
+    if (!t) {
+      p.output.textContent = this.#translating && !this.#translator ? this.t('translationLoading') : '';
+      return;
+    }
+    if (t.error) {
+      p.output.textContent = failureText(t.error, strings, this.store.get().lang);
+      return;
+    }
+    const { result } = t;
+    const words = result.steps.map((s) => s.token);
+    const comma = words.indexOf('，');
+    const step = words.findIndex((w, i) => i > comma && comma >= 0 && words.slice(0, i).includes(w));
+    p.output.textContent = this.t('translation', { text: result.text });
+    this.dataset.translation = result.text;
+    if (step < 0) return;
+    const { layer, head } = result.head;
+    const row = result.steps[step].crossAttention[layer][head];
+    const best = row.indexOf(Math.max(...row));
+    Object.assign(this.dataset, { noun: words[step], nounArgmax: result.source[best] });
+    drawMatrix(p.alignment, {
+      rows: [words[step]],
+      cols: result.source,
+      values: Float32Array.from(row),
+      caption: this.t('alignmentCaption', { noun: words[step], layer: layer + 1, head: head + 1 }),
+    });
   }
 
   #label() {
@@ -171,6 +250,7 @@ export class CrossAttention extends LessonPanel {
       p.cross.replaceChildren();
       p.shapes.textContent = '';
     }
+    this.#drawTranslation();
     p.error.textContent = errors.map((e) => failureText(e, strings, this.store.get().lang)).join(' ');
     p.error.title = rawMessages(errors);
     this.setState(!this.#model ? (errors.length ? 'error' : 'loading') : drawn ? 'ready' : 'error');

@@ -76,6 +76,18 @@ export function getTrainedModel(name, onProgress = null) {
   return models.get(name);
 }
 
+// The encoder–decoder pair web/models/<name>/ (Engine.openTranslationModel: on the full module,
+// loaded on first use), once per name.
+const translationModels = new Map();
+export function getTranslationModel(name = 'translate-en-zh') {
+  if (!translationModels.has(name)) {
+    const loading = getEngine().then((e) => e.openTranslationModel(new URL(`${name}/`, baseOfModels())));
+    loading.catch(() => translationModels.delete(name));
+    translationModels.set(name, loading);
+  }
+  return translationModels.get(name);
+}
+
 const progressListeners = new Map(); // name → Set of onProgress while the model downloads
 function listenersOf(name) {
   if (!progressListeners.has(name)) progressListeners.set(name, new Set());

@@ -145,6 +145,51 @@ export class KernelWorkspace {
 }
 
 // A model trained by `npm run train` (a directory under web/models/).
+// The encoder–decoder of Engine.loadTranslationModel. translate(text) → {source: English words,
+// unknown: [positions that became [UNK]], tokens: the Chinese words written, text, steps: [{token,
+// id, probability, crossAttention: [layer][head][source word]}] (one per word written, the final
+// [SEP] included), head: {layer, head}}; head: the cross-attention head chosen on validation
+// (the one whose arg-max at the step that writes the referent lands on it most often).
+export class TranslationModel {
+  #module;
+  #handle;
+
+  constructor(module, { pair, encoder, decoder }) {
+    this.#module = module;
+    const call = 'loadTranslationModel';
+    const e = modelFiles(call, encoder ?? {});
+    const d = modelFiles(call, decoder ?? {});
+    const pairText = args(call, [pair], { pair: text() })[0];
+    this.#handle = guarded(
+      module,
+      call,
+      () =>
+        new module.TranslationModel({
+          pair: pairText,
+          encoderConfig: e.config,
+          encoderWeights: e.weights,
+          encoderVocab: e.vocab,
+          decoderConfig: d.config,
+          decoderWeights: d.weights,
+          decoderVocab: d.vocab,
+        }),
+    );
+    this.head = guarded(module, 'head', () => this.#handle.head());
+    this.metadata = deepFreeze(JSON.parse(pairText));
+  }
+
+  translate(sentence) {
+    if (!this.#handle) throw deleted('translate', 'model');
+    const [checked] = args('translate', [sentence], { text: text() });
+    return guarded(this.#module, 'translate', () => this.#handle.translate(checked));
+  }
+
+  delete() {
+    this.#handle?.delete();
+    this.#handle = null;
+  }
+}
+
 export class TrainedModel {
   #module;
   #handle;
@@ -509,6 +554,44 @@ export class Engine {
   // to the page when it is not absolute; the same options) and loads them.
   async fetchTrainedModel(baseUrl, fetchImpl = fetch, options = {}) {
     return this.loadTrainedModel(await downloadModelFiles('fetchTrainedModel', baseUrl, fetchImpl, options));
+  }
+
+  // A trained encoder–decoder (web/models/translate-en-zh/, docs/model-format.md "Encoder–decoder
+  // pairs"): files {pair: pair.json text, encoder: {config, weights, vocab}, decoder: {…}}, the
+  // two checkpoints as loadTrainedModel takes them. Full module only (see full()): greedy
+  // decoding lives with the trainer.
+  loadTranslationModel(files) {
+    return new TranslationModel(this.#fullOnly('loadTranslationModel', 'the encoder–decoder'), files ?? {});
+  }
+
+  // Fetches a pair directory (a URL ending in '/': pair.json, then the encoder's and the
+  // decoder's three files, with fetchTrainedModel's options) and opens it on the full module,
+  // loading that module on first use.
+  async openTranslationModel(baseUrl, fetchImpl = fetch, options = {}) {
+    const call = 'openTranslationModel';
+    const base = absoluteUrl(call, baseUrl);
+    let pair;
+    try {
+      const response = await fetchImpl(new URL('pair.json', base));
+      if (!response?.ok) throw new Error(`HTTP ${response?.status}`);
+      pair = await response.text();
+    } catch (e) {
+      throw new EngineError(`could not load pair.json from ${baseUrl}: ${e?.message ?? e}`, 'unknown-model', {
+        call,
+        cause: e,
+      });
+    }
+    let names;
+    try {
+      const parsed = JSON.parse(pair);
+      names = [parsed.encoder ?? 'encoder', parsed.decoder ?? 'decoder'];
+    } catch (e) {
+      throw new EngineError(`pair.json from ${baseUrl} is not JSON: ${e.message}`, 'bad-model', { call, cause: e });
+    }
+    const [encoder, decoder] = await Promise.all(
+      names.map((name) => downloadModelFiles(call, new URL(`${name}/`, base), fetchImpl, options)),
+    );
+    return (await this.full()).loadTranslationModel({ pair, encoder, decoder });
   }
 
   // Positional encodings as the models use them (bindings/positional.cpp):

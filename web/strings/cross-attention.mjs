@@ -21,6 +21,12 @@ export default {
     usage:
       'Where it is used: in a translation model the decoder’s words (the sentence being written) ask the questions, and the encoder’s output for the source sentence answers them — that is how each target word finds the source words it translates. Image captioning and speech recognition do the same with image patches or audio frames as keys and values.',
     note: 'This model was trained only for self-attention, so these cross weights are the machinery at work, not a trained alignment.',
+    translateButton: 'Translate A with a trained encoder–decoder',
+    translationLoading: 'Loading the trained translation model…',
+    translationError: 'The translation model could not translate sentence A: {message}',
+    translation: 'A trained encoder–decoder translates sentence A: {text}',
+    alignmentCaption:
+      'Trained cross-attention: the decoder writes “{noun}” (what “it” is) looking at these English words (layer {layer}, head {head})',
   },
   zh: {
     title: '自注意力与交叉注意力',
@@ -43,5 +49,11 @@ export default {
     usage:
       '用在哪里：在翻译模型中，解码器正在生成的词负责提问，编码器对原文的输出负责回答——每个目标词就是这样找到它要翻译的原文词的。图像描述和语音识别也是如此，只是键和值换成了图像块或音频帧。',
     note: '这个模型只训练过自注意力，所以这里的交叉注意力权重展示的是计算机制本身，而不是训练得到的对齐关系。',
+    translateButton: '用训练好的编码器–解码器翻译 A',
+    translationLoading: '正在加载训练好的翻译模型…',
+    translationError: '翻译模型无法翻译句子 A：{message}',
+    translation: '训练好的编码器–解码器把句子 A 译为：{text}',
+    alignmentCaption:
+      '训练得到的交叉注意力：解码器写出“{noun}”（“it”所指）时看向这些英文词（第 {layer} 层，第 {head} 个头）',
   },
 };
