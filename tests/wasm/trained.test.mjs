@@ -2,7 +2,7 @@
 // native build (tools/inspect), and the loader's errors reach JS as Errors.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 
@@ -11,7 +11,7 @@ import { DECODER_PROMPT, DECODER_SENTENCE, LESSON, WORD_ORDER_PAIR } from '../..
 
 const modelsDir = path.join(root, 'web/models');
 const modelNames = readdirSync(modelsDir, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
+  .filter((d) => d.isDirectory() && existsSync(path.join(modelsDir, d.name, 'config.json'))) // not the translation pair
   .map((d) => d.name);
 
 // Per task, sentences whose analysis is compared.
