@@ -98,6 +98,8 @@ export const messages = {
     suggestion: '“{word}” is not a word this model knows — did you mean {choices}?',
     suggestionOr: ' or ',
     suggestionLabel: 'Replace “{word}” with “{choice}”',
+    answerAskPrompt:
+      'This model continues the text. To ask it what “{pronoun}” refers to, end the prompt with “{pronoun} =”.',
     answerNotInSentence:
       '“{word}” is not a word of this sentence: the model named a word it remembers from training instead of one it read here.',
     readsEnglish:
@@ -269,6 +271,7 @@ export const messages = {
     suggestion: '此模型不认识“{word}”——你是想输入 {choices} 吗？',
     suggestionOr: ' 或 ',
     suggestionLabel: '把“{word}”换成“{choice}”',
+    answerAskPrompt: '这个模型是在续写文本。要问它 “{pronoun}” 指代什么，请在提示末尾加上 “{pronoun} =”。',
     answerNotInSentence: '“{word}”不是这个句子里的词：模型说出的是它在训练中记住的词，而不是从这句话里读到的词。',
     readsEnglish: '这个模型只读英文，而这句话是中文：其中的字都不在模型的词表里。请试试英文句子，例如“{example}”',
     readsChinese: '这个模型只读中文，而这句话是英文：其中的词都不在模型的词表里。请试试中文句子，例如“{example}”',

@@ -183,7 +183,7 @@ test.describe('KV cache panel', () => {
     const { max_len: maxLen } = JSON.parse(fs.readFileSync('web/models/coref-decoder/config.json', 'utf8'));
     await view.getByLabel('Prompt for the decoder').fill('the '.repeat(maxLen + 8));
     await expect(view.getByRole('alert')).toHaveText(
-      /^Could not generate: the text is longer than this model can read/,
+      `Could not generate: the text has ${maxLen + 8} tokens; the limit is ${maxLen}. Shorten it.`,
     );
     await expect(view.getByRole('alert')).toHaveAttribute(
       'title',

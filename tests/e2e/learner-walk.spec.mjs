@@ -132,7 +132,10 @@ test.describe("errors a reader causes are worded in the page's language (item 2)
     const kvCode = await engineCode(page, 'coref-decoder', 'generateSteps', long, 4, true);
     await kv.getByLabel(kvText.promptLabel, { exact: true }).fill(long);
     await expect(kv).toHaveAttribute('data-status', 'error');
-    await expect(kv.getByRole('alert')).toHaveText(format(kvText.error, { message: words[kvCode] }));
+    expect(kvCode).toBe('too-long'); // worded with the prompt's token count and the model's limit
+    await expect(kv.getByRole('alert')).toHaveText(
+      format(kvText.error, { message: format(words['too-long-count'], { count: 200, max: 48 }) }),
+    );
     await expect(kv.getByRole('alert')).toHaveAttribute('title', /\w{4,}/);
 
     // Cross-attention: an empty sentence A.

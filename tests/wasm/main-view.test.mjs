@@ -70,3 +70,18 @@ test('the run and its answer, worded for the task and the language', () => {
   const decoder = runView(models['coref-decoder'], DECODER_PROMPT.wide, { causal: true, scale: true });
   assert.match(answerParts(decoder.prediction, models['coref-decoder'].config, 'en', percent)[0], /^Next word: /);
 });
+
+test('a decoder prompt that does not end in "=" gets the hint to end it with "<pronoun> ="', async () => {
+  const { needsAskingPrompt } = await import('../../web/lib/main-view.mjs');
+  const engine = await loadNodeEngine();
+  const decoder = engine.loadTrainedModel(shippedModel('coref-decoder'));
+  const encoder = engine.loadTrainedModel(shippedModel('coref-encoder'));
+  const sentence = LESSON.tired;
+  const plain = decoder.analyze(sentence);
+  assert.equal(needsAskingPrompt(plain.tokens, decoder.config), true);
+  const asked = decoder.analyze(`${sentence} it =`);
+  assert.equal(needsAskingPrompt(asked.tokens, decoder.config), false);
+  assert.equal(needsAskingPrompt(encoder.analyze(sentence).tokens, encoder.config), false);
+  decoder.delete();
+  encoder.delete();
+});

@@ -34,6 +34,7 @@ import {
 } from '../lib/context.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { LESSON_MODELS } from '../lib/lesson.mjs';
+import { pronounOf } from '../lib/model-lesson.mjs';
 import * as mainView from '../lib/main-view.mjs';
 import { OWN_MODEL, UNTRAINED } from '../lib/main-view.mjs';
 import { ownModelText } from '../lib/panel-model.mjs';
@@ -1037,8 +1038,13 @@ export class AttentionExplorer extends HTMLElement {
       );
     }
     const outside = prediction && mainView.answerOutsideSentence(prediction.token, tokens, config);
-    ui['answer-note'].hidden = !outside;
-    ui['answer-note'].textContent = outside ? this.#t('answerNotInSentence', { word: prediction.token }) : '';
+    const ask = prediction && !outside && mainView.needsAskingPrompt(tokens, config);
+    ui['answer-note'].hidden = !(outside || ask);
+    ui['answer-note'].textContent = outside
+      ? this.#t('answerNotInSentence', { word: prediction.token })
+      : ask
+        ? this.#t('answerAskPrompt', { pronoun: pronounOf(config) })
+        : '';
     this.dataset.answerInSentence = prediction ? String(!outside) : '';
     this.#vocabulary.suggest(tokens, prediction ? unknown : [], mainView.SUGGESTIONS);
     // The words are styled like their labels in the heatmap.

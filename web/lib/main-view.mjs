@@ -132,6 +132,10 @@ export function answerOutsideSentence(answer, tokens, config) {
   return asksForAWord && !tokens.includes(answer);
 }
 
+// Whether a next-word model's prompt does not ask for the referent: without a last "=" the
+// decoder just continues the sentence (often with "it"), so the page hints to end it "it =".
+export const needsAskingPrompt = (tokens, config) => taskOf(config) === 'next-word' && tokens.at(-1) !== '=';
+
 // The answer as [before, probability, after], e.g. ['“it” → animal ', '(99.99 %)', ''], in `lang`;
 // `percent` formats a probability.
 export function answerParts(prediction, config, lang, percent) {
