@@ -959,13 +959,19 @@ export const MODULE_FILES = {
   bench: { glue: 'attention_bench.mjs', wasm: 'attention_bench.wasm' },
   'bench-relaxed': { glue: 'attention_bench-relaxed.mjs', wasm: 'attention_bench-relaxed.wasm' },
 };
+// The benchmarks' builds are not in the npm package: their glue is imported by a URL computed at
+// run time (beside this file's dist/), which bundlers (Vite, esbuild, webpack) leave alone instead
+// of failing on a file the package does not ship. The shipped builds are plain imports, which
+// bundlers follow (and then copy the wasm each glue names with new URL(…, import.meta.url)).
+const here = import.meta.url; // not inline: Vite rewrites new URL('…', import.meta.url) as an asset
+const unshipped = (file) => import(/* @vite-ignore */ /* webpackIgnore: true */ new URL(`../dist/${file}`, here).href);
 const IMPORTS = {
   relaxed: () => import('../dist/attention-relaxed.mjs'),
   simd128: () => import('../dist/attention.mjs'),
   'full-relaxed': () => import('../dist/attention-full-relaxed.mjs'),
   full: () => import('../dist/attention-full.mjs'),
-  bench: () => import('../dist/attention_bench.mjs'),
-  'bench-relaxed': () => import('../dist/attention_bench-relaxed.mjs'),
+  bench: () => unshipped(MODULE_FILES.bench.glue),
+  'bench-relaxed': () => unshipped(MODULE_FILES['bench-relaxed'].glue),
 };
 const BUILD_NAMES = Object.keys(MODULE_FILES)
   .map((b) => `'${b}'`)
@@ -991,9 +997,12 @@ function compileEarly(build, moduleOptions, onProgress = null) {
   if (moduleOptions?.wasmBinary || moduleOptions?.locateFile || moduleOptions?.instantiateWasm) return null;
   if (typeof fetch !== 'function' || typeof WebAssembly.compileStreaming !== 'function') return null;
   const file = MODULE_FILES[build].wasm;
+  // Only where this file is where the package put it: in a bundle (Vite, esbuild, …) the glue
+  // and its wasm are elsewhere, and the glue finds its own.
+  if (!/\/lib\/engine\.mjs(\?.*)?$/.test(here)) return null;
   let url;
   try {
-    url = new URL(`../dist/${file}`, import.meta.url); // where the glue itself looks: beside it
+    url = new URL(`../dist/${file}`, here); // where the glue itself looks: beside it
   } catch {
     return null;
   }

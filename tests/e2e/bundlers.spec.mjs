@@ -1,0 +1,89 @@
+// The npm package through a site author's bundler: the tarball `npm pack` makes (its prepack runs
+// scripts/dist.mjs --check), installed offline into a fresh project whose one script is
+// `import 'attention-explorer/elements'`, then built unchanged by `vite build` and by an esbuild
+// bundle (ESM, code splitting). Each built page must open in Chromium and answer `animal`.
+// Vite copies the wasm itself (the glue's new URL('….wasm', import.meta.url)); esbuild copies no
+// assets, so the page copies the wasm beside the bundle, as docs/embedding.md tells. The models
+// are the package's own, through models-base.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { build as esbuild } from 'esbuild';
+import { build as viteBuild } from 'vite';
+
+import { startServer } from '../../scripts/serve.mjs';
+import { expect, test } from './fixtures.mjs';
+
+const MODELS = '/node_modules/attention-explorer/web/models/';
+const page = (script) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Bundled</title><link rel="icon" href="data:,">
+<script type="module" src="${script}"></script></head>
+<body><attention-explorer model="coref-encoder" models-base="${MODELS}"></attention-explorer></body></html>`;
+
+let dir, server, base;
+const timings = {};
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  const started = Date.now();
+  dir = mkdtempSync(path.join(tmpdir(), 'ae-bundlers-'));
+  const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  run('node', ['scripts/dist.mjs'], process.cwd());
+  const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir], process.cwd()));
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'site', private: true, type: 'module' }));
+  run(
+    'npm',
+    ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', path.join(dir, packed.filename)],
+    dir,
+  );
+  timings.install = Date.now() - started;
+  mkdirSync(path.join(dir, 'src'));
+  writeFileSync(path.join(dir, 'src/main.js'), "import 'attention-explorer/elements';\n");
+
+  let t = Date.now();
+  writeFileSync(path.join(dir, 'index.html'), page('/src/main.js'));
+  await viteBuild({
+    root: dir,
+    base: '/out-vite/',
+    logLevel: 'error',
+    configFile: false,
+    build: { outDir: 'out-vite', emptyOutDir: true },
+  });
+  timings.vite = Date.now() - t;
+
+  t = Date.now();
+  const out = path.join(dir, 'out-esbuild');
+  await esbuild({
+    absWorkingDir: dir,
+    entryPoints: ['src/main.js'],
+    bundle: true,
+    format: 'esm',
+    splitting: true,
+    outdir: out,
+    logLevel: 'error',
+  });
+  const dist = path.join(dir, 'node_modules/attention-explorer/web/dist');
+  for (const f of readdirSync(dist).filter((f) => f.endsWith('.wasm')))
+    copyFileSync(path.join(dist, f), path.join(out, f));
+  writeFileSync(path.join(out, 'index.html'), page('main.js'));
+  timings.esbuild = Date.now() - t;
+
+  ({ server, url: base } = await startServer({ root: dir, port: 0 }));
+});
+
+test.afterAll(() => {
+  server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `bundlers: pack+install ${timings.install} ms, vite build ${timings.vite} ms, esbuild ${timings.esbuild} ms`,
+  );
+});
+
+for (const bundler of ['vite', 'esbuild'])
+  test(`the page ${bundler} built from the packed tarball answers animal`, async ({ page }) => {
+    await page.goto(`${base}out-${bundler}/index.html`);
+    await expect(page.locator('attention-explorer [part="answer"]')).toContainText('animal');
+    await expect(page.locator('attention-explorer')).toHaveAttribute('data-status', 'ready');
+  });
