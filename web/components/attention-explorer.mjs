@@ -22,6 +22,7 @@
 // data-* on the element (data-status: loading | ready | error, …) for styling and tests.
 // Shadow DOM with constructable stylesheets: the host's CSS does not reach inside and its own
 // does not leak out; theme with --ae-* custom properties and ::part() (docs/embedding.md).
+import { ElementBase, define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import {
   getEngine,
@@ -47,9 +48,9 @@ import { VocabularyView } from '../lib/vocabulary-view.mjs';
 import css from './attention-explorer.css.mjs';
 import './attention-heatmap.mjs';
 
-// The view's markup, parsed once. Ids are the shadow root's own (one set per element).
-const TEMPLATE = document.createElement('template');
-TEMPLATE.innerHTML = `
+// The view's markup, parsed once, when the first element is made (viewTemplate(): nothing
+// touches the DOM at import). Ids are the shadow root's own (one set per element).
+const MARKUP = `
 <form id="controls" class="card controls" part="controls panel" aria-labelledby="controls-title">
   <h2 id="controls-title" class="visually-hidden" data-t="controls"></h2>
   <div class="field"><label for="model" data-t="model"></label><select id="model" part="select"></select></div>
@@ -164,9 +165,18 @@ const IDS = [
   'heatmap',
 ];
 
+let template = null;
+function viewTemplate() {
+  if (!template) {
+    template = document.createElement('template');
+    template.innerHTML = MARKUP;
+  }
+  return template;
+}
+
 let errorWords = null; // error-text.mjs's errorText, fetched on the first error (not in the first view)
 
-export class AttentionExplorer extends HTMLElement {
+export class AttentionExplorer extends ElementBase {
   static observedAttributes = [
     'model',
     'sentence',
@@ -445,7 +455,7 @@ export class AttentionExplorer extends HTMLElement {
   // --- building ---
 
   #build() {
-    this.#root = mountShadow(this, [css], [TEMPLATE.content.cloneNode(true)]);
+    this.#root = mountShadow(this, [css], [viewTemplate().content.cloneNode(true)]);
     this.#root.classList.add('root');
     const shadow = this.shadowRoot;
     const ui = Object.fromEntries(IDS.map((id) => [id, shadow.getElementById(id)]));
@@ -1124,4 +1134,4 @@ export class AttentionExplorer extends HTMLElement {
   }
 }
 
-customElements.define('attention-explorer', AttentionExplorer);
+define('attention-explorer', AttentionExplorer);

@@ -6,6 +6,7 @@
 //     pointing at the score it explains); the mark is rect.highlight with data-row/data-col.
 // As in bertviz, new tokens rebuild the grid (#render); new values only recolour it (#update).
 // CSP-safe: colours are SVG presentation attributes, sizes are set through CSSOM.
+import { ElementBase, define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
 
@@ -101,7 +102,7 @@ const layoutKey = ({ tokens, unknown = [] }) => JSON.stringify([tokens, [...unkn
 
 let nextId = 0;
 
-export class AttentionHeatmap extends HTMLElement {
+export class AttentionHeatmap extends ElementBase {
   #data = null;
   #tokens = [];
   #layout = ''; // layoutKey of the rendered grid
@@ -442,4 +443,4 @@ export class AttentionHeatmap extends HTMLElement {
   }
 }
 
-customElements.define('ae-attention-heatmap', AttentionHeatmap);
+define('ae-attention-heatmap', AttentionHeatmap);

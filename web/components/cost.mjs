@@ -18,6 +18,7 @@
 //   element.overheadShare = share (default 0.2)
 // Reads the shared store: lang, and model: while a model opened from disk is the page's model,
 // the head is as wide as one of its heads (its config's headDim), and the panel says so.
+import { define } from '../lib/define.mjs';
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { OWN_MODEL, showsOwnModel } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
@@ -663,4 +664,4 @@ function marker(parent, kernel, cx, cy, hollow = false) {
   return svgNode('rect', { x: cx - 4, y: cy - 4, width: 8, height: 8, class: cls }, parent);
 }
 
-customElements.define('ae-cost', Cost);
+define('ae-cost', Cost);

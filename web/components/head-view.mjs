@@ -11,6 +11,7 @@
 //   element.store = another store (default: the page's shared one)
 //   element.overlay = true | false; attribute no-overlay hides the toggle (embedded views)
 //   attribute link-name="view": the overlay switch is kept in the link (?view.overlay=1)
+import { define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
@@ -368,4 +369,4 @@ function argmax(values) {
   return best;
 }
 
-customElements.define('ae-head-view', HeadView);
+define('ae-head-view', HeadView);

@@ -11,6 +11,7 @@
 // No model math here: every value and norm is read from the trace and only formatted.
 // Reads the shared store: result, layer, token, model, lang; writes token and layer.
 // Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
+import { define } from '../lib/define.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
@@ -330,4 +331,4 @@ function resultId(result) {
   return ids.get(result);
 }
 
-customElements.define('ae-layer', LayerPanel);
+define('ae-layer', LayerPanel);

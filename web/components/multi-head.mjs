@@ -9,6 +9,7 @@
 // Every model number comes from the trace or the engine; JS only formats and lays out.
 // Reads the shared store: result, layer, token, model, lang; writes token and layer.
 // Shown numbers are mirrored in data-* attributes for the tests.
+import { define } from '../lib/define.mjs';
 import { getEngine } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
@@ -492,4 +493,4 @@ export class MultiHead extends LessonPanel {
   }
 }
 
-customElements.define('ae-multi-head', MultiHead);
+define('ae-multi-head', MultiHead);

@@ -15,6 +15,7 @@
 // Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
 //   element.heatmap = the heatmap to mark (default: that of the <attention-explorer> around it,
 //   else of the page's)
+import { define } from '../lib/define.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/qkv-steps.mjs';
@@ -582,4 +583,4 @@ function vectorLabelOf(element) {
     });
 }
 
-customElements.define('ae-qkv-steps', QkvSteps);
+define('ae-qkv-steps', QkvSteps);

@@ -6,6 +6,7 @@
 // side). The trained model joins the page's model menu (context.mjs addLocalModel), can be
 // downloaded in the documented format and loaded back from disk. No model math here: every
 // number drawn is one the worker's session gave. Reads the shared store: lang.
+import { define } from '../lib/define.mjs';
 import { addLocalModel, getEngine } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { percent, text } from '../lib/panel-strings.mjs';
@@ -555,4 +556,4 @@ function drawChart(parent, maxStep, series, label) {
   }
 }
 
-customElements.define('ae-train', Train);
+define('ae-train', Train);

@@ -2,6 +2,7 @@
 // switch, remembered in localStorage, and the two moves Show me and Reset make on a panel —
 // setting its own controls as a reader would, and bringing the changed view into sight.
 // The buttons and the question themselves are the LessonPanel base's (lesson-panel.mjs).
+import { define } from './define.mjs';
 import { getModelIndex, getTrainedModel } from './context.mjs';
 import { coreferenceHead } from './coreference-head.mjs';
 import { LESSON_MODELS } from './lesson.mjs';
@@ -139,5 +140,4 @@ export class PredictSwitch extends StoreElement {
   }
 }
 
-if (globalThis.customElements && !customElements.get('ae-predict-switch'))
-  customElements.define('ae-predict-switch', PredictSwitch);
+define('ae-predict-switch', PredictSwitch);
