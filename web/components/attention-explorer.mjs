@@ -44,6 +44,7 @@ import { locale as localeOf, numberFormat, percent } from '../lib/panel-strings.
 import { mountShadow } from '../lib/panel-styles.mjs';
 import { createStore, initialView } from '../lib/store.mjs';
 import { unreadLanguage } from '../lib/vocabulary-help.mjs';
+import { trustedHTML } from '../lib/trusted.mjs';
 import { VocabularyView } from '../lib/vocabulary-view.mjs';
 import css from './attention-explorer.css.mjs';
 import './attention-heatmap.mjs';
@@ -169,7 +170,7 @@ let template = null;
 function viewTemplate() {
   if (!template) {
     template = document.createElement('template');
-    template.innerHTML = MARKUP;
+    template.innerHTML = trustedHTML(MARKUP);
   }
   return template;
 }

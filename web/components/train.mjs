@@ -9,6 +9,7 @@
 import { define } from '../lib/define.mjs';
 import { addLocalModel, getEngine } from '../lib/context.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
+import { trustedScriptURL } from '../lib/trusted.mjs';
 import { percent, text } from '../lib/panel-strings.mjs';
 import strings from '../strings/train.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
@@ -224,7 +225,9 @@ export class Train extends StoreElement {
   }
 
   #createWorker() {
-    const worker = new Worker(new URL('../lib/train-worker.mjs', import.meta.url), { type: 'module' });
+    const worker = new Worker(trustedScriptURL(new URL('../lib/train-worker.mjs', import.meta.url)), {
+      type: 'module',
+    });
     worker.onmessage = ({ data }) => this.#received(data);
     worker.onerror = (event) => this.#failed({ message: event.message ?? 'the worker failed' });
     return worker;
