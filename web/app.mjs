@@ -319,11 +319,11 @@ function start() {
     showLink(link, { opening: true });
   });
   store.subscribe((_, changed) => LINK_KEYS.some((key) => changed.has(key)) && writeLinkSoon(changed));
-  explorer.addEventListener('change', viewChanged);
+  explorer.addEventListener('ae-change', viewChanged);
   ui.lang.addEventListener('click', toggleLanguage);
   // What the reader does (not what the page does by itself) may make a history entry: the page
   // sets the view without events, so an event is the reader's (input is the one of the main
-  // view's controls that crosses its shadow root; its own `change` event is not the reader's).
+  // view's controls that crosses its shadow root; the element's own events are ae-*).
   for (const type of ['change', 'click', 'input'])
     addEventListener(
       type,

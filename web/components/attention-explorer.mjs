@@ -18,8 +18,12 @@
 // untrained model's recipe). Without `model` it opens the lesson's model in its language and
 // follows the language until a model is chosen. Properties only: `store` (get, or set to share
 // one store with panels elsewhere), `shownModel` (the model on view), `heatmap`, `view()`.
-// Event `change` (detail: view()) whenever what it shows changes. Its state is mirrored as
-// data-* on the element (data-status: loading | ready | error, …) for styling and tests.
+// Events (CustomEvent, bubbling; named ae-* so that a native `change` from a control an author
+// puts inside is never taken for one of them): ae-change (detail: view()) whenever what it
+// shows changes; ae-model-load ({model, config}) when a model is on view; ae-error ({key, code,
+// message}) when it shows an error; ae-token-hover / ae-token-select from its heatmap
+// (./attention-heatmap.mjs). Its state is mirrored as data-* on the element (data-status:
+// loading | ready | error, …) for styling and tests.
 // Shadow DOM with constructable stylesheets: the host's CSS does not reach inside and its own
 // does not leak out; theme with --ae-* custom properties and ::part() (docs/embedding.md).
 import { ElementBase, define } from '../lib/define.mjs';
@@ -810,6 +814,7 @@ export class AttentionExplorer extends ElementBase {
   #use(model) {
     const ui = this.#ui;
     this.#shown = model ?? this.#random;
+    if (model) this.#emit('ae-model-load', { model: this.#name, config: model.config });
     const previous = this.#shownName;
     this.#shownName = this.#name;
     this.#chooseSentence(model, previous);
@@ -918,6 +923,7 @@ export class AttentionExplorer extends ElementBase {
     this.#shown = this.#random = this.#engine.createRandomModel(config);
     this.#randomKey = this.dataset.config = key;
     this.#fillRanges();
+    this.#emit('ae-model-load', { model: UNTRAINED, config: this.#random.config });
   }
 
   // The store's run while it is the shown model's (after another model is chosen, not yet).
@@ -1098,6 +1104,8 @@ export class AttentionExplorer extends ElementBase {
     ui.result.classList.add('failed');
     ui.prediction.hidden = ui.unknown.hidden = ui.suggestions.hidden = true;
     this.dataset.prediction = '';
+    const message = cause?.message ?? params.message ?? key;
+    this.#emit('ae-error', { key, code: cause?.code ?? null, message });
     this.#changed();
   }
 
@@ -1131,7 +1139,11 @@ export class AttentionExplorer extends ElementBase {
   }
 
   #changed() {
-    this.dispatchEvent(new CustomEvent('change', { detail: this.view(), bubbles: true, composed: true }));
+    this.#emit('ae-change', this.view());
+  }
+
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 }
 
