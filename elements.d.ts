@@ -147,5 +147,7 @@ declare global {
     'ae-cost': PanelElement;
     'ae-explanation': PanelElement;
     'ae-cross-attention': PanelElement;
+    /** "Train it yourself" (attention-explorer/train; not in /elements): trains in a worker on the full module */
+    'ae-train': PanelElement;
   }
 }
