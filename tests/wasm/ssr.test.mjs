@@ -43,3 +43,13 @@ test('importing any subpath of the package in Node (no DOM) does not throw', () 
   const failed = Object.fromEntries(modules.filter((m) => out[m] !== 'ok').map((m) => [m, out[m]]));
   assert.deepEqual(failed, {});
 });
+
+test('in Node, a bare loadEngine() reads its wasm beside the glue, and so does engine.full()', () => {
+  const script = `
+    import { loadEngine } from '${pkg.name}';
+    const engine = await loadEngine();
+    const full = await engine.full();
+    console.log(JSON.stringify([engine.features.full, full.features.full, engine.tokenize('the cat').length]));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), [false, true, 2]);
+});
