@@ -6,12 +6,13 @@
 // outside the package's directory, so it cannot be used to run another script.
 // Without Trusted Types (most browsers, Node) the values pass through unchanged.
 const NAME = 'attention-explorer';
+const here = import.meta.url; // not inline: Vite rewrites new URL('…', import.meta.url) as an asset
 
 // The package's web/ directory, or null where this module has no hierarchical URL (the single
 // file's blob: modules, which run under their own CSP, without Trusted Types).
 function packageDirectory() {
   try {
-    return new URL('../', import.meta.url).href;
+    return new URL('../', here).href;
   } catch {
     return null;
   }
