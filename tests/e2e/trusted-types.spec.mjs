@@ -10,12 +10,12 @@ import { expect, test } from './fixtures.mjs';
 
 const TT_CSP = `${CSP}; require-trusted-types-for 'script'; trusted-types attention-explorer`;
 
-async function mount(page, body) {
+async function mount(page, body, csp = TT_CSP) {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>trusted types</title>
     <link rel="icon" href="data:,"><script type="module" src="/elements.mjs"></script>
     <script type="module" src="/components/train.mjs"></script></head><body>${body}</body></html>`;
   await page.route('**/tt-test.html', (route) =>
-    route.fulfill({ contentType: 'text/html', body: html, headers: { 'Content-Security-Policy': TT_CSP } }),
+    route.fulfill({ contentType: 'text/html', body: html, headers: { 'Content-Security-Policy': csp } }),
   );
   // The package's root (elements.mjs imports ./web/…) is served as web/ is: map it.
   const elements = readFileSync(new URL('../../elements.mjs', import.meta.url), 'utf8').replaceAll('./web/', './');
@@ -42,4 +42,15 @@ test('under require-trusted-types-for, the elements render, answer and train', a
   await expect(train).toHaveAttribute('data-state', 'running', { timeout: 30_000 });
   await train.locator('button[data-action="stop"]').click();
   await expect(train).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
+});
+
+// A page that lists other policies but requires none: the package's policy is refused (the
+// browser reports that), and the elements work without it.
+test.describe('a trusted-types list without the package', () => {
+  // One pattern: Playwright takes a two-element array option for a [value, options] pair.
+  test.use({ expectedErrors: [/TrustedTypePolicy named 'attention-explorer'|CSP violation: trusted-types /] });
+  test('the element still renders and answers', async ({ page }) => {
+    await mount(page, '<attention-explorer></attention-explorer>', `${CSP}; trusted-types somebody-else`);
+    await expect(page.locator('attention-explorer [part="answer"]')).toContainText('animal');
+  });
 });

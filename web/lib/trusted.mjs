@@ -24,20 +24,29 @@ function check(ok, what) {
   if (!ok) throw new TypeError(`the ${NAME} Trusted Types policy refuses ${what}`);
 }
 
+// Made where the browser has Trusted Types (as Lit does), whether or not the page enforces them:
+// there is no asking whether it does. A page whose `trusted-types` list leaves the name out makes
+// createPolicy throw: the values then pass as they are, which works unless the page also
+// requires Trusted Types (then the browser reports the blocked sink).
 function getPolicy() {
-  if (policy === undefined)
-    policy =
-      globalThis.trustedTypes?.createPolicy(NAME, {
-        createHTML(html) {
-          check(!/<script|<iframe|<object|<embed|\son\w+\s*=|javascript:/i.test(html), 'markup with script');
-          return html;
-        },
-        createScriptURL(url) {
-          const dir = packageDirectory();
-          check(dir !== null && url.startsWith(dir), `a script outside the package (${url})`);
-          return url;
-        },
-      }) ?? null;
+  if (policy !== undefined) return policy;
+  policy = null;
+  if (!globalThis.trustedTypes) return policy;
+  try {
+    policy = trustedTypes.createPolicy(NAME, {
+      createHTML(html) {
+        check(!/<script|<iframe|<object|<embed|\son\w+\s*=|javascript:/i.test(html), 'markup with script');
+        return html;
+      },
+      createScriptURL(url) {
+        const dir = packageDirectory();
+        check(dir !== null && url.startsWith(dir), `a script outside the package (${url})`);
+        return url;
+      },
+    });
+  } catch {
+    // not allowed by the page's CSP (see above)
+  }
   return policy;
 }
 
