@@ -15,7 +15,7 @@ const DECLARED = fs
   .filter((file) => file.endsWith('.mjs'))
   .map((file) => fs.readFileSync(`web/components/${file}`, 'utf8'))
   .filter((source) => /^ {2}static controls = /m.test(source))
-  .map((source) => source.match(/customElements\.define\('([a-z-]+)'/)[1])
+  .map((source) => source.match(/^define\('([a-z-]+)'/m)[1])
   .filter((tag) => !ONLY || ONLY.includes(tag));
 const TYPED_TAIL = 4; // the last characters of a sentence are typed one by one, pausing between keys
 
