@@ -18,6 +18,8 @@ import { forcePredict } from '../lib/guidance.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { el } from '../lib/dom.mjs';
 import { text } from '../lib/panel-strings.mjs';
+import { LESSON } from '../lib/lesson.mjs';
+import { deciderSwap, lessonPair, pronounOf } from '../lib/model-lesson.mjs';
 import strings from '../strings/path.mjs';
 
 const STORAGE_KEY = 'ae-path'; // {step: id, done: [id]}
@@ -187,7 +189,10 @@ export class LessonPath extends StoreElement {
     if (!step) return;
     const i = PATH_STEPS.indexOf(step);
     ui.count.textContent = `${this.#t('step', { n: i + 1, total: PATH_STEPS.length })} · ${s.names[step.id]}`;
-    ui.question.textContent = s.steps[step.id];
+    // The shown model's own words: its pronoun (it, 它) and the two words its swap exchanges.
+    const { config } = this.store.get();
+    const { first, second } = deciderSwap(lessonPair(config) ?? [LESSON.tired, LESSON.wide]);
+    ui.question.textContent = this.#t(`steps.${step.id}`, { pronoun: pronounOf(config), a: first, b: second });
     ui.figureLabel.textContent = `${s.figureLabel}:`;
     ui.back.textContent = `← ${s.back}`;
     ui.next.textContent = `${s.next} →`;

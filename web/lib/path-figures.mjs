@@ -10,6 +10,7 @@
 // gives {guess: true}, and the path waits for the guess too.
 import { coreferenceHead } from './coreference-head.mjs';
 import { selectedToken } from './default-token.mjs';
+import { pronounOf } from './model-lesson.mjs';
 import { pathStep } from './path-steps.mjs';
 
 const fixed = (x, digits = 2) => {
@@ -27,8 +28,8 @@ function panelOf(doc, section) {
   return host?.shadowRoot ? host : null;
 }
 
-// The main view's run: the weight "it" gives its most attended word in the coreference head (the
-// head the shown model's config names; the head on view for a model without one).
+// The main view's run: the weight the model's pronoun ("it", 它) gives its most attended word in
+// the coreference head (the head the shown model's config names; the head on view without one).
 function sentence({ store }) {
   const { result, config, layer, head } = store.get();
   if (!result?.layers?.length) return null;
@@ -36,7 +37,9 @@ function sentence({ store }) {
   const weights = result.layers[named.layer]?.selfAttention.heads[named.head]?.weights;
   if (!weights) return null;
   const n = result.tokens.length;
-  const i = selectedToken(result.tokens, null);
+  const pronoun = pronounOf(config).toLowerCase(); // it, 它
+  const found = result.tokens.findIndex((t) => String(t).toLowerCase() === pronoun);
+  const i = found >= 0 ? found : selectedToken(result.tokens, null);
   const j = largest([...Array(n).keys()], (k) => weights[i * n + k]);
   const value = weights[i * n + j];
   return {
