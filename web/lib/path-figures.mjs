@@ -17,6 +17,9 @@ const fixed = (x, digits = 2) => {
   const s = Number(x).toFixed(digits);
   return s.startsWith('-') ? `\u2212${s.slice(1)}` : s;
 };
+// A change that may be tiny (a head whose removal hardly matters): its size stays readable.
+const small = (x) =>
+  Math.abs(x) >= 0.001 || x === 0 ? fixed(x, 3) : Number(x).toExponential(1).replace('-', '\u2212');
 const percent = (p) => `${(Number(p) * 100).toFixed(2)}%`;
 
 // The largest of `items` by `of(item)`, or null.
@@ -185,7 +188,7 @@ function explanation({ doc }) {
   const value = Number(largestEffect);
   return {
     value,
-    params: { answer: prediction, p: percent(probability), layer, head, change: fixed(value, 4) },
+    params: { answer: prediction, p: percent(probability), layer, head, change: small(value) },
   };
 }
 

@@ -44,7 +44,7 @@ export default {
       cost: 'n = {n} tokens: n² = {scores} scores per head.',
       'cross-attention': '“{query}” of sentence A gives {weight} of its attention to “{key}” of sentence B.',
       explanation:
-        'The answer: {answer} ({p}). Head {layer}.{head} looks hardest at the referent; switching one head off changes the probability by at most {change}.',
+        'The answer: {answer} ({p}). Layer {layer}, head {head} looks hardest at the referent, yet switching off any one head changes that probability by {change} at most.',
       train: 'Training steps so far: {step}.',
     },
     start: 'Start the path',
@@ -107,7 +107,8 @@ export default {
       'kv-cache': '第 {step} 步:计算了 {fresh} 行,从缓存读取 {reused} 行。',
       cost: 'n = {n} 个词元:n² = {scores} 个分数(每个头)。',
       'cross-attention': '句子 A 的“{query}”把 {weight} 的注意力给了句子 B 的“{key}”。',
-      explanation: '答案:{answer}({p})。第 {layer}.{head} 个头最关注指代对象;只关掉一个头,概率最多改变 {change}。',
+      explanation:
+        '答案:{answer}({p})。第 {layer} 层第 {head} 个头最关注指代对象,但只关掉其中任何一个头,这个概率最多改变 {change}。',
       train: '目前的训练步数:{step}。',
     },
     start: '开始学习路径',
