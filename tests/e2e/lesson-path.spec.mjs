@@ -8,6 +8,16 @@ import { PATH_STEPS } from '../../web/lib/path-steps.mjs';
 const path = (page) => page.locator('#path');
 const figure = (page) => page.locator('#path .path-figure');
 const param = (page, key) => new URL(page.url()).searchParams.get(key);
+// The path comes with the lesson panels, fetched once the first attention is drawn: on a busy
+// machine that can take longer than the default wait.
+const LOADED = { timeout: 30_000 };
+
+// Opens `url` and waits until the path shows step `id` ('' when closed).
+async function openAt(page, url, id) {
+  await page.goto(url);
+  await expect(app(page)).toHaveAttribute('data-status', 'ready', LOADED);
+  await expect(path(page)).toHaveAttribute('data-step', id, LOADED);
+}
 
 // The number each step's panel shows, read where the panel publishes it (its data-* and cells),
 // independently of web/lib/path-figures.mjs.
@@ -71,10 +81,8 @@ async function guessIfAsked(page, section) {
 for (const lang of ['en', 'zh']) {
   test(`the path, step by step in ${lang}: each figure is the number its panel shows`, async ({ page }) => {
     test.setTimeout(240_000);
-    await page.goto(`/?lang=${lang}`);
-    await expect(app(page)).toHaveAttribute('data-status', 'ready');
+    await openAt(page, `/?lang=${lang}`, '');
     // Closed: the panels are as without the path (no guess asked, the switch off).
-    await expect(path(page)).toHaveAttribute('data-step', '');
     await expect(page.locator('#ae-predict')).not.toBeChecked();
     await path(page).locator('.path-begin').click();
     let guessed = 0;
@@ -117,8 +125,7 @@ for (const lang of ['en', 'zh']) {
 }
 
 test('a step’s link opens that step, after a reload too; Back and Forward move between steps', async ({ page }) => {
-  await page.goto('/?step=4');
-  await expect(path(page)).toHaveAttribute('data-step', 'scaling');
+  await openAt(page, '/?step=4', 'scaling');
   await expect.poll(() => param(page, 'step')).toBe('scaling'); // the number becomes the step's name
   await expect(path(page)).toBeInViewport();
   expect(await path(page).evaluate((el) => el.nextElementSibling.id)).toBe('scaling');
@@ -129,22 +136,17 @@ test('a step’s link opens that step, after a reload too; Back and Forward move
   await page.goForward();
   await expect(path(page)).toHaveAttribute('data-step', 'multi-head');
   await page.reload();
-  await expect(path(page)).toHaveAttribute('data-step', 'multi-head');
+  await expect(path(page)).toHaveAttribute('data-step', 'multi-head', LOADED);
   await expect(path(page)).toBeInViewport();
-  await page.goto('/?step=nope');
-  await expect(app(page)).toHaveAttribute('data-status', 'ready');
-  await expect(path(page)).toHaveAttribute('data-step', '');
+  await openAt(page, '/?step=nope', '');
   await expect.poll(() => param(page, 'step')).toBe(null);
 });
 
 test('the progress survives a reload, and the path works without storage', async ({ page, context }) => {
-  await page.goto('/?step=causal-mask');
-  await expect(path(page)).toHaveAttribute('data-step', 'causal-mask');
+  await openAt(page, '/?step=causal-mask', 'causal-mask');
   await path(page).locator('.path-next').click();
   await expect(path(page)).toHaveAttribute('data-step', 'kv-cache');
-  await page.goto('/');
-  await expect(app(page)).toHaveAttribute('data-status', 'ready');
-  await expect(path(page)).toHaveAttribute('data-step', '');
+  await openAt(page, '/', '');
   const begin = path(page).locator('.path-begin');
   await expect(begin).toHaveText('Continue at step 8');
   await expect(path(page).locator('a[data-step="causal-mask"]')).toContainText('✓');
@@ -161,8 +163,7 @@ test('the progress survives a reload, and the path works without storage', async
       },
     }),
   );
-  await blocked.goto('/');
-  await expect(app(blocked)).toHaveAttribute('data-status', 'ready');
+  await openAt(blocked, '/', '');
   await expect(path(blocked).locator('.path-begin')).toHaveText('Start the path');
   await path(blocked).locator('.path-begin').click();
   await expect(path(blocked)).toHaveAttribute('data-step', 'sentence');
@@ -179,9 +180,7 @@ for (const [screen, viewport] of Object.entries(SCREENS))
       await page.setViewportSize(viewport);
       for (const id of ['sentence', 'causal-mask', 'train']) {
         const { section } = PATH_STEPS.find((s) => s.id === id);
-        await page.goto(`/?step=${id}&lang=${lang}`);
-        await expect(app(page)).toHaveAttribute('data-status', 'ready');
-        await expect(path(page)).toHaveAttribute('data-step', id);
+        await openAt(page, `/?step=${id}&lang=${lang}`, id);
         await expect(figure(page).locator('.path-figure-text')).not.toBeEmpty();
         for (const colorScheme of ['light', 'dark']) {
           await page.emulateMedia({ colorScheme });

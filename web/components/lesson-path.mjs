@@ -64,12 +64,6 @@ export class LessonPath extends StoreElement {
     super.connectedCallback();
   }
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    if (this.isConnected) return;
-    // Moved (it reconnects at once) or removed: the observer follows in #show.
-  }
-
   #t(key, params) {
     return text(strings, this.store.get().lang, key, params);
   }
