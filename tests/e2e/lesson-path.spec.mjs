@@ -119,6 +119,8 @@ for (const lang of ['en', 'zh']) {
     await expect(path(page).locator('.path-next')).toBeDisabled();
     await path(page).locator('.path-leave').click();
     await expect(path(page)).toHaveAttribute('data-step', '');
+    await expect(path(page).locator('.path-begin')).toBeFocused(); // the keyboard is not lost
+    await expect(page.locator('[data-path-highlight]')).toHaveCount(0);
     await expect(page.locator('#ae-predict')).not.toBeChecked(); // the reader's own setting is back
     await expect.poll(() => param(page, 'step')).toBe(null);
   });

@@ -196,8 +196,8 @@ export class LessonPath extends StoreElement {
     ui.leave.textContent = s.leave;
   }
 
-  // A step opened (or the path closed): the card goes above the step's panel, the panel is
-  // highlighted and brought into view, the panels ask before they reveal, the progress is kept.
+  // A step opened (or the path closed): the card goes above the step's panel (below the main
+  // view for the first step; a closed card stays where it is), the panel is highlighted and brought into view, the panels ask before they reveal, the progress is kept.
   #arrive(step) {
     for (const old of document.querySelectorAll('[data-path-highlight]')) old.removeAttribute('data-path-highlight');
     this.#observe(step);
@@ -205,8 +205,13 @@ export class LessonPath extends StoreElement {
     const section = step && document.getElementById(step.section);
     const place = section && section.tagName === 'SECTION' ? section : null; // the main view: the card stays below it
     if (place && this.nextElementSibling !== place) place.before(this);
-    else if (!place && this.#home && this.previousSibling !== this.#home) this.#home.after(this);
-    if (!step) return;
+    else if (step && !place && this.#home && this.previousSibling !== this.#home) this.#home.after(this);
+    if (!step) {
+      // Left: the card stays where the reader is, closed; the keyboard goes on to Continue.
+      if (this.contains(document.activeElement) || document.activeElement === document.body)
+        this.#ui.begin.focus({ preventScroll: true });
+      return;
+    }
     section?.setAttribute('data-path-highlight', '');
     this.#progress.step = step.id;
     this.#progress.done.add(step.id);
