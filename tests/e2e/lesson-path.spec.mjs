@@ -114,6 +114,7 @@ for (const lang of ['en', 'zh']) {
       if (id === 'causal-mask') await expect(figure(page)).toHaveAttribute('data-figure', '0'); // masked: exactly 0
       const words = await figure(page).textContent();
       expect(words, id).toMatch(lang === 'zh' ? /[\u4e00-\u9fff]/ : /^[^\u4e00-\u9fff]*[a-z]/i);
+      expect(words, id).toMatch(/\d/); // the figure itself, not a wait
     }
     expect(guessed, 'panels that asked for a guess').toBeGreaterThanOrEqual(3);
     await expect(path(page).locator('.path-next')).toBeDisabled();
@@ -199,3 +200,20 @@ for (const [screen, viewport] of Object.entries(SCREENS))
       }
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     });
+
+// Every step once, on a phone (the narrowest layout), its question asked by the panel.
+test('axe: no serious violation on any step of the path (phone, en, light)', async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.setViewportSize(SCREENS.phone);
+  await openAt(page, '/?step=1', 'sentence');
+  for (const [i, { id, section }] of PATH_STEPS.entries()) {
+    if (i > 0) await path(page).locator('.path-next').click();
+    await expect(path(page)).toHaveAttribute('data-step', id);
+    await expect(figure(page).locator('.path-figure-text')).not.toBeEmpty();
+    const { violations } = await new AxeBuilder({ page }).include('#path').include(`#${section}`).analyze();
+    expect(
+      violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`),
+      id,
+    ).toEqual([]);
+  }
+});
