@@ -22,9 +22,20 @@ let predicting = (() => {
   }
 })();
 
-export const predictOn = () => predicting;
+// The path (<ae-lesson-path>) turns the switch on while a step is open, without storing it: the
+// reader's own setting comes back when the path is left. The reader's click on the switch wins.
+let forced = null; // true while the path holds it on, else null
+
+export const predictOn = () => forced ?? predicting;
+
+export function forcePredict(on) {
+  const before = predictOn();
+  forced = on ? true : null;
+  if (predictOn() !== before) for (const listener of [...listeners]) listener(predictOn());
+}
 
 export function setPredict(on) {
+  forced = null;
   predicting = Boolean(on);
   try {
     globalThis.localStorage?.setItem(PREDICT_KEY, predicting ? '1' : '0');
