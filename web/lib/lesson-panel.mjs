@@ -236,12 +236,20 @@ export class LessonPanel extends StoreElement {
       this.#controls[name] = { spec, kind, ...parts };
       if (kind.typing || kind.live) streamingControls.add(`${link}.${spec.param ?? name}`);
       if (kind.passive) continue; // the panel's own buttons inside call setValues
-      if (kind.action) parts.node.addEventListener('click', () => spec.press(this));
+      if (kind.action) parts.node.addEventListener('click', () => (this.#flushTyping(), spec.press(this)));
       else if (kind.event) parts.node.addEventListener(kind.event, () => this.#take([name]));
       else if (kind.typing) parts.node.addEventListener('input', () => this.#typed());
       else parts.node.addEventListener(kind.live ? 'input' : 'change', () => this.#take([name]));
     }
     this.refreshControls();
+  }
+
+  // A button pressed while a field is still being typed in acts on what is typed.
+  #flushTyping() {
+    if (!this.#typing) return;
+    clearTimeout(this.#typing);
+    this.#typing = 0;
+    this.#take(this.#names().filter((name) => this.#controls[name].kind.typing));
   }
 
   #typed() {
@@ -353,6 +361,8 @@ export class LessonPanel extends StoreElement {
     const choices = el('div', 'ae-guide-choices', ask);
     const verdict = el('p', 'ae-guide-verdict', bar, { role: 'status', tabindex: '-1' });
     show.hidden = reset.hidden = ask.hidden = true;
+    if (!this.#has('showMe')) show.remove(); // a declared panel has only the guidance it lists
+    if (!this.#has('predict')) ask.remove();
     show.addEventListener('click', () => this.#applyShowMe());
     reset.addEventListener('click', () => this.#applyDefaults());
     choices.addEventListener('click', (e) => {
