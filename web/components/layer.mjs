@@ -17,7 +17,7 @@ import { getTrainedModel } from '../lib/context.mjs';
 import { runLayerControl, runWordControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/layer.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
-import { el } from '../lib/dom.mjs';
+import { el, focusRow, rowKey } from '../lib/dom.mjs';
 import css from './layer.css.mjs';
 import stripCss from './vector-strip.css.mjs';
 import { lessonView } from '../lib/guidance.mjs';
@@ -278,27 +278,10 @@ export class LayerPanel extends LessonPanel {
   // The stages are one tab stop; Up/Down (Home/End) move between them.
   #onKey(e) {
     const li = e.target.closest('li[data-stage]');
-    if (!li) return;
-    const last = this.#rows.length - 1;
-    let j = this.#rows.indexOf(li);
-    const moves = {
-      ArrowUp: () => j--,
-      ArrowDown: () => j++,
-      Home: () => {
-        j = 0;
-      },
-      End: () => {
-        j = last;
-      },
-    };
-    if (!moves[e.key]) return;
-    moves[e.key]();
+    const j = li ? rowKey(e.key, this.#rows.indexOf(li), this.#rows.length - 1) : null;
+    if (j === null) return;
     e.preventDefault();
-    j = Math.min(last, Math.max(0, j));
-    this.#rows.forEach((r, k) => {
-      r.tabIndex = k === j ? 0 : -1;
-    });
-    this.#rows[j].focus();
+    focusRow(this.#rows, j);
   }
 }
 

@@ -21,7 +21,7 @@ import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/qkv-steps.mjs';
 import { runWordControl } from '../lib/panel-controls.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
-import { el } from '../lib/dom.mjs';
+import { el, focusRow, rowKey } from '../lib/dom.mjs';
 import css from './qkv-steps.css.mjs';
 import stripCss from './vector-strip.css.mjs';
 import { lessonView } from '../lib/guidance.mjs';
@@ -531,27 +531,10 @@ export class QkvSteps extends LessonPanel {
   // The rows are one tab stop; Up/Down (Home/End) move between them.
   #onKey(e) {
     const tr = e.target.closest('tr[data-key]');
-    if (!tr) return;
-    const last = this.#rows.length - 1;
-    let j = Number(tr.dataset.key);
-    const moves = {
-      ArrowUp: () => j--,
-      ArrowDown: () => j++,
-      Home: () => {
-        j = 0;
-      },
-      End: () => {
-        j = last;
-      },
-    };
-    if (!moves[e.key]) return;
-    moves[e.key]();
+    const j = tr ? rowKey(e.key, Number(tr.dataset.key), this.#rows.length - 1) : null;
+    if (j === null) return;
     e.preventDefault();
-    j = Math.min(last, Math.max(0, j));
-    this.#rows.forEach((r, k) => {
-      r.tabIndex = k === j ? 0 : -1;
-    });
-    this.#rows[j].focus();
+    focusRow(this.#rows, j);
   }
 }
 
