@@ -60,7 +60,7 @@ export class Train extends LessonPanel {
   static controls = {
     task: setting('task', { kind: 'select', options: choices(TASKS, (t) => `tasks.${t}`), default: TASKS[0] }),
     positional: setting('positional', { kind: 'select', options: choices(POSITIONALS, (v) => `positionals.${v}`) }),
-    seed: numberSetting('seed', { min: 0, step: 1 }, '2'),
+    seed: { ...numberSetting('seed', { min: 0, step: 1 }, '2'), default: '1' },
     steps: numberSetting('steps', { min: 1, max: 20000, step: 1 }, '300'),
     learningRate: numberSetting('learningRate', { min: 0.00001, max: 0.05, step: 0.0005 }, '0.002'),
     heads: setting('heads', { kind: 'select', options: choices([1, 2, 4, 8]) }),
