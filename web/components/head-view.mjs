@@ -17,6 +17,7 @@ import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import { exportSvgRoot, pageColours, svgNode } from '../lib/export.mjs';
+import { rowKey } from '../lib/dom.mjs';
 import css from './head-view.css.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -333,23 +334,10 @@ export class HeadView extends LessonPanel {
 
   #onKey(e) {
     const button = e.target.closest('button.ae-hv-token');
-    if (!button) return;
-    const last = this.#queries.length - 1;
-    let i = Number(button.dataset.index);
-    const moves = {
-      ArrowUp: () => i--,
-      ArrowDown: () => i++,
-      Home: () => {
-        i = 0;
-      },
-      End: () => {
-        i = last;
-      },
-    };
-    if (!moves[e.key]) return;
-    moves[e.key]();
+    const i = button ? rowKey(e.key, Number(button.dataset.index), this.#queries.length - 1) : null;
+    if (i === null) return;
     e.preventDefault();
-    this.#queries[Math.min(last, Math.max(0, i))].focus(); // focusing selects (focusin)
+    this.#queries[i].focus(); // focusing selects (focusin)
   }
 }
 
