@@ -5,7 +5,7 @@
 // outlined, and one sentence naming that word and the model's answer. The strip follows the
 // swap and a sentence the learner types, with the pronoun wherever it is.
 import fs from 'node:fs';
-import { apiAll, app, expect, expectRendered, test } from './fixtures.mjs';
+import { apiAll, app, expect, expectNoSeriousAxeViolationsInSchemes, expectRendered, test } from './fixtures.mjs';
 import { LESSON } from '../../web/lib/lesson.mjs';
 
 const SCREENS = {
@@ -106,8 +106,11 @@ for (const [screen, viewport] of Object.entries(SCREENS))
 test('the strip names the shown words in Chinese and English, and hides for a model without a coreference head', async ({
   page,
 }) => {
+  await page.setViewportSize(SCREENS.phone);
   await page.goto('/?lang=en');
   await expect(app(page)).toHaveAttribute('data-status', 'ready');
+  await expectNoSeriousAxeViolationsInSchemes(page, { fromShadowDom: ['#result', '#prediction'] });
+  await page.emulateMedia({ colorScheme: 'light' });
   await expect(page.locator('#focus .focus-title')).toContainText('What “it” looks at');
   await page.getByRole('button', { name: '中文' }).click();
   await expect(page.locator('#focus .focus-title')).toContainText('在看哪里');

@@ -117,7 +117,7 @@ ae-attention-heatmap { display: block; margin-top: 0.75rem; }
 .focus-note { margin-top: 0.3rem; }
 .focus-words { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.3rem 0 0; padding: 0; list-style: none; }
 .focus-words li {
-  display: grid; justify-items: center; min-width: 1.75rem; padding: 0.1rem 0.3rem 0.15rem;
+  position: relative; display: grid; justify-items: center; min-width: 1.75rem; padding: 0.1rem 0.3rem 0.15rem;
   border: 1px solid var(--border); border-radius: 6px; background: var(--surface); line-height: 1.15;
 }
 .focus-words .w { font-size: 0.9rem; }

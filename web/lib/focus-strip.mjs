@@ -33,7 +33,12 @@ export function drawFocus(box, focus, tokens, answer, lang) {
       bar.setAttribute('aria-hidden', 'true');
       const value = Object.assign(document.createElement('span'), { className: 'v', textContent: weight.toFixed(2) });
       item.append(label, bar, value);
-      if (i === focus.row) item.title = t('query');
+      // What the outline and the dashes show, also in words (for a screen reader, and a tooltip).
+      const role = [i === focus.row && t('query'), i === focus.top && t('top')].filter(Boolean).join(' ');
+      if (role) {
+        item.title = role;
+        item.append(Object.assign(document.createElement('span'), { className: 'visually-hidden', textContent: role }));
+      }
       return item;
     }),
   );
