@@ -135,5 +135,7 @@ ae-attention-heatmap { display: block; margin-top: 0.75rem; }
   .field:has(> #model) label { flex: none; margin: 0; }
   #sentence { field-sizing: content; min-height: calc(2.8em + 0.8rem + 2px); max-height: calc(8.4em + 0.8rem + 2px); }
   .prediction { padding-inline: 0.6rem; }
+  .focus-words { gap: 0.2rem; }
+  .focus-words li { min-width: 1.5rem; padding-inline: 0.2rem; }
 }
 `;
