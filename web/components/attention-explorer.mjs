@@ -37,7 +37,8 @@ import {
   setModelsBase,
   shareModel,
 } from '../lib/context.mjs';
-import { coreferenceHead } from '../lib/coreference-head.mjs';
+import { coreferenceHead, coreferenceRow } from '../lib/coreference-head.mjs';
+import { drawFocus } from '../lib/focus-strip.mjs';
 import { LESSON_MODELS } from '../lib/lesson.mjs';
 import { pronounOf } from '../lib/model-lesson.mjs';
 import * as mainView from '../lib/main-view.mjs';
@@ -100,21 +101,9 @@ const MARKUP = `
         <input id="seed" type="number" inputmode="numeric" min="0" max="4294967295" step="1" value="42"></div>
     </div>
   </fieldset>
-  <fieldset>
-    <legend data-t="attention"></legend>
-    <div class="check"><input id="causal" type="checkbox" part="checkbox"><label for="causal" data-t="causal"></label></div>
-    <div class="check"><input id="scale" type="checkbox" part="checkbox" checked><label for="scale" data-t="scale"></label></div>
-  </fieldset>
 </form>
 <section class="card result" part="result panel" aria-labelledby="result-title">
-  <div class="result-head">
-    <h2 id="result-title" data-t="result"></h2>
-    <div class="view">
-      <div class="field inline"><label for="layer" data-t="layer"></label><select id="layer" part="select"></select></div>
-      <div class="field inline"><label for="head" data-t="head"></label><select id="head" part="select"></select></div>
-    </div>
-  </div>
-  <p class="howto" data-t="howToRead"></p>
+  <h2 id="result-title" data-t="result"></h2>
   <p id="status" class="status" part="status" role="status"></p>
   <progress id="load-progress" class="load-progress" max="1" value="0" hidden aria-labelledby="status"></progress>
   <div id="error" class="error" part="error" role="alert"></div>
@@ -122,6 +111,11 @@ const MARKUP = `
   <div id="prediction" class="prediction" part="answer" hidden>
     <p id="answer" class="answer"></p>
     <p id="answer-note" class="answer-note" hidden></p>
+    <div id="focus" class="focus" part="focus" hidden>
+      <p class="focus-title"></p>
+      <ol class="focus-words"></ol>
+      <p class="focus-note"></p>
+    </div>
     <div class="alternatives">
       <span id="alternatives-title" data-t="alternatives"></span>
       <ol id="alternatives" aria-labelledby="alternatives-title"></ol>
@@ -129,6 +123,18 @@ const MARKUP = `
   </div>
   <p id="unknown" class="unknown-note" hidden></p>
   <ul id="suggestions" class="suggestions" hidden></ul>
+  <div class="result-head">
+    <div class="view">
+      <div class="field inline"><label for="layer" data-t="layer"></label><select id="layer" part="select"></select></div>
+      <div class="field inline"><label for="head" data-t="head"></label><select id="head" part="select"></select></div>
+    </div>
+    <fieldset class="switches">
+      <legend data-t="attention"></legend>
+      <div class="check"><input id="causal" type="checkbox" part="checkbox"><label for="causal" data-t="causal"></label></div>
+      <div class="check"><input id="scale" type="checkbox" part="checkbox" checked><label for="scale" data-t="scale"></label></div>
+    </fieldset>
+  </div>
+  <p class="howto" data-t="howToRead"></p>
   <ae-attention-heatmap id="heatmap" part="heatmap"></ae-attention-heatmap>
   <ae-export-buttons target="heatmap" view="heatmap" json></ae-export-buttons>
 </section>
@@ -167,6 +173,7 @@ const IDS = [
   'alternatives',
   'unknown',
   'suggestions',
+  'focus',
   'heatmap',
 ];
 
@@ -1063,6 +1070,9 @@ export class AttentionExplorer extends ElementBase {
         ? this.#t('answerAskPrompt', { pronoun: pronounOf(config) })
         : '';
     this.dataset.answerInSentence = prediction ? String(!outside) : '';
+    // What the pronoun looks at in the coreference head, under the answer (the lesson's first screen).
+    const focus = prediction ? coreferenceRow(this.#shownRun(), config) : null;
+    drawFocus(ui.focus, focus, tokens, prediction?.token, lang);
     this.#vocabulary.suggest(tokens, prediction ? unknown : [], mainView.SUGGESTIONS);
     // The words are styled like their labels in the heatmap.
     const words = unknown.map((i) =>
@@ -1102,7 +1112,7 @@ export class AttentionExplorer extends ElementBase {
     this.dataset.errorCode = cause?.code ?? '';
     // The heatmap and answer of the last good run are not shown for another sentence.
     ui.result.classList.add('failed');
-    ui.prediction.hidden = ui.unknown.hidden = ui.suggestions.hidden = true;
+    ui.prediction.hidden = ui.unknown.hidden = ui.suggestions.hidden = ui.focus.hidden = true;
     this.dataset.prediction = '';
     const message = cause?.message ?? params.message ?? key;
     this.#emit('ae-error', { key, code: cause?.code ?? null, message });
