@@ -63,3 +63,17 @@ test('the decoder: the row at "=" when the prompt asks for the referent, else no
   assert.equal(coreferenceRow(encoded, { ...models['coref-encoder'].config, metadata: {} }), null);
   assert.equal(coreferenceRow({ ...encoded, prediction: null }, models['coref-encoder'].config), null);
 });
+
+test("the path's first step reads the same row as the focus strip, with two pronouns too", async () => {
+  const { readFigure } = await import('../../web/lib/path-figures.mjs');
+  const config = models['coref-encoder'].config;
+  for (const text of [LESSON.tired, 'The dog saw it and the cat did not chase it because it was too slow.']) {
+    const result = run('coref-encoder', text);
+    const store = { get: () => ({ result, config, layer: 0, head: 0 }) };
+    const focus = coreferenceRow(result, config);
+    const figure = readFigure('sentence', { store, doc: { getElementById: () => null } });
+    assert.equal(figure.value, focus.weights[focus.top], text);
+    assert.equal(figure.params.key, result.tokens[focus.top], text);
+    assert.equal(figure.params.layer, focus.layer + 1);
+  }
+});
