@@ -1,10 +1,11 @@
 // The npm package through a site author's bundler: the tarball `npm pack` makes (its prepack runs
 // scripts/dist.mjs --check), installed offline into a fresh project whose one script is
-// `import 'attention-explorer/elements'`, then built unchanged by `vite build` and by an esbuild
-// bundle (ESM, code splitting). Each built page must open in Chromium and answer `animal`.
-// Vite copies the wasm itself (the glue's new URL('….wasm', import.meta.url)); esbuild copies no
-// assets, so the page copies the wasm beside the bundle, as docs/embedding.md tells. The models
-// are the package's own, through models-base.
+// `import 'attention-explorer/elements'`, then built unchanged by `vite build`, by an esbuild
+// bundle (ESM, code splitting) and by webpack 5 (its defaults, production mode). Each built page
+// must open in Chromium and answer `animal`.
+// Vite and webpack copy the wasm themselves (the glue's new URL('….wasm', import.meta.url));
+// esbuild copies no assets, so the page copies the wasm beside the bundle, as docs/embedding.md
+// tells. The models are the package's own, through models-base.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import path from 'node:path';
 
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
+import webpack from 'webpack';
 
 import { startServer } from '../../scripts/serve.mjs';
 import { expect, test } from './fixtures.mjs';
@@ -70,18 +72,40 @@ test.beforeAll(async () => {
   writeFileSync(path.join(out, 'index.html'), page('main.js'));
   timings.esbuild = Date.now() - t;
 
+  t = Date.now();
+  await webpackBuild(dir);
+  writeFileSync(path.join(dir, 'out-webpack/index.html'), page('main.js'));
+  timings.webpack = Date.now() - t;
+
   ({ server, url: base } = await startServer({ root: dir, port: 0 }));
 });
+
+// webpack's defaults but for the output folder; its errors fail the build with their text.
+function webpackBuild(root) {
+  const config = {
+    mode: 'production',
+    context: root,
+    entry: './src/main.js',
+    output: { path: path.join(root, 'out-webpack'), filename: 'main.js', publicPath: 'auto' },
+    performance: { hints: false },
+  };
+  return new Promise((resolve, reject) =>
+    webpack(config, (err, stats) => {
+      if (err || stats.hasErrors()) reject(err ?? new Error(stats.toString('errors-only')));
+      else resolve(stats);
+    }),
+  );
+}
 
 test.afterAll(() => {
   server?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
   console.log(
-    `bundlers: pack+install ${timings.install} ms, vite build ${timings.vite} ms, esbuild ${timings.esbuild} ms`,
+    `bundlers: pack+install ${timings.install} ms, vite build ${timings.vite} ms, esbuild ${timings.esbuild} ms, webpack ${timings.webpack} ms`,
   );
 });
 
-for (const bundler of ['vite', 'esbuild'])
+for (const bundler of ['vite', 'esbuild', 'webpack'])
   test(`the page ${bundler} built from the packed tarball answers animal`, async ({ page }) => {
     await page.goto(`${base}out-${bundler}/index.html`);
     await expect(page.locator('attention-explorer [part="answer"]')).toContainText('animal');
