@@ -46,4 +46,9 @@ export default [
     languageOptions: { globals: { ...globals.browser } },
   },
   { files: ['cmake/**/*.mjs'], languageOptions: { globals: { ...globals.node } } },
+  // The package's examples: browser code, React's JSX in examples/react.
+  {
+    files: ['examples/**/*.js', 'examples/**/*.jsx'],
+    languageOptions: { globals: { ...globals.browser }, parserOptions: { ecmaFeatures: { jsx: true } } },
+  },
 ];

@@ -6,8 +6,11 @@
 // Vite and webpack copy the wasm themselves (the glue's new URL('….wasm', import.meta.url));
 // esbuild copies no assets, so the page copies the wasm beside the bundle, as docs/embedding.md
 // tells. The models are the package's own, through models-base.
+// The package's examples/ are built the same way: plain-html served as it is, vite as its own
+// project (its `npm run models` step, then `vite build`), react bundled by esbuild with this
+// repository's React; their pages must answer `animal` too.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -77,8 +80,46 @@ test.beforeAll(async () => {
   writeFileSync(path.join(dir, 'out-webpack/index.html'), page('main.js'));
   timings.webpack = Date.now() - t;
 
+  t = Date.now();
+  await buildExamples(dir, run);
+  timings.examples = Date.now() - t;
+
   ({ server, url: base } = await startServer({ root: dir, port: 0 }));
 });
+
+const EXAMPLES = path.join(process.cwd(), 'examples');
+
+// The wasm files and the models beside a bundle that copies no assets (as the examples' notes say).
+function copyAssets(root, out) {
+  const pkg = path.join(root, 'node_modules/attention-explorer/web');
+  for (const f of readdirSync(path.join(pkg, 'dist')).filter((f) => f.endsWith('.wasm')))
+    copyFileSync(path.join(pkg, 'dist', f), path.join(out, f));
+  cpSync(path.join(pkg, 'models'), path.join(out, 'models'), { recursive: true });
+}
+
+async function buildExamples(root, run) {
+  copyFileSync(path.join(EXAMPLES, 'plain-html/index.html'), path.join(root, 'plain.html'));
+
+  const vite = path.join(root, 'example-vite');
+  cpSync(path.join(EXAMPLES, 'vite'), vite, { recursive: true });
+  cpSync(path.join(root, 'node_modules'), path.join(vite, 'node_modules'), { recursive: true });
+  run('npm', ['run', 'models', '--silent'], vite);
+  await viteBuild({ root: vite, base: './', logLevel: 'error', configFile: false, build: { outDir: 'dist' } });
+
+  const react = path.join(root, 'example-react');
+  cpSync(path.join(EXAMPLES, 'react'), react, { recursive: true });
+  await esbuild({
+    absWorkingDir: root,
+    entryPoints: [path.join(react, 'main.jsx')],
+    bundle: true,
+    format: 'esm',
+    jsx: 'automatic',
+    nodePaths: [path.join(process.cwd(), 'node_modules')], // react and react-dom, this repository's
+    outfile: path.join(react, 'main.js'),
+    logLevel: 'error',
+  });
+  copyAssets(root, react);
+}
 
 // webpack's defaults but for the output folder; its errors fail the build with their text.
 function webpackBuild(root) {
@@ -110,4 +151,15 @@ for (const bundler of ['vite', 'esbuild', 'webpack'])
     await page.goto(`${base}out-${bundler}/index.html`);
     await expect(page.locator('attention-explorer [part="answer"]')).toContainText('animal');
     await expect(page.locator('attention-explorer')).toHaveAttribute('data-status', 'ready');
+  });
+
+for (const [example, url] of [
+  ['plain-html', 'plain.html'],
+  ['vite', 'example-vite/dist/index.html'],
+  ['react', 'example-react/index.html'],
+])
+  test(`examples/${example} built from the packed tarball answers animal`, async ({ page }) => {
+    await page.goto(`${base}${url}`);
+    await expect(page.locator('attention-explorer [part="answer"]')).toContainText('animal');
+    if (example !== 'plain-html') await expect(page.locator('#resolved')).toHaveText('it → animal');
   });

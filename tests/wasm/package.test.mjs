@@ -51,6 +51,28 @@ test('the tarball holds the prebuilt module, its manifest, the models and the li
   assert.equal(manifest.version, packed.version);
 });
 
+// Relative links of a markdown file ([text](path#anchor)), without web addresses and anchors alone.
+const relativeLinks = (text) =>
+  [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map(([, link]) => link.split('#')[0])
+    .filter((link) => link && !/^[a-z]+:/i.test(link));
+
+test("the package's README is the site authors' one, and every link in its documents is packed", () => {
+  const installed = path.join(dir, 'node_modules/attention-explorer');
+  const readme = readFileSync(path.join(installed, 'README.md'), 'utf8');
+  assert.equal(readme, readFileSync(path.join(root, 'docs/package-readme.md'), 'utf8'));
+  assert.match(readFileSync(path.join(root, 'README.md'), 'utf8'), /npm test/, "the repository's README is back");
+  const files = new Set(packed.files.map((f) => f.path));
+  for (const f of ['docs/embedding.md', 'examples/README.md', 'examples/react/AttentionExplorer.jsx'])
+    assert.ok(files.has(f), `${f} is packed`);
+  for (const doc of [...files].filter((f) => f.endsWith('.md')))
+    for (const link of relativeLinks(readFileSync(path.join(installed, doc), 'utf8'))) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(doc), link));
+      const packedTarget = files.has(target) || [...files].some((f) => f.startsWith(`${target.replace(/\/$/, '')}/`));
+      assert.ok(packedTarget, `${doc} links to ${link}, which is not in the package`);
+    }
+});
+
 test('the installed package runs no install script and loads the lesson pair through its entry points', () => {
   const installed = JSON.parse(readFileSync(path.join(dir, 'node_modules/attention-explorer/package.json'), 'utf8'));
   for (const hook of ['preinstall', 'install', 'postinstall']) assert.equal(installed.scripts?.[hook], undefined, hook);
