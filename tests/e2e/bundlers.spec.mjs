@@ -22,10 +22,13 @@ import { startServer } from '../../scripts/serve.mjs';
 import { expect, test } from './fixtures.mjs';
 
 const MODELS = '/node_modules/attention-explorer/web/models/';
-const page = (script) => `<!doctype html>
+const page = (script, body = '') => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Bundled</title><link rel="icon" href="data:,">
 <script type="module" src="${script}"></script></head>
-<body><attention-explorer model="coref-encoder" models-base="${MODELS}"></attention-explorer></body></html>`;
+<body><attention-explorer model="coref-encoder" models-base="${MODELS}"></attention-explorer>${body}</body></html>`;
+// Vite and webpack bundle <ae-train>'s worker with its imports (esbuild leaves workers alone).
+const TRAIN_ENTRY = "import 'attention-explorer/elements';\nimport 'attention-explorer/train';\n";
+const TRAIN = '<ae-train></ae-train>';
 
 let dir, server, base;
 const timings = {};
@@ -46,9 +49,10 @@ test.beforeAll(async () => {
   timings.install = Date.now() - started;
   mkdirSync(path.join(dir, 'src'));
   writeFileSync(path.join(dir, 'src/main.js'), "import 'attention-explorer/elements';\n");
+  writeFileSync(path.join(dir, 'src/train.js'), TRAIN_ENTRY);
 
   let t = Date.now();
-  writeFileSync(path.join(dir, 'index.html'), page('/src/main.js'));
+  writeFileSync(path.join(dir, 'index.html'), page('/src/train.js', TRAIN));
   await viteBuild({
     root: dir,
     base: '/out-vite/',
@@ -77,7 +81,7 @@ test.beforeAll(async () => {
 
   t = Date.now();
   await webpackBuild(dir);
-  writeFileSync(path.join(dir, 'out-webpack/index.html'), page('main.js'));
+  writeFileSync(path.join(dir, 'out-webpack/index.html'), page('main.js', TRAIN));
   timings.webpack = Date.now() - t;
 
   t = Date.now();
@@ -126,7 +130,7 @@ function webpackBuild(root) {
   const config = {
     mode: 'production',
     context: root,
-    entry: './src/main.js',
+    entry: './src/train.js',
     output: { path: path.join(root, 'out-webpack'), filename: 'main.js', publicPath: 'auto' },
     performance: { hints: false },
   };
@@ -151,6 +155,16 @@ for (const bundler of ['vite', 'esbuild', 'webpack'])
     await page.goto(`${base}out-${bundler}/index.html`);
     await expect(page.locator('attention-explorer [part="answer"]')).toContainText('animal');
     await expect(page.locator('attention-explorer')).toHaveAttribute('data-status', 'ready');
+  });
+
+for (const bundler of ['vite', 'webpack'])
+  test(`the page ${bundler} built starts <ae-train>'s bundled worker`, async ({ page }) => {
+    await page.goto(`${base}out-${bundler}/index.html`);
+    const train = page.locator('ae-train');
+    await train.locator('select[name="layers"]').selectOption('1');
+    await train.locator('button[data-action="start"]').click();
+    await expect(train).toHaveAttribute('data-state', 'running', { timeout: 60_000 });
+    await train.locator('button[data-action="stop"]').click();
   });
 
 for (const [example, url] of [

@@ -54,6 +54,21 @@ const button = (action, label, press) => ({
 let trainedCount = 0;
 let loadedCount = 0;
 
+// The package's own file layout, not a bundle: this module is still web/components/train.mjs
+// (a bundler renames it into a chunk, and webpack makes import.meta.url a file: URL).
+const here = import.meta.url; // not inline: bundlers would treat new URL(…, here) as an asset
+const unbundled = /\/components\/train\.mjs$/.test(here) && !here.startsWith('file:');
+
+// The training worker. As the package lays it out, its URL goes through the package's Trusted
+// Types policy (trusted.mjs). In a bundle, the literal new Worker(new URL(…, import.meta.url))
+// is what Vite and webpack recognise: they bundle the worker with its imports (copied as a bare
+// asset, its `./engine.mjs` import would not load); a bundled page that enforces Trusted Types
+// needs a default policy for it (docs/embedding.md).
+function createTrainWorker() {
+  if (unbundled) return new Worker(trustedScriptURL(new URL('../lib/train-worker.mjs', here)), { type: 'module' });
+  return new Worker(new URL('../lib/train-worker.mjs', import.meta.url), { type: 'module' });
+}
+
 export class Train extends LessonPanel {
   static styles = [css];
   static watched = ['lang'];
@@ -224,9 +239,7 @@ export class Train extends LessonPanel {
   }
 
   #createWorker() {
-    const worker = new Worker(trustedScriptURL(new URL('../lib/train-worker.mjs', import.meta.url)), {
-      type: 'module',
-    });
+    const worker = createTrainWorker();
     worker.onmessage = ({ data }) => this.#received(data);
     worker.onerror = (event) => this.#failed({ message: event.message ?? 'the worker failed' });
     return worker;
