@@ -201,19 +201,31 @@ for (const [screen, viewport] of Object.entries(SCREENS))
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     });
 
-// Every step once, on a phone (the narrowest layout), its question asked by the panel.
-test('axe: no serious violation on any step of the path (phone, en, light)', async ({ page }) => {
-  test.setTimeout(300_000);
-  await page.setViewportSize(SCREENS.phone);
-  await openAt(page, '/?step=1', 'sentence');
-  for (const [i, { id, section }] of PATH_STEPS.entries()) {
-    if (i > 0) await path(page).locator('.path-next').click();
-    await expect(path(page)).toHaveAttribute('data-step', id);
-    await expect(figure(page).locator('.path-figure-text')).not.toBeEmpty();
-    const { violations } = await new AxeBuilder({ page }).include('#path').include(`#${section}`).analyze();
-    expect(
-      violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => `${v.id}: ${v.nodes.length}`),
-      id,
-    ).toEqual([]);
-  }
-});
+// Every step, its question asked by the panel: light (every rule) and dark (contrast), on a phone
+// in English and on a laptop in Chinese — each screen, language and scheme on every step.
+for (const [screen, lang] of [
+  ['phone', 'en'],
+  ['laptop', 'zh'],
+])
+  test(`axe: no serious violation on any step of the path (${screen}, ${lang}, light and dark)`, async ({ page }) => {
+    test.setTimeout(300_000);
+    await page.setViewportSize(SCREENS[screen]);
+    await openAt(page, `/?step=1&lang=${lang}`, 'sentence');
+    for (const [i, { id, section }] of PATH_STEPS.entries()) {
+      if (i > 0) await path(page).locator('.path-next').click();
+      await expect(path(page)).toHaveAttribute('data-step', id);
+      await expect(figure(page).locator('.path-figure-text')).not.toBeEmpty();
+      for (const colorScheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme });
+        const axe = new AxeBuilder({ page }).include('#path').include(`#${section}`);
+        if (colorScheme === 'dark') axe.withRules(['color-contrast']);
+        const { violations } = await axe.analyze();
+        expect(
+          violations
+            .filter((v) => ['serious', 'critical'].includes(v.impact))
+            .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+          `${id} ${colorScheme}`,
+        ).toEqual([]);
+      }
+    }
+  });
