@@ -52,6 +52,7 @@ import { unreadLanguage } from '../lib/vocabulary-help.mjs';
 import { trustedHTML } from '../lib/trusted.mjs';
 import { VocabularyView } from '../lib/vocabulary-view.mjs';
 import css from './attention-explorer.css.mjs';
+import heatmapCss from './attention-heatmap.css.mjs';
 import './attention-heatmap.mjs';
 
 // The view's markup, parsed once, when the first element is made (viewTemplate(): nothing
@@ -467,7 +468,7 @@ export class AttentionExplorer extends ElementBase {
   // --- building ---
 
   #build() {
-    this.#root = mountShadow(this, [css], [viewTemplate().content.cloneNode(true)]);
+    this.#root = mountShadow(this, [css, heatmapCss], [viewTemplate().content.cloneNode(true)]);
     this.#root.classList.add('root');
     const shadow = this.shadowRoot;
     const ui = Object.fromEntries(IDS.map((id) => [id, shadow.getElementById(id)]));
