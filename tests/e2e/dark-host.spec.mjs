@@ -1,6 +1,7 @@
 // Dark host (issue 33, item 9): a page that says only `color-scheme: dark` (no --ae-heat-*, none of
 // the demo page's CSS) gets dark views — the main view's heatmap ramp starts at the dark panel
-// colour, the head grid's thumbnails too — even while the system prefers light; a light host gets
+// colour, the head grid's thumbnails too, the number matrices keep their text readable — even
+// while the system prefers light; a light host gets
 // light views while the system prefers dark. The elements follow the host's color-scheme, not
 // the media query alone.
 import { CSP } from '../../scripts/serve.mjs';
@@ -19,8 +20,10 @@ for (const [host, system] of [
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>
       <meta name="color-scheme" content="${host}"><link rel="icon" href="data:,">
       <script type="module" src="/components/attention-explorer.mjs"></script>
-      <script type="module" src="/components/head-grid.mjs"></script></head>
-      <body><attention-explorer model="coref-encoder"><ae-head-grid></ae-head-grid></attention-explorer></body></html>`;
+      <script type="module" src="/components/head-grid.mjs"></script>
+      <script type="module" src="/components/causal-mask.mjs"></script></head>
+      <body><attention-explorer model="coref-encoder"><ae-head-grid></ae-head-grid>
+      <ae-causal-mask></ae-causal-mask></attention-explorer></body></html>`;
     await page.route('**/host-test.html', (route) =>
       route.fulfill({ contentType: 'text/html', body: html, headers: { 'Content-Security-Policy': CSP } }),
     );
@@ -51,5 +54,34 @@ for (const [host, system] of [
       });
     if (host === 'dark') expect(luminance(pixel)).toBeLessThan(0.35);
     else expect(luminance(pixel)).toBeGreaterThan(0.6);
+
+    // The number matrices (the causal mask's): every cell's number reads at 4.5:1 on its colour,
+    // which is the host's scheme's ramp (a dark host's ramp under a light system was too bright).
+    const mask = page.locator('ae-causal-mask');
+    await mask.scrollIntoViewIfNeeded();
+    const tds = mask.locator('.ae-nm-table td:not(.ae-nm-masked)');
+    await expect(tds.first()).toBeVisible();
+    const contrast = await tds.evaluateAll((cells) => {
+      const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+      const rgb = (css) => {
+        ctx.clearRect(0, 0, 1, 1);
+        ctx.fillStyle = css;
+        ctx.fillRect(0, 0, 1, 1);
+        return [...ctx.getImageData(0, 0, 1, 1).data].slice(0, 3);
+      };
+      const lum = (c) =>
+        c
+          .map((v) => v / 255)
+          .map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+          .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+      return Math.min(
+        ...cells.map((td) => {
+          const style = getComputedStyle(td);
+          const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))];
+          return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        }),
+      );
+    });
+    expect(contrast).toBeGreaterThanOrEqual(4.5);
   });
 }
