@@ -200,7 +200,12 @@ export function fromAttentionJson(json) {
 
 export async function loadAttentionJson(source) {
   if (typeof source === 'string' || source instanceof URL) {
-    const response = await fetch(source);
+    let response;
+    try {
+      response = await fetch(source);
+    } catch (e) {
+      fail(`could not load ${source}: ${e.message}`);
+    }
     if (!response.ok) fail(`could not load ${source}: HTTP ${response.status}`);
     let json;
     try {
