@@ -247,3 +247,46 @@ test.describe(() => {
     await expect(page.locator('#heatmap rect.cell')).toHaveCount(fixture.tokens.length ** 2);
   });
 });
+
+test('cross-attention (query tokens ≠ key tokens) in the heatmap, head view, head grid and pattern', async ({
+  page,
+}) => {
+  await openExample(page);
+  await expect(page.locator('#heatmap rect.cell')).toHaveCount(fixture.tokens.length ** 2);
+  await page.evaluate(() => {
+    const data = {
+      queryTokens: ['le', 'chat'],
+      keyTokens: ['the', 'black', 'cat'],
+      weights: [
+        [
+          [
+            [0.8, 0.1, 0.1],
+            [0.05, 0.15, 0.8],
+          ],
+        ],
+        [
+          [
+            [0.3, 0.3, 0.4],
+            [0.2, 0.2, 0.6],
+          ],
+        ],
+      ],
+      labels: { layers: ['enc-dec 1', 'enc-dec 2'], heads: ['cross'] },
+    };
+    for (const id of ['heatmap', 'head-view', 'head-grid', 'pattern']) document.getElementById(id).data = data;
+  });
+  const heatmap = page.locator('#heatmap');
+  await expect(heatmap.locator('rect.cell')).toHaveCount(6);
+  expect(await heatmap.locator('text.label').allTextContents()).toEqual(['le', 'chat', 'the', 'black', 'cat']);
+  await expect(heatmap.getByRole('combobox', { name: 'Layer', exact: true })).toHaveValue('2'); // layer="2" kept
+  await expect(heatmap.locator('.ae-hm-caption')).toHaveText('Layer enc-dec 2, head cross');
+  const view = page.locator('#head-view');
+  await expect(view.locator('line:not(.ae-hv-overlay)')).toHaveCount(3);
+  await expect(view.locator('.ae-hv-keys .ae-hv-token')).toHaveText(['the', 'black', 'cat']);
+  await expect(view.locator('.ae-hv-queries .ae-hv-token')).toHaveText(['le', 'chat']);
+  await expect(view.locator('.ae-hv-readout')).toContainText('cat'); // "chat" (the last query) → cat
+  await expect(page.locator('#head-grid')).toHaveAttribute('data-shape', '2×1');
+  const pattern = page.locator('#pattern');
+  await expect(pattern.locator('.ae-ap-keys .ae-ap-token')).toHaveText(['the', 'black', 'cat']);
+  await expect(pattern.locator('.ae-ap-keys .ae-ap-token').nth(2)).toHaveAttribute('data-weight', /^0\.8/);
+});
