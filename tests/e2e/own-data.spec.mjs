@@ -5,11 +5,11 @@
 // colours are read back: never black, and monotone in the weight (darker with the weight in
 // light, lighter in dark). Bad data shows an error in that element only.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSP } from '../../scripts/serve.mjs';
-import { expect, test } from './fixtures.mjs';
+import { SHOTS, expect, expectNoSeriousAxeViolations, test } from './fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PACKAGE = '/node_modules/attention-explorer/';
@@ -24,7 +24,9 @@ async function openExample(page) {
   const hash = createHash('sha256').update(map).digest('base64');
   const csp = CSP.replace("script-src 'self'", `script-src 'self' 'sha256-${hash}'`);
   const type = (file) =>
-    ({ '.mjs': 'text/javascript', '.json': 'application/json', '.html': 'text/html' })[path.extname(file)];
+    ({ '.mjs': 'text/javascript', '.json': 'application/json', '.html': 'text/html', '.css': 'text/css' })[
+      path.extname(file)
+    ];
   const serve = (prefix, dir) => (route) => {
     const file = path.join(dir, decodeURIComponent(new URL(route.request().url()).pathname.slice(prefix.length)));
     if (!existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
@@ -166,6 +168,9 @@ for (const scheme of ['light', 'dark']) {
     await expect(pattern).toHaveAttribute('data-head', '3');
     const weight = await pattern.locator('.ae-ap-queries button.ae-ap-token').nth(0).getAttribute('data-weight');
     expect(Number(weight)).toBeCloseTo(fixture.weights[0][3][1][0], 4);
+    await expectNoSeriousAxeViolations(page); // contrast of the labels, tokens and pickers in this scheme
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/own-data-${scheme}.png`, fullPage: true });
   });
 }
 
