@@ -80,6 +80,49 @@ export interface AttentionExplorerElement extends HTMLElement {
   view(): ExplorerView;
 }
 
+/**
+ * Your own attention (docs/own-attention.md): what `.data` of <ae-attention-heatmap>, <ae-head-view>,
+ * <ae-head-grid> and <ae-attention-pattern> takes. Give `tokens` (self-attention) or `queryTokens`
+ * and `keyTokens` (cross-attention); `weights` as nested [layers][heads][queries][keys] arrays, or
+ * flat row-major (a Float32Array or number[]) with `shape`. Each weight 0…1.
+ */
+export type AttentionData = (
+  | { tokens: readonly string[]; queryTokens?: never; keyTokens?: never }
+  | { tokens?: never; queryTokens: readonly string[]; keyTokens: readonly string[] }
+) & {
+  weights: readonly (readonly (readonly (readonly number[])[])[])[] | Float32Array | readonly number[];
+  /** [layers, heads, queries, keys]: required for flat weights (a flat q×k array alone is one matrix) */
+  shape?: readonly [number, number, number, number];
+  /** names shown instead of "Layer 1", "Head 1" */
+  labels?: { layers?: readonly string[]; heads?: readonly string[] };
+  caption?: string;
+};
+
+/** The file format of docs/own-attention.md: AttentionData with its format and version. */
+export type AttentionFile = AttentionData & {
+  format: 'attention-explorer/attention';
+  version: 1;
+  /** free text: which model, which input */
+  model?: string;
+};
+
+/**
+ * An element that draws your own attention. `src` (attribute and property) loads an AttentionFile;
+ * data it cannot draw is shown in the element (role alert, data-state="error") and sent as
+ * `ae-error` with key 'dataError'.
+ */
+export interface AttentionDataElement extends HTMLElement {
+  data: AttentionData | null;
+}
+
+/** <ae-attention-heatmap>: one matrix; `layer` and `head` (1-based, attributes too) choose which. */
+export interface AttentionHeatmapElement extends AttentionDataElement {
+  layer: number;
+  head: number;
+  /** marks one cell (0-based), or none */
+  highlight: { row: number; col: number } | null;
+}
+
 /** A heatmap cell, the detail of `ae-token-hover` and `ae-token-select`: row = query, col = key (0-based). */
 export interface TokenCell {
   row: number;
@@ -100,7 +143,7 @@ export interface ModelLoadDetail {
 
 /** The detail of `ae-error`: the error the element now shows (in its own words, in its language). */
 export interface ExplorerErrorDetail {
-  /** which message the element shows: 'modelError', 'runError', 'loadError', 'baseError', … */
+  /** which message the element shows: 'modelError', 'runError', 'loadError', 'baseError', 'dataError' (own attention), … */
   key: string;
   /** the engine's code when the engine refused (EngineError), else null */
   code: EngineErrorCode | null;
@@ -111,7 +154,8 @@ export interface ExplorerErrorDetail {
 /**
  * The elements' events: CustomEvents that bubble out of shadow roots (listen on the element, a
  * parent or the document). <attention-explorer> sends all five; <ae-attention-heatmap> the two
- * token events.
+ * token events and `ae-error` (bad data); <ae-head-view>, <ae-head-grid> and <ae-attention-pattern>
+ * `ae-error` (bad data).
  */
 export interface AttentionExplorerEventMap {
   /** whenever what <attention-explorer> shows changes (a run, another head, an error) */
@@ -131,11 +175,13 @@ declare global {
   interface DocumentEventMap extends AttentionExplorerEventMap {}
   interface HTMLElementTagNameMap {
     'attention-explorer': AttentionExplorerElement;
-    'ae-attention-heatmap': PanelElement;
-    'ae-head-view': PanelElement & { overlay: boolean };
+    'ae-attention-heatmap': AttentionHeatmapElement;
+    'ae-head-view': PanelElement & AttentionDataElement & { overlay: boolean };
     'ae-flip-pair': PanelElement;
     'ae-flip-view': PanelElement;
-    'ae-head-grid': PanelElement;
+    'ae-head-grid': PanelElement & AttentionDataElement;
+    /** your own attention as coloured tokens (attention-explorer/attention-pattern) */
+    'ae-attention-pattern': PanelElement & AttentionDataElement;
     'ae-export-buttons': HTMLElement;
     'ae-qkv-steps': PanelElement;
     'ae-scaling': PanelElement;

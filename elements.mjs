@@ -18,3 +18,4 @@ import './web/components/cost.mjs';
 import './web/components/explanation.mjs';
 import './web/components/cross-attention.mjs';
 import './web/components/number-matrix.mjs';
+import './web/components/attention-pattern.mjs';

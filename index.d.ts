@@ -495,10 +495,17 @@ export const TRACE_VERSION: number;
 export type ProgressListener = (progress: { loaded: number; total: number | null }) => void;
 /** The one engine the elements share (loaded on first call); onProgress follows the .wasm's download. */
 export function getEngine(onProgress?: ProgressListener | null): Promise<Engine>;
-/** One shared copy of a shipped model, fetched from the models base on first use; onProgress follows its weights. */
-export function getTrainedModel(name: string, onProgress?: ProgressListener | null): Promise<TrainedModel>;
-/** models/index.json's entries ([] when there is none). */
-export function getModelIndex(): Promise<Array<{ name: string; [key: string]: unknown }>>;
+/**
+ * One shared copy of a shipped model, fetched from the models base on first use; onProgress follows
+ * its weights. `base`: another models/ directory (an element's models-base), cached apart.
+ */
+export function getTrainedModel(
+  name: string,
+  onProgress?: ProgressListener | null,
+  base?: string | URL | null,
+): Promise<TrainedModel>;
+/** models/index.json's entries ([] when there is none), of the page's models base or of `base`. */
+export function getModelIndex(base?: string | URL | null): Promise<Array<{ name: string; [key: string]: unknown }>>;
 /** Where the elements fetch models from (default: the package's web/models/); call before the first load. */
 export function setModelsBase(url: string | URL): void;
 /** A model that is not fetched (made or opened in the page) under `name`: every <attention-explorer>'s menu lists it as `label`. */
@@ -539,6 +546,8 @@ export interface StoreState {
   result: Analysis | Run | null;
   /** the config of the model that made `result` */
   config: ModelConfig | null;
+  /** the models/ directory of the <attention-explorer> that owns the store (its models-base), if not the page's */
+  modelsBase?: string | null;
   [key: string]: unknown;
 }
 

@@ -175,11 +175,15 @@ export const messages = {
       keys: 'key →',
       queries: 'query ↓',
       summary:
-        'Attention heatmap, {caption}: {n} query words (rows) by {n} key words (columns). Use the arrow keys to read the cells.',
+        'Attention heatmap, {caption}: {n} query words (rows) by {m} key words (columns). Use the arrow keys to read the cells.',
       cell: 'Query “{q}” (row {row}) → key “{k}” (column {col}): {value}',
       hint: 'Point at or tap a cell, or focus the heatmap and use the arrow keys.',
       legend: 'Weight',
       unknown: '[UNK] — not in this model’s vocabulary',
+      layer: 'Layer',
+      head: 'Head',
+      headCaption: 'Layer {layer}, head {head}',
+      dataError: 'Cannot draw this attention: {message}',
     },
   },
   zh: {
@@ -342,11 +346,15 @@ export const messages = {
     heatmap: {
       keys: '键 →',
       queries: '查询 ↓',
-      summary: '注意力热力图，{caption}：{n} 个查询词（行）× {n} 个键词（列）。用方向键逐格阅读。',
+      summary: '注意力热力图，{caption}：{n} 个查询词（行）× {m} 个键词（列）。用方向键逐格阅读。',
       cell: '查询“{q}”（第 {row} 行）→ 键“{k}”（第 {col} 列）：{value}',
       hint: '将鼠标指向或点按格子，或聚焦热力图后使用方向键。',
       legend: '权重',
       unknown: '[UNK] — 不在此模型的词表中',
+      layer: '层',
+      head: '头',
+      headCaption: '第 {layer} 层，第 {head} 个头',
+      dataError: '无法绘制此注意力：{message}',
     },
   },
 };

@@ -21,12 +21,14 @@ import { CrossAttention } from 'attention-explorer/cross-attention';
 import { ExportButtons } from 'attention-explorer/export-buttons';
 import { Train } from 'attention-explorer/train';
 import { drawMatrix } from 'attention-explorer/number-matrix';
+import { AttentionPattern } from 'attention-explorer/attention-pattern';
+import { loadAttentionJson, normalizeAttention, type AttentionData } from 'attention-explorer/attention-data';
 import { addLocalModel, getEngine, getLocalModels, onLocalModel, setModelsBase } from 'attention-explorer/context';
 import { createStore, initialView, store } from 'attention-explorer/store';
 
 const constructors = [
   AttentionExplorer, AttentionHeatmap, HeadView, FlipPair, HeadGrid, QkvSteps, Scaling, MultiHead, LayerPanel,
-  Positions, CausalMask, KvCache, Cost, Explanation, CrossAttention, ExportButtons, Train,
+  Positions, CausalMask, KvCache, Cost, Explanation, CrossAttention, ExportButtons, Train, AttentionPattern,
 ];
 console.log(constructors.map((c) => c.prototype instanceof HTMLElement));
 const explorer: AttentionExplorer = document.createElement('attention-explorer');
@@ -62,3 +64,12 @@ export async function documented(files: Gpt2Files, text: string): Promise<number
   session.delete();
   return it + ids.length + next + (step.loss ?? 0) + snapshot.lesson[0].rows.length + session.settings.trainingExamples;
 }
+// Your own attention (docs/own-attention.md): nested, or flat with shape; cross-attention.
+const own: AttentionData = { tokens: ['a', 'b'], weights: [[[[1, 0], [0.5, 0.5]]]] };
+const flat: AttentionData = { queryTokens: ['x'], keyTokens: ['a', 'b'], weights: new Float32Array([0.3, 0.7]), shape: [1, 1, 1, 2] };
+const heatmap = document.createElement('ae-attention-heatmap');
+heatmap.data = own;
+heatmap.head = 2;
+document.createElement('ae-attention-pattern').data = flat;
+document.createElement('ae-head-grid').data = normalizeAttention(own).layers > 0 ? own : null;
+loadAttentionJson('attention.json').then((data) => (document.createElement('ae-head-view').data = data));

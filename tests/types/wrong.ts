@@ -20,3 +20,5 @@ explorer.addEventListener('ae-change', (e) => e.detail.prediction?.probability.t
 explorer.addEventListener('change', (e) => e.detail); // error: TS2339
 explorer.addEventListener('ae-token-hover', (e) => e.detail.query); // error: TS18047
 explorer.addEventListener('ae-token-select', (e) => e.detail.weight.toUpperCase()); // error: TS2339
+document.createElement('ae-attention-heatmap').data = { tokens: ['a'], weights: [['0.5']] }; // error: TS2322
+document.createElement('ae-attention-pattern').data = { tokens: ['a'], keyTokens: ['b'], weights: [] }; // error: TS2322

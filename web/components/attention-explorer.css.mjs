@@ -3,8 +3,8 @@
 // the controls and the attention weights — side by side once the element is wide enough (a
 // container query, so an embed in a narrow column stacks them), the `aside` slot under the
 // controls and the default slot under the weights; the answer, the vocabulary help, "Open a
-// model…", and the heatmap's SVG (<ae-attention-heatmap> draws into its own light DOM, which is
-// this shadow root).
+// model…", and where the heatmap sits (<ae-attention-heatmap> draws into its own light DOM, which is
+// this shadow root; its rules, ./attention-heatmap.css.mjs, are adopted with these).
 export default `
 :host { container: explorer / inline-size; }
 .ae-panel.root { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; align-items: start; }
@@ -70,33 +70,11 @@ export default `
 .own-drop.over { border-color: var(--accent); color: var(--accent); }
 .own-model progress { width: 100%; }
 
-/* <ae-attention-heatmap> */
+/* <ae-attention-heatmap>: its own rules are ./attention-heatmap.css.mjs, adopted beside these. */
 ae-attention-heatmap { display: block; margin-top: 0.75rem; }
-.ae-hm-caption { margin: 0 0 0.25rem; font-weight: 600; }
-.ae-hm-plot { overflow-x: auto; border-radius: 8px; transition: opacity 0.15s; }
 .stale .ae-hm-plot { opacity: 0.3; } /* out of date while another model loads */
 /* After an error, only the message: no heatmap of another sentence (issue 11). */
 .result.failed ae-attention-heatmap, .result.failed ae-export-buttons { display: none; }
-.ae-hm-plot svg { display: block; width: 100%; height: auto; margin-inline: auto; }
-.ae-hm text.label { fill: var(--text); font-size: 13px; }
-.ae-hm text.axis { fill: var(--muted); font-size: 12px; font-style: italic; }
-.ae-hm text.label.on { fill: var(--accent); font-weight: 700; }
-.ae-hm text.label.unknown { fill: var(--error-text); font-style: italic; text-decoration: underline dotted; }
-.ae-hm .values text { font-size: 12px; font-variant-numeric: tabular-nums; pointer-events: none; }
-.ae-hm .values text.zero { fill: var(--muted); }
-.ae-hm rect.cell { cursor: crosshair; }
-.ae-hm rect.frame { fill: none; stroke: var(--border-strong); pointer-events: none; }
-.ae-hm rect.marker { display: none; fill: none; stroke: var(--marker); stroke-width: 3; pointer-events: none; }
-.ae-hm rect.marker.on { display: inline; }
-/* The cell another panel points at (<ae-qkv-steps>: a key's row marks its cell). */
-.ae-hm rect.highlight { display: none; fill: none; stroke: var(--marker); stroke-width: 3; stroke-dasharray: 5 3; pointer-events: none; }
-.ae-hm rect.highlight.on { display: inline; }
-.ae-hm-foot { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.5rem 1.5rem; margin-top: 0.5rem; font-size: 0.875rem; }
-.ae-hm-legend { display: inline-flex; align-items: center; gap: 0.4rem; color: var(--muted); }
-.ae-hm-legend-title { font-weight: 600; }
-.ae-hm-bar { width: 8rem; height: 0.75rem; border: 1px solid var(--border); border-radius: 3px; }
-.ae-hm-readout { margin: 0; min-height: 1.5em; font-variant-numeric: tabular-nums; }
-@media (prefers-reduced-motion: reduce) { .ae-hm-plot { transition: none; } }
 .load-progress { display: block; width: 100%; height: 0.75rem; margin-block: 0.25rem 0.5rem; accent-color: var(--accent); }
 .load-progress[hidden] { display: none; }
 /* While the first model loads, the swap button and the word list keep their room (they show

@@ -12,8 +12,8 @@
 // Attributes (and properties): model, sentence, layer and head (1-based, as labelled; by default
 // the model's coreference head), causal and no-scale (booleans; properties `causal`, `scale`;
 // by default the mask the model was trained with, and ÷√d on), lang ('en' | 'zh'; by default the
-// nearest lang="" around it), models-base (the models/ directory's URL, for every element of the
-// page, as setModelsBase), untrained and open-files (booleans: the menu offers random weights,
+// nearest lang="" around it), models-base (this element's models/ directory, by default the page's
+// (setModelsBase); a bad one is this element's error, other elements keep theirs), untrained and open-files (booleans: the menu offers random weights,
 // and "Open a model…" for a GPT-2 checkpoint on disk), heads, layers, positional and seed (the
 // untrained model's recipe). Without `model` it opens the lesson's model in its language and
 // follows the language until a model is chosen. Properties only: `store` (get, or set to share
@@ -34,7 +34,7 @@ import {
   getModelIndex,
   getTrainedModel,
   onLocalModel,
-  setModelsBase,
+  modelsBaseURL,
   shareModel,
 } from '../lib/context.mjs';
 import { coreferenceHead, coreferenceRow } from '../lib/coreference-head.mjs';
@@ -52,6 +52,7 @@ import { unreadLanguage } from '../lib/vocabulary-help.mjs';
 import { trustedHTML } from '../lib/trusted.mjs';
 import { VocabularyView } from '../lib/vocabulary-view.mjs';
 import css from './attention-explorer.css.mjs';
+import heatmapCss from './attention-heatmap.css.mjs';
 import './attention-heatmap.mjs';
 
 // The view's markup, parsed once, when the first element is made (viewTemplate(): nothing
@@ -217,6 +218,7 @@ export class AttentionExplorer extends ElementBase {
   #offLocal = null;
   #started = false; // the first model is chosen once the engine and the index are here
   #badBase = false; // models-base is no URL: shown as this element's error
+  #base = null; // URL of this element's models/ directory (models-base), null: the page's
   #name = null; // the model chosen (the menu's value)
   #chosen = false; // chosen by the host or the reader: it no longer follows the language
   #shown = null; // the model on view: a TrainedModel, the RandomModel, or null while one loads
@@ -251,6 +253,7 @@ export class AttentionExplorer extends ElementBase {
       const { model, sentence, layer, head, causal, scale, result, config } = s;
       next.set({ model, sentence, layer, head, causal, scale, result, config });
     }
+    if (this.#base) next.set({ modelsBase: this.#base.href }); // the panels inside load from it
     if (this.isConnected) this.#subscribe();
     this.#shareStore();
     // The language is the new store's (a host that shares its store sets both).
@@ -422,7 +425,7 @@ export class AttentionExplorer extends ElementBase {
         if (value !== null && !(value === this.#name && this.#shown)) this.#choose(value);
         return;
       case 'models-base':
-        if (value && !this.#useModelsBase(value)) return;
+        if (!this.#useModelsBase(value)) return;
         this.#started = false;
         this.#start();
         return;
@@ -467,7 +470,7 @@ export class AttentionExplorer extends ElementBase {
   // --- building ---
 
   #build() {
-    this.#root = mountShadow(this, [css], [viewTemplate().content.cloneNode(true)]);
+    this.#root = mountShadow(this, [css, heatmapCss], [viewTemplate().content.cloneNode(true)]);
     this.#root.classList.add('root');
     const shadow = this.shadowRoot;
     const ui = Object.fromEntries(IDS.map((id) => [id, shadow.getElementById(id)]));
@@ -692,7 +695,8 @@ export class AttentionExplorer extends ElementBase {
   // leaves it blank; false then.
   #useModelsBase(value) {
     try {
-      setModelsBase(value);
+      this.#base = value ? modelsBaseURL(value) : null;
+      this.#store.set({ modelsBase: this.#base?.href ?? null }); // the panels inside load from it
       this.#badBase = false;
     } catch (error) {
       this.#badBase = true; // nothing is loaded from the page's base instead
@@ -708,7 +712,7 @@ export class AttentionExplorer extends ElementBase {
     this.#started = true;
     try {
       const engine = getEngine((p) => this.#loadProgress().set('engine', p));
-      this.#index = mainView.orderModels(await getModelIndex());
+      this.#index = mainView.orderModels(await getModelIndex(this.#base));
       this.#downloadFirstModel();
       this.#engine = await engine;
     } catch (error) {
@@ -727,7 +731,7 @@ export class AttentionExplorer extends ElementBase {
   // engine may still compile (a link's model is named by then: the page reads the same menu).
   #downloadFirstModel() {
     const name = this.#startingModel();
-    if (this.#index.some((m) => m.name === name)) getTrainedModel(name).catch(() => {}); // #choose reports
+    if (this.#index.some((m) => m.name === name)) getTrainedModel(name, null, this.#base).catch(() => {}); // #choose reports
   }
 
   // The model the start opens: one chosen before it, the host's, else #firstModel().
@@ -779,7 +783,7 @@ export class AttentionExplorer extends ElementBase {
       this.#setStatus('loadingModelBytes', { name: label, loaded: kb(sum.loaded), total: kb(sum.total) });
     };
     try {
-      const model = await getTrainedModel(name, progress); // fetched once, shared with the panels
+      const model = await getTrainedModel(name, progress, this.#base); // fetched once, shared with the panels
       if (this.#name === name) this.#use(model);
     } catch (error) {
       if (this.#name === name) this.#fail('modelError', { name: label }, error);

@@ -1,17 +1,31 @@
 // <ae-attention-heatmap>: one attention matrix as an SVG grid, rows = queries, columns = keys.
-//   element.data = { tokens: string[], weights: Float32Array (n×n, row-major), caption?: string,
-//                    unknown?: number[] (positions of words outside the model's vocabulary) }
+//   element.data = AttentionData (../lib/attention-data.mjs, docs/own-attention.md):
+//     {tokens | queryTokens + keyTokens, weights [layers][heads][q][k] (or a Float32Array with
+//      shape), labels?, caption?, unknown?: number[] (positions of words outside the model's
+//      vocabulary)}; a flat q×k array without shape is one matrix (what the main view passes)
+//   attribute src="file.json": loads an attention file (the same data, format and version fields)
+//   attributes / properties layer, head: which matrix of several, 1-based (default 1); with more
+//     than one the element shows its own Layer and Head pickers
 //   element.strings = messages[lang].heatmap (see ../i18n.mjs)
 //   element.highlight = {row, col} | null: marks one cell for another panel (e.g. <ae-qkv-steps>
 //     pointing at the score it explains); the mark is rect.highlight with data-row/data-col.
+// Data it cannot draw (a wrong shape, a weight outside 0…1, a file that does not load) is said in
+// the element (.ae-hm-error, role alert, data-state="error") and sent as `ae-error`; the grid is
+// then empty, never drawn from the bad values.
 // Events (CustomEvent, bubbling out of shadow roots), detail {row, col, query, key, weight}:
 //   ae-token-hover   the pointer enters a cell (detail null when it leaves the grid)
 //   ae-token-select  a cell is clicked or tapped, or the keyboard cursor moves to it
+//   ae-error         detail {key: 'dataError', code: null, message}
 // As in bertviz, new tokens rebuild the grid (#render); new values only recolour it (#update).
+// Styled on its own (./attention-heatmap.css.mjs, adopted by the root it is placed in), light
+// or dark as the host's color-scheme; the ramp stops are --ae-heat-0..2.
 // CSP-safe: colours are SVG presentation attributes, sizes are set through CSSOM.
 import { ElementBase, define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
+import { loadAttentionJson, matrixOf, normalizeAttention } from '../lib/attention-data.mjs';
+import { adoptStyles, resolvedColour } from '../lib/resolved-colour.mjs';
+import css from './attention-heatmap.css.mjs';
 
 const FONT = 13; // label size in viewBox units (= px at natural size)
 const VALUES_MAX_N = 16; // print values inside cells only while they fit
@@ -101,13 +115,23 @@ const shorten = (s) => (s.length > 12 ? s.slice(0, 11) + '…' : s);
 // Label width without layout (the element may be hidden): CJK glyphs are full width.
 const textWidth = (s) => [...s].reduce((w, ch) => w + (/[\u2e80-\uffff]/.test(ch) ? 1 : 0.62), 0) * FONT;
 // What #render draws: the labels and which of them are marked unknown.
-const layoutKey = ({ tokens, unknown = [] }) => JSON.stringify([tokens, [...unknown]]);
+const layoutKey = ({ tokens, keys, unknown = [] }) => JSON.stringify([tokens, keys, [...unknown]]);
+// A 1-based attribute or property value → 0-based index within count (0 if absent or out of range).
+const indexOf = (value, count) => {
+  const i = Math.trunc(Number(value)) - 1;
+  return i >= 0 && i < count ? i : 0;
+};
 
 let nextId = 0;
 
 export class AttentionHeatmap extends ElementBase {
-  #data = null;
-  #tokens = [];
+  static observedAttributes = ['src', 'layer', 'head'];
+
+  #given = null; // the data as set
+  #norm = null; // normalizeAttention(#given)
+  #data = null; // the matrix on view: {tokens (rows), keys (columns), weights (q×k), caption, unknown}
+  #tokens = []; // row labels as rendered
+  #keys = []; // column labels as rendered
   #layout = ''; // layoutKey of the rendered grid
   #cells = []; // [{rect, title, text}], row-major; title is null on large grids
   #hoverTitle = svgNode('title'); // the shared <title> of large grids
@@ -118,6 +142,7 @@ export class AttentionHeatmap extends ElementBase {
   #highlight = null; // {row, col} set through the highlight property
   #parts = null; // static elements from #build
   #grid = null; // layout and label nodes from #render
+  #loading = 0; // generation of the src being loaded
   #scheme = matchMedia('(prefers-color-scheme: dark)');
   #onScheme = () => this.#recolour();
 
@@ -127,6 +152,7 @@ export class AttentionHeatmap extends ElementBase {
   });
 
   connectedCallback() {
+    adoptStyles(this, css);
     if (!this.#parts) this.#build();
     this.#scheme.addEventListener('change', this.#onScheme);
     this.#resize.observe(this.#parts.plot);
@@ -138,18 +164,125 @@ export class AttentionHeatmap extends ElementBase {
     this.#resize.disconnect();
   }
 
-  get data() {
-    return this.#data;
+  attributeChangedCallback(name, before, after) {
+    if (before === after) return;
+    if (name === 'src') this.#load(after);
+    else if (this.#norm) this.#show();
   }
 
+  get data() {
+    return this.#given;
+  }
+
+  // Bad data is shown as an error in the element (and sent as ae-error), not thrown.
   set data(value) {
-    const { tokens, weights } = value ?? {};
-    if (!Array.isArray(tokens) || weights?.length !== tokens.length ** 2)
-      throw new TypeError('ae-attention-heatmap: weights must hold tokens.length² values');
-    this.#data = { caption: '', ...value };
     if (!this.#parts) this.#build();
+    let norm;
+    try {
+      norm = normalizeAttention(value);
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    this.#given = value;
+    this.#norm = norm;
+    this.#parts.error.textContent = '';
+    this.#parts.plot.hidden = this.#parts.foot.hidden = false;
+    delete this.dataset.state;
+    this.#fillPicker();
+    this.#show();
+  }
+
+  get layer() {
+    return this.#norm ? indexOf(this.getAttribute('layer'), this.#norm.layers) + 1 : 1;
+  }
+
+  set layer(value) {
+    this.setAttribute('layer', String(value));
+  }
+
+  get head() {
+    return this.#norm ? indexOf(this.getAttribute('head'), this.#norm.heads) + 1 : 1;
+  }
+
+  set head(value) {
+    this.setAttribute('head', String(value));
+  }
+
+  async #load(url) {
+    const generation = ++this.#loading;
+    if (!url) return;
+    try {
+      const data = await loadAttentionJson(new URL(url, document.baseURI));
+      if (generation === this.#loading) this.data = data;
+    } catch (error) {
+      if (generation === this.#loading) this.#fail(error);
+    }
+  }
+
+  // The error in the element, the grid emptied, and ae-error.
+  #fail(error) {
+    if (!this.#parts) this.#build();
+    this.#given = this.#norm = this.#data = null;
+    this.#parts.svg.replaceChildren();
+    this.#cells = [];
+    this.#grid = null;
+    this.#layout = '';
+    this.#tokens = this.#keys = [];
+    this.#parts.plot.hidden = this.#parts.foot.hidden = this.#parts.picker.hidden = true;
+    this.#parts.caption.textContent = '';
+    this.#parts.error.textContent = format(this.#strings.dataError, { message: error.message });
+    this.dataset.state = 'error';
+    this.#emit('ae-error', { key: 'dataError', code: null, message: error.message });
+  }
+
+  // The Layer and Head pickers, shown when the data holds more than one matrix.
+  #fillPicker() {
+    const { picker, layerSelect, headSelect } = this.#parts;
+    const { layers, heads, labels } = this.#norm;
+    const fill = (select, count, names, word) => {
+      if (select.options.length === count && select.dataset.names === JSON.stringify(names)) return;
+      select.dataset.names = JSON.stringify(names);
+      select.replaceChildren(
+        ...Array.from({ length: count }, (_, i) =>
+          el('option', '', null, { value: i + 1 }, names?.[i] ?? `${word} ${i + 1}`),
+        ),
+      );
+    };
+    fill(layerSelect, layers, labels.layers, this.#strings.layer);
+    fill(headSelect, heads, labels.heads, this.#strings.head);
+    layerSelect.parentNode.hidden = layers < 2;
+    headSelect.parentNode.hidden = heads < 2;
+    picker.hidden = layers < 2 && heads < 2;
+  }
+
+  // The chosen matrix of the data, drawn.
+  #show() {
+    const norm = this.#norm;
+    const layer = indexOf(this.getAttribute('layer'), norm.layers);
+    const head = indexOf(this.getAttribute('head'), norm.heads);
+    this.#parts.layerSelect.value = String(layer + 1);
+    this.#parts.headSelect.value = String(head + 1);
+    const several = norm.layers > 1 || norm.heads > 1;
+    const names = {
+      layer: norm.labels.layers?.[layer] ?? layer + 1,
+      head: norm.labels.heads?.[head] ?? head + 1,
+    };
+    this.#data = {
+      tokens: norm.queryTokens,
+      keys: norm.keyTokens,
+      weights: matrixOf(norm, layer, head),
+      caption: norm.caption || (several ? format(this.#strings.headCaption, names) : ''),
+      unknown: this.#given.unknown ?? [],
+    };
+    Object.assign(this.dataset, { layer: layer + 1, head: head + 1 });
     if (layoutKey(this.#data) === this.#layout) this.#update();
     else if (!this.#relabel()) this.#render();
+  }
+
+  // Label widths of rows and columns: the wider decides the room left and on top.
+  #labelWidth(rows, cols) {
+    return Math.max(textWidth(this.#strings.queries), ...rows.map(textWidth), ...cols.map(textWidth)) + 10;
   }
 
   // Other words in the same geometry (tired ↔ wide: same length, same unknowns, same label
@@ -157,13 +290,16 @@ export class AttentionHeatmap extends ElementBase {
   #relabel() {
     if (!this.#grid) return false;
     const tokens = [...this.#data.tokens];
+    const keys = [...this.#data.keys];
     const unknown = [...(this.#data.unknown ?? [])];
-    const labels = tokens.map(shorten);
-    const labelWidth = Math.max(textWidth(this.#strings.queries), ...labels.map(textWidth)) + 10;
+    const rowLabels = tokens.map(shorten);
+    const colLabels = keys.map(shorten);
+    const labelWidth = this.#labelWidth(rowLabels, colLabels);
     const before = JSON.parse(this.#layout);
     if (
       tokens.length !== this.#tokens.length ||
-      JSON.stringify(unknown) !== JSON.stringify(before[1]) ||
+      keys.length !== this.#keys.length ||
+      JSON.stringify(unknown) !== JSON.stringify(before[2]) ||
       labelWidth !== this.#grid.labelWidth
     )
       return false;
@@ -172,11 +308,10 @@ export class AttentionHeatmap extends ElementBase {
       if (node.firstChild?.nodeType === Node.TEXT_NODE) node.firstChild.nodeValue = label;
       else node.prepend(label);
     };
-    labels.forEach((label, i) => {
-      setText(this.#grid.rowLabels[i], label);
-      setText(this.#grid.colLabels[i], label);
-    });
+    rowLabels.forEach((label, i) => setText(this.#grid.rowLabels[i], label));
+    colLabels.forEach((label, j) => setText(this.#grid.colLabels[j], label));
     this.#tokens = tokens;
+    this.#keys = keys;
     this.#layout = layoutKey(this.#data);
     this.#update();
     return true;
@@ -185,7 +320,10 @@ export class AttentionHeatmap extends ElementBase {
   set strings(value) {
     this.#strings = { ...messages.en.heatmap, ...value };
     if (this.#parts) this.#build();
-    if (this.#data) this.#render();
+    if (this.#norm) {
+      this.#fillPicker();
+      this.#show();
+    }
   }
 
   get highlight() {
@@ -202,6 +340,15 @@ export class AttentionHeatmap extends ElementBase {
   #build() {
     const s = this.#strings;
     const root = el('div', 'ae-hm');
+    const picker = el('div', 'ae-hm-picker', root, { hidden: '' });
+    const choose = (word, name) => {
+      const label = el('label', '', picker, {}, `${word} `);
+      const select = el('select', '', label);
+      select.addEventListener('change', () => this.setAttribute(name, select.value));
+      return select;
+    };
+    const layerSelect = choose(s.layer, 'layer');
+    const headSelect = choose(s.head, 'head');
     const caption = el('p', 'ae-hm-caption', root);
     const plot = el('div', 'ae-hm-plot', root, { tabindex: 0, role: 'img' });
     const svg = svgNode('svg', { 'aria-hidden': 'true' }, plot);
@@ -212,6 +359,8 @@ export class AttentionHeatmap extends ElementBase {
     const bar = svgNode('svg', { viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: 'ae-hm-bar' }, legend);
     el('span', '', legend, {}, '1');
     const readout = el('p', 'ae-hm-readout', foot, { 'aria-live': 'polite' }, s.hint);
+    const error = el('p', 'ae-hm-error', root, { role: 'alert' });
+    const probe = el('span', 'ae-hm-probe', root, { 'aria-hidden': 'true' });
 
     plot.addEventListener('keydown', (e) => this.#onKey(e));
     plot.addEventListener('focus', () => this.#moveTo(this.#active?.row ?? 0, this.#active?.col ?? 0));
@@ -242,43 +391,48 @@ export class AttentionHeatmap extends ElementBase {
       this.#resize.disconnect();
       this.#resize.observe(plot);
     }
-    this.#parts = { caption, plot, svg, bar, readout };
+    this.#parts = { caption, plot, svg, bar, readout, foot, error, probe, picker, layerSelect, headSelect };
     this.#layout = ''; // the next data renders in full
+    this.#grid = null;
     this.#drawLegend();
   }
 
   // The grid's geometry in viewBox units: row labels on the left, column labels rotated 45°.
-  #geometry(n, cell) {
+  #geometry(cell) {
     const labels = this.#data.tokens.map(shorten);
-    const labelWidth = Math.max(textWidth(this.#strings.queries), ...labels.map(textWidth)) + 10;
+    const keyLabels = this.#data.keys.map(shorten);
+    const labelWidth = this.#labelWidth(labels, keyLabels);
     const left = labelWidth + 6;
     const top = labelWidth * 0.71 + 12;
-    const width = Math.round(left + n * cell + labelWidth * 0.71);
-    return { labels, labelWidth, left, top, width, height: Math.round(top + n * cell + 4) };
+    const width = Math.round(left + keyLabels.length * cell + labelWidth * 0.71);
+    return { labels, keyLabels, labelWidth, left, top, width, height: Math.round(top + labels.length * cell + 4) };
   }
 
   // Values are printed in the cells of short sentences, unless the plot is too narrow for them
   // to stay legible (a phone): then the whole grid fits without them, and a tap reads a cell.
   #showsValues() {
-    const n = this.#data.tokens.length;
+    const n = Math.max(this.#data.tokens.length, this.#data.keys.length);
     if (n > VALUES_MAX_N) return false;
     const room = this.#parts.plot.clientWidth; // 0 while hidden: judged again when shown
-    return room === 0 || room >= this.#geometry(n, VALUES_CELL).width * VALUES_MIN_SCALE;
+    return room === 0 || room >= this.#geometry(VALUES_CELL).width * VALUES_MIN_SCALE;
   }
 
   // New token sequence: rebuild labels and cells, then fill in the values.
   #render() {
     const { svg } = this.#parts;
     const tokens = [...this.#data.tokens];
+    const keys = [...this.#data.keys];
     const unknown = new Set(this.#data.unknown);
-    const n = tokens.length;
+    const q = tokens.length,
+      k = keys.length;
     const small = this.#showsValues();
     const cell = small ? VALUES_CELL : PLAIN_CELL;
-    const { labels, labelWidth, left, top, width, height } = this.#geometry(n, cell);
+    const { labels, keyLabels, labelWidth, left, top, width, height } = this.#geometry(cell);
 
     this.#hoverTitle.remove();
     svg.replaceChildren();
-    for (const [k, v] of Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height })) svg.setAttribute(k, v);
+    for (const [key, v] of Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height }))
+      svg.setAttribute(key, v);
     // Fit the container, but keep labels readable: a long sentence scrolls instead.
     svg.style.maxWidth = `${Math.round(width * 1.6)}px`;
     svg.style.minWidth = `${Math.round(width * (small ? VALUES_MIN_SCALE : PLAIN_MIN_SCALE))}px`;
@@ -301,13 +455,13 @@ export class AttentionHeatmap extends ElementBase {
         label,
       ),
     );
-    const colLabels = labels.map((label, j) => {
+    const colLabels = keyLabels.map((label, j) => {
       const x = left + (j + 0.5) * cell,
         y = top - 8;
       return svgNode('text', { x, y, class: 'label', transform: `rotate(-45 ${x} ${y})` }, svg, label);
     });
     for (const i of unknown) {
-      for (const text of i < n ? [rowLabels[i], colLabels[i]] : []) {
+      for (const text of [rowLabels[i], this.#norm.cross ? null : colLabels[i]].filter(Boolean)) {
         text.classList.add('unknown');
         svgNode('title', {}, text, this.#strings.unknown);
       }
@@ -316,8 +470,8 @@ export class AttentionHeatmap extends ElementBase {
     const cells = svgNode('g', {}, svg);
     const values = small ? svgNode('g', { class: 'values', 'text-anchor': 'middle' }, svg) : null;
     this.#cells = [];
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) {
+    for (let i = 0; i < q; i++) {
+      for (let j = 0; j < k; j++) {
         const x = left + j * cell,
           y = top + i * cell;
         const rect = svgNode(
@@ -325,20 +479,21 @@ export class AttentionHeatmap extends ElementBase {
           { class: 'cell', x, y, width: cell - 1, height: cell - 1, 'data-row': i, 'data-col': j },
           cells,
         );
-        const title = n <= TITLES_MAX_N ? svgNode('title', {}, rect) : null;
+        const title = q * k <= TITLES_MAX_N ** 2 ? svgNode('title', {}, rect) : null;
         const text =
           values && svgNode('text', { x: x + cell / 2, y: y + cell / 2, 'dominant-baseline': 'central' }, values);
         this.#cells.push({ rect, title, text });
       }
     }
-    svgNode('rect', { class: 'frame', x: left - 0.5, y: top - 0.5, width: n * cell, height: n * cell }, svg);
+    svgNode('rect', { class: 'frame', x: left - 0.5, y: top - 0.5, width: k * cell, height: q * cell }, svg);
     const marker = svgNode('rect', { class: 'marker', width: cell + 1, height: cell + 1 }, svg);
     const highlight = svgNode('rect', { class: 'highlight', width: cell + 1, height: cell + 1 }, svg);
 
     this.#tokens = tokens;
+    this.#keys = keys;
     this.#layout = layoutKey(this.#data);
     this.#grid = { left, top, cell, marker, highlight, rowLabels, colLabels, labelWidth, values: small };
-    if (this.#active && Math.max(this.#active.row, this.#active.col) >= n) this.#active = null;
+    if (this.#active && (this.#active.row >= q || this.#active.col >= k)) this.#active = null;
     this.#update();
     this.#showHighlight();
   }
@@ -346,15 +501,18 @@ export class AttentionHeatmap extends ElementBase {
   // Same tokens, new values (another head, layer, mask or seed): attributes and text only.
   #update() {
     const { weights, caption } = this.#data;
-    const n = this.#tokens.length;
+    const k = this.#keys.length;
     this.#parts.caption.textContent = caption;
-    this.#parts.plot.setAttribute('aria-label', format(this.#strings.summary, { caption, n }));
+    this.#parts.plot.setAttribute(
+      'aria-label',
+      format(this.#strings.summary, { caption, n: this.#tokens.length, m: k }),
+    );
     this.#cells.forEach(({ rect, title, text }, index) => {
       const value = weights[index];
       const colour = this.#ramp[rampIndex(value)];
       rect.setAttribute('data-value', String(value));
       rect.setAttribute('fill', colour.fill);
-      if (title) title.textContent = this.#cellTitle(Math.floor(index / n), index % n);
+      if (title) title.textContent = this.#cellTitle(Math.floor(index / k), index % k);
       if (!text) return;
       // "0" is an exact zero (a masked key); "0.00" only a small weight.
       text.textContent = value === 0 ? '0' : value.toFixed(2);
@@ -368,13 +526,19 @@ export class AttentionHeatmap extends ElementBase {
   }
 
   #cellTitle(row, col) {
-    const value = this.#data.weights[row * this.#tokens.length + col];
-    return `${this.#tokens[row]} → ${this.#tokens[col]}: ${value.toFixed(4)}`;
+    const value = this.#data.weights[row * this.#keys.length + col];
+    return `${this.#tokens[row]} → ${this.#keys[col]}: ${value.toFixed(4)}`;
   }
 
+  // The ramp's stops as this element's CSS resolves them (--ae-heat-0..2, else light or dark
+  // defaults by the host's color-scheme): read on connecting and when the scheme changes.
   #recolour() {
-    const style = getComputedStyle(this);
-    this.#ramp = rampOf(DEFAULT_STOPS.map((d, i) => style.getPropertyValue(`--ae-heat-${i}`).trim() || d));
+    const { probe } = this.#parts;
+    const stops = DEFAULT_STOPS.map(
+      (d, i) => (this.isConnected && resolvedColour(probe, `var(--ae-hm-heat-${i})`)) || d,
+    );
+    this.#ramp = rampOf(stops);
+    this.dataset.ramp = stops.join(' ');
     this.#drawLegend();
     if (this.#cells.length) this.#update();
   }
@@ -392,7 +556,8 @@ export class AttentionHeatmap extends ElementBase {
 
   #onKey(e) {
     if (!this.#active) return;
-    const last = this.#tokens.length - 1;
+    const lastRow = this.#tokens.length - 1;
+    const lastCol = this.#keys.length - 1;
     let { row, col } = this.#active;
     const moves = {
       ArrowUp: () => row--,
@@ -404,21 +569,21 @@ export class AttentionHeatmap extends ElementBase {
         if (e.ctrlKey) row = 0;
       },
       End: () => {
-        col = last;
-        if (e.ctrlKey) row = last;
+        col = lastCol;
+        if (e.ctrlKey) row = lastRow;
       },
     };
     if (!moves[e.key]) return;
     moves[e.key]();
     e.preventDefault(); // keep the page from scrolling
-    this.#moveTo(clamp(row, last), clamp(col, last));
+    this.#moveTo(clamp(row, lastRow), clamp(col, lastCol));
     this.#emit('ae-token-select', this.#cellDetail(this.#active));
   }
 
   // A cell as the events describe it: its query (row) and key (column) tokens and its weight.
   #cellDetail({ row, col }) {
-    const weight = this.#data.weights[row * this.#tokens.length + col];
-    return { row, col, query: this.#tokens[row], key: this.#tokens[col], weight };
+    const weight = this.#data.weights[row * this.#keys.length + col];
+    return { row, col, query: this.#tokens[row], key: this.#keys[col], weight };
   }
 
   #emit(type, detail) {
@@ -443,9 +608,9 @@ export class AttentionHeatmap extends ElementBase {
     if (!on) return this.#say(this.#strings.hint);
     g.marker.setAttribute('x', g.left + col * g.cell - 1);
     g.marker.setAttribute('y', g.top + row * g.cell - 1);
-    const value = this.#data.weights[row * this.#tokens.length + col].toFixed(4);
+    const value = this.#data.weights[row * this.#keys.length + col].toFixed(4);
     this.#say(
-      format(this.#strings.cell, { q: this.#tokens[row], k: this.#tokens[col], row: row + 1, col: col + 1, value }),
+      format(this.#strings.cell, { q: this.#tokens[row], k: this.#keys[col], row: row + 1, col: col + 1, value }),
     );
   }
 
@@ -454,7 +619,7 @@ export class AttentionHeatmap extends ElementBase {
     const mark = this.#grid?.highlight;
     if (!mark) return;
     const h = this.#highlight;
-    const on = Boolean(h && h.row >= 0 && h.col >= 0 && h.row < this.#tokens.length && h.col < this.#tokens.length);
+    const on = Boolean(h && h.row >= 0 && h.col >= 0 && h.row < this.#tokens.length && h.col < this.#keys.length);
     mark.classList.toggle('on', on);
     if (!on) return;
     mark.setAttribute('x', this.#grid.left + h.col * this.#grid.cell - 1);

@@ -108,7 +108,7 @@ export class FlipPair extends LessonPanel {
       this.setState('loading');
       let results;
       try {
-        const model = await getTrainedModel(s.model);
+        const model = await getTrainedModel(s.model, null, s.modelsBase); // the main view's models-base, if it has one
         if (generation !== this.#generation) return;
         results = SIDES.map((side) =>
           model.analyzePacked(pair[side], { causal: s.causal, scale: s.scale, topK: TOP_K }),

@@ -4,17 +4,21 @@
 // from the run's own weights (n×n, row-major); nothing is computed here.
 // Keyboard: one tab stop (roving tabindex); arrow keys move within the grid, Home/End jump.
 //   element.store = another store (default: the page's shared one)
+//   element.data = AttentionData / attribute src="file.json": your own attention instead of the
+//     page's run (../lib/attention-source.mjs, docs/own-attention.md); thumbnails q×k
 //   reveal="id": after a choice, scroll the element with that id (the view the choice changes)
 //     into sight if it is not fully visible — instantly under prefers-reduced-motion
 import { define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { AttentionSource } from '../lib/attention-source.mjs';
+import { resolvedColour } from '../lib/resolved-colour.mjs';
 import css from './head-grid.css.mjs';
 import { lessonView, shownCoreferenceHead } from '../lib/guidance.mjs';
 
 const THUMB_PX = 64; // canvas size in device-independent pixels; CSS scales the element
 
-export class HeadGrid extends LessonPanel {
+export class HeadGrid extends AttentionSource(LessonPanel) {
   static styles = [css];
   static watched = ['result', 'layer', 'head', 'lang'];
 
@@ -78,9 +82,11 @@ export class HeadGrid extends LessonPanel {
       if (button) this.#select(Number(button.dataset.layer), Number(button.dataset.head), button);
     });
     grid.addEventListener('keydown', (e) => this.#onKey(e));
-    this.mount(grid);
+    const probe = document.createElement('span'); // resolves the ramp's colours (#colours)
+    probe.hidden = true;
+    this.mount(grid, probe);
     this.addGuidance(grid);
-    this.#parts = { grid };
+    this.#parts = { grid, probe };
   }
 
   get #strings() {
@@ -143,7 +149,8 @@ export class HeadGrid extends LessonPanel {
         row.forEach((button, h) => {
           const traced = result.layers[l];
           button.dataset.traced = String(Boolean(traced));
-          if (traced) paint(button.firstChild, result.n, traced.selfAttention.heads[h].weights, colours);
+          const k = result.keyTokens?.length ?? result.n; // cross-attention: q×k
+          if (traced) paint(button.firstChild, result.n, k, traced.selfAttention.heads[h].weights, colours);
           else button.firstChild.getContext('2d')?.clearRect(0, 0, button.firstChild.width, button.firstChild.height);
         }),
       );
@@ -161,10 +168,11 @@ export class HeadGrid extends LessonPanel {
   // reading them on every run cost a style recalculation of the page per swap.
   #colours() {
     if (this.#colourCache) return this.#colourCache;
-    const style = getComputedStyle(this);
+    // Resolved in the shadow root (SHARED's --heat-0/2: --ae-heat-* or the host's light or dark).
+    const probe = this.#parts.probe;
     const colours = {
-      low: style.getPropertyValue('--ae-heat-0').trim() || '#ffffff',
-      high: style.getPropertyValue('--ae-heat-2').trim() || '#0b2a5b',
+      low: resolvedColour(probe, 'var(--heat-0)') || '#ffffff',
+      high: resolvedColour(probe, 'var(--heat-2)') || '#0b2a5b',
     };
     if (this.isConnected) this.#colourCache = colours; // unstyled outside the document: read again
     return colours;
@@ -219,19 +227,19 @@ export class HeadGrid extends LessonPanel {
   }
 }
 
-// One cell per weight: the panel colour, then the high end of the ramp at opacity = weight.
-function paint(canvas, n, weights, { low, high }) {
-  const cell = Math.max(1, Math.floor(THUMB_PX / n));
-  const size = cell * n;
-  if (canvas.width !== size) [canvas.width, canvas.height] = [size, size];
+// One cell per weight (q rows × k columns): the panel colour, then the high end of the ramp at opacity = weight.
+function paint(canvas, q, k, weights, { low, high }) {
+  const cell = Math.max(1, Math.floor(THUMB_PX / Math.max(q, k)));
+  const [width, height] = [cell * k, cell * q];
+  if (canvas.width !== width || canvas.height !== height) [canvas.width, canvas.height] = [width, height];
   const ctx = canvas.getContext('2d');
   ctx.globalAlpha = 1;
   ctx.fillStyle = low;
-  ctx.fillRect(0, 0, size, size);
+  ctx.fillRect(0, 0, width, height);
   ctx.fillStyle = high;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      ctx.globalAlpha = Math.min(1, Math.max(0, weights[i * n + j]));
+  for (let i = 0; i < q; i++) {
+    for (let j = 0; j < k; j++) {
+      ctx.globalAlpha = Math.min(1, Math.max(0, weights[i * k + j]));
       ctx.fillRect(j * cell, i * cell, cell, cell);
     }
   }

@@ -11,10 +11,14 @@
 //   element.store = another store (default: the page's shared one)
 //   element.overlay = true | false; attribute no-overlay hides the toggle (embedded views)
 //   attribute link-name="view": the overlay switch is kept in the link (?view.overlay=1)
+//   element.data = AttentionData / attribute src="file.json": your own attention instead of the
+//     page's run (../lib/attention-source.mjs, docs/own-attention.md); cross-attention draws the
+//     query tokens on the left and the key tokens on the right
 import { define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { AttentionSource } from '../lib/attention-source.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import { exportSvgRoot, pageColours, svgNode } from '../lib/export.mjs';
 import { rowKey } from '../lib/dom.mjs';
@@ -25,7 +29,7 @@ const MAX_STROKE = 8; // px at weight 1
 const COLOURS = 8; // distinct overlay colours (style.css: --ae-hv-c0…7); more heads reuse them
 const SPREAD = 0.5; // overlay: the heads' line ends share this fraction of a row, side by side
 
-export class HeadView extends LessonPanel {
+export class HeadView extends AttentionSource(LessonPanel) {
   static styles = [css];
   static watched = ['result', 'layer', 'head', 'token', 'lang'];
 
@@ -128,15 +132,17 @@ export class HeadView extends LessonPanel {
     const weightsOfHead = result?.layers[layer]?.selfAttention.heads[head]?.weights;
     if (!weightsOfHead) return;
     const tokens = [...result.tokens];
-    const n = tokens.length;
+    const keyTokens = [...(result.keyTokens ?? tokens)]; // another sequence in cross-attention
+    const n = keyTokens.length; // a row's length
+    const rows = Math.max(tokens.length, n);
     const s = this.#strings;
     const { queries, svg, keys, board, caption, readout, toggle } = this.#parts;
-    const key = JSON.stringify(tokens);
+    const key = JSON.stringify([tokens, keyTokens]);
     if (key !== this.#tokens) {
       this.#tokens = key;
       relabel = true;
-      board.style.setProperty('--ae-hv-n', n); // CSSOM, allowed by the CSP
-      svg.setAttribute('viewBox', `0 0 100 ${n}`);
+      board.style.setProperty('--ae-hv-n', rows); // CSSOM, allowed by the CSP
+      svg.setAttribute('viewBox', `0 0 100 ${rows}`);
       this.#queries = tokens.map((token, i) => {
         const button = document.createElement('button');
         Object.assign(button, { type: 'button', className: 'ae-hv-token', tabIndex: -1, textContent: token });
@@ -144,14 +150,14 @@ export class HeadView extends LessonPanel {
         button.style.gridRow = i + 1; // CSSOM: row i of the board, level with its line
         return button;
       });
-      this.#keys = tokens.map((token, j) => {
+      this.#keys = keyTokens.map((token, j) => {
         const span = document.createElement('span');
         Object.assign(span, { className: 'ae-hv-token', textContent: token });
         span.dataset.index = j;
         span.style.gridRow = j + 1;
         return span;
       });
-      this.#lines = tokens.map((_, j) => this.#line(j, j + 0.5));
+      this.#lines = keyTokens.map((_, j) => this.#line(j, j + 0.5));
       queries.replaceChildren(...this.#queries);
       keys.replaceChildren(...this.#keys);
       svg.replaceChildren(...this.#lines);
@@ -170,7 +176,7 @@ export class HeadView extends LessonPanel {
       b.tabIndex = i === from ? 0 : -1;
     });
     const heads = result.layers[layer].selfAttention.heads;
-    this.#drawOverlay(this.#overlay ? heads : null, tokens, from, layer);
+    this.#drawOverlay(this.#overlay ? heads : null, keyTokens, from, layer);
 
     const row = weightsOfHead.subarray(from * n, from * n + n);
     const strongest = argmax(row);
@@ -191,11 +197,11 @@ export class HeadView extends LessonPanel {
             .map((h, i) => {
               const r = h.weights.subarray(from * n, from * n + n);
               const k = argmax(r);
-              return format(s.overlayItem, { head: i + 1, k: tokens[k], value: r[k].toFixed(4) });
+              return format(s.overlayItem, { head: i + 1, k: keyTokens[k], value: r[k].toFixed(4) });
             })
             .join('; '),
         })
-      : format(s.readout, { q: tokens[from], k: tokens[strongest], value: row[strongest].toFixed(4) });
+      : format(s.readout, { q: tokens[from], k: keyTokens[strongest], value: row[strongest].toFixed(4) });
     if (readout.textContent !== text) readout.textContent = text;
   }
 
@@ -265,11 +271,11 @@ export class HeadView extends LessonPanel {
     const { result } = this.store.get();
     if (!result || !this.#lines.length) throw new Error('nothing to export yet');
     const c = pageColours(this);
-    const tokens = JSON.parse(this.#tokens);
-    const n = tokens.length;
+    const [tokens, keyTokens] = JSON.parse(this.#tokens);
+    const n = Math.max(tokens.length, keyTokens.length);
     const from = Number(this.dataset.from);
     const rowH = 24,
-      labelW = Math.max(60, ...tokens.map((t) => [...t].length * 8 + 16)),
+      labelW = Math.max(60, ...[...tokens, ...keyTokens].map((t) => [...t].length * 8 + 16)),
       linesW = 200,
       top = 32;
     const width = labelW * 2 + linesW,
@@ -315,6 +321,8 @@ export class HeadView extends LessonPanel {
         svg,
         token,
       );
+    });
+    keyTokens.forEach((token, i) => {
       svgNode(
         'text',
         {

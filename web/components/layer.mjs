@@ -141,7 +141,7 @@ export class LayerPanel extends LessonPanel {
     this.#normModel = model;
     this.#norm = 'pre';
     if (!model || model === 'untrained') return;
-    getTrainedModel(model).then(
+    getTrainedModel(model, null, this.store.get().modelsBase).then(
       (m) => {
         if (this.#normModel !== model || m.config.norm === this.#norm) return;
         this.#norm = m.config.norm === 'post' ? 'post' : 'pre';

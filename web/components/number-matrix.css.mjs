@@ -12,11 +12,13 @@ export default `
 .ae-nm-table tbody th { text-align: right; }
 .ae-nm-table td {
   min-width: 2.4rem; padding: 0.2rem 0.25rem; border: 1px solid var(--border); text-align: center; color: var(--text);
-  /* The ramp stops where --text still reads at 4.5:1 on it (70 % of the accent in light, 45 % in dark). */
-  background: color-mix(in oklab, var(--accent) calc(var(--ae-nm-t, 0) * var(--ae-nm-max)), var(--surface));
+  /* The ramp stops where --text still reads at 4.5:1 on it (70 % of the accent in light, 45 % in
+     dark): light or dark as the host's color-scheme (light-dark), not the system's alone. */
+  background: light-dark(
+    color-mix(in oklab, var(--accent) calc(var(--ae-nm-t, 0) * 70%), var(--surface)),
+    color-mix(in oklab, var(--accent) calc(var(--ae-nm-t, 0) * 45%), var(--surface))
+  );
 }
-.ae-nm { --ae-nm-max: 70%; }
-@media (prefers-color-scheme: dark) { .ae-nm { --ae-nm-max: 45%; } }
 .ae-nm-table td.ae-nm-strong { font-weight: 700; }
 .ae-nm-table td.ae-nm-masked { background: var(--bg); color: var(--muted); }
 .ae-nm-table td.ae-nm-linked { outline: 3px solid var(--marker); outline-offset: -3px; }

@@ -294,7 +294,7 @@ export class QkvSteps extends LessonPanel {
     this.#norm = 'pre';
     this.#trainedPositional = '';
     if (!model || model === 'untrained') return;
-    getTrainedModel(model).then(
+    getTrainedModel(model, null, this.store.get().modelsBase).then(
       (m) => {
         if (this.#normModel !== model) return;
         if (m.config.norm === this.#norm && m.config.positional === this.#trainedPositional) return;

@@ -3,6 +3,9 @@
 // first panel that shows it opens; a failed load is forgotten so the next call retries.
 //   const engine = await getEngine();
 //   const model = await getTrainedModel('coref-decoder');   // models/<name>/ next to the page
+//   getTrainedModel(name, onProgress, base), getModelIndex(base): from another models/ directory
+//   (an element's models-base attribute) instead of the page's (setModelsBase); each directory's
+//   models are cached apart, so one element's bad base leaves the others' loads alone.
 import { refuse } from './contract.mjs';
 import { EngineError, fetchModelFiles, loadEngine } from './engine.mjs';
 
@@ -13,10 +16,15 @@ let modelsBase = null; // URL of the models/ directory
 // For pages that keep the models elsewhere (an embedding site); call before the first load.
 // A value that is no URL is a bad-option EngineError, not the engine failing to load.
 export function setModelsBase(url) {
+  modelsBase = modelsBaseURL(url, 'setModelsBase');
+}
+
+// `url` as the URL of a models/ directory, relative to the page; a bad-option EngineError if it is none.
+export function modelsBaseURL(url, call = 'models-base') {
   try {
-    modelsBase = new URL(url, globalThis.location?.href);
+    return new URL(url, globalThis.location?.href);
   } catch {
-    refuse('setModelsBase', 'url', 'a URL of the models/ directory', url);
+    return refuse(call, 'url', 'a URL of the models/ directory', url);
   }
 }
 
@@ -29,7 +37,12 @@ export function setBundledModels(files) {
 
 // By default web/models/ beside this module: the page's models/, and the shipped models of
 // the npm package wherever a host serves it.
-const baseOfModels = () => modelsBase ?? new URL('../models/', import.meta.url);
+const baseOfModels = (base = null) => base ?? modelsBase ?? new URL('../models/', import.meta.url);
+
+// The cache key of a model: its name from the page's base (and for a model made in the page,
+// wherever it is asked from), else the URL of its directory.
+const shared = new Set(); // names of models made in the page (shareModel)
+const keyOf = (name, base) => (base && !shared.has(name) ? new URL(`${name}/`, base).href : name);
 
 // onProgress({loaded, total}) follows the .wasm's download (the last report at once, for a
 // caller that comes after it began), for every caller while it lasts.
@@ -62,18 +75,21 @@ const engineListeners = new Set();
 
 // onProgress({loaded, total}) follows the weights' download, for every caller while it lasts.
 // The files download beside the engine's compile, not after it.
-export function getTrainedModel(name, onProgress = null) {
-  if (onProgress && (!models.has(name) || progressListeners.has(name))) listenersOf(name).add(onProgress);
-  if (!models.has(name)) {
-    const report = (progress) => listenersOf(name).forEach((listener) => listener(progress));
-    const files = bundled?.has(name)
-      ? bundled.get(name)
-      : fetchModelFiles(new URL(`${name}/`, baseOfModels()), fetch, { onProgress: report });
+export function getTrainedModel(name, onProgress = null, base = null) {
+  base = base ? new URL(base) : null;
+  const key = keyOf(name, base);
+  if (onProgress && (!models.has(key) || progressListeners.has(key))) listenersOf(key).add(onProgress);
+  if (!models.has(key)) {
+    const report = (progress) => listenersOf(key).forEach((listener) => listener(progress));
+    const files =
+      bundled?.has(name) && !base
+        ? bundled.get(name)
+        : fetchModelFiles(new URL(`${name}/`, baseOfModels(base)), fetch, { onProgress: report });
     const loading = Promise.all([getEngine(), files]).then(([e, loaded]) => e.loadTrainedModel(loaded));
-    loading.catch(() => models.delete(name)).finally(() => progressListeners.delete(name));
-    models.set(name, loading);
+    loading.catch(() => models.delete(key)).finally(() => progressListeners.delete(key));
+    models.set(key, loading);
   }
-  return models.get(name);
+  return models.get(key);
 }
 
 // The encoder–decoder pair web/models/<name>/ (Engine.openTranslationModel: on the full module,
@@ -112,11 +128,12 @@ export const getLocalModels = () => [...localModels];
 // getTrainedModel(name) for the shown model gets it instead of a request for models/<name>/;
 // null while there is none (the old one was deleted): asking then fails, without a request.
 export function shareModel(name, model) {
-  const shared = model
+  shared.add(name);
+  const given = model
     ? Promise.resolve(model)
     : Promise.reject(new EngineError(`the model "${name}" was closed`, 'deleted', { call: 'getTrainedModel' }));
-  shared.catch(() => {}); // nobody may be waiting for it
-  models.set(name, shared);
+  given.catch(() => {}); // nobody may be waiting for it
+  models.set(name, given);
 }
 
 export function onLocalModel(listener) {
@@ -127,22 +144,22 @@ export function onLocalModel(listener) {
 // The entries of models/index.json ([] when there is none: the page still runs random models).
 // Read once per models directory (the main view and the page ask for it at the same time);
 // a failed read is tried again on the next call.
-let indexRead = null; // {url, entries: Promise} of the last read that did not fail
-export async function getModelIndex() {
-  if (bundled) return [...bundled].map(([name, files]) => indexEntry(name, files));
-  const url = new URL('index.json', baseOfModels()).href;
-  if (indexRead?.url !== url) {
+const indexReads = new Map(); // index.json URL → Promise of its entries, while not failed
+export async function getModelIndex(base = null) {
+  if (bundled && !base) return [...bundled].map(([name, files]) => indexEntry(name, files));
+  const url = new URL('index.json', baseOfModels(base ? new URL(base) : null)).href;
+  if (!indexReads.has(url)) {
     const entries = fetch(url).then(async (response) => {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       return (await response.json()).models ?? [];
     });
-    indexRead = { url, entries };
+    indexReads.set(url, entries);
     entries.catch(() => {
-      if (indexRead?.entries === entries) indexRead = null;
+      if (indexReads.get(url) === entries) indexReads.delete(url);
     });
   }
   try {
-    return [...(await indexRead.entries)];
+    return [...(await indexReads.get(url))];
   } catch {
     return [];
   }

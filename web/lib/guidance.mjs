@@ -86,7 +86,7 @@ function listedModels() {
 export async function shownCoreferenceHead(store) {
   const { model } = store.get();
   if (!(await listedModels()).has(model)) return null;
-  return coreferenceHead((await getTrainedModel(model).catch(() => null))?.config);
+  return coreferenceHead((await getTrainedModel(model, null, store.get().modelsBase).catch(() => null))?.config);
 }
 
 // Show me for the panels that draw the main view's run: its model at the coreference head that

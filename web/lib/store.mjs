@@ -11,6 +11,8 @@
 //   controls the lesson panels' own settings, {'<panel>.<name>': string} (panel-controls.mjs)
 //   result   the last successful run (RandomModel.run / TrainedModel.analyze output), or null
 //   config   the config of the model that made it (RandomModel / TrainedModel .config), or null
+//   modelsBase  the models/ directory (URL) of the <attention-explorer> that owns the store, when
+//               it has its own models-base; the panels that load its model load from there
 // The URL mirror of this state lives in url-state.mjs.
 
 export function createStore(initial = {}) {

@@ -1,0 +1,102 @@
+// Your own attention in the store-based panels (<ae-head-view>, <ae-head-grid>,
+// <ae-attention-pattern>): AttentionSource(Panel) adds what the heatmap has itself —
+//   element.data = AttentionData (./attention-data.mjs, docs/own-attention.md): the panel gets a
+//     store of its own holding that attention as its run (no model, no <attention-explorer>)
+//   attribute src="file.json": loads an attention file into data
+// Data that cannot be drawn is said in the panel (p.error, role alert, data-state="error"; the
+// rest of the panel hidden) and sent as `ae-error` {key: 'dataError', code: null, message}.
+import { createStore, initialView } from './store.mjs';
+import { loadAttentionJson, normalizeAttention, resultOf } from './attention-data.mjs';
+import { messages, format } from '../i18n.mjs';
+import { adoptStyles } from './resolved-colour.mjs';
+
+// While the error shows, only the error; with own data, no lesson guidance (it needs a model).
+const CSS = `
+.ae-panel.ae-data-failed > :not(.ae-data-error) { display: none !important; }
+.ae-panel.ae-own-data .ae-guide { display: none !important; }
+`;
+
+export const AttentionSource = (Panel) =>
+  class extends Panel {
+    static observedAttributes = [...(Panel.observedAttributes ?? []), 'src'];
+
+    #given = null;
+    #error = ''; // the message shown, '' for none
+    #loading = 0;
+
+    get data() {
+      return this.#given;
+    }
+
+    set data(value) {
+      let norm;
+      try {
+        norm = normalizeAttention(value);
+      } catch (error) {
+        this.#fail(error);
+        return;
+      }
+      this.#given = value;
+      this.#error = '';
+      this.store = createStore({ ...initialView(), lang: this.#lang(), result: resultOf(norm) });
+      this.#showError();
+    }
+
+    attributeChangedCallback(name, before, after) {
+      super.attributeChangedCallback?.(name, before, after);
+      if (name === 'src' && before !== after) this.#load(after);
+    }
+
+    connectedCallback() {
+      super.connectedCallback();
+      this.#showError();
+    }
+
+    async #load(url) {
+      const generation = ++this.#loading;
+      if (!url) return;
+      try {
+        const data = await loadAttentionJson(new URL(url, document.baseURI));
+        if (generation === this.#loading) this.data = data;
+      } catch (error) {
+        if (generation === this.#loading) this.#fail(error);
+      }
+    }
+
+    #lang() {
+      return (this.closest('[lang]')?.lang ?? 'en').startsWith('zh') ? 'zh' : 'en';
+    }
+
+    #fail(error) {
+      this.#given = null;
+      this.#error = format((messages[this.#lang()] ?? messages.en).heatmap.dataError, { message: error.message });
+      this.store = createStore({ ...initialView(), lang: this.#lang() });
+      this.#showError();
+      this.dispatchEvent(
+        new CustomEvent('ae-error', {
+          detail: { key: 'dataError', code: null, message: error.message },
+          bubbles: true,
+          composed: true,
+        }),
+      );
+    }
+
+    // The message in the panel's shadow root (once built), everything else hidden while it shows.
+    #showError() {
+      const panel = this.shadowRoot?.querySelector('.ae-panel');
+      if (!panel) return;
+      let box = panel.querySelector(':scope > p.ae-data-error');
+      if (!box && this.#error) {
+        box = Object.assign(document.createElement('p'), { className: 'error ae-data-error' });
+        box.setAttribute('role', 'alert');
+        box.setAttribute('part', 'error');
+        panel.append(box);
+      }
+      adoptStyles(panel, CSS);
+      panel.classList.toggle('ae-data-failed', Boolean(this.#error));
+      panel.classList.toggle('ae-own-data', Boolean(this.#given || this.#error));
+      if (box) box.textContent = this.#error;
+      if (this.#error) this.dataset.state = 'error';
+      else if (this.dataset.state === 'error') delete this.dataset.state;
+    }
+  };
