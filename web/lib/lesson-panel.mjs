@@ -12,9 +12,12 @@
 //   load()                  if the panel has one (fetching its model): called when the panel comes
 //                           near the window or takes the keyboard focus, whichever is first
 //   newId(prefix)           element ids unique on the page (`${prefix}-0`, `${prefix}-1`, …)
-//   frame(cls)              what every build() starts with: {id, root, title, intro}, and the
-//                           declared controls and guidance under the intro; build() ends with
+//   frame(cls, lines)       what every build() starts with: {id, root, title, intro}, and the
+//                           declared controls and guidance under the intro, then the lines that
+//                           say the panel's state, named in `lines` (below); build() ends with
 //                           this.mount(root) (the panel's shadow root, ./store-element.mjs)
+//   text(tag, cls, parent, key, attrs)   an element whose text is the string `key`, in the
+//                           page's language (set again when it changes; title and intro are)
 //   setState(s) / state     loading | error | ready (and a panel's own steps) mirrored in one
 //                           data-* attribute for tests and styles: data-state, or data-status
 //                           where static stateAttribute = 'status'
@@ -84,6 +87,7 @@ export class LessonPanel extends StoreElement {
   #loadWired = false;
   #guide = null; // the guidance bar's parts, once addGuidance() has run
   #guesses = new Map(); // question key → the reader's guess
+  #texts = []; // [element, string key] of text(): set again when the language changes
 
   connectedCallback() {
     if (!this.#built) {
@@ -121,16 +125,36 @@ export class LessonPanel extends StoreElement {
   }
 
   // A root <div class=cls> (the panel mounts it at the end of build()), an <h2> title that
-  // names the element (labelHostBy), and an intro paragraph under it.
-  frame(cls) {
+  // names the element (labelHostBy), and an intro paragraph under it (the strings `title` and
+  // `intro`); after the controls, the lines named in `lines`, in that order:
+  //   model: <p class=cls-model>, the model the panel reads (panel-model.mjs's modelNote)
+  //   status: <p class=cls-status role=status>, loading …
+  //   error: <div class="error cls-error" role=alert>
+  frame(cls, lines = []) {
     const id = this.newId(cls);
     const root = el('div', cls);
-    const title = el('h2', '', root, { id: `${id}-title`, part: 'title' });
-    const intro = el('p', 'howto', root, { part: 'intro' });
+    const title = this.text('h2', '', root, 'title', { id: `${id}-title`, part: 'title' });
+    const intro = this.text('p', 'howto', root, 'intro', { part: 'intro' });
     labelHostBy(this, title);
     if (this.constructor.controls) this.#buildControls(root, id);
     if (this.constructor.controls || this.constructor.guidance.length) this.addGuidance(intro);
-    return { id, root, title, intro };
+    const line = {
+      model: () => ['modelLine', el('p', `${cls}-model`, root)],
+      status: () => ['status', el('p', `${cls}-status`, root, { role: 'status' })],
+      error: () => ['error', el('div', `error ${cls}-error`, root, { role: 'alert' })],
+    };
+    return { id, root, title, intro, ...Object.fromEntries(lines.map((name) => line[name]())) };
+  }
+
+  text(tag, className, parent, key, attrs = {}) {
+    const node = el(tag, className, parent, attrs);
+    this.#texts.push([node, key]);
+    return node;
+  }
+
+  // The texts of text() in the page's language (./store-element.mjs calls it before a full redraw).
+  relabel() {
+    for (const [node, key] of this.#texts) node.textContent = this.t(key);
   }
 
   // --- declared controls (see the top of this file) ---
