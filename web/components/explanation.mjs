@@ -24,7 +24,7 @@ import { sentenceControl } from '../lib/panel-controls.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
-import { el } from '../lib/dom.mjs';
+import { dataTable, el } from '../lib/dom.mjs';
 import { LESSON as LESSON_PAIR, TIRED_OR_WIDE_AT_END, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 import css from './explanation.css.mjs';
 
@@ -99,54 +99,29 @@ export class Explanation extends LessonPanel {
   // --- structure ---
 
   build() {
-    const { root, title, intro } = this.frame('ae-ex');
-    const modelLine = el('p', 'ae-ex-model', root);
-    const status = el('p', 'ae-ex-status', root, { role: 'status' });
-    const error = el('div', 'error ae-ex-error', root, { role: 'alert' });
-    const answer = el('p', 'ae-ex-answer', root);
+    const p = this.frame('ae-ex', ['model', 'status', 'error']);
+    const { root } = p;
+    p.answer = el('p', 'ae-ex-answer', root);
 
-    const knockTitle = el('h3', '', root);
-    const knockHow = el('p', 'howto', root);
-    const table = el('table', 'ae-ex-table', root);
-    const tableCaption = el('caption', 'visually-hidden', table);
-    const head = el('tr', '', el('thead', '', table));
-    const cols = ['colWord', 'colAttention', 'colEffect'].map(() => el('th', '', head, { scope: 'col' }));
-    const body = el('tbody', '', table);
-    const knockSummary = el('p', 'ae-ex-summary', root);
+    this.text('h3', '', root, 'knockoutTitle');
+    p.knockHow = el('p', 'howto', root);
+    const { table, caption, head, body } = dataTable(root, 'ae-ex-table', { caption: 'visually-hidden' });
+    this.labelled(caption, 'tableCaption');
+    this.headings(head, ['colWord', 'colAttention', 'colEffect']);
+    Object.assign(p, { table, body });
+    p.knockSummary = el('p', 'ae-ex-summary', root);
 
-    const headsTitle = el('h3', '', root);
-    const headsHow = el('p', 'howto', root);
-    headsHow.after(this.group('ae-ex-ablate'));
-    const heads = this.control('ablate').node;
-    const ablation = el('p', 'ae-ex-ablation', root, { 'aria-live': 'polite' });
-    const headsSummary = el('p', 'ae-ex-summary', root);
-    const caption = el('p', 'ae-ex-caption', root);
+    this.text('h3', '', root, 'headsTitle');
+    p.headsHow = el('p', 'howto', root);
+    p.headsHow.after(this.group('ae-ex-ablate'));
+    const heads = (p.heads = this.control('ablate').node);
+    p.ablation = el('p', 'ae-ex-ablation', root, { 'aria-live': 'polite' });
+    p.headsSummary = el('p', 'ae-ex-summary', root);
+    this.text('p', 'ae-ex-caption', root, 'caption');
 
     heads.after(this.control('reset').node); // the group's order: the heads, then Switch all on
     this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      modelLine,
-      status,
-      error,
-      answer,
-      knockTitle,
-      knockHow,
-      table,
-      tableCaption,
-      cols,
-      body,
-      knockSummary,
-      headsTitle,
-      headsHow,
-      heads,
-      ablation,
-      headsSummary,
-      caption,
-      buttons: [],
-      rows: [],
-    };
+    this.#parts = Object.assign(p, { buttons: [], rows: [] });
 
     heads.addEventListener('click', (e) => {
       const button = e.target.closest('button[data-layer]');
@@ -166,15 +141,6 @@ export class Explanation extends LessonPanel {
       this.#generation++;
       this.load();
     }
-    p.title.textContent = this.t('title');
-    p.intro.textContent = this.t('intro');
-    p.tableCaption.textContent = this.t('tableCaption');
-    ['colWord', 'colAttention', 'colEffect'].forEach((key, i) => {
-      p.cols[i].textContent = this.t(key);
-    });
-    p.knockTitle.textContent = this.t('knockoutTitle');
-    p.headsTitle.textContent = this.t('headsTitle');
-    p.caption.textContent = this.t('caption');
     this.#showStatus();
     if (this.#data) this.#render();
     p.modelLine.textContent = modelNote(this.store, this.#modelName, this.#model);

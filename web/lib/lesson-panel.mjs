@@ -17,7 +17,9 @@
 //                           say the panel's state, named in `lines` (below); build() ends with
 //                           this.mount(root) (the panel's shadow root, ./store-element.mjs)
 //   text(tag, cls, parent, key, attrs)   an element whose text is the string `key`, in the
-//                           page's language (set again when it changes; title and intro are)
+//                           page's language (set again when it changes; title and intro are);
+//                           labelled(node, key) the same for an element built otherwise;
+//                           headings(row, keys) the labelled <th scope=col> of a table's head
 //   setState(s) / state     loading | error | ready (and a panel's own steps) mirrored in one
 //                           data-* attribute for tests and styles: data-state, or data-status
 //                           where static stateAttribute = 'status'
@@ -87,7 +89,7 @@ export class LessonPanel extends StoreElement {
   #loadWired = false;
   #guide = null; // the guidance bar's parts, once addGuidance() has run
   #guesses = new Map(); // question key → the reader's guess
-  #texts = []; // [element, string key] of text(): set again when the language changes
+  #texts = []; // [element, string key, attribute] of text() and labelled(): set again when the language changes
 
   connectedCallback() {
     if (!this.#built) {
@@ -147,14 +149,26 @@ export class LessonPanel extends StoreElement {
   }
 
   text(tag, className, parent, key, attrs = {}) {
-    const node = el(tag, className, parent, attrs);
-    this.#texts.push([node, key]);
+    return this.labelled(el(tag, className, parent, attrs), key);
+  }
+
+  // `node`, whose text (or attribute `attr`: an aria-label) is from now on the string `key`.
+  labelled(node, key, attr = null) {
+    this.#texts.push([node, key, attr]);
     return node;
+  }
+
+  // Column headings <th scope=col> in the header row `row`, labelled by the string keys `keys`
+  // (classOf(key): a heading's class).
+  headings(row, keys, classOf = () => '') {
+    return keys.map((key) => this.text('th', classOf(key), row, key, { scope: 'col' }));
   }
 
   // The texts of text() in the page's language (./store-element.mjs calls it before a full redraw).
   relabel() {
-    for (const [node, key] of this.#texts) node.textContent = this.t(key);
+    for (const [node, key, attr] of this.#texts)
+      if (attr) node.setAttribute(attr, this.t(key));
+      else node.textContent = this.t(key);
   }
 
   // --- declared controls (see the top of this file) ---
