@@ -3,6 +3,7 @@
 //   svgNode('rect', {x: 0, width: 4}, parent, 'text')   an SVG element, with optional text
 //   field(parent, 'select', id, {}, 'field inline')     a control and its <label> in a <div class=field>
 //   dataTable(parent, 'cls', {id, scroll})              {table, caption, head, body} of a table
+//   weightBar('cls', w, parent)                         a bar as wide as the weight w of its cell
 //   rowKey(key, from, last) / focusRow(rows, j)         a list of rows that is one tab stop
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -44,6 +45,14 @@ export function dataTable(parent, className, { id, scroll, caption = '' } = {}) 
     head: el('tr', '', el('thead', '', table)),
     body: el('tbody', '', table),
   };
+}
+
+// A <span class=className> w (0…1, clamped) of its cell's width: the CSS variable --w, set
+// through the CSSOM (CSP-safe; no inline style attribute).
+export function weightBar(className, w, parent = null) {
+  const bar = el('span', className, parent);
+  bar.style.setProperty('--w', String(Math.max(0, Math.min(1, w))));
+  return bar;
 }
 
 // The row a key moves to in a list that is one tab stop (the layer's stages, the Q·K·V rows, the

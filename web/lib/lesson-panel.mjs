@@ -152,7 +152,8 @@ export class LessonPanel extends StoreElement {
     return this.labelled(el(tag, className, parent, attrs), key);
   }
 
-  // `node`, whose text (or attribute `attr`: an aria-label) is from now on the string `key`.
+  // `node`, whose text (or attribute `attr`: an aria-label) is from now on the string `key`
+  // (or what the function `key` gives: a string with parameters).
   labelled(node, key, attr = null) {
     this.#texts.push([node, key, attr]);
     return node;
@@ -166,9 +167,11 @@ export class LessonPanel extends StoreElement {
 
   // The texts of text() in the page's language (./store-element.mjs calls it before a full redraw).
   relabel() {
-    for (const [node, key, attr] of this.#texts)
-      if (attr) node.setAttribute(attr, this.t(key));
-      else node.textContent = this.t(key);
+    for (const [node, key, attr] of this.#texts) {
+      const said = typeof key === 'function' ? key() : this.t(key);
+      if (attr) node.setAttribute(attr, said);
+      else node.textContent = said;
+    }
   }
 
   // --- declared controls (see the top of this file) ---
