@@ -456,8 +456,7 @@ export class CausalMask extends LessonPanel {
     const wanted = this.value('window');
     p.winStatus.textContent = !w.model && w.loading ? this.t('loadingEncoder') : '';
     p.winText.textContent = p.winNote.textContent = '';
-    p.winOutput.textContent = this.t('windowValue', { w: wanted, seen: 2 * wanted - 1 });
-    p.winInput.setAttribute('aria-valuetext', p.winOutput.textContent);
+    this.#showWindowSize(wanted, 'windowValue');
     const fail = (error) => {
       p.winError.textContent = error ? this.t(error.key, error.params) : '';
       p.winRow.replaceChildren();
@@ -469,28 +468,16 @@ export class CausalMask extends LessonPanel {
     try {
       full = w.full[sentence] ??= w.model.analyzePacked(sentence, { topK: 3 });
       p.winInput.max = full.n; // w = n: every pair is within the window, i.e. no window at all
-      const size = Math.min(wanted, full.n);
-      run = w.model.analyzePacked(sentence, { window: size, topK: 3 });
+      run = w.model.analyzePacked(sentence, { window: Math.min(wanted, full.n), topK: 3 });
     } catch (error) {
       return fail({ key: 'runError', params: { message: error.message } });
     }
     fail(null);
     const size = Math.min(wanted, full.n);
-    p.winOutput.textContent = this.t(size >= full.n ? 'windowFull' : 'windowValue', { w: size, seen: 2 * size - 1 });
-    p.winInput.setAttribute('aria-valuetext', p.winOutput.textContent);
-    const { layer, head } = coreferenceHead(w.model.config, FALLBACK_VIEW);
+    this.#showWindowSize(size, size >= full.n ? 'windowFull' : 'windowValue');
     const it = full.prediction.position;
     const referent = full.tokens.findIndex((t, j) => t === full.prediction.token && j !== it);
-    const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, it);
-    const table = drawMatrix(p.winRow, {
-      rows: [run.tokens[it]],
-      cols: run.tokens,
-      values,
-      rowOffset: it,
-      caption: this.t('windowCaption', { layer: layer + 1, head: head + 1, w: size }),
-    });
-    for (const th of table.querySelectorAll('thead th'))
-      th.classList.toggle('ae-nm-top', th.dataset.col === String(referent));
+    const values = this.#drawWindowRow(run, it, referent, size);
     const distance = referent >= 0 ? Math.abs(it - referent) : -1;
     const reaches = referent >= 0 && distance < size;
     Object.assign(p.winSection.dataset, {
@@ -507,6 +494,36 @@ export class CausalMask extends LessonPanel {
       fullPrediction: full.prediction.token,
       fullProbability: String(full.prediction.probability),
     });
+    this.#sayWindow({ full, run, it, referent, distance, reaches, size });
+  }
+
+  // The window slider's value, spelled out (w, and the 2w − 1 words a word sees) for it and the screen reader.
+  #showWindowSize(size, key) {
+    const { winOutput, winInput } = this.#parts;
+    winOutput.textContent = this.t(key, { w: size, seen: 2 * size - 1 });
+    winInput.setAttribute('aria-valuetext', winOutput.textContent);
+  }
+
+  // The row of "it" (position it) in the coreference head under the window, the referent's
+  // column marked; returns the row's weights.
+  #drawWindowRow(run, it, referent, size) {
+    const { layer, head } = coreferenceHead(this.#win.model.config, FALLBACK_VIEW);
+    const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, it);
+    const table = drawMatrix(this.#parts.winRow, {
+      rows: [run.tokens[it]],
+      cols: run.tokens,
+      values,
+      rowOffset: it,
+      caption: this.t('windowCaption', { layer: layer + 1, head: head + 1, w: size }),
+    });
+    for (const th of table.querySelectorAll('thead th'))
+      th.classList.toggle('ae-nm-top', th.dataset.col === String(referent));
+    return values;
+  }
+
+  // Whether the window still links "it" with its referent, and what the answer did.
+  #sayWindow({ full, run, it, referent, distance, reaches, size }) {
+    const p = this.#parts;
     const params = {
       it: run.tokens[it],
       itPos: it + 1,
@@ -521,21 +538,14 @@ export class CausalMask extends LessonPanel {
       relay: run.layers.length * (size - 1),
       layers: run.layers.length,
     };
+    const same = run.prediction.token === full.prediction.token;
     if (referent < 0) p.winText.textContent = this.t('windowNoReferent', params);
     else if (reaches) p.winText.textContent = this.t('windowReaches', params);
-    else
-      p.winText.textContent = this.t(
-        run.prediction.token === full.prediction.token ? 'windowCutSame' : 'windowCut',
-        params,
-      );
+    else p.winText.textContent = this.t(same ? 'windowCutSame' : 'windowCut', params);
     // Through the layers a word can still pass information on, at most layers × (w − 1) positions.
     if (referent >= 0 && !reaches)
       p.winNote.textContent = this.t(
-        params.relay < distance
-          ? 'windowNoRelay'
-          : run.prediction.token === full.prediction.token
-            ? 'windowRelaySame'
-            : 'windowRelay',
+        params.relay < distance ? 'windowNoRelay' : same ? 'windowRelaySame' : 'windowRelay',
         params,
       );
   }
