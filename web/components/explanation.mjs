@@ -425,55 +425,42 @@ export class Explanation extends LessonPanel {
     const rows = [];
     p.buttons = [];
     for (let l = 0; l < d.nLayers; l++) {
-      const row = document.createElement('div');
-      row.className = 'ae-ex-layer';
-      const label = document.createElement('span');
-      label.className = 'ae-ex-layer-label';
-      label.setAttribute('aria-hidden', 'true');
-      label.textContent = this.t('layerN', { i: l + 1 });
-      row.append(label);
-      for (let h = 0; h < d.nHeads; h++) {
-        const s = d.singles[l * d.nHeads + h];
-        const coref = l === d.layer && h === d.head;
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.className = 'ae-ex-head';
-        Object.assign(button.dataset, {
-          layer: l,
-          head: h,
-          delta: String(s.delta),
-          attention: s.attention === null ? '' : String(s.attention),
-        });
-        if (coref) button.classList.add('coref');
-        const name = document.createElement('span');
-        name.className = 'ae-ex-head-name';
-        name.textContent = this.t('headN', { i: h + 1 }) + (coref ? ` · ${this.t('corefBadge')}` : '');
-        const attention = document.createElement('span');
-        attention.className = 'ae-ex-head-attention';
-        attention.textContent = s.attention === null ? this.t('noReferent') : s.attention.toFixed(3);
-        const effect = document.createElement('span');
-        effect.className = 'ae-ex-head-effect';
-        effect.textContent = signed(s.delta);
-        button.append(name, attention, effect);
-        button.setAttribute(
-          'aria-label',
-          this.t('headButton', {
-            layer: l + 1,
-            head: h + 1,
-            coref: coref ? this.t('corefSuffix') : '',
-            word: d.word,
-            attention: attention.textContent,
-            delta: signed(s.delta),
-          }),
-        );
-        row.append(button);
-        p.buttons.push(button);
-      }
+      const row = el('div', 'ae-ex-layer');
+      el('span', 'ae-ex-layer-label', row, { 'aria-hidden': 'true' }, this.t('layerN', { i: l + 1 }));
+      for (let h = 0; h < d.nHeads; h++) p.buttons.push(this.#headButton(row, d, l, h));
       rows.push(row);
     }
     p.heads.replaceChildren(...rows);
     p.headsHow.textContent = `${this.t('headsHowTo', { word: d.word })} ${this.t('headsMarks')}`;
+    this.#summarizeHeads(d);
+  }
 
+  // Head (l, h)'s switch: its name, the attention it gives the referent, the effect of
+  // switching it off alone; spoken as one label.
+  #headButton(row, d, l, h) {
+    const s = d.singles[l * d.nHeads + h];
+    const coref = l === d.layer && h === d.head;
+    const button = el('button', 'ae-ex-head', row, { type: 'button' });
+    Object.assign(button.dataset, {
+      layer: l,
+      head: h,
+      delta: String(s.delta),
+      attention: s.attention === null ? '' : String(s.attention),
+    });
+    if (coref) button.classList.add('coref');
+    const name = this.t('headN', { i: h + 1 }) + (coref ? ` · ${this.t('corefBadge')}` : '');
+    el('span', 'ae-ex-head-name', button, {}, name);
+    const attention = s.attention === null ? this.t('noReferent') : s.attention.toFixed(3);
+    el('span', 'ae-ex-head-attention', button, {}, attention);
+    el('span', 'ae-ex-head-effect', button, {}, signed(s.delta));
+    const said = { layer: l + 1, head: h + 1, coref: coref ? this.t('corefSuffix') : '', word: d.word };
+    button.setAttribute('aria-label', this.t('headButton', { ...said, attention, delta: signed(s.delta) }));
+    return button;
+  }
+
+  // Which head gives the referent the most attention and which matters most alone; they are marked.
+  #summarizeHeads(d) {
+    const p = this.#parts;
     const withReferent = d.singles.filter((s) => s.attention !== null);
     const strongest = withReferent.reduce((a, b) => (b.attention > a.attention ? b : a), withReferent[0] ?? null);
     const biggest = d.singles.reduce((a, b) => (Math.abs(b.delta) > Math.abs(a.delta) ? b : a), d.singles[0]);
