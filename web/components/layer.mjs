@@ -126,11 +126,7 @@ export class LayerPanel extends LessonPanel {
   #draw() {
     const p = this.#parts;
     const { result, lang } = this.store.get();
-    const ready = Boolean(result?.layers?.length);
-    p.waiting.hidden = ready;
-    p.body.hidden = !ready;
-    this.setState(ready ? 'ready' : 'loading');
-    if (!ready) return;
+    if (!this.showWhenReady(Boolean(result?.layers?.length), p)) return;
     this.#checkNorm();
     const tokens = [...result.tokens];
     const n = tokens.length;

@@ -146,11 +146,7 @@ export class MultiHead extends LessonPanel {
   #draw() {
     const p = this.#parts;
     const { result, lang } = this.store.get();
-    const ok = Boolean(result?.layers?.length);
-    p.waiting.hidden = ok;
-    p.body.hidden = !ok;
-    this.setState(ok ? 'ready' : 'loading');
-    if (!ok) return;
+    if (!this.showWhenReady(Boolean(result?.layers?.length), p)) return;
     const tokens = [...result.tokens];
     const { token: i, layer: layerIndex } = this.values();
     const key = JSON.stringify([tokens, layerIndex, i, lang, Boolean(this.#engine)]);

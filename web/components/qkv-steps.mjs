@@ -271,10 +271,7 @@ export class QkvSteps extends LessonPanel {
     const p = this.#parts;
     const { result, layer, head: headIndex, scale } = this.store.get();
     const head = result?.layers?.[layer]?.selfAttention.heads[headIndex];
-    p.waiting.hidden = Boolean(head);
-    p.body.hidden = !head;
-    this.setState(head ? 'ready' : 'loading');
-    if (!head) {
+    if (!this.showWhenReady(Boolean(head), p)) {
       this.#mark(null);
       return;
     }

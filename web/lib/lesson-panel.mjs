@@ -23,6 +23,7 @@
 //   setState(s) / state     loading | error | ready (and a panel's own steps) mirrored in one
 //                           data-* attribute for tests and styles: data-state, or data-status
 //                           where static stateAttribute = 'status'
+//   showWhenReady(ready, {waiting, body})   a panel drawn from the run: waiting until it is there
 //   addGuidance(after)      Show me, Reset and the Predict-then-reveal question, after the element
 //                           `after` (frame() adds it for a declared panel); see the guidance section
 //
@@ -163,6 +164,15 @@ export class LessonPanel extends StoreElement {
   // (classOf(key): a heading's class).
   headings(row, keys, classOf = () => '') {
     return keys.map((key) => this.text('th', classOf(key), row, key, { scope: 'col' }));
+  }
+
+  // A panel drawn from the main view's run: `waiting` is shown until the run is `ready`, then
+  // `body`; the state says which. Returns `ready`.
+  showWhenReady(ready, { waiting, body }) {
+    waiting.hidden = ready;
+    body.hidden = !ready;
+    this.setState(ready ? 'ready' : 'loading');
+    return ready;
   }
 
   // The texts of text() in the page's language (./store-element.mjs calls it before a full redraw).
