@@ -2,18 +2,15 @@
 // (tracedAttentionBytes), the packed analysis (TrainedModel.analyzePacked) and the in-wasm
 // timings (ModelBench). Timings are not asserted; what they report about the work done is.
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { loadNodeBenchEngine, loadNodeEngine, shippedModel } from './helpers.mjs';
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
 const LESSON = PAIR.tired;
 
-let engine, benchEngine; // the page's module, the benchmarks' (attention_bench)
-before(async () => {
-  engine = await loadNodeEngine();
-  benchEngine = await loadNodeBenchEngine();
-});
+const engine = await loadNodeEngine(); // the page's module
+const benchEngine = await loadNodeBenchEngine(); // the benchmarks' (attention_bench)
 
 test('tracedAttentionBytes is the size of the trace the traced kernel returns', () => {
   for (const [n, d] of [

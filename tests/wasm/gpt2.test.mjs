@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 
-import { loadNodeEngine, root } from './helpers.mjs';
+import { loadNodeEngine, maxScaledDiff, root } from './helpers.mjs';
 
 const GOLDEN_VERSION = 1;
 const TOLERANCE = 1e-4; // max |wasm − reference| / max |reference| per tensor
@@ -55,17 +55,7 @@ function widened(layers, heads, positions) {
   return { config: JSON.stringify(config), weights };
 }
 
-function relativeError(actual, expectedRows) {
-  const expected = expectedRows.flat(Infinity);
-  assert.equal(actual.length, expected.length);
-  let worst = 0,
-    scale = 1e-30;
-  for (let i = 0; i < expected.length; i++) {
-    worst = Math.max(worst, Math.abs(actual[i] - expected[i]));
-    scale = Math.max(scale, Math.abs(expected[i]));
-  }
-  return worst / scale;
-}
+const relativeError = (actual, expectedRows) => maxScaledDiff(actual, expectedRows.flat(Infinity));
 
 describe('GPT-2 checkpoints in wasm', () => {
   let engine, model;

@@ -1,5 +1,6 @@
 // Shared set-up for the wasm tests: the engine loaded in Node, and fixtures produced by the
 // native build (build/native/make_fixtures), so that both builds are compared on the same inputs.
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -79,6 +80,19 @@ export function compareArrays(actual, expected, { atol, rtol }) {
   }
   const ok = worst.ratio <= 1;
   return { ok, maxRatio: worst.ratio, detail: ok ? '' : `[${worst.index}] wasm ${worst.a} vs native ${worst.e}` };
+}
+
+// Largest |actual − expected| relative to the largest |expected| (of equal lengths): FMA and
+// another summation order move a K-term sum by a few ulp of its largest partial sums.
+export function maxScaledDiff(actual, expected) {
+  assert.equal(actual.length, expected.length);
+  let worst = 0,
+    scale = 1e-30; // all zeros: 0, not 0/0
+  for (let i = 0; i < expected.length; i++) {
+    worst = Math.max(worst, Math.abs(actual[i] - expected[i]));
+    scale = Math.max(scale, Math.abs(expected[i]));
+  }
+  return worst / scale;
 }
 
 // The files of a shipped model (web/models/<name>), as loadTrainedModel takes them.

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { build, loadNodeEngine } from './helpers.mjs';
+import { build, loadNodeEngine, maxScaledDiff } from './helpers.mjs';
 
 const engine = await loadNodeEngine();
 // The default tile: fused multiply-add in the relaxed build, mul + add in the SIMD128 one.
@@ -19,14 +19,6 @@ function gemmReference(a, b, m, n, k, transposeB) {
       c[i * n + j] = s;
     }
   return c;
-}
-
-function maxRelDiff(x, y) {
-  let worst = 0,
-    scale = 0;
-  for (let i = 0; i < y.length; i++)
-    ((worst = Math.max(worst, Math.abs(x[i] - y[i]))), (scale = Math.max(scale, Math.abs(y[i]))));
-  return worst / scale;
 }
 
 test('the build lists its GEMM variants, the fastest SIMD tile first', () => {
@@ -56,7 +48,7 @@ test('every GEMM variant matches a plain JS product, both layouts of B', () => {
       const expected = gemmReference(ws.a, ws.b, m, n, k, transposeB);
       for (const name of engine.gemmKernelNames()) {
         ws.gemm(name, m, n, k, transposeB);
-        const diff = maxRelDiff(ws.c.subarray(0, m * n), expected);
+        const diff = maxScaledDiff(ws.c.subarray(0, m * n), expected);
         assert.ok(diff < 1e-5, `${name} ${m}×${n}×${k} transposeB=${transposeB}: relative difference ${diff}`);
       }
     }
@@ -77,7 +69,7 @@ test('fused and traced attention agree on random data, causal and windowed', () 
     ws.attentionTraced(n, d, causal, window);
     const traced = ws.c.slice(0, n * d);
     ws.attentionFused(n, d, causal, window);
-    const diff = maxRelDiff(ws.c.subarray(0, n * d), traced);
+    const diff = maxScaledDiff(ws.c.subarray(0, n * d), traced);
     assert.ok(diff < 1e-5, `causal=${causal} window=${window}: relative difference ${diff}`);
   }
   ws.delete();

@@ -10,22 +10,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { chooseModule, relaxedSimdSupported } from '../../web/lib/engine.mjs';
-import { modulePath, root } from './helpers.mjs';
+import { maxScaledDiff, modulePath, root } from './helpers.mjs';
 
 const FLAG = '--experimental-wasm-relaxed-simd';
 const node = (args) => execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
 const results = (flags, build) => JSON.parse(node([...flags, path.join(root, 'tests/wasm/module-results.mjs'), build]));
-
-// Relative to the largest |value| of the array: FMA rounds each multiply-add once instead of
-// twice, so a K-term sum moves by a few ulp of its largest partial sums.
-function maxScaledDiff(a, b) {
-  assert.equal(a.length, b.length);
-  let worst = 0,
-    scale = 0;
-  for (let i = 0; i < a.length; i++)
-    ((worst = Math.max(worst, Math.abs(a[i] - b[i]))), (scale = Math.max(scale, Math.abs(b[i]))));
-  return worst / scale;
-}
 
 test("both builds are shipped, each as the page's module and the full one", () => {
   for (const build of ['relaxed', 'simd128', 'full-relaxed', 'full'])

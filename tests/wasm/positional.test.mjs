@@ -2,14 +2,11 @@
 // here in double precision as an independent reference; the word-order grammar from JS; and
 // bad arguments becoming Errors.
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { loadNodeEngine } from './helpers.mjs';
 
-let engine;
-before(async () => {
-  engine = await loadNodeEngine();
-});
+const engine = await loadNodeEngine();
 
 test('sinusoidalTable(n, d) is sin/cos of p / 10000^(2i/d), row-major n×d', () => {
   for (const [n, d] of [

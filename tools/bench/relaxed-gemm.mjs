@@ -255,54 +255,28 @@ export function buildRelaxedGemm({ mr = MR_DEFAULT, outDir = path.join(root, 'bu
   return built;
 }
 
+// A wasm module exporting one function `f` of type (params) → (results) whose body (its
+// locals and code, `end` included) is `body`.
+function oneFunctionModule(params, results, body) {
+  return Uint8Array.from([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // \0asm, version 1
+    ...[0x01, 4 + params.length + results.length, 0x01, 0x60, params.length, ...params, results.length, ...results], // its type
+    ...[0x03, 0x02, 0x01, 0x00], // one function of that type
+    ...[0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00], // export "f"
+    ...[0x0a, body.length + 2, 0x01, body.length, ...body], // its code
+  ]);
+}
+
+const V128 = 0x7b;
+const F32 = 0x7d;
+
 // A tiny module using f32x4.relaxed_madd, for WebAssembly.validate: true when this engine
 // accepts relaxed SIMD (Chromium; Node 20 only with --experimental-wasm-relaxed-simd).
-export const RELAXED_PROBE = Uint8Array.from([
-  0x00,
-  0x61,
-  0x73,
-  0x6d,
-  0x01,
-  0x00,
-  0x00,
-  0x00, // \0asm, version 1
-  0x01,
-  0x08,
-  0x01,
-  0x60,
-  0x03,
-  0x7b,
-  0x7b,
-  0x7b,
-  0x01,
-  0x7b, // type: (v128 v128 v128) → v128
-  0x03,
-  0x02,
-  0x01,
-  0x00, // one function of that type
-  0x07,
-  0x05,
-  0x01,
-  0x01,
-  0x66,
-  0x00,
-  0x00, // export "f"
-  0x0a,
-  0x0d,
-  0x01,
-  0x0b,
-  0x00,
-  0x20,
-  0x00,
-  0x20,
-  0x01,
-  0x20,
-  0x02, // local.get 0 1 2
-  0xfd,
-  0x85,
-  0x02,
-  0x0b, // f32x4.relaxed_madd (0xfd 261), end
-]);
+export const RELAXED_PROBE = oneFunctionModule(
+  [V128, V128, V128],
+  [V128],
+  [0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x85, 0x02, 0x0b], // no locals; local.get 0 1 2; f32x4.relaxed_madd; end
+);
 export const relaxedSimdSupported = () => WebAssembly.validate(RELAXED_PROBE);
 
 // Whether relaxed_madd runs fused on this engine and CPU: (1+2⁻²³)(1−2⁻²³) − 1 is −2⁻⁴⁶ with
@@ -331,39 +305,7 @@ export async function relaxedMaddIsFused() {
     0x00, // f32x4.extract_lane 0
     0x0b, // end
   ];
-  const bytes = Uint8Array.from([
-    0x00,
-    0x61,
-    0x73,
-    0x6d,
-    0x01,
-    0x00,
-    0x00,
-    0x00,
-    0x01,
-    0x05,
-    0x01,
-    0x60,
-    0x00,
-    0x01,
-    0x7d, // type: () → f32
-    0x03,
-    0x02,
-    0x01,
-    0x00,
-    0x07,
-    0x05,
-    0x01,
-    0x01,
-    0x66,
-    0x00,
-    0x00, // export "f"
-    0x0a,
-    body.length + 2,
-    0x01,
-    body.length,
-    ...body,
-  ]);
+  const bytes = oneFunctionModule([], [F32], body);
   const { instance } = await WebAssembly.instantiate(bytes);
   return instance.exports.f() !== 0;
 }

@@ -133,8 +133,7 @@ export class CausalMask extends LessonPanel {
     if (!this.#win.model) this.loadWhenNear(() => this.#ensureWindowModel(), this.#parts.winSection, '200px 0px');
   }
 
-  storeChanged(full) {
-    if (full) this.#label();
+  storeChanged() {
     if ((this.#model || this.#loading) && modelOutdated(this.store, MODEL, this.#modelName, this.#model)) {
       this.#model = this.#loading = this.#runs = null; // the page's model changed: run the other one
       this.load();
@@ -147,87 +146,44 @@ export class CausalMask extends LessonPanel {
   }
 
   build() {
-    const { root, title, intro } = this.frame('ae-cm');
-    const modelLine = el('p', 'ae-cm-model', root);
-    const status = el('p', 'ae-cm-status', root, { role: 'status' });
-    const error = el('div', 'error ae-cm-error', root, { role: 'alert' });
-    const answer = el('p', 'ae-cm-answer', root);
+    const p = this.frame('ae-cm', ['model', 'status', 'error']);
+    const { root } = p;
+    p.answer = el('p', 'ae-cm-answer', root);
     const matrices = el('div', 'ae-cm-compare', root);
-    const scores = el('div', 'ae-cm-scores', matrices);
-    const weights = el('div', 'ae-cm-weights', matrices);
-    const maskText = el('p', 'ae-cm-verdict', root);
+    p.scores = el('div', 'ae-cm-scores', matrices);
+    p.weights = el('div', 'ae-cm-weights', matrices);
+    p.maskText = el('p', 'ae-cm-verdict', root);
+    p.it = this.#pairOfRows(root, 'itTitle', { 'aria-live': 'polite' });
+    p.decision = this.#pairOfRows(root, 'decisionTitle');
 
-    const itTitle = el('h3', '', root);
-    const itHow = el('p', 'howto', root);
-    const itRows = el('div', 'ae-cm-compare', root);
-    const itOwn = el('div', '', itRows);
-    const itPartner = el('div', '', itRows);
-    const itText = el('p', 'ae-cm-verdict', root, { 'aria-live': 'polite' });
-
-    const decisionTitle = el('h3', '', root);
-    const decisionHow = el('p', 'howto', root);
-    const decisionRows = el('div', 'ae-cm-compare', root);
-    const decisionOwn = el('div', '', decisionRows);
-    const decisionPartner = el('div', '', decisionRows);
-    const decisionText = el('p', 'ae-cm-verdict', root);
-
-    const encTitle = el('h3', '', root);
+    this.text('h3', '', root, 'encoderTitle');
     const encList = el('ul', 'ae-cm-kinds', root);
-    const encoder = el('li', '', encList);
-    const decoder = el('li', '', encList);
+    for (const key of ['encoder', 'decoder']) this.text('li', '', encList, key);
 
-    const winSection = el('div', 'ae-cm-window', root);
-    const winTitle = el('h3', '', winSection);
-    const winHow = el('p', 'howto', winSection);
-    winHow.after(this.group(WINDOW));
-    const winInput = this.control('window').node;
-    const winOutput = el('output', 'ae-cm-window-value', null, { for: winInput.id });
-    winInput.after(winOutput);
-    const winStatus = el('p', 'ae-cm-status', winSection, { role: 'status' });
-    const winError = el('div', 'error ae-cm-error', winSection, { role: 'alert' });
-    const winRow = el('div', '', winSection);
-    const winText = el('p', 'ae-cm-verdict', winSection, { 'aria-live': 'polite' });
-    const winNote = el('p', 'howto', winSection);
-
+    const winSection = (p.winSection = el('div', 'ae-cm-window', root));
+    this.text('h3', '', winSection, 'windowTitle');
+    this.text('p', 'howto', winSection, 'windowHowTo').after(this.group(WINDOW));
+    p.winInput = this.control('window').node;
+    p.winOutput = el('output', 'ae-cm-window-value', null, { for: p.winInput.id });
+    p.winInput.after(p.winOutput);
+    p.winStatus = el('p', 'ae-cm-status', winSection, { role: 'status' });
+    p.winError = el('div', 'error ae-cm-error', winSection, { role: 'alert' });
+    p.winRow = el('div', '', winSection);
+    p.winText = el('p', 'ae-cm-verdict', winSection, { 'aria-live': 'polite' });
+    p.winNote = el('p', 'howto', winSection);
     this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      status,
-      modelLine,
-      error,
-      answer,
-      scores,
-      weights,
-      maskText,
-      itTitle,
-      itHow,
-      itRows,
-      itOwn,
-      itPartner,
-      itText,
-      decisionTitle,
-      decisionHow,
-      decisionRows,
-      decisionOwn,
-      decisionPartner,
-      decisionText,
-      encTitle,
-      encoder,
-      decoder,
-      winSection,
-      winTitle,
-      winHow,
-      winInput,
-      winOutput,
-      winStatus,
-      winError,
-      winRow,
-      winText,
-      winNote,
-    };
+    this.#parts = p;
 
     winSection.addEventListener('focusin', () => this.#ensureWindowModel(), { once: true });
+  }
+
+  // A titled pair of rows side by side (the sentence's and its tired/wide partner's) over a verdict.
+  #pairOfRows(root, titleKey, verdictAttrs) {
+    const title = this.text('h3', '', root, titleKey);
+    const how = el('p', 'howto', root);
+    const rows = el('div', 'ae-cm-compare', root);
+    const [own, partner] = [el('div', '', rows), el('div', '', rows)];
+    return { title, how, rows, own, partner, text: el('p', 'ae-cm-verdict', root, verdictAttrs) };
   }
 
   // --- guidance (LessonPanel): Show me, Reset, the question ---
@@ -237,7 +193,7 @@ export class CausalMask extends LessonPanel {
   showMe() {
     const head = this.#model && coreferenceHead(this.#model.config);
     if (!head) return null;
-    return { controls: { sentence: DEFAULT_SENTENCE, mask: true, ...head }, reveal: this.#parts.itTitle };
+    return { controls: { sentence: DEFAULT_SENTENCE, mask: true, ...head }, reveal: this.#parts.it.title };
   }
 
   // The head the panel opens on: the decoder's coreference head, once the decoder is loaded.
@@ -262,7 +218,7 @@ export class CausalMask extends LessonPanel {
       key: `see|${sentence}|${mask}`, // a new experiment asks again
       text: this.t('guessSee', { adjective: pair.adjective }),
       choices: ['yes', 'no'].map((value) => ({ value, label: this.t(value) })),
-      hide: [p.answer, p.weights, p.scores, p.maskText, p.itOwn, p.itPartner, p.itText],
+      hide: [p.answer, p.weights, p.scores, p.maskText, p.it.own, p.it.partner, p.it.text],
       answer: () => {
         const own = this.#runs?.own;
         const it = own ? own.tokens.indexOf(IT) : -1;
@@ -337,19 +293,6 @@ export class CausalMask extends LessonPanel {
     this.#render();
   }
 
-  #label() {
-    const p = this.#parts;
-    p.title.textContent = this.t('title');
-    p.intro.textContent = this.t('intro');
-    p.itTitle.textContent = this.t('itTitle');
-    p.decisionTitle.textContent = this.t('decisionTitle');
-    p.encTitle.textContent = this.t('encoderTitle');
-    p.encoder.textContent = this.t('encoder');
-    p.decoder.textContent = this.t('decoder');
-    p.winTitle.textContent = this.t('windowTitle');
-    p.winHow.textContent = this.t('windowHowTo');
-  }
-
   #render() {
     const p = this.#parts;
     if (!p) return;
@@ -362,8 +305,9 @@ export class CausalMask extends LessonPanel {
     this.#renderWindow();
     const runs = this.#model && !hard ? this.#runs : null;
     this.toggleAttribute('data-empty', !runs);
-    for (const node of [p.answer, p.maskText, p.itHow, p.itText, p.decisionHow, p.decisionText]) node.textContent = '';
-    for (const node of [p.scores, p.weights, p.itOwn, p.itPartner, p.decisionOwn, p.decisionPartner])
+    for (const node of [p.answer, p.maskText, p.it.how, p.it.text, p.decision.how, p.decision.text])
+      node.textContent = '';
+    for (const node of [p.scores, p.weights, p.it.own, p.it.partner, p.decision.own, p.decision.partner])
       node.replaceChildren();
     if (!runs) return;
     this.#renderMatrices(runs);
@@ -421,15 +365,15 @@ export class CausalMask extends LessonPanel {
     delete this.dataset.identical;
     delete this.dataset.identicalAll;
     const pos = own.tokens.findIndex((t) => t.trim() === IT); // a BPE token carries its space: " it"
-    if (pos < 0) return void (p.itText.textContent = this.t('itMissing'));
-    if (!partner) return void (p.itText.textContent = this.t('noPair'));
+    if (pos < 0) return void (p.it.text.textContent = this.t('itMissing'));
+    if (!partner) return void (p.it.text.textContent = this.t('noPair'));
     const { layer, head } = this.values();
     const other = adjective === 'tired' ? 'wide' : 'tired';
     const rowOf = (run, l, h) => row(run.layers[l].selfAttention.heads[h].weights, run.n, pos);
-    p.itHow.textContent = this.t('itHowTo', { pos: pos + 1 });
+    p.it.how.textContent = this.t('itHowTo', { pos: pos + 1 });
     for (const [host, run, which] of [
-      [p.itOwn, own, adjective],
-      [p.itPartner, partner, other],
+      [p.it.own, own, adjective],
+      [p.it.partner, partner, other],
     ])
       drawMatrix(host, {
         rows: [IT],
@@ -448,7 +392,7 @@ export class CausalMask extends LessonPanel {
     this.dataset.identical = String(here.same);
     this.dataset.identicalAll = String(all);
     this.dataset.itPosition = pos;
-    p.itText.textContent =
+    p.it.text.textContent =
       here.same && all
         ? this.t('itSame', { prefix: own.tokens.slice(0, pos + 1).join(' ') })
         : here.same
@@ -463,11 +407,11 @@ export class CausalMask extends LessonPanel {
     const last = own.tokens[pos];
     const { layer, head } = this.values();
     const other = adjective === 'tired' ? 'wide' : 'tired';
-    p.decisionHow.textContent = this.t('decisionHowTo', { last, pos: pos + 1 });
+    p.decision.how.textContent = this.t('decisionHowTo', { last, pos: pos + 1 });
     const tops = [];
     for (const [host, run, which] of [
-      [p.decisionOwn, own, adjective],
-      [p.decisionPartner, partner, other],
+      [p.decision.own, own, adjective],
+      [p.decision.partner, partner, other],
     ]) {
       const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, run.prediction.position);
       const caption = this.t('decisionCaption', {
@@ -492,7 +436,7 @@ export class CausalMask extends LessonPanel {
     }
     const differs = !compareRows(tops[0].values, tops[1].values).same;
     this.dataset.answerRowsDiffer = String(differs);
-    p.decisionText.textContent = this.t('decisionText', {
+    p.decision.text.textContent = this.t('decisionText', {
       a: this.t(adjective),
       b: this.t(other),
       topA: tops[0].token,
@@ -512,8 +456,7 @@ export class CausalMask extends LessonPanel {
     const wanted = this.value('window');
     p.winStatus.textContent = !w.model && w.loading ? this.t('loadingEncoder') : '';
     p.winText.textContent = p.winNote.textContent = '';
-    p.winOutput.textContent = this.t('windowValue', { w: wanted, seen: 2 * wanted - 1 });
-    p.winInput.setAttribute('aria-valuetext', p.winOutput.textContent);
+    this.#showWindowSize(wanted, 'windowValue');
     const fail = (error) => {
       p.winError.textContent = error ? this.t(error.key, error.params) : '';
       p.winRow.replaceChildren();
@@ -525,28 +468,16 @@ export class CausalMask extends LessonPanel {
     try {
       full = w.full[sentence] ??= w.model.analyzePacked(sentence, { topK: 3 });
       p.winInput.max = full.n; // w = n: every pair is within the window, i.e. no window at all
-      const size = Math.min(wanted, full.n);
-      run = w.model.analyzePacked(sentence, { window: size, topK: 3 });
+      run = w.model.analyzePacked(sentence, { window: Math.min(wanted, full.n), topK: 3 });
     } catch (error) {
       return fail({ key: 'runError', params: { message: error.message } });
     }
     fail(null);
     const size = Math.min(wanted, full.n);
-    p.winOutput.textContent = this.t(size >= full.n ? 'windowFull' : 'windowValue', { w: size, seen: 2 * size - 1 });
-    p.winInput.setAttribute('aria-valuetext', p.winOutput.textContent);
-    const { layer, head } = coreferenceHead(w.model.config, FALLBACK_VIEW);
+    this.#showWindowSize(size, size >= full.n ? 'windowFull' : 'windowValue');
     const it = full.prediction.position;
     const referent = full.tokens.findIndex((t, j) => t === full.prediction.token && j !== it);
-    const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, it);
-    const table = drawMatrix(p.winRow, {
-      rows: [run.tokens[it]],
-      cols: run.tokens,
-      values,
-      rowOffset: it,
-      caption: this.t('windowCaption', { layer: layer + 1, head: head + 1, w: size }),
-    });
-    for (const th of table.querySelectorAll('thead th'))
-      th.classList.toggle('ae-nm-top', th.dataset.col === String(referent));
+    const values = this.#drawWindowRow(run, it, referent, size);
     const distance = referent >= 0 ? Math.abs(it - referent) : -1;
     const reaches = referent >= 0 && distance < size;
     Object.assign(p.winSection.dataset, {
@@ -563,6 +494,36 @@ export class CausalMask extends LessonPanel {
       fullPrediction: full.prediction.token,
       fullProbability: String(full.prediction.probability),
     });
+    this.#sayWindow({ full, run, it, referent, distance, reaches, size });
+  }
+
+  // The window slider's value, spelled out (w, and the 2w − 1 words a word sees) for it and the screen reader.
+  #showWindowSize(size, key) {
+    const { winOutput, winInput } = this.#parts;
+    winOutput.textContent = this.t(key, { w: size, seen: 2 * size - 1 });
+    winInput.setAttribute('aria-valuetext', winOutput.textContent);
+  }
+
+  // The row of "it" (position it) in the coreference head under the window, the referent's
+  // column marked; returns the row's weights.
+  #drawWindowRow(run, it, referent, size) {
+    const { layer, head } = coreferenceHead(this.#win.model.config, FALLBACK_VIEW);
+    const values = row(run.layers[layer].selfAttention.heads[head].weights, run.n, it);
+    const table = drawMatrix(this.#parts.winRow, {
+      rows: [run.tokens[it]],
+      cols: run.tokens,
+      values,
+      rowOffset: it,
+      caption: this.t('windowCaption', { layer: layer + 1, head: head + 1, w: size }),
+    });
+    for (const th of table.querySelectorAll('thead th'))
+      th.classList.toggle('ae-nm-top', th.dataset.col === String(referent));
+    return values;
+  }
+
+  // Whether the window still links "it" with its referent, and what the answer did.
+  #sayWindow({ full, run, it, referent, distance, reaches, size }) {
+    const p = this.#parts;
     const params = {
       it: run.tokens[it],
       itPos: it + 1,
@@ -577,21 +538,14 @@ export class CausalMask extends LessonPanel {
       relay: run.layers.length * (size - 1),
       layers: run.layers.length,
     };
+    const same = run.prediction.token === full.prediction.token;
     if (referent < 0) p.winText.textContent = this.t('windowNoReferent', params);
     else if (reaches) p.winText.textContent = this.t('windowReaches', params);
-    else
-      p.winText.textContent = this.t(
-        run.prediction.token === full.prediction.token ? 'windowCutSame' : 'windowCut',
-        params,
-      );
+    else p.winText.textContent = this.t(same ? 'windowCutSame' : 'windowCut', params);
     // Through the layers a word can still pass information on, at most layers × (w − 1) positions.
     if (referent >= 0 && !reaches)
       p.winNote.textContent = this.t(
-        params.relay < distance
-          ? 'windowNoRelay'
-          : run.prediction.token === full.prediction.token
-            ? 'windowRelaySame'
-            : 'windowRelay',
+        params.relay < distance ? 'windowNoRelay' : same ? 'windowRelaySame' : 'windowRelay',
         params,
       );
   }

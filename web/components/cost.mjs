@@ -23,7 +23,7 @@ import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { OWN_MODEL, showsOwnModel } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import strings from '../strings/cost.mjs';
-import { el, svgNode } from '../lib/dom.mjs';
+import { dataTable, el, svgNode } from '../lib/dom.mjs';
 import { logTicks } from '../lib/chart.mjs';
 import { MAX_EXP, MIN_EXP, axes, chartSvg, fmtBytes, legendItem, marker, msDigits } from './cost-chart.mjs';
 import { kernelBytes, kernelCall, measurePoint, nextFrame, timeCall } from './cost-timing.mjs';
@@ -111,67 +111,45 @@ export class Cost extends LessonPanel {
   // --- structure ---
 
   build() {
-    const { id, root, title, intro } = this.frame('ae-cost');
+    const p = this.frame('ae-cost', ['model', 'status', 'error']);
+    const { id, root } = p;
     this.group('ae-cost-controls').append(this.group('ae-cost-buttons'));
-    const length = this.control('length').node;
+    const length = (p.length = this.control('length').node);
     const lengthRow = el('div', 'ae-cost-range');
     length.before(lengthRow);
-    const lengthOut = el('output', 'ae-cost-length', null, { for: length.id });
-    lengthRow.append(length, lengthOut);
-    const progress = el('progress', 'ae-cost-progress', root, { max: 1, value: 0, 'aria-hidden': 'true' });
-    const modelLine = el('p', 'ae-cost-model', root);
-    const status = el('p', 'ae-cost-status', root, { role: 'status' });
-    const error = el('div', 'error ae-cost-error', root, { role: 'alert' });
-    const legend = el('ul', 'ae-cost-legend', root);
+    p.lengthOut = el('output', 'ae-cost-length', null, { for: length.id });
+    lengthRow.append(length, p.lengthOut);
+    p.measure = this.control('measure').node;
+    p.cancel = this.control('cancel').node;
+    p.progress = el('progress', 'ae-cost-progress', null, { max: 1, value: 0, 'aria-hidden': 'true' });
+    p.modelLine.before(p.progress);
+    p.legend = el('ul', 'ae-cost-legend', root);
     const charts = el('div', 'ae-cost-charts', root);
-    const timeFigure = el('figure', 'ae-cost-figure', charts);
-    const timeCaption = el('figcaption', '', timeFigure);
-    const timeSvg = chartSvg('time', timeFigure);
-    const memoryFigure = el('figure', 'ae-cost-figure', charts);
-    const memoryCaption = el('figcaption', '', memoryFigure);
-    const memorySvg = chartSvg('memory', memoryFigure);
-    const cap = el('p', 'ae-cost-cap', root, { hidden: '' });
-    const overheadNote = el('p', 'ae-cost-overhead-note', root, { hidden: '' });
-    const tableWrap = el('div', 'ae-cost-table-wrap', root, {
-      tabindex: '0',
-      role: 'region',
-      'aria-labelledby': `${id}-table-caption`,
+    p.timeSvg = this.#chart(charts, 'time');
+    p.memorySvg = this.#chart(charts, 'memory');
+    p.cap = el('p', 'ae-cost-cap', root, { hidden: '' });
+    p.overheadNote = el('p', 'ae-cost-overhead-note', root, { hidden: '' });
+    const tableCaption = `${id}-table-caption`;
+    const { caption, head, body } = dataTable(root, 'ae-cost-table', {
+      id: tableCaption,
+      scroll: 'ae-cost-table-wrap',
     });
-    const table = el('table', 'ae-cost-table', tableWrap);
-    const tableCaption = el('caption', '', table, { id: `${id}-table-caption` });
-    const headRow = el('tr', '', el('thead', '', table));
-    const body = el('tbody', '', table);
-    const memoryNote = el('p', 'ae-cost-note', root);
-    const caption = el('p', 'ae-cost-caption', root);
-
+    this.labelled(caption, 'tableCaption');
+    Object.assign(p, { headRow: head, body });
+    this.text('p', 'ae-cost-note', root, 'memoryNote');
+    this.text('p', 'ae-cost-caption', root, 'caption');
     this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      length,
-      lengthOut,
-      measure: this.control('measure').node,
-      cancel: this.control('cancel').node,
-      progress,
-      status,
-      modelLine,
-      error,
-      legend,
-      timeCaption,
-      timeSvg,
-      memoryCaption,
-      memorySvg,
-      cap,
-      overheadNote,
-      table,
-      tableCaption,
-      headRow,
-      body,
-      memoryNote,
-      caption,
-    };
+    this.#parts = p;
 
     this.setState('idle');
+  }
+
+  // A chart's figure in `charts`, its caption the string `${name}Title` and its svg (returned)
+  // labelled by `${name}Label`.
+  #chart(charts, name) {
+    const figure = el('figure', 'ae-cost-figure', charts);
+    this.text('figcaption', '', figure, `${name}Title`);
+    return this.labelled(chartSvg(name, figure), `${name}Label`, 'aria-label');
   }
 
   controlsChanged(names) {
@@ -180,17 +158,7 @@ export class Cost extends LessonPanel {
   }
 
   storeChanged() {
-    const p = this.#parts;
     this.#followModel();
-    p.title.textContent = this.t('title');
-    p.intro.textContent = this.t('intro');
-    p.timeCaption.textContent = this.t('timeTitle');
-    p.memoryCaption.textContent = this.t('memoryTitle');
-    p.timeSvg.setAttribute('aria-label', this.t('timeLabel'));
-    p.memorySvg.setAttribute('aria-label', this.t('memoryLabel'));
-    p.tableCaption.textContent = this.t('tableCaption');
-    p.memoryNote.textContent = this.t('memoryNote');
-    p.caption.textContent = this.t('caption');
     this.#showLength();
     this.#showStatus();
     this.#draw();

@@ -24,7 +24,7 @@ import { sentenceControl } from '../lib/panel-controls.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/explanation.mjs';
-import { el } from '../lib/dom.mjs';
+import { dataTable, el } from '../lib/dom.mjs';
 import { LESSON as LESSON_PAIR, TIRED_OR_WIDE_AT_END, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
 import css from './explanation.css.mjs';
 
@@ -99,54 +99,29 @@ export class Explanation extends LessonPanel {
   // --- structure ---
 
   build() {
-    const { root, title, intro } = this.frame('ae-ex');
-    const modelLine = el('p', 'ae-ex-model', root);
-    const status = el('p', 'ae-ex-status', root, { role: 'status' });
-    const error = el('div', 'error ae-ex-error', root, { role: 'alert' });
-    const answer = el('p', 'ae-ex-answer', root);
+    const p = this.frame('ae-ex', ['model', 'status', 'error']);
+    const { root } = p;
+    p.answer = el('p', 'ae-ex-answer', root);
 
-    const knockTitle = el('h3', '', root);
-    const knockHow = el('p', 'howto', root);
-    const table = el('table', 'ae-ex-table', root);
-    const tableCaption = el('caption', 'visually-hidden', table);
-    const head = el('tr', '', el('thead', '', table));
-    const cols = ['colWord', 'colAttention', 'colEffect'].map(() => el('th', '', head, { scope: 'col' }));
-    const body = el('tbody', '', table);
-    const knockSummary = el('p', 'ae-ex-summary', root);
+    this.text('h3', '', root, 'knockoutTitle');
+    p.knockHow = el('p', 'howto', root);
+    const { table, caption, head, body } = dataTable(root, 'ae-ex-table', { caption: 'visually-hidden' });
+    this.labelled(caption, 'tableCaption');
+    this.headings(head, ['colWord', 'colAttention', 'colEffect']);
+    Object.assign(p, { table, body });
+    p.knockSummary = el('p', 'ae-ex-summary', root);
 
-    const headsTitle = el('h3', '', root);
-    const headsHow = el('p', 'howto', root);
-    headsHow.after(this.group('ae-ex-ablate'));
-    const heads = this.control('ablate').node;
-    const ablation = el('p', 'ae-ex-ablation', root, { 'aria-live': 'polite' });
-    const headsSummary = el('p', 'ae-ex-summary', root);
-    const caption = el('p', 'ae-ex-caption', root);
+    this.text('h3', '', root, 'headsTitle');
+    p.headsHow = el('p', 'howto', root);
+    p.headsHow.after(this.group('ae-ex-ablate'));
+    const heads = (p.heads = this.control('ablate').node);
+    p.ablation = el('p', 'ae-ex-ablation', root, { 'aria-live': 'polite' });
+    p.headsSummary = el('p', 'ae-ex-summary', root);
+    this.text('p', 'ae-ex-caption', root, 'caption');
 
     heads.after(this.control('reset').node); // the group's order: the heads, then Switch all on
     this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      modelLine,
-      status,
-      error,
-      answer,
-      knockTitle,
-      knockHow,
-      table,
-      tableCaption,
-      cols,
-      body,
-      knockSummary,
-      headsTitle,
-      headsHow,
-      heads,
-      ablation,
-      headsSummary,
-      caption,
-      buttons: [],
-      rows: [],
-    };
+    this.#parts = Object.assign(p, { buttons: [], rows: [] });
 
     heads.addEventListener('click', (e) => {
       const button = e.target.closest('button[data-layer]');
@@ -166,15 +141,6 @@ export class Explanation extends LessonPanel {
       this.#generation++;
       this.load();
     }
-    p.title.textContent = this.t('title');
-    p.intro.textContent = this.t('intro');
-    p.tableCaption.textContent = this.t('tableCaption');
-    ['colWord', 'colAttention', 'colEffect'].forEach((key, i) => {
-      p.cols[i].textContent = this.t(key);
-    });
-    p.knockTitle.textContent = this.t('knockoutTitle');
-    p.headsTitle.textContent = this.t('headsTitle');
-    p.caption.textContent = this.t('caption');
     this.#showStatus();
     if (this.#data) this.#render();
     p.modelLine.textContent = modelNote(this.store, this.#modelName, this.#model);
@@ -459,55 +425,42 @@ export class Explanation extends LessonPanel {
     const rows = [];
     p.buttons = [];
     for (let l = 0; l < d.nLayers; l++) {
-      const row = document.createElement('div');
-      row.className = 'ae-ex-layer';
-      const label = document.createElement('span');
-      label.className = 'ae-ex-layer-label';
-      label.setAttribute('aria-hidden', 'true');
-      label.textContent = this.t('layerN', { i: l + 1 });
-      row.append(label);
-      for (let h = 0; h < d.nHeads; h++) {
-        const s = d.singles[l * d.nHeads + h];
-        const coref = l === d.layer && h === d.head;
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.className = 'ae-ex-head';
-        Object.assign(button.dataset, {
-          layer: l,
-          head: h,
-          delta: String(s.delta),
-          attention: s.attention === null ? '' : String(s.attention),
-        });
-        if (coref) button.classList.add('coref');
-        const name = document.createElement('span');
-        name.className = 'ae-ex-head-name';
-        name.textContent = this.t('headN', { i: h + 1 }) + (coref ? ` · ${this.t('corefBadge')}` : '');
-        const attention = document.createElement('span');
-        attention.className = 'ae-ex-head-attention';
-        attention.textContent = s.attention === null ? this.t('noReferent') : s.attention.toFixed(3);
-        const effect = document.createElement('span');
-        effect.className = 'ae-ex-head-effect';
-        effect.textContent = signed(s.delta);
-        button.append(name, attention, effect);
-        button.setAttribute(
-          'aria-label',
-          this.t('headButton', {
-            layer: l + 1,
-            head: h + 1,
-            coref: coref ? this.t('corefSuffix') : '',
-            word: d.word,
-            attention: attention.textContent,
-            delta: signed(s.delta),
-          }),
-        );
-        row.append(button);
-        p.buttons.push(button);
-      }
+      const row = el('div', 'ae-ex-layer');
+      el('span', 'ae-ex-layer-label', row, { 'aria-hidden': 'true' }, this.t('layerN', { i: l + 1 }));
+      for (let h = 0; h < d.nHeads; h++) p.buttons.push(this.#headButton(row, d, l, h));
       rows.push(row);
     }
     p.heads.replaceChildren(...rows);
     p.headsHow.textContent = `${this.t('headsHowTo', { word: d.word })} ${this.t('headsMarks')}`;
+    this.#summarizeHeads(d);
+  }
 
+  // Head (l, h)'s switch: its name, the attention it gives the referent, the effect of
+  // switching it off alone; spoken as one label.
+  #headButton(row, d, l, h) {
+    const s = d.singles[l * d.nHeads + h];
+    const coref = l === d.layer && h === d.head;
+    const button = el('button', 'ae-ex-head', row, { type: 'button' });
+    Object.assign(button.dataset, {
+      layer: l,
+      head: h,
+      delta: String(s.delta),
+      attention: s.attention === null ? '' : String(s.attention),
+    });
+    if (coref) button.classList.add('coref');
+    const name = this.t('headN', { i: h + 1 }) + (coref ? ` · ${this.t('corefBadge')}` : '');
+    el('span', 'ae-ex-head-name', button, {}, name);
+    const attention = s.attention === null ? this.t('noReferent') : s.attention.toFixed(3);
+    el('span', 'ae-ex-head-attention', button, {}, attention);
+    el('span', 'ae-ex-head-effect', button, {}, signed(s.delta));
+    const said = { layer: l + 1, head: h + 1, coref: coref ? this.t('corefSuffix') : '', word: d.word };
+    button.setAttribute('aria-label', this.t('headButton', { ...said, attention, delta: signed(s.delta) }));
+    return button;
+  }
+
+  // Which head gives the referent the most attention and which matters most alone; they are marked.
+  #summarizeHeads(d) {
+    const p = this.#parts;
     const withReferent = d.singles.filter((s) => s.attention !== null);
     const strongest = withReferent.reduce((a, b) => (b.attention > a.attention ? b : a), withReferent[0] ?? null);
     const biggest = d.singles.reduce((a, b) => (Math.abs(b.delta) > Math.abs(a.delta) ? b : a), d.singles[0]);

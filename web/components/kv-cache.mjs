@@ -24,9 +24,10 @@ import { percent } from '../lib/panel-strings.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import strings from '../strings/kv-cache.mjs';
 import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
-import { el, svgNode as svg } from '../lib/dom.mjs';
+import { dataTable, el, svgNode as svg } from '../lib/dom.mjs';
 import { spread } from '../lib/stats.mjs';
 import { DECODER_SENTENCE, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
+import { drawCacheGrid } from './kv-cache-grid.mjs';
 import css from './kv-cache.css.mjs';
 
 const MODEL = 'coref-decoder';
@@ -60,8 +61,6 @@ const button = (label, className, press, group = BUTTONS, attrs = {}) => ({
   press,
   attrs,
 });
-
-const GRID = { label: 80, pos: 22, cell: 10, gap: 10, bar: 80, value: 40, row: 16, head: 18 };
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
@@ -156,7 +155,9 @@ export class KvCache extends LessonPanel {
   }
 
   storeChanged(full) {
-    if (full) this.#relabel();
+    // The picture needs a name before its first draw too (an empty cache).
+    if (full && !this.#parts.grid.childElementCount)
+      this.#parts.grid.setAttribute('aria-label', this.t('cacheLabel', { rows: 0, fresh: 0 }));
     if ((this.#model || this.#loading) && modelOutdated(this.store, MODEL, this.#modelName, this.#model))
       return this.#switchModel();
     this.#render();
@@ -180,96 +181,47 @@ export class KvCache extends LessonPanel {
   // --- structure ---
 
   build() {
-    const { id, root, title, intro } = this.frame('ae-kv');
-
-    const modelLine = el('p', 'ae-kv-model', root);
-    const error = el('p', 'error ae-kv-error', root, { role: 'alert' });
-    const status = el('p', 'ae-kv-status', root, { role: 'status' });
-    const next = el('p', 'ae-kv-next', root);
-    const unknown = el('p', 'ae-kv-unknown', root);
+    const p = this.frame('ae-kv', ['model', 'error', 'status']);
+    const { root } = p;
+    p.next = el('p', 'ae-kv-next', root);
+    p.unknown = el('p', 'ae-kv-unknown', root);
     const textRow = el('p', 'ae-kv-text', root);
-    const textLabel = el('span', 'ae-kv-text-label', textRow);
-    const words = el('span', 'ae-kv-words', textRow);
+    p.textLabel = this.text('span', 'ae-kv-text-label', textRow, () => `${this.t('generatedLabel')}: `);
+    p.words = el('span', 'ae-kv-words', textRow);
 
-    const cache = el('figure', 'ae-kv-cache', root);
-    const cacheTitle = el('figcaption', '', cache);
-    const cacheCaption = el('p', 'ae-kv-note', cache);
+    const cache = (p.cache = el('figure', 'ae-kv-cache', root));
+    p.cacheTitle = el('figcaption', '', cache);
+    p.cacheCaption = el('p', 'ae-kv-note', cache);
     cache.append(this.group(COMPARE));
     const legend = el('ul', 'ae-kv-legend', cache);
-    const legendReused = el('li', 'reused', legend);
-    const legendNew = el('li', 'new', legend);
-    const grid = svg('svg', { class: 'ae-kv-grid', role: 'img' }, cache);
-    const cacheRows = el('p', 'ae-kv-rows', cache);
+    this.text('li', 'reused', legend, 'legendReused');
+    this.text('li', 'new', legend, 'legendNew');
+    p.grid = svg('svg', { class: 'ae-kv-grid', role: 'img' }, cache);
+    p.cacheRows = el('p', 'ae-kv-rows', cache);
 
-    const work = el('section', 'ae-kv-work', root, { 'aria-labelledby': `${id}-work` });
-    const workTitle = el('h3', '', work, { id: `${id}-work` });
-    const workCaption = el('p', 'ae-kv-note', work);
-    const tableWrap = el('div', 'ae-kv-table-wrap', work);
-    const table = el('table', 'ae-kv-table', tableWrap);
-    const headRow = el('tr', '', el('thead', '', table));
-    const columns = ['colStep', 'colWith', 'colWithout'].map((key) => [key, el('th', '', headRow, { scope: 'col' })]);
-    const tbody = el('tbody', '', table);
-    const tfoot = el('tfoot', '', table);
-    const saving = el('p', 'ae-kv-saving', work);
+    const work = this.#section(p, 'section', 'ae-kv-work', 'work');
+    this.text('p', 'ae-kv-note', work, 'workCaption');
+    const { head, body } = dataTable(el('div', 'ae-kv-table-wrap', work), 'ae-kv-table', { caption: false });
+    this.headings(head, ['colStep', 'colWith', 'colWithout']);
+    p.tbody = body;
+    p.tfoot = el('tfoot', '', body.parentNode);
+    p.saving = el('p', 'ae-kv-saving', work);
 
-    const time = el('section', 'ae-kv-time', root, { 'aria-labelledby': `${id}-time` });
-    const timeTitle = el('h3', '', time, { id: `${id}-time` });
+    const time = this.#section(p, 'section', 'ae-kv-time', 'time');
     time.append(this.group(TIMING));
-    const timeResult = el('p', 'ae-kv-time-result', time, { 'aria-live': 'polite' });
-    const timeBars = el('div', 'ae-kv-time-bars', time);
-
-    const causal = el('aside', 'ae-kv-causal', root, { 'aria-labelledby': `${id}-causal` });
-    const causalTitle = el('h3', '', causal, { id: `${id}-causal` });
-    const causalText = el('p', '', causal);
-
+    p.timeResult = el('p', 'ae-kv-time-result', time, { 'aria-live': 'polite' });
+    p.timeBars = el('div', 'ae-kv-time-bars', time);
+    this.text('p', '', this.#section(p, 'aside', 'ae-kv-causal', 'causal'), 'causal');
     this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      modelLine,
-      error,
-      status,
-      next,
-      unknown,
-      textLabel,
-      words,
-      cache,
-      cacheTitle,
-      cacheCaption,
-      legendReused,
-      legendNew,
-      grid,
-      cacheRows,
-      workTitle,
-      workCaption,
-      columns,
-      tbody,
-      tfoot,
-      saving,
-      timeTitle,
-      timeResult,
-      timeBars,
-      causalTitle,
-      causalText,
-    };
+    this.#parts = p;
     this.setState('waiting');
   }
 
-  #relabel() {
-    const p = this.#parts;
-    p.title.textContent = this.t('title');
-    p.intro.textContent = this.t('intro');
-    p.textLabel.textContent = `${this.t('generatedLabel')}: `;
-    p.legendReused.textContent = this.t('legendReused');
-    p.legendNew.textContent = this.t('legendNew');
-    // The picture needs a name before its first draw too (an empty cache).
-    if (!p.grid.childElementCount) p.grid.setAttribute('aria-label', this.t('cacheLabel', { rows: 0, fresh: 0 }));
-    p.workTitle.textContent = this.t('workTitle');
-    p.workCaption.textContent = this.t('workCaption');
-    for (const [key, th] of p.columns) th.textContent = this.t(key);
-    p.timeTitle.textContent = this.t('timeTitle');
-    p.causalTitle.textContent = this.t('causalTitle');
-    p.causalText.textContent = this.t('causal');
+  // A <tag class=cls> in the panel, named by its <h3> (the string `${name}Title`).
+  #section(p, tag, cls, name) {
+    const section = el(tag, cls, p.root, { 'aria-labelledby': `${p.id}-${name}` });
+    this.text('h3', '', section, `${name}Title`, { id: `${p.id}-${name}` });
+    return section;
   }
 
   // --- guidance (LessonPanel): Show me and Reset ---
@@ -486,91 +438,7 @@ export class KvCache extends LessonPanel {
     grid.removeAttribute('hidden');
     const rows = step.position + 1;
     const fresh = step.rowsNew;
-    const stripW = dh * GRID.cell;
-    const x = { pos: GRID.label, k: GRID.label + GRID.pos, v: GRID.label + GRID.pos + stripW + GRID.gap };
-    x.bar = x.v + stripW + GRID.gap;
-    x.value = x.bar + GRID.bar + 4;
-    const width = x.value + GRID.value;
-    const height = GRID.head + rows * GRID.row + 2;
-    grid.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    grid.setAttribute('width', width);
-    grid.setAttribute('height', height);
-    grid.setAttribute('aria-label', this.t('cacheLabel', { rows, fresh }));
-    grid.setAttribute('lang', lang === 'zh' ? 'zh-Hans' : 'en');
-    const header = svg('g', { class: 'ae-kv-head', 'aria-hidden': 'true' }, grid);
-    for (const [key, at, anchor] of [
-      ['colToken', GRID.label - 4, 'end'],
-      ['colK', x.k, 'start'],
-      ['colV', x.v, 'start'],
-      ['colAttention', x.bar, 'start'],
-    ])
-      svg('text', { x: at, y: GRID.head - 6, 'text-anchor': anchor }, header).textContent = this.t(key);
-
-    const keys = g.keys[layer][head];
-    const values = g.values[layer][head];
-    const weights = step.attention[layer].subarray(head * rows, (head + 1) * rows);
-    let maxK = 0,
-      maxV = 0;
-    for (let i = 0; i < rows * dh; i++) {
-      maxK = Math.max(maxK, Math.abs(keys[i]));
-      maxV = Math.max(maxV, Math.abs(values[i]));
-    }
-    for (let j = 0; j < rows; j++) {
-      const isNew = j >= step.rowsReused;
-      const y = GRID.head + j * GRID.row;
-      const row = svg(
-        'g',
-        {
-          class: `ae-kv-row ${isNew ? 'new' : 'reused'}`,
-          'data-position': j,
-          'data-state': isNew ? 'new' : 'reused',
-          'data-token': g.tokens[j],
-          'data-weight': String(weights[j]),
-        },
-        grid,
-      );
-      svg('title', {}, row).textContent = this.t('rowLabel', {
-        p: j + 1,
-        token: g.tokens[j],
-        state: this.t(isNew ? 'fresh' : 'reused'),
-        w: weights[j].toFixed(3),
-      });
-      svg('rect', { class: 'band', x: 0, y, width, height: GRID.row }, row);
-      svg('text', { class: 'token', x: GRID.label - 4, y: y + GRID.row - 4, 'text-anchor': 'end' }, row).textContent =
-        g.tokens[j];
-      svg(
-        'text',
-        { class: 'pos', x: x.pos + GRID.pos - 4, y: y + GRID.row - 4, 'text-anchor': 'end' },
-        row,
-      ).textContent = j + 1;
-      for (const [data, left, max] of [
-        [keys, x.k, maxK],
-        [values, x.v, maxV],
-      ]) {
-        for (let c = 0; c < dh; c++) {
-          const v = data[j * dh + c];
-          svg(
-            'rect',
-            {
-              class: v >= 0 ? 'pos-cell' : 'neg-cell',
-              x: left + c * GRID.cell + 0.5,
-              y: y + 2,
-              width: GRID.cell - 1,
-              height: GRID.row - 4,
-              'fill-opacity': max > 0 ? Math.min(1, Math.abs(v) / max).toFixed(3) : '0',
-            },
-            row,
-          );
-        }
-      }
-      svg('rect', { class: 'bar-track', x: x.bar, y: y + 3, width: GRID.bar, height: GRID.row - 6 }, row);
-      svg(
-        'rect',
-        { class: 'bar', x: x.bar, y: y + 3, width: (GRID.bar * weights[j]).toFixed(2), height: GRID.row - 6 },
-        row,
-      );
-      svg('text', { class: 'value', x: x.value, y: y + GRID.row - 4 }, row).textContent = weights[j].toFixed(3);
-    }
+    drawCacheGrid(grid, { generation: g, step, layer, head, dh, lang, t: (key, params) => this.t(key, params) });
     p.cacheRows.textContent = g.cached
       ? this.t('cacheRows', { rows, last: rows, reused: step.rowsReused, fresh })
       : this.t('noCacheRows', { rows, last: rows });

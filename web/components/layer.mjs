@@ -68,30 +68,30 @@ export class LayerPanel extends LessonPanel {
   }
 
   storeChanged(full) {
-    if (full) this.#relabel();
+    if (full) this.#shown = ''; // redrawn in the new language
     this.#draw();
   }
 
   build() {
-    const { id, root, title, intro } = this.frame('ae-layer');
+    const p = this.frame('ae-layer');
+    const { id, root } = p;
     const controls = this.group('ae-layer-controls');
     const parts3 = el('ul', 'ae-layer-parts', root);
-    const partItems = ['attn', 'ffn', 'res'].map((key) => [key, el('li', `ae-layer-part-${key}`, parts3)]);
-    const waiting = el('p', 'ae-layer-waiting', root, { role: 'status' });
-    const error = el('p', 'ae-layer-error', root, { role: 'alert' });
-    const body = el('div', 'ae-layer-body', root);
+    for (const key of ['attn', 'ffn', 'res']) this.text('li', `ae-layer-part-${key}`, parts3, `parts.${key}`);
+    p.waiting = this.text('p', 'ae-layer-waiting', root, 'waiting', { role: 'status' });
+    p.error = el('p', 'ae-layer-error', root, { role: 'alert' });
+    const body = (p.body = el('div', 'ae-layer-body', root));
     body.append(controls);
 
-    const shape = el('p', 'ae-layer-shape', body);
-    const placement = el('p', 'ae-layer-placement', body);
-    const stagesTitle = el('h3', '', body, { id: `${id}-stages` });
-    const list = el('ol', 'ae-layer-stages', body, { 'aria-labelledby': `${id}-stages` });
-    const hint = el('p', 'ae-layer-hint', body);
-    const readout = el('code', 'ae-layer-readout', body, { 'aria-live': 'polite' });
-    const stack = el('p', 'ae-layer-stack', body);
-
-    const parallelTitle = el('h3', '', body);
-    const parallel = el('p', 'ae-layer-parallel', body);
+    p.shape = el('p', 'ae-layer-shape', body);
+    p.placement = el('p', 'ae-layer-placement', body);
+    this.text('h3', '', body, 'stagesTitle', { id: `${id}-stages` });
+    const list = (p.list = el('ol', 'ae-layer-stages', body, { 'aria-labelledby': `${id}-stages` }));
+    this.text('p', 'ae-layer-hint', body, 'hint');
+    p.readout = el('code', 'ae-layer-readout', body, { 'aria-live': 'polite' });
+    p.stack = el('p', 'ae-layer-stack', body);
+    this.text('h3', '', body, 'parallelTitle');
+    p.parallel = el('p', 'ae-layer-parallel', body);
 
     const activate = (e) => {
       const row = e.target.closest('li[data-stage]');
@@ -100,37 +100,8 @@ export class LayerPanel extends LessonPanel {
     list.addEventListener('pointerover', activate);
     list.addEventListener('focusin', activate);
     list.addEventListener('keydown', (e) => this.#onKey(e));
-
     this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      partItems,
-      waiting,
-      error,
-      body,
-      shape,
-      placement,
-      stagesTitle,
-      list,
-      hint,
-      readout,
-      stack,
-      parallelTitle,
-      parallel,
-    };
-  }
-
-  #relabel() {
-    const p = this.#parts;
-    p.title.textContent = this.t('title');
-    p.intro.textContent = this.t('intro');
-    for (const [key, node] of p.partItems) node.textContent = this.t(`parts.${key}`);
-    p.waiting.textContent = this.t('waiting');
-    p.stagesTitle.textContent = this.t('stagesTitle');
-    p.hint.textContent = this.t('hint');
-    p.parallelTitle.textContent = this.t('parallelTitle');
-    this.#shown = '';
+    this.#parts = p;
   }
 
   // config.norm of the shown model (the page's random models are pre-LN; a trained model's
@@ -155,11 +126,7 @@ export class LayerPanel extends LessonPanel {
   #draw() {
     const p = this.#parts;
     const { result, lang } = this.store.get();
-    const ready = Boolean(result?.layers?.length);
-    p.waiting.hidden = ready;
-    p.body.hidden = !ready;
-    this.setState(ready ? 'ready' : 'loading');
-    if (!ready) return;
+    if (!this.showWhenReady(Boolean(result?.layers?.length), p)) return;
     this.#checkNorm();
     const tokens = [...result.tokens];
     const n = tokens.length;
@@ -188,63 +155,8 @@ export class LayerPanel extends LessonPanel {
       l: layer + 1,
       next: layer + 2,
     });
-
-    // One colour scale for the d_model-wide stages (so their sizes compare), one for the FFN hidden.
     const order = ORDER[this.#norm === 'post' ? 'post' : 'pre'];
-    const rowOf = (name) => {
-      const m = trace.stages[name];
-      const width = m.length / n;
-      return m.subarray(i * width, (i + 1) * width);
-    };
-    const vectors = Object.fromEntries(order.map((name) => [name, rowOf(name)]));
-    const wideScale = maxAbsOf(...order.filter((s) => s !== 'ffnHidden').map((s) => vectors[s]));
-    const hiddenScale = maxAbsOf(vectors.ffnHidden);
-    const active = this.#rows.findIndex((r) => r === this.shadowRoot.activeElement);
-    this.#rows = order.map((name, step) => {
-      const values = vectors[name];
-      const norm = trace.stageNorms[name][i];
-      const li = document.createElement('li');
-      li.tabIndex = step === (active >= 0 ? active : 0) ? 0 : -1;
-      li.className = `ae-layer-stage ae-layer-kind-${KIND[name]}`;
-      Object.assign(li.dataset, { stage: name, norm: String(norm), size: String(values.length) });
-      const label = this.t(`stage.${name}`);
-      const formula = this.t(`formula.${this.#norm === 'post' ? 'post' : 'pre'}.${name}`);
-      li.setAttribute(
-        'aria-label',
-        this.t('rowLabel', { step: step + 1, label, formula, count: values.length, norm: fixed(norm) }),
-      );
-      const head = document.createElement('span');
-      head.className = 'ae-layer-stage-name';
-      head.textContent = `${step + 1}. ${label}`;
-      const math = document.createElement('span');
-      math.className = 'ae-layer-formula';
-      math.textContent = formula;
-      const box = document.createElement('span');
-      box.className = 'ae-layer-stripbox';
-      const strip = vectorStrip(values, {
-        name: label,
-        maxAbs: name === 'ffnHidden' ? hiddenScale : wideScale,
-        maxWidth: STRIP_WIDTH,
-        label: this.t('vectorLabel', {
-          name: label,
-          count: values.length,
-          min: fixed(Math.min(...values)),
-          max: fixed(Math.max(...values)),
-        }),
-      });
-      // At 2 px a cell, a wide model's FFN hidden layer (4·64 = 256 values) is wider than a phone:
-      // the strip shrinks to its box (style.css) instead of scrolling, which would need a tab stop.
-      strip.setAttribute('preserveAspectRatio', 'none');
-      box.append(strip);
-      const normText = document.createElement('span');
-      normText.className = 'ae-layer-norm';
-      normText.textContent = this.t('norm', { norm: fixed(norm) });
-      li.append(head, math, box, normText);
-      return li;
-    });
-    p.list.replaceChildren(...this.#rows);
-    if (active >= 0) this.#rows[Math.min(active, this.#rows.length - 1)].focus();
-    this.#vectors = vectors;
+    this.#drawStages(trace, order, n, i);
 
     const n2 = n * n;
     p.parallel.textContent = this.t('parallel', { n, n2 });
@@ -257,6 +169,57 @@ export class LayerPanel extends LessonPanel {
       hidden: String(hidden),
     });
     this.#activate(this.#active && order.includes(this.#active) ? this.#active : null);
+  }
+
+  // A row per stage, in computing order: word i's vector there as a strip, and its norm.
+  #drawStages(trace, order, n, i) {
+    const rowOf = (name) => {
+      const m = trace.stages[name];
+      const width = m.length / n;
+      return m.subarray(i * width, (i + 1) * width);
+    };
+    const vectors = Object.fromEntries(order.map((name) => [name, rowOf(name)]));
+    // One colour scale for the d_model-wide stages (so their sizes compare), one for the FFN hidden.
+    const wide = maxAbsOf(...order.filter((s) => s !== 'ffnHidden').map((s) => vectors[s]));
+    const scales = { wide, hidden: maxAbsOf(vectors.ffnHidden) };
+    const active = this.#rows.findIndex((r) => r === this.shadowRoot.activeElement);
+    this.#rows = order.map((name, step) => {
+      const li = this.#stageRow(name, step, vectors[name], trace.stageNorms[name][i], scales);
+      li.tabIndex = step === (active >= 0 ? active : 0) ? 0 : -1;
+      return li;
+    });
+    this.#parts.list.replaceChildren(...this.#rows);
+    if (active >= 0) this.#rows[Math.min(active, this.#rows.length - 1)].focus();
+    this.#vectors = vectors;
+  }
+
+  #stageRow(name, step, values, norm, scales) {
+    const li = el('li', `ae-layer-stage ae-layer-kind-${KIND[name]}`);
+    Object.assign(li.dataset, { stage: name, norm: String(norm), size: String(values.length) });
+    const label = this.t(`stage.${name}`);
+    const formula = this.t(`formula.${this.#norm === 'post' ? 'post' : 'pre'}.${name}`);
+    const count = values.length;
+    li.setAttribute('aria-label', this.t('rowLabel', { step: step + 1, label, formula, count, norm: fixed(norm) }));
+    el('span', 'ae-layer-stage-name', li, {}, `${step + 1}. ${label}`);
+    el('span', 'ae-layer-formula', li, {}, formula);
+    const box = el('span', 'ae-layer-stripbox', li);
+    const strip = vectorStrip(values, {
+      name: label,
+      maxAbs: name === 'ffnHidden' ? scales.hidden : scales.wide,
+      maxWidth: STRIP_WIDTH,
+      label: this.t('vectorLabel', {
+        name: label,
+        count,
+        min: fixed(Math.min(...values)),
+        max: fixed(Math.max(...values)),
+      }),
+    });
+    // At 2 px a cell, a wide model's FFN hidden layer (4·64 = 256 values) is wider than a phone:
+    // the strip shrinks to its box (style.css) instead of scrolling, which would need a tab stop.
+    strip.setAttribute('preserveAspectRatio', 'none');
+    box.append(strip);
+    el('span', 'ae-layer-norm', li, {}, this.t('norm', { norm: fixed(norm) }));
+    return li;
   }
 
   #vectors = {};

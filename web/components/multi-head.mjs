@@ -16,7 +16,7 @@ import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { runLayerControl, runWordControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/multi-head.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
-import { el } from '../lib/dom.mjs';
+import { dataTable, el, weightBar } from '../lib/dom.mjs';
 import css from './multi-head.css.mjs';
 import stripCss from './vector-strip.css.mjs';
 import { lessonView } from '../lib/guidance.mjs';
@@ -25,6 +25,12 @@ const SVG = 'http://www.w3.org/2000/svg';
 const HEAD_COLOURS = 8; // style.css: --ae-mh-0 … --ae-mh-7, reused cyclically
 const CALC_MAX = 1 << 20; // the core's kHeadSplitMaxWidth
 const CALC_DEFAULT = { d: 4096, dh: 128 };
+const colour = (k) => `ae-mh-c${k % HEAD_COLOURS}`; // head k's colour class
+
+// A table cell <th>/<td> with its text, and a scope for a heading.
+function cell(tag, content, scope, className = '') {
+  return el(tag, className, null, scope ? { scope } : {}, content);
+}
 
 // A number of the head-count calculator, as typed (#calculate checks it and says what is wrong).
 const calcInput = (label, fallback, sample) => ({
@@ -80,7 +86,6 @@ export class MultiHead extends LessonPanel {
 
   storeChanged(full) {
     if (full) {
-      this.#relabel();
       this.#shown = '';
       this.#calculate();
     }
@@ -94,101 +99,46 @@ export class MultiHead extends LessonPanel {
   // --- structure ---
 
   build() {
-    const { id, root, title, intro } = this.frame('ae-mh');
-    const waiting = el('p', 'ae-mh-waiting', root, { role: 'status' });
-    const body = el('div', 'ae-mh-body', root);
+    const p = this.frame('ae-mh');
+    const { id, root } = p;
+    p.waiting = this.text('p', 'ae-mh-waiting', root, 'waiting', { role: 'status' });
+    const body = (p.body = el('div', 'ae-mh-body', root));
 
-    const splitTitle = el('h3', '', body);
-    const split = el('p', 'ae-mh-split', body);
-    const splitStrip = el('div', 'ae-mh-splitstrip', body);
-    const ranges = el('ul', 'ae-mh-ranges', body);
+    this.text('h3', '', body, 'splitTitle');
+    p.split = el('p', 'ae-mh-split', body);
+    p.splitStrip = el('div', 'ae-mh-splitstrip', body);
+    p.ranges = el('ul', 'ae-mh-ranges', body);
 
-    const patternsTitle = el('h3', '', body);
-    const patternsHowTo = el('p', '', body);
+    this.text('h3', '', body, 'patternsTitle');
+    p.patternsHowTo = el('p', '', body);
     body.append(this.group('ae-mh-pickers'));
-    // Regions that may scroll sideways on a phone: focusable, so the keyboard can scroll them.
-    const scroller = el('div', 'ae-mh-scroll', body, {
-      tabindex: 0,
-      role: 'region',
-      'aria-labelledby': `${id}-caption`,
-    });
-    const table = el('table', 'ae-mh-table', scroller);
-    const caption = el('caption', '', table, { id: `${id}-caption` });
-    const headRow = el('tr', '', el('thead', '', table));
-    const tbody = el('tbody', '', table);
+    // Regions that may scroll sideways on a phone (dataTable: focusable, so the keyboard can scroll them).
+    p.patterns = dataTable(body, 'ae-mh-table', { id: `${id}-caption`, scroll: 'ae-mh-scroll' });
 
-    const concatTitle = el('h3', '', body);
-    const concatHowTo = el('p', '', body);
-    const flow = el('div', 'ae-mh-flow', body);
-    const values = el('div', 'ae-mh-values', body, { 'aria-live': 'polite' });
+    this.text('h3', '', body, 'concatTitle');
+    p.concatHowTo = el('p', '', body);
+    p.flow = el('div', 'ae-mh-flow', body);
+    p.values = el('div', 'ae-mh-values', body, { 'aria-live': 'polite' });
 
-    const paramsTitle = el('h3', '', body);
-    const params = el('p', 'ae-mh-params', body);
-    const paramsScroll = el('div', 'ae-mh-scroll', body, {
-      tabindex: 0,
-      role: 'region',
-      'aria-labelledby': `${id}-pcaption`,
-    });
-    const paramsTable = el('table', 'ae-mh-table ae-mh-paramtable', paramsScroll);
-    const paramsCaption = el('caption', '', paramsTable, { id: `${id}-pcaption` });
-    const paramsHead = el('tr', '', el('thead', '', paramsTable));
-    const paramsBody = el('tbody', '', paramsTable);
+    this.text('h3', '', body, 'paramsTitle');
+    p.params = el('p', 'ae-mh-params', body);
+    const paramsTable = 'ae-mh-table ae-mh-paramtable';
+    p.paramsTable = dataTable(body, paramsTable, { id: `${id}-pcaption`, scroll: 'ae-mh-scroll' });
 
-    const calcTitle = el('h3', '', root);
-    const calcHowTo = el('p', '', root);
+    this.text('h3', '', root, 'calcTitle');
+    this.text('p', '', root, 'calcHowTo');
     root.append(this.group('ae-mh-calc'));
-    const calcResult = el('p', 'ae-mh-calcresult', root, { 'aria-live': 'polite' });
-    const calcError = el('p', 'error', root, { role: 'alert' });
+    p.calcResult = el('p', 'ae-mh-calcresult', root, { 'aria-live': 'polite' });
+    p.calcError = el('p', 'error', root, { role: 'alert' });
 
     const showValues = (e) => {
       const strip = e.target.closest('[data-strip]');
       if (strip) this.#showValues(strip);
     };
-    flow.addEventListener('pointerover', showValues);
-    flow.addEventListener('focusin', showValues);
-
+    p.flow.addEventListener('pointerover', showValues);
+    p.flow.addEventListener('focusin', showValues);
     this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      waiting,
-      body,
-      splitTitle,
-      split,
-      splitStrip,
-      ranges,
-      patternsTitle,
-      patternsHowTo,
-      caption,
-      headRow,
-      tbody,
-      concatTitle,
-      concatHowTo,
-      flow,
-      values,
-      paramsTitle,
-      params,
-      paramsCaption,
-      paramsHead,
-      paramsBody,
-      calcTitle,
-      calcHowTo,
-      calcResult,
-      calcError,
-    };
-  }
-
-  #relabel() {
-    const p = this.#parts;
-    p.title.textContent = this.t('title');
-    p.intro.textContent = this.t('intro');
-    p.waiting.textContent = this.t('waiting');
-    p.splitTitle.textContent = this.t('splitTitle');
-    p.patternsTitle.textContent = this.t('patternsTitle');
-    p.concatTitle.textContent = this.t('concatTitle');
-    p.paramsTitle.textContent = this.t('paramsTitle');
-    p.calcTitle.textContent = this.t('calcTitle');
-    p.calcHowTo.textContent = this.t('calcHowTo');
+    this.#parts = p;
   }
 
   // --- the run ---
@@ -196,11 +146,7 @@ export class MultiHead extends LessonPanel {
   #draw() {
     const p = this.#parts;
     const { result, lang } = this.store.get();
-    const ok = Boolean(result?.layers?.length);
-    p.waiting.hidden = ok;
-    p.body.hidden = !ok;
-    this.setState(ok ? 'ready' : 'loading');
-    if (!ok) return;
+    if (!this.showWhenReady(Boolean(result?.layers?.length), p)) return;
     const tokens = [...result.tokens];
     const { token: i, layer: layerIndex } = this.values();
     const key = JSON.stringify([tokens, layerIndex, i, lang, Boolean(this.#engine)]);
@@ -215,96 +161,80 @@ export class MultiHead extends LessonPanel {
     const d = attention.concat.length / n; // shapes of the trace: n×d_model and n×d_head
     const dh = attention.heads[0].output.length / n;
     Object.assign(this.dataset, { dModel: d, heads: h, headDim: dh, layer: layerIndex, query: i });
+    const run = { attention, tokens, n, i, d, dh, layer: layerIndex };
+    this.#drawSplit(run);
+    this.#drawPatterns(run);
+    this.#drawFlow(run);
+    this.#drawParameters(d, h, dh); // the same for every h
+  }
 
-    // 1. the split
-    p.split.textContent = this.t('split', { d, h, dh });
-    p.splitStrip.replaceChildren(this.#splitStrip(d, h, dh));
+  // 1. the split of d_model into h heads of dh.
+  #drawSplit({ attention, d, dh }) {
+    const p = this.#parts;
+    p.split.textContent = this.t('split', { d, h: attention.heads.length, dh });
+    p.splitStrip.replaceChildren(this.#splitStrip(d, attention.heads.length, dh));
     p.ranges.replaceChildren(
-      ...attention.heads.map((_, k) => {
-        const li = document.createElement('li');
-        li.className = `ae-mh-c${k % HEAD_COLOURS}`;
-        li.textContent = this.t('headRange', { i: k + 1, from: k * dh + 1, to: (k + 1) * dh });
-        return li;
-      }),
+      ...attention.heads.map((_, k) =>
+        el('li', colour(k), null, {}, this.t('headRange', { i: k + 1, from: k * dh + 1, to: (k + 1) * dh })),
+      ),
     );
+  }
 
-    // 2. per-head patterns for the selected word
-    p.patternsHowTo.textContent = this.t('patternsHowTo', { layer: layerIndex + 1 });
-    p.caption.textContent = this.t('tableCaption', { token: tokens[i], layer: layerIndex + 1 });
-    const th = (content, scope, cls = '') => {
-      const cell = document.createElement('th');
-      cell.scope = scope;
-      cell.className = cls;
-      cell.textContent = content;
-      return cell;
-    };
-    p.headRow.replaceChildren(
-      th(this.t('colWord'), 'col'),
-      ...attention.heads.map((_, k) => th(this.t('colHead', { i: k + 1 }), 'col', `ae-mh-c${k % HEAD_COLOURS}`)),
+  // 2. per-head patterns for the selected word.
+  #drawPatterns({ attention, tokens, n, i, layer }) {
+    const { patterns, patternsHowTo } = this.#parts;
+    patternsHowTo.textContent = this.t('patternsHowTo', { layer: layer + 1 });
+    patterns.caption.textContent = this.t('tableCaption', { token: tokens[i], layer: layer + 1 });
+    patterns.head.replaceChildren(
+      cell('th', this.t('colWord'), 'col'),
+      ...attention.heads.map((_, k) => cell('th', this.t('colHead', { i: k + 1 }), 'col', colour(k))),
     );
     const rows = attention.heads.map((head) => head.weights.subarray(i * n, i * n + n));
     const strongest = rows.map((row) => row.reduce((best, w, j) => (w > row[best] ? j : best), 0));
-    p.tbody.replaceChildren(
+    patterns.body.replaceChildren(
       ...tokens.map((token, j) => {
-        const tr = document.createElement('tr');
-        tr.append(th(token, 'row'));
+        const tr = el('tr', '');
+        tr.append(cell('th', token, 'row'));
         rows.forEach((row, k) => {
-          const td = document.createElement('td');
-          td.className = `ae-mh-c${k % HEAD_COLOURS}${strongest[k] === j ? ' strongest' : ''}`;
-          td.dataset.head = k;
-          td.dataset.key = j;
-          td.dataset.weight = String(row[j]);
-          const bar = document.createElement('span');
-          bar.className = 'ae-mh-bar';
-          bar.style.setProperty('--w', String(Math.max(0, Math.min(1, row[j])))); // CSSOM: CSP-safe
-          td.append(bar, fixed(row[j], 2));
-          tr.append(td);
+          const td = el('td', `${colour(k)}${strongest[k] === j ? ' strongest' : ''}`, tr);
+          Object.assign(td.dataset, { head: k, key: j, weight: String(row[j]) });
+          td.append(weightBar('ae-mh-bar', row[j]), fixed(row[j], 2));
         });
         return tr;
       }),
     );
+  }
 
-    // 3. head outputs → concatenation → W_O
+  // 3. head outputs → concatenation → W_O.
+  #drawFlow({ attention, tokens, i, d, dh }) {
+    const p = this.#parts;
     p.concatHowTo.textContent = this.t('concatHowTo', { dh, d, token: tokens[i] });
     const headOuts = attention.heads.map((head) => head.output.subarray(i * dh, (i + 1) * dh));
     const concat = attention.concat.subarray(i * d, (i + 1) * d);
     const output = attention.output.subarray(i * d, (i + 1) * d);
     const scale = maxAbsOf(concat);
-    const labelled = (name, values, cls, kind, maxAbs, group = 0) => {
-      const box = document.createElement('div');
-      box.className = `ae-mh-vec ${cls}`;
-      box.tabIndex = 0;
-      box.dataset.strip = kind;
-      box.dataset.name = name;
-      box.dataset.values = JSON.stringify(Array.from(values, String));
-      const label = document.createElement('span');
-      label.className = 'ae-mh-vecname';
-      label.textContent = name;
-      box.append(
-        label,
-        vectorStrip(values, { name, maxAbs, group, maxWidth: 260, label: this.#vectorLabel(name, values) }),
-      );
-      return box;
-    };
-    const heads = document.createElement('div');
-    heads.className = 'ae-mh-heads';
+    const heads = el('div', 'ae-mh-heads');
     heads.append(
-      ...headOuts.map((v, k) =>
-        labelled(this.t('headOut', { i: k + 1 }), v, `ae-mh-c${k % HEAD_COLOURS}`, `head${k}`, scale),
-      ),
+      ...headOuts.map((v, k) => this.#strip(this.t('headOut', { i: k + 1 }), v, colour(k), `head${k}`, scale)),
     );
-    const arrow = (s) => Object.assign(document.createElement('div'), { className: 'ae-mh-arrow', textContent: s });
+    const arrow = (s) => el('div', 'ae-mh-arrow', null, {}, s);
     p.flow.replaceChildren(
       heads,
       arrow('↓ concat'),
-      labelled(this.t('concat', { d }), concat, 'ae-mh-concat', 'concat', scale, dh),
+      this.#strip(this.t('concat', { d }), concat, 'ae-mh-concat', 'concat', scale, dh),
       arrow('↓ × W_O + b'),
-      labelled(this.t('output', { d }), output, 'ae-mh-output', 'output', maxAbsOf(output)),
+      this.#strip(this.t('output', { d }), output, 'ae-mh-output', 'output', maxAbsOf(output)),
     );
     p.values.textContent = '';
+  }
 
-    // 4. parameters: the same for every h
-    this.#drawParameters(d, h, dh);
+  // A named vector as a colour strip, its numbers in data-values (shown on hover or focus).
+  #strip(name, values, cls, kind, maxAbs, group = 0) {
+    const box = el('div', `ae-mh-vec ${cls}`, null, { tabindex: '0' });
+    Object.assign(box.dataset, { strip: kind, name, values: JSON.stringify(Array.from(values, String)) });
+    el('span', 'ae-mh-vecname', box, {}, name);
+    box.append(vectorStrip(values, { name, maxAbs, group, maxWidth: 260, label: this.#vectorLabel(name, values) }));
+    return box;
   }
 
   #result = null;
@@ -376,14 +306,8 @@ export class MultiHead extends LessonPanel {
       oneHead: String(oneHead),
       perHead: String(split.perHead),
     });
-    p.paramsCaption.textContent = this.t('paramsTableCaption', { d });
-    const cell = (tag, content, scope) => {
-      const c = document.createElement(tag);
-      if (scope) c.scope = scope;
-      c.textContent = content;
-      return c;
-    };
-    p.paramsHead.replaceChildren(
+    p.paramsTable.caption.textContent = this.t('paramsTableCaption', { d });
+    p.paramsTable.head.replaceChildren(
       cell('th', this.t('colHeads'), 'col'),
       cell('th', this.t('colHeadDim'), 'col'),
       cell('th', this.t('colParams'), 'col'),
@@ -393,14 +317,14 @@ export class MultiHead extends LessonPanel {
     for (let width = d; width >= 1; width--) {
       const s = engine.headSplit(d, width);
       if (!s.divides) continue;
-      const tr = document.createElement('tr');
+      const tr = el('tr', '');
       tr.dataset.heads = s.nHeads;
       tr.dataset.total = String(s.total);
       if (s.nHeads === h) tr.className = 'current';
       tr.append(cell('th', String(s.nHeads), 'row'), cell('td', String(width)), cell('td', this.#number(s.total)));
       rows.push(tr);
     }
-    p.paramsBody.replaceChildren(...rows);
+    p.paramsTable.body.replaceChildren(...rows);
   }
 
   // --- calculator ---

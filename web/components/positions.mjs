@@ -24,7 +24,7 @@ import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 
 const SAME_WITHIN = 1e-6; // probabilities this close are the same answer, told apart only by rounding
 import { drawMatrix } from './number-matrix.mjs';
-import { el, svgNode as svg } from '../lib/dom.mjs';
+import { dataTable, el, svgNode as svg } from '../lib/dom.mjs';
 import { WORD_ORDER_PAIR } from '../lib/lesson.mjs';
 import css from './positions.css.mjs';
 import matrixCss from './number-matrix.css.mjs';
@@ -150,7 +150,9 @@ export class Positions extends LessonPanel {
   }
 
   storeChanged(full) {
-    if (full) this.#label();
+    // until the engine has drawn them, the pictures are named by their headings
+    if (full && !this.#pictures)
+      for (const name of ['sin', 'rope']) this.#parts[`${name}Svg`].setAttribute('aria-label', this.t(`${name}Title`));
     this.#render();
   }
 
@@ -161,85 +163,54 @@ export class Positions extends LessonPanel {
   // --- structure ---
 
   build() {
-    const { root, title, intro } = this.frame('ae-pos');
-
-    const status = el('p', 'ae-pos-status', root, { role: 'status' });
-    const error = el('div', 'error ae-pos-error', root, { role: 'alert' });
-
-    const table = el('table', 'ae-pos-table', root);
-    const caption = el('caption', '', table);
-    const headRow = el('tr', '', el('thead', '', table));
-    const cols = [0, 1, 2].map(() => el('th', '', headRow, { scope: 'col' }));
-    const body = el('tbody', '', table);
-    const rows = Object.fromEntries(
+    const p = this.frame('ae-pos', ['status', 'error']);
+    const { root } = p;
+    const { table, caption, head, body } = dataTable(root, 'ae-pos-table');
+    this.labelled(caption, 'tableCaption');
+    const col = () => el('th', '', head, { scope: 'col' }); // columns 1 and 2 name the sentences
+    p.cols = [this.text('th', '', head, 'colEncoding', { scope: 'col' }), col(), col()];
+    p.rows = Object.fromEntries(
       ENCODINGS.map((encoding) => {
         const tr = el('tr', '', body, { 'data-encoding': encoding });
-        const name = el('th', '', tr, { scope: 'row' });
-        const a = el('td', 'ae-pos-answer', tr);
-        const b = el('td', 'ae-pos-answer', tr);
+        const name = this.text('th', '', tr, `enc.${encoding}`, { scope: 'row' });
+        const [a, b] = [el('td', 'ae-pos-answer', tr), el('td', 'ae-pos-answer', tr)];
         return [encoding, { tr, name, a, b }];
       }),
     );
-    const summary = el('p', 'ae-pos-summary', root);
-    const grammar = el('p', 'ae-pos-note', root);
+    Object.assign(p, { table, summary: el('p', 'ae-pos-summary', root), grammar: el('p', 'ae-pos-note', root) });
 
-    const whyTitle = el('h3', '', root);
-    const whyHow = el('p', 'howto', root);
-    whyHow.after(this.group(MATRIX));
-    const compare = el('div', 'ae-pos-compare', root);
-    const matrixA = el('div', 'ae-pos-matrix', compare);
-    const matrixB = el('div', 'ae-pos-matrix', compare);
-    const verdict = el('p', 'ae-pos-verdict', root, { 'aria-live': 'polite' });
+    this.text('h3', '', root, 'whyTitle');
+    p.whyHow = el('p', 'howto', root);
+    p.whyHow.after(this.group(MATRIX));
+    const compare = (p.compare = el('div', 'ae-pos-compare', root));
+    p.matrixA = el('div', 'ae-pos-matrix', compare);
+    p.matrixB = el('div', 'ae-pos-matrix', compare);
+    p.verdict = el('p', 'ae-pos-verdict', root, { 'aria-live': 'polite' });
 
-    const sinTitle = el('h3', '', root);
-    const sinHow = el('p', 'howto', root);
-    sinHow.after(this.group(SIN));
+    this.#section(p, 'sin', SIN, { class: 'ae-pos-sin', role: 'img' });
     const sinN = this.control('positions').node;
-    const sinValue = el('output', '', null, { for: sinN.id });
-    sinN.after(sinValue);
-    const sinFigure = el('figure', 'ae-pos-figure', root);
-    const sinSvg = svg('svg', { class: 'ae-pos-sin', role: 'img' }, sinFigure);
-    const sinCaption = el('figcaption', '', sinFigure);
-
-    const ropeTitle = el('h3', '', root);
-    const ropeHow = el('p', 'howto', root);
-    ropeHow.after(this.group(PAIR)); // after the RoPE text, not among the matrix controls
-    const ropeFigure = el('figure', 'ae-pos-figure', root);
-    const ropeSvg = svg('svg', { class: 'ae-pos-rope', role: 'img', viewBox: '-120 -120 240 240' }, ropeFigure);
-    const ropeCaption = el('figcaption', '', ropeFigure);
-
+    p.sinValue = el('output', '', null, { for: sinN.id });
+    sinN.after(p.sinValue);
+    // the RoPE controls after the RoPE text, not among the matrix controls
+    this.#section(p, 'rope', PAIR, { class: 'ae-pos-rope', role: 'img', viewBox: '-120 -120 240 240' });
     this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      status,
-      error,
-      table,
-      caption,
-      cols,
-      rows,
-      summary,
-      grammar,
-      whyTitle,
-      whyHow,
-      matrixA,
-      matrixB,
-      compare,
-      verdict,
-      sinTitle,
-      sinHow,
-      sinValue,
-      sinSvg,
-      sinCaption,
-      ropeTitle,
-      ropeHow,
-      ropeSvg,
-      ropeCaption,
-    };
+    this.#parts = p;
 
     // Link the same pair of words across the two matrices.
     compare.addEventListener('pointerover', (e) => this.#link(e.target.closest('td[data-col]')));
     compare.addEventListener('pointerleave', () => this.#link(null));
+  }
+
+  // A titled picture: `${name}Title`, `${name}HowTo` and the controls of `group`, then a figure
+  // with the svg p[`${name}Svg`] (named by the title until the engine has drawn it) and its
+  // caption p[`${name}Caption`].
+  #section(p, name, group, svgAttrs) {
+    const { root } = p;
+    this.text('h3', '', root, `${name}Title`);
+    this.text('p', 'howto', root, `${name}HowTo`).after(this.group(group));
+    const figure = el('figure', 'ae-pos-figure', root);
+    p[`${name}Svg`] = svg('svg', svgAttrs, figure);
+    p[`${name}Caption`] = el('figcaption', '', figure);
   }
 
   // A sentence reruns the models; every other control redraws.
@@ -305,25 +276,6 @@ export class Positions extends LessonPanel {
   #roles = { a: null, b: null };
 
   // --- drawing ---
-
-  #label() {
-    const p = this.#parts;
-    p.title.textContent = this.t('title');
-    p.intro.textContent = this.t('intro');
-    p.caption.textContent = this.t('tableCaption');
-    p.cols[0].textContent = this.t('colEncoding');
-    for (const encoding of ENCODINGS) p.rows[encoding].name.textContent = this.t(`enc.${encoding}`);
-    p.whyTitle.textContent = this.t('whyTitle');
-    p.sinTitle.textContent = this.t('sinTitle');
-    p.sinHow.textContent = this.t('sinHowTo');
-    p.ropeTitle.textContent = this.t('ropeTitle');
-    p.ropeHow.textContent = this.t('ropeHowTo');
-    if (!this.#pictures) {
-      // until the engine has drawn them, the pictures are named by their headings
-      p.sinSvg.setAttribute('aria-label', this.t('sinTitle'));
-      p.ropeSvg.setAttribute('aria-label', this.t('ropeTitle'));
-    }
-  }
 
   #render() {
     const p = this.#parts;

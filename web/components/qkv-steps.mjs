@@ -22,7 +22,7 @@ import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/qkv-steps.mjs';
 import { runWordControl } from '../lib/panel-controls.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
-import { el, focusRow, rowKey } from '../lib/dom.mjs';
+import { dataTable, el, focusRow, rowKey, weightBar } from '../lib/dom.mjs';
 import css from './qkv-steps.css.mjs';
 import stripCss from './vector-strip.css.mjs';
 import { lessonView } from '../lib/guidance.mjs';
@@ -33,6 +33,17 @@ const STRIP_CELL = 7; // px per vector entry, at most
 const TABLE_STRIP = 64; // px: the widest strip inside a table row (wide heads get thinner cells)
 const STRIP_HEIGHT = 16;
 const MINUS = '\u2212';
+const COLUMNS = ['colKey', 'colK', 'colRaw', 'colScaled', 'colWeight', 'colV'];
+const rowOf = (m, r, width) => m.subarray(r * width, (r + 1) * width); // row r of a row-major matrix
+
+// A vector's line in parent: {name, strip} in a <div class=lineClass>, then {values} (a <code
+// class=valuesClass>) under it (#showVector fills them).
+function vectorLine(parent, lineClass, valuesClass) {
+  const line = el('div', lineClass, parent);
+  const name = el('span', 'ae-qkv-vecname', line);
+  const strip = el('span', 'ae-qkv-stripbox', line);
+  return { name, strip, values: el('code', valuesClass, parent) };
+}
 
 // A number for display: fixed decimals with a real minus sign.
 export const fixed = (x, digits = 3) => {
@@ -131,81 +142,61 @@ export class QkvSteps extends LessonPanel {
   }
 
   storeChanged(full) {
-    if (full) this.#relabel();
+    if (full) this.#view = null; // numbers and their labels are redrawn in the new language
     this.#draw();
   }
 
-  // --- structure (built once; #relabel fills the words, #draw the numbers) ---
+  // --- structure (built once; the base labels the fixed words, #draw the numbers) ---
 
   build() {
-    const { id, root, title, intro } = this.frame('ae-qkv');
-    const waiting = el('p', 'ae-qkv-waiting', root, { role: 'status' });
-    const body = el('div', 'ae-qkv-body', root);
+    const p = this.frame('ae-qkv');
+    const { id, root } = p;
+    p.waiting = this.text('p', 'ae-qkv-waiting', root, 'waiting', { role: 'status' });
+    const body = (p.body = el('div', 'ae-qkv-body', root));
     const top = this.group('ae-qkv-top');
     body.append(top);
-    const where = el('p', 'ae-qkv-where', top);
+    p.where = el('p', 'ae-qkv-where', top);
     const formula = el('p', 'ae-qkv-formula', body);
-    const formulaMath = el('code', '', formula, { lang: 'en' });
-    formulaMath.textContent = 'Attention(Q, K, V) = softmax(QK\u1d40 / \u221ad_k) \u00b7 V';
-    const formulaNote = el('span', 'ae-qkv-formula-note', formula);
+    el('code', '', formula, { lang: 'en' }, 'Attention(Q, K, V) = softmax(QK\u1d40 / \u221ad_k) \u00b7 V');
+    this.text('span', 'ae-qkv-formula-note', formula, 'formulaNote');
 
     const zero = el('div', 'ae-qkv-zero', body);
-    const zeroText = el('p', 'ae-qkv-zero-text', zero);
-    const zeroRows = ['x', 'q', 'k', 'v'].map((key) => {
-      const line = el('div', `ae-qkv-zero-row ae-qkv-zero-${key}`, zero);
-      const name = el('span', 'ae-qkv-vecname', line);
-      const strip = el('span', 'ae-qkv-stripbox', line);
-      const values = el('code', 'ae-qkv-zero-values', zero); // not .ae-qkv-values: those are q and output
-      return [key, { name, strip, values }];
-    });
+    p.zeroText = el('p', 'ae-qkv-zero-text', zero);
+    p.zeroRows = ['x', 'q', 'k', 'v'].map((key) => [
+      key,
+      vectorLine(zero, `ae-qkv-zero-row ae-qkv-zero-${key}`, 'ae-qkv-zero-values'), // not .ae-qkv-values: q and output
+    ]);
 
     const columns = el('div', 'ae-qkv-columns', body);
     const stepsList = el('ol', 'ae-qkv-steps', columns);
-    const steps = ['one', 'two', 'three', 'four'].map((key) => [key, el('li', '', stepsList)]);
+    p.steps = ['one', 'two', 'three', 'four'].map((key) => [key, el('li', '', stepsList)]);
     const analogy = el('aside', 'ae-qkv-analogy', columns, { 'aria-labelledby': `${id}-analogy` });
-    const analogyTitle = el('p', 'ae-qkv-analogy-title', analogy, { id: `${id}-analogy` });
-    const analogyItems = ['query', 'key', 'value', 'note'].map((key) => [
-      key,
-      el('p', `ae-qkv-analogy-${key}`, analogy),
-    ]);
+    this.text('p', 'ae-qkv-analogy-title', analogy, 'analogyTitle', { id: `${id}-analogy` });
+    for (const key of ['query', 'key', 'value', 'note'])
+      this.text('p', `ae-qkv-analogy-${key}`, analogy, `analogy.${key}`);
 
-    const queryRow = el('div', 'ae-qkv-q', body);
-    const queryName = el('span', 'ae-qkv-vecname', queryRow);
-    const queryStrip = el('span', 'ae-qkv-stripbox', queryRow);
-    const queryValues = el('code', 'ae-qkv-values', body);
+    p.query = vectorLine(body, 'ae-qkv-q', 'ae-qkv-values');
+    const scroll = 'ae-qkv-scroll';
+    const { table, caption, head, body: tbody } = dataTable(body, 'ae-qkv-table', { id: 'ae-qkv-caption', scroll });
+    p.heads = COLUMNS.map((key) => [key, el('th', `ae-qkv-${key}`, head, { scope: 'col' })]);
+    Object.assign(p, { caption, tbody });
+    this.text('p', 'ae-qkv-hint', body, 'rowsHint');
+    p.readout = el('p', 'ae-qkv-readout', body, { 'aria-live': 'polite' });
+    p.rowValues = el('code', 'ae-qkv-values ae-qkv-rowvalues', body); // k and v of the active row
+    p.output = vectorLine(body, 'ae-qkv-out', 'ae-qkv-values');
+    this.#listenToRows(table, tbody);
+    this.mount(root);
+    this.#parts = p;
+  }
 
-    // Focusable, so that keyboard users can scroll the table sideways on a phone (axe:
-    // scrollable-region-focusable); named by the table's caption.
-    const scroller = el('div', 'ae-qkv-scroll', body, {
-      tabindex: '0',
-      role: 'region',
-      'aria-labelledby': 'ae-qkv-caption',
-    });
-    const table = el('table', 'ae-qkv-table', scroller);
-    const caption = el('caption', '', table, { id: 'ae-qkv-caption' });
-    const headRow = el('tr', '', el('thead', '', table));
-    const heads = ['colKey', 'colK', 'colRaw', 'colScaled', 'colWeight', 'colV'].map((key) => [
-      key,
-      el('th', `ae-qkv-${key}`, headRow, { scope: 'col' }),
-    ]);
-    const tbody = el('tbody', '', table);
-    const hint = el('p', 'ae-qkv-hint', body);
-    const readout = el('p', 'ae-qkv-readout', body, { 'aria-live': 'polite' });
-    const rowValues = el('code', 'ae-qkv-values ae-qkv-rowvalues', body); // k and v of the active row
-
-    const outputRow = el('div', 'ae-qkv-out', body);
-    const outputName = el('span', 'ae-qkv-vecname', outputRow);
-    const outputStrip = el('span', 'ae-qkv-stripbox', outputRow);
-    const outputValues = el('code', 'ae-qkv-values', body);
-
-    tbody.addEventListener('pointerover', (e) => {
+  // Pointing at or focusing a key's row spells its cell out (#activate); the rows are one tab stop.
+  #listenToRows(table, tbody) {
+    const activate = (e) => {
       const row = e.target.closest('tr[data-key]');
       if (row) this.#activate(Number(row.dataset.key));
-    });
-    tbody.addEventListener('focusin', (e) => {
-      const row = e.target.closest('tr[data-key]');
-      if (row) this.#activate(Number(row.dataset.key));
-    });
+    };
+    tbody.addEventListener('pointerover', activate);
+    tbody.addEventListener('focusin', activate);
     table.addEventListener('pointerleave', () => {
       if (!tbody.contains(this.shadowRoot.activeElement)) this.#activate(null);
     });
@@ -213,33 +204,6 @@ export class QkvSteps extends LessonPanel {
       if (!tbody.contains(e.relatedTarget)) this.#activate(null);
     });
     tbody.addEventListener('keydown', (e) => this.#onKey(e));
-
-    this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      waiting,
-      body,
-      where,
-      formulaNote,
-      zeroText,
-      zeroRows,
-      steps,
-      analogyTitle,
-      analogyItems,
-      queryName,
-      queryStrip,
-      queryValues,
-      caption,
-      heads,
-      tbody,
-      hint,
-      readout,
-      rowValues,
-      outputName,
-      outputStrip,
-      outputValues,
-    };
   }
 
   // --- guidance (LessonPanel): Show me and the question ---
@@ -261,7 +225,7 @@ export class QkvSteps extends LessonPanel {
       key: `noun|${sentence}|${layer}|${head}|${i}`, // a new experiment asks again
       text: this.t('guessNoun', { layer: layer + 1, head: head + 1, token: tokens[i] }),
       choices: nouns.map((noun) => ({ value: noun, label: noun })),
-      hide: [p.tbody, p.readout, p.rowValues, p.outputStrip, p.outputValues],
+      hide: [p.tbody, p.readout, p.rowValues, p.output.strip, p.output.values],
       answer: () => {
         const weights = result.layers[layer]?.selfAttention.heads[head]?.weights;
         if (!weights) return null;
@@ -269,18 +233,6 @@ export class QkvSteps extends LessonPanel {
         return nouns.reduce((best, noun) => (weightOf(noun) > weightOf(best) ? noun : best));
       },
     };
-  }
-
-  #relabel() {
-    const p = this.#parts;
-    p.title.textContent = this.t('title');
-    p.intro.textContent = this.t('intro');
-    p.waiting.textContent = this.t('waiting');
-    p.analogyTitle.textContent = this.t('analogyTitle');
-    for (const [key, node] of p.analogyItems) node.textContent = this.t(`analogy.${key}`);
-    p.hint.textContent = this.t('rowsHint');
-    p.formulaNote.textContent = this.t('formulaNote');
-    this.#view = null; // numbers and their labels are redrawn in the new language
   }
 
   // --- numbers ---
@@ -319,10 +271,7 @@ export class QkvSteps extends LessonPanel {
     const p = this.#parts;
     const { result, layer, head: headIndex, scale } = this.store.get();
     const head = result?.layers?.[layer]?.selfAttention.heads[headIndex];
-    p.waiting.hidden = Boolean(head);
-    p.body.hidden = !head;
-    this.setState(head ? 'ready' : 'loading');
-    if (!head) {
+    if (!this.showWhenReady(Boolean(head), p)) {
       this.#mark(null);
       return;
     }
@@ -344,111 +293,85 @@ export class QkvSteps extends LessonPanel {
     if (this.#view && Object.keys(view).every((k) => this.#view[k] === view[k])) return;
     this.#view = { ...view, d, root, tokenList: tokens };
 
-    const row = (m, r, width) => m.subarray(r * width, (r + 1) * width);
-    const q = row(head.q, i, d);
-    const raw = row(head.rawScores, i, n);
-    const scaled = row(head.scaledScores, i, n);
-    const weights = row(head.weights, i, n);
-    const output = row(head.output, i, d);
-    const qkScale = maxAbsOf(head.q, head.k);
-    const vScale = maxAbsOf(head.v, output);
+    this.#drawWords({ tokens, i, d, root, scale, layer, headIndex });
+    this.#drawStepZero(result.layers[layer], head, i, tokens, d, headIndex);
+    const q = rowOf(head.q, i, d);
+    const output = rowOf(head.output, i, d);
+    const scales = { qk: maxAbsOf(head.q, head.k), v: maxAbsOf(head.v, output) };
+    this.#showVector(p.query, 'q', this.t('queryVector', { token: tokens[i] }), q, { maxAbs: scales.qk });
+    this.#drawRows(head, tokens, i, d, scales);
+    this.#showVector(p.output, 'output', this.t('output', { token: tokens[i] }), output, { maxAbs: scales.v });
+    Object.assign(this.dataset, { query: i, layer, head: headIndex, d });
+    this.#activate(this.#active !== null && this.#active < n ? this.#active : null);
+  }
 
+  // The words around the numbers: where they are from, the steps, the table's caption and heads.
+  #drawWords({ tokens, i, d, root, scale, layer, headIndex }) {
+    const p = this.#parts;
     p.where.textContent = this.t('where', { layer: layer + 1, head: headIndex + 1, d, root });
-    this.#drawStepZero(result.layers[layer], head, i, tokens, d, headIndex, vectorLabelOf(this));
     for (const [key, node] of p.steps)
       node.textContent = this.t(`steps.${key === 'two' && scale === false ? 'twoOff' : key}`, { root });
     p.caption.textContent = this.t('tableCaption', { token: tokens[i] });
     for (const [key, node] of p.heads)
       node.textContent = this.t(key === 'colScaled' && scale === false ? 'colUnscaled' : key, { d });
+  }
 
-    const vectorLabel = (name, values) =>
-      this.t('vectorLabel', {
-        name,
-        count: values.length,
-        min: fixed(Math.min(...values)),
-        max: fixed(Math.max(...values)),
-      });
-    const qName = this.t('queryVector', { token: tokens[i] });
-    p.queryName.textContent = qName;
-    p.queryStrip.replaceChildren(vectorStrip(q, { name: 'q', maxAbs: qkScale, label: vectorLabel(qName, q) }));
-    p.queryValues.textContent = this.t('vector', { name: 'q', values: Array.from(q, (v) => fixed(v)).join(', ') });
-    p.queryValues.dataset.values = JSON.stringify(Array.from(q, String));
+  // A vector's line (vectorLine): its name, its colour strip (named `key`; strip: vectorStrip's
+  // options) and its numbers, also in data-values for the tests.
+  #showVector(part, key, name, values, strip) {
+    part.name.textContent = name;
+    part.strip.replaceChildren(vectorStrip(values, { name: key, label: vectorLabelOf(this)(name, values), ...strip }));
+    part.values.textContent = this.t('vector', { name: key, values: Array.from(values, (v) => fixed(v)).join(', ') });
+    part.values.dataset.values = JSON.stringify(Array.from(values, String));
+  }
 
+  // The table: a row per key j, with k_j, the raw and scaled scores, the weight and v_j.
+  #drawRows(head, tokens, i, d, scales) {
     const active = this.#rows.findIndex((r) => r === this.shadowRoot.activeElement);
     this.#rows = tokens.map((token, j) => {
-      const tr = document.createElement('tr');
+      const tr = this.#keyRow(head, tokens.length, i, j, d, scales);
       tr.tabIndex = j === (active >= 0 ? active : 0) ? 0 : -1;
-      Object.assign(tr.dataset, {
-        key: j,
-        raw: String(raw[j]),
-        scaled: String(scaled[j]),
-        weight: String(weights[j]),
-      });
-      const k = row(head.k, j, d);
-      const v = row(head.v, j, d);
-      const cell = (className, content) => {
-        const td = document.createElement(className === 'word' ? 'th' : 'td');
-        if (className === 'word') td.scope = 'row';
-        td.className = `ae-qkv-${className}`;
-        td.append(content);
-        tr.append(td);
-        return td;
-      };
-      cell('word', token);
-      cell(
-        'k',
-        vectorStrip(k, {
-          name: `k(${token})`,
-          maxAbs: qkScale,
-          label: vectorLabel(`k ${token}`, k),
-          maxWidth: TABLE_STRIP,
-        }),
-      );
-      cell('raw', fixed(raw[j]));
-      const scaledCell = cell('scaled', fixed(scaled[j]));
-      if (head.maskedScores[i * n + j] === -Infinity) {
-        // the mask hides this key: its weight is exactly 0
-        tr.dataset.masked = 'true';
-        scaledCell.append(
-          Object.assign(document.createElement('span'), { className: 'ae-qkv-masked', textContent: this.t('masked') }),
-        );
-      }
-      const bar = document.createElement('span');
-      bar.className = 'ae-qkv-bar';
-      bar.style.setProperty('--w', String(Math.max(0, Math.min(1, weights[j])))); // CSSOM: CSP-safe
-      const weightCell = cell('weight', bar);
-      weightCell.append(fixed(weights[j]));
-      cell(
-        'v',
-        vectorStrip(v, {
-          name: `v(${token})`,
-          maxAbs: vScale,
-          label: vectorLabel(`v ${token}`, v),
-          maxWidth: TABLE_STRIP,
-        }),
-      );
       return tr;
     });
-    p.tbody.replaceChildren(...this.#rows);
-    if (active >= 0) this.#rows[Math.min(active, n - 1)].focus();
+    this.#parts.tbody.replaceChildren(...this.#rows);
+    if (active >= 0) this.#rows[Math.min(active, tokens.length - 1)].focus();
+  }
 
-    const outName = this.t('output', { token: tokens[i] });
-    p.outputName.textContent = outName;
-    p.outputStrip.replaceChildren(
-      vectorStrip(output, { name: 'output', maxAbs: vScale, label: vectorLabel(outName, output) }),
-    );
-    p.outputValues.textContent = this.t('vector', {
-      name: 'output',
-      values: Array.from(output, (v) => fixed(v)).join(', '),
-    });
-    p.outputValues.dataset.values = JSON.stringify(Array.from(output, String));
-
-    Object.assign(this.dataset, { query: i, layer, head: headIndex, d });
-    this.#activate(this.#active !== null && this.#active < n ? this.#active : null);
+  #keyRow(head, n, i, j, d, scales) {
+    const token = this.#view.tokenList[j];
+    const [raw, scaled, weight] = [head.rawScores, head.scaledScores, head.weights].map((m) => m[i * n + j]);
+    const tr = el('tr', '');
+    Object.assign(tr.dataset, { key: j, raw: String(raw), scaled: String(scaled), weight: String(weight) });
+    const cell = (className, ...content) => {
+      const td = el(
+        className === 'word' ? 'th' : 'td',
+        `ae-qkv-${className}`,
+        tr,
+        className === 'word' ? { scope: 'row' } : {},
+      );
+      td.append(...content);
+      return td;
+    };
+    const strip = (name, m, maxAbs) => {
+      const values = rowOf(m, j, d);
+      const label = vectorLabelOf(this)(`${name} ${token}`, values);
+      return vectorStrip(values, { name: `${name}(${token})`, maxAbs, label, maxWidth: TABLE_STRIP });
+    };
+    cell('word', token);
+    cell('k', strip('k', head.k, scales.qk));
+    cell('raw', fixed(raw));
+    const scaledCell = cell('scaled', fixed(scaled));
+    if (head.maskedScores[i * n + j] === -Infinity) {
+      tr.dataset.masked = 'true'; // the mask hides this key: its weight is exactly 0
+      el('span', 'ae-qkv-masked', scaledCell, {}, this.t('masked'));
+    }
+    cell('weight', weightBar('ae-qkv-bar', weight), fixed(weight));
+    cell('v', strip('v', head.v, scales.v));
+    return tr;
   }
 
   // Step 0: x of the word (the layer's input, after LayerNorm for pre-LN) and its q, k, v.
-  #drawStepZero(layerTrace, head, i, tokens, d, headIndex, vectorLabel) {
+  #drawStepZero(layerTrace, head, i, tokens, d, headIndex) {
     const p = this.#parts;
     const stages = layerTrace.stages;
     const pre = this.#norm !== 'post';
@@ -467,19 +390,12 @@ export class QkvSteps extends LessonPanel {
     const vectors = { x, q: rowOf(head.q), k: rowOf(head.k), v: rowOf(head.v) };
     const qkvScale = maxAbsOf(vectors.q, vectors.k, vectors.v);
     for (const [key, part] of p.zeroRows) {
-      const values = vectors[key];
       const name = this.t(`zero.${key}`, { token: tokens[i], dModel, d });
-      part.name.textContent = name;
-      part.strip.replaceChildren(
-        vectorStrip(values, {
-          name: key,
-          maxAbs: key === 'x' ? maxAbsOf(x) : qkvScale,
-          label: vectorLabel(name, values),
-          maxWidth: key === 'x' ? 256 : Infinity,
-        }),
-      );
-      part.values.textContent = this.t('vector', { name: key, values: Array.from(values, (v) => fixed(v)).join(', ') });
-      part.values.dataset.values = JSON.stringify(Array.from(values, String));
+      const x1 = key === 'x';
+      this.#showVector(part, key, name, vectors[key], {
+        maxAbs: x1 ? maxAbsOf(x) : qkvScale,
+        maxWidth: x1 ? 256 : Infinity,
+      });
       part.values.dataset.vector = key;
     }
     this.dataset.norm = pre ? 'pre' : 'post';

@@ -18,7 +18,7 @@ import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/scaling.mjs';
 import { fixed } from './qkv-steps.mjs';
-import { el, svgNode } from '../lib/dom.mjs';
+import { dataTable, el, svgNode, weightBar } from '../lib/dom.mjs';
 import { LESSON } from '../lib/lesson.mjs';
 import css from './scaling.css.mjs';
 
@@ -101,7 +101,6 @@ export class Scaling extends LessonPanel {
 
   storeChanged(full) {
     if (!full) return;
-    this.#relabel();
     this.#drawDemo();
     this.#drawModel();
   }
@@ -113,125 +112,69 @@ export class Scaling extends LessonPanel {
   // --- structure ---
 
   build() {
-    const { id, root, title, intro } = this.frame('ae-sc');
-
-    // 1. random vectors
-    const randomTitle = el('h3', '', root);
-    const randomHowTo = el('p', '', root);
-    randomHowTo.after(this.group(DEMO_CONTROLS));
-    const dOutput = el('output', 'ae-sc-dvalue', null, { for: this.control('d').node.id });
-    this.control('d').node.after(dOutput);
-    const seedNote = el('span', 'ae-sc-seed');
-    this.control('seed').node.after(seedNote);
-
-    const demoOut = el('div', 'ae-sc-demo', root);
-    const stats = el('dl', 'ae-sc-stats', demoOut);
-    const stat = (key) => {
-      const box = el('div', `ae-sc-stat ae-sc-${key}`, stats);
-      const dt = el('dt', '', box);
-      const dd = el('dd', '', box);
-      const value = el('span', 'ae-sc-value', dd);
-      const note = el('span', 'ae-sc-note', dd);
-      return { dt, value, note };
-    };
-    const spread = stat('spread');
-    const entropy = stat('entropy');
-    const maxWeight = stat('max');
-    const verdict = el('p', 'ae-sc-verdict', demoOut, { role: 'status' });
-    const bars = svgNode('svg', { class: 'ae-sc-bars', role: 'img' }, demoOut);
-    const chartTitle = el('p', 'ae-sc-chart-title', demoOut);
-    const chart = svgNode('svg', { class: 'ae-sc-chart', role: 'img' }, demoOut);
-    const demoError = el('p', 'error', demoOut, { role: 'alert' });
-
-    // 2. the trained model
-    const modelTitle = el('h3', '', root);
-    const modelHowTo = el('p', '', root);
-    modelHowTo.after(this.group(MODEL_CONTROLS));
-    const multOutput = el('output', 'ae-sc-dvalue', null, { for: this.control('mult').node.id });
-    this.control('mult').node.after(multOutput);
-    const factor = el('p', 'ae-sc-factor', root);
-    const modelStatus = el('p', 'ae-sc-status', root, { role: 'status' });
-    const modelError = el('p', 'error', root, { role: 'alert' });
-    const modelOut = el('div', 'ae-sc-model', root);
-    const answers = el('dl', 'ae-sc-answers', modelOut);
-    const answerBox = (cls) => {
-      const box = el('div', `ae-sc-answer ${cls}`, answers);
-      return { dt: el('dt', '', box), dd: el('dd', '', box) };
-    };
-    const answerNormal = answerBox('normal');
-    const answerNow = answerBox('now');
-    // A region that may scroll sideways on a phone: focusable, so the keyboard can scroll it.
-    const scroller = el('div', 'ae-sc-scroll', modelOut, {
-      tabindex: 0,
-      role: 'region',
-      'aria-labelledby': `${id}-caption`,
-    });
-    const table = el('table', 'ae-sc-table', scroller);
-    const caption = el('caption', '', table, { id: `${id}-caption` });
-    const headRow = el('tr', '', el('thead', '', table));
-    const colWord = el('th', '', headRow, { scope: 'col' });
-    const colNormal = el('th', '', headRow, { scope: 'col' });
-    const colNow = el('th', '', headRow, { scope: 'col' });
-    const tbody = el('tbody', '', table);
-    const footRow = el('tr', 'ae-sc-entropy-row', el('tfoot', '', table));
-    const entropyLabel = el('th', '', footRow, { scope: 'row' });
-    const entropyNormal = el('td', '', footRow);
-    const entropyNow = el('td', '', footRow);
-
-    this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      randomTitle,
-      randomHowTo,
-      dOutput,
-      seedNote,
-      demoOut,
-      spread,
-      entropy,
-      maxWeight,
-      verdict,
-      bars,
-      chartTitle,
-      chart,
-      demoError,
-      modelTitle,
-      modelHowTo,
-      multOutput,
-      factor,
-      modelStatus,
-      modelError,
-      modelOut,
-      answerNormal,
-      answerNow,
-      caption,
-      colWord,
-      colNormal,
-      colNow,
-      tbody,
-      entropyLabel,
-      entropyNormal,
-      entropyNow,
-    };
+    const p = this.frame('ae-sc');
+    this.#buildDemo(p);
+    this.#buildModel(p);
+    this.mount(p.root);
+    this.#parts = p;
   }
 
-  #relabel() {
-    const p = this.#parts;
-    p.title.textContent = this.t('title');
-    p.intro.textContent = this.t('intro');
-    p.randomTitle.textContent = this.t('randomTitle');
-    p.randomHowTo.textContent = this.t('randomHowTo', { queries: DEMO.queries, keys: DEMO.keys });
-    p.spread.dt.textContent = this.t('spread');
-    p.entropy.dt.textContent = this.t('entropy');
-    p.maxWeight.dt.textContent = this.t('maxWeight');
-    p.chartTitle.textContent = this.t('chartTitle');
-    p.modelTitle.textContent = this.t('modelTitle');
-    p.colWord.textContent = this.t('colWord');
-    p.colNormal.textContent = this.t('colNormal');
-    p.colNow.textContent = this.t('colNow');
-    p.entropyLabel.textContent = this.t('rowEntropy');
-    p.answerNormal.dt.textContent = `${this.t('answer')} · ${this.t('colNormal')}`;
-    p.answerNow.dt.textContent = `${this.t('answer')} · ${this.t('colNow')}`;
+  // 1. random vectors
+  #buildDemo(p) {
+    const { root } = p;
+    this.text('h3', '', root, 'randomTitle');
+    const howTo = this.text('p', '', root, () => this.t('randomHowTo', { queries: DEMO.queries, keys: DEMO.keys }));
+    howTo.after(this.group(DEMO_CONTROLS));
+    p.dOutput = el('output', 'ae-sc-dvalue', null, { for: this.control('d').node.id });
+    this.control('d').node.after(p.dOutput);
+    p.seedNote = el('span', 'ae-sc-seed');
+    this.control('seed').node.after(p.seedNote);
+
+    const demoOut = (p.demoOut = el('div', 'ae-sc-demo', root));
+    const stats = el('dl', 'ae-sc-stats', demoOut);
+    const stat = (key, label) => {
+      const box = el('div', `ae-sc-stat ae-sc-${key}`, stats);
+      this.text('dt', '', box, label);
+      const dd = el('dd', '', box);
+      return { value: el('span', 'ae-sc-value', dd), note: el('span', 'ae-sc-note', dd) };
+    };
+    p.spread = stat('spread', 'spread');
+    p.entropy = stat('entropy', 'entropy');
+    p.maxWeight = stat('max', 'maxWeight');
+    p.verdict = el('p', 'ae-sc-verdict', demoOut, { role: 'status' });
+    p.bars = svgNode('svg', { class: 'ae-sc-bars', role: 'img' }, demoOut);
+    this.text('p', 'ae-sc-chart-title', demoOut, 'chartTitle');
+    p.chart = svgNode('svg', { class: 'ae-sc-chart', role: 'img' }, demoOut);
+    p.demoError = el('p', 'error', demoOut, { role: 'alert' });
+  }
+
+  // 2. the trained model
+  #buildModel(p) {
+    const { id, root } = p;
+    p.modelTitle = this.text('h3', '', root, 'modelTitle');
+    p.modelHowTo = el('p', '', root);
+    p.modelHowTo.after(this.group(MODEL_CONTROLS));
+    p.multOutput = el('output', 'ae-sc-dvalue', null, { for: this.control('mult').node.id });
+    this.control('mult').node.after(p.multOutput);
+    p.factor = el('p', 'ae-sc-factor', root);
+    p.modelStatus = el('p', 'ae-sc-status', root, { role: 'status' });
+    p.modelError = el('p', 'error', root, { role: 'alert' });
+    const modelOut = (p.modelOut = el('div', 'ae-sc-model', root));
+    const answers = el('dl', 'ae-sc-answers', modelOut);
+    const answerBox = (cls, column) => {
+      const box = el('div', `ae-sc-answer ${cls}`, answers);
+      this.text('dt', '', box, () => `${this.t('answer')} · ${this.t(column)}`);
+      return { dd: el('dd', '', box) };
+    };
+    p.answerNormal = answerBox('normal', 'colNormal');
+    p.answerNow = answerBox('now', 'colNow');
+    const table = dataTable(modelOut, 'ae-sc-table', { id: `${id}-caption`, scroll: 'ae-sc-scroll' });
+    this.headings(table.head, ['colWord', 'colNormal', 'colNow']);
+    Object.assign(p, { caption: table.caption, tbody: table.body });
+    const footRow = el('tr', 'ae-sc-entropy-row', el('tfoot', '', table.table));
+    this.text('th', '', footRow, 'rowEntropy', { scope: 'row' });
+    p.entropyNormal = el('td', '', footRow);
+    p.entropyNow = el('td', '', footRow);
   }
 
   // --- 1. random vectors ---
@@ -501,22 +444,13 @@ export class Scaling extends LessonPanel {
       rowNow = rowOf(now);
     p.caption.textContent = this.t('tableCaption', { layer: layer + 1, head: head + 1 });
     const cell = (tr, w, cls) => {
-      const td = document.createElement('td');
-      td.className = cls;
-      const bar = document.createElement('span');
-      bar.className = 'ae-sc-rowbar';
-      bar.style.setProperty('--w', String(Math.max(0, Math.min(1, w)))); // CSSOM: CSP-safe
-      td.append(bar, fixed(w, 3));
-      td.dataset.weight = String(w);
-      tr.append(td);
+      const td = el('td', cls, tr, { 'data-weight': String(w) });
+      td.append(weightBar('ae-sc-rowbar', w), fixed(w, 3));
     };
     p.tbody.replaceChildren(
       ...normal.tokens.map((token, j) => {
-        const tr = document.createElement('tr');
-        const th = document.createElement('th');
-        th.scope = 'row';
-        th.textContent = token;
-        tr.append(th);
+        const tr = el('tr', '');
+        el('th', '', tr, { scope: 'row' }, token);
         cell(tr, rowNormal[j], 'normal');
         cell(tr, rowNow[j], 'now');
         return tr;

@@ -107,8 +107,7 @@ export class Train extends LessonPanel {
     this.#worker = null;
   }
 
-  storeChanged(full) {
-    if (full) this.#label();
+  storeChanged() {
     this.#render();
   }
 
@@ -122,74 +121,32 @@ export class Train extends LessonPanel {
   }
 
   build() {
-    const { id, root, title, intro } = this.frame('ae-tr');
+    const p = this.frame('ae-tr', ['status', 'error']);
+    const { id, root } = p;
     this.group('ae-tr-controls').append(this.group('ae-tr-buttons'));
-    const status = el('p', 'ae-tr-status', root, { role: 'status' });
-    const error = el('div', 'error ae-tr-error', root, { role: 'alert' });
-
-    const rowsTitle = el('h3', '', root);
-    const rowsHowTo = el('p', 'howto', root);
+    for (const name of ['start', 'pause', 'stop']) p[name] = this.control(name).node;
+    p.rowsTitle = el('h3', '', root);
+    p.rowsHowTo = el('p', 'howto', root);
     const timelineField = el('div', 'field inline ae-tr-timeline', root);
-    const timelineLabel = el('label', '', timelineField, {
-      for: `${id}-timeline`,
-    });
-    const timeline = el('input', '', timelineField, {
-      id: `${id}-timeline`,
-      type: 'range',
-      min: 0,
-      max: 0,
-      value: 0,
-      disabled: '',
-    });
-    const timelineValue = el('output', '', timelineField, {
-      for: `${id}-timeline`,
-    });
-    const rows = el('div', 'ae-tr-rows', root);
-    const headRule = el('p', 'ae-tr-note', root);
-    const weightsTitle = el('h3', '', root);
-    const weights = el('div', 'ae-tr-chart ae-tr-weights', root);
-    const accuracyTitle = el('h3', '', root);
-    const accuracy = el('div', 'ae-tr-chart ae-tr-accuracy', root);
-    const resultTitle = el('h3', '', root);
-    const downloads = el('p', 'ae-tr-downloads', root);
-    const loadField = el('div', 'ae-tr-drop', root);
-    const loadLabel = el('label', '', loadField, { for: `${id}-load` });
-    const load = el('input', '', loadField, {
-      id: `${id}-load`,
-      type: 'file',
-      multiple: '',
-    });
-    const drop = el('span', 'howto', loadField);
-    const loadStatus = el('p', 'ae-tr-load-status', root, { role: 'status' });
-
+    this.text('label', '', timelineField, 'timeline', { for: `${id}-timeline` });
+    const range = { type: 'range', min: 0, max: 0, value: 0, disabled: '' };
+    const timeline = (p.timeline = el('input', '', timelineField, { id: `${id}-timeline`, ...range }));
+    p.timelineValue = el('output', '', timelineField, { for: `${id}-timeline` });
+    p.rows = el('div', 'ae-tr-rows', root);
+    p.headRule = el('p', 'ae-tr-note', root);
+    p.weightsTitle = this.text('h3', '', root, 'weightsTitle');
+    p.weights = el('div', 'ae-tr-chart ae-tr-weights', root);
+    p.accuracyTitle = this.text('h3', '', root, 'accuracyTitle');
+    p.accuracy = el('div', 'ae-tr-chart ae-tr-accuracy', root);
+    p.resultTitle = this.text('h3', '', root, 'result');
+    p.downloads = el('p', 'ae-tr-downloads', root);
+    const loadField = (p.loadField = el('div', 'ae-tr-drop', root));
+    this.text('label', '', loadField, 'load', { for: `${id}-load` });
+    const load = (p.load = el('input', '', loadField, { id: `${id}-load`, type: 'file', multiple: '' }));
+    this.text('span', 'howto', loadField, 'drop');
+    p.loadStatus = el('p', 'ae-tr-load-status', root, { role: 'status' });
     this.mount(root);
-    this.#parts = {
-      title,
-      intro,
-      start: this.control('start').node,
-      pause: this.control('pause').node,
-      stop: this.control('stop').node,
-      status,
-      error,
-      rowsTitle,
-      rowsHowTo,
-      timelineLabel,
-      timeline,
-      timelineValue,
-      rows,
-      headRule,
-      weightsTitle,
-      weights,
-      accuracyTitle,
-      accuracy,
-      resultTitle,
-      downloads,
-      loadLabel,
-      load,
-      drop,
-      loadField,
-      loadStatus,
-    };
+    this.#parts = p;
     timeline.addEventListener('input', () => {
       this.#shown = Number(timeline.value);
       this.#renderSnapshot();
@@ -343,17 +300,6 @@ export class Train extends LessonPanel {
   }
 
   // --- drawing ---
-
-  #label() {
-    const p = this.#parts;
-    for (const key of ['title', 'intro']) p[key].textContent = this.t(key);
-    p.timelineLabel.textContent = this.t('timeline');
-    p.weightsTitle.textContent = this.t('weightsTitle');
-    p.accuracyTitle.textContent = this.t('accuracyTitle');
-    p.resultTitle.textContent = this.t('result');
-    p.loadLabel.textContent = this.t('load');
-    p.drop.textContent = this.t('drop');
-  }
 
   #render() {
     const p = this.#parts;

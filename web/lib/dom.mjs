@@ -2,6 +2,8 @@
 //   el('p', 'howto', parent, {role: 'status'}, 'text')  an HTML element, appended to parent, with optional text
 //   svgNode('rect', {x: 0, width: 4}, parent, 'text')   an SVG element, with optional text
 //   field(parent, 'select', id, {}, 'field inline')     a control and its <label> in a <div class=field>
+//   dataTable(parent, 'cls', {id, scroll})              {table, caption, head, body} of a table
+//   weightBar('cls', w, parent)                         a bar as wide as the weight w of its cell
 //   rowKey(key, from, last) / focusRow(rows, j)         a list of rows that is one tab stop
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -28,6 +30,29 @@ export function svgNode(tag, attrs = {}, parent = null, text = null) {
 export function field(parent, tag, id, attrs = {}, className = 'field') {
   const box = el('div', className, parent);
   return { label: el('label', '', box, { for: id }), node: el(tag, '', box, { id, ...attrs }) };
+}
+
+// A <table class=className> in parent: {table, caption, head (the header row), body}. With
+// `scroll` (the class of a <div> around it), the table may scroll sideways on a phone: the <div>
+// is focusable, so the keyboard can scroll it (axe: scrollable-region-focusable), and named by
+// the caption, whose id is `id`. caption: false for none, or the caption's class.
+export function dataTable(parent, className, { id, scroll, caption = '' } = {}) {
+  const wrap = scroll ? el('div', scroll, parent, { tabindex: '0', role: 'region', 'aria-labelledby': id }) : parent;
+  const table = el('table', className, wrap);
+  return {
+    table,
+    caption: caption === false ? null : el('caption', caption, table, id ? { id } : {}),
+    head: el('tr', '', el('thead', '', table)),
+    body: el('tbody', '', table),
+  };
+}
+
+// A <span class=className> w (0…1, clamped) of its cell's width: the CSS variable --w, set
+// through the CSSOM (CSP-safe; no inline style attribute).
+export function weightBar(className, w, parent = null) {
+  const bar = el('span', className, parent);
+  bar.style.setProperty('--w', String(Math.max(0, Math.min(1, w))));
+  return bar;
 }
 
 // The row a key moves to in a list that is one tab stop (the layer's stages, the Q·K·V rows, the

@@ -12,12 +12,18 @@
 //   load()                  if the panel has one (fetching its model): called when the panel comes
 //                           near the window or takes the keyboard focus, whichever is first
 //   newId(prefix)           element ids unique on the page (`${prefix}-0`, `${prefix}-1`, …)
-//   frame(cls)              what every build() starts with: {id, root, title, intro}, and the
-//                           declared controls and guidance under the intro; build() ends with
+//   frame(cls, lines)       what every build() starts with: {id, root, title, intro}, and the
+//                           declared controls and guidance under the intro, then the lines that
+//                           say the panel's state, named in `lines` (below); build() ends with
 //                           this.mount(root) (the panel's shadow root, ./store-element.mjs)
+//   text(tag, cls, parent, key, attrs)   an element whose text is the string `key`, in the
+//                           page's language (set again when it changes; title and intro are);
+//                           labelled(node, key) the same for an element built otherwise;
+//                           headings(row, keys) the labelled <th scope=col> of a table's head
 //   setState(s) / state     loading | error | ready (and a panel's own steps) mirrored in one
 //                           data-* attribute for tests and styles: data-state, or data-status
 //                           where static stateAttribute = 'status'
+//   showWhenReady(ready, {waiting, body})   a panel drawn from the run: waiting until it is there
 //   addGuidance(after)      Show me, Reset and the Predict-then-reveal question, after the element
 //                           `after` (frame() adds it for a declared panel); see the guidance section
 //
@@ -84,6 +90,7 @@ export class LessonPanel extends StoreElement {
   #loadWired = false;
   #guide = null; // the guidance bar's parts, once addGuidance() has run
   #guesses = new Map(); // question key → the reader's guess
+  #texts = []; // [element, string key, attribute] of text() and labelled(): set again when the language changes
 
   connectedCallback() {
     if (!this.#built) {
@@ -121,16 +128,60 @@ export class LessonPanel extends StoreElement {
   }
 
   // A root <div class=cls> (the panel mounts it at the end of build()), an <h2> title that
-  // names the element (labelHostBy), and an intro paragraph under it.
-  frame(cls) {
+  // names the element (labelHostBy), and an intro paragraph under it (the strings `title` and
+  // `intro`); after the controls, the lines named in `lines`, in that order:
+  //   model: <p class=cls-model>, the model the panel reads (panel-model.mjs's modelNote)
+  //   status: <p class=cls-status role=status>, loading …
+  //   error: <div class="error cls-error" role=alert>
+  frame(cls, lines = []) {
     const id = this.newId(cls);
     const root = el('div', cls);
-    const title = el('h2', '', root, { id: `${id}-title`, part: 'title' });
-    const intro = el('p', 'howto', root, { part: 'intro' });
+    const title = this.text('h2', '', root, 'title', { id: `${id}-title`, part: 'title' });
+    const intro = this.text('p', 'howto', root, 'intro', { part: 'intro' });
     labelHostBy(this, title);
     if (this.constructor.controls) this.#buildControls(root, id);
     if (this.constructor.controls || this.constructor.guidance.length) this.addGuidance(intro);
-    return { id, root, title, intro };
+    const line = {
+      model: () => ['modelLine', el('p', `${cls}-model`, root)],
+      status: () => ['status', el('p', `${cls}-status`, root, { role: 'status' })],
+      error: () => ['error', el('div', `error ${cls}-error`, root, { role: 'alert' })],
+    };
+    return { id, root, title, intro, ...Object.fromEntries(lines.map((name) => line[name]())) };
+  }
+
+  text(tag, className, parent, key, attrs = {}) {
+    return this.labelled(el(tag, className, parent, attrs), key);
+  }
+
+  // `node`, whose text (or attribute `attr`: an aria-label) is from now on the string `key`
+  // (or what the function `key` gives: a string with parameters).
+  labelled(node, key, attr = null) {
+    this.#texts.push([node, key, attr]);
+    return node;
+  }
+
+  // Column headings <th scope=col> in the header row `row`, labelled by the string keys `keys`
+  // (classOf(key): a heading's class).
+  headings(row, keys, classOf = () => '') {
+    return keys.map((key) => this.text('th', classOf(key), row, key, { scope: 'col' }));
+  }
+
+  // A panel drawn from the main view's run: `waiting` is shown until the run is `ready`, then
+  // `body`; the state says which. Returns `ready`.
+  showWhenReady(ready, { waiting, body }) {
+    waiting.hidden = ready;
+    body.hidden = !ready;
+    this.setState(ready ? 'ready' : 'loading');
+    return ready;
+  }
+
+  // The texts of text() in the page's language (./store-element.mjs calls it before a full redraw).
+  relabel() {
+    for (const [node, key, attr] of this.#texts) {
+      const said = typeof key === 'function' ? key() : this.t(key);
+      if (attr) node.setAttribute(attr, said);
+      else node.textContent = said;
+    }
   }
 
   // --- declared controls (see the top of this file) ---

@@ -74,6 +74,9 @@ export class StoreElement extends ElementBase {
   // Redraw; the argument `full` is true on connecting and on a language change (labels must be rebuilt).
   storeChanged() {}
 
+  // Called before storeChanged(true): a base class sets the texts it keeps (./lesson-panel.mjs).
+  relabel() {}
+
   #connect() {
     this.#unsubscribe?.();
     const { watched, redrawWhenVisible } = this.constructor;
@@ -91,6 +94,7 @@ export class StoreElement extends ElementBase {
       this.#observer.observe(this);
     }
     this.#stale = null;
+    this.relabel();
     this.storeChanged(true);
   }
 
@@ -101,6 +105,7 @@ export class StoreElement extends ElementBase {
       return;
     }
     this.#stale = null;
+    if (full) this.relabel();
     this.storeChanged(full);
   }
 }
