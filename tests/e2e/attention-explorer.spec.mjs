@@ -2,11 +2,11 @@
 // attributes and properties, the ae-change event, errors, language, and the panels inside it.
 // The element is put on a page of this server's origin, under its CSP (scripts from 'self' only).
 import { CSP } from '../../scripts/serve.mjs';
-import { expect, test } from './fixtures.mjs';
+import { expect, test, NOT_FOUND } from './fixtures.mjs';
 import { LESSON as LESSON_PAIR } from '../../web/lib/lesson.mjs';
 
 // The models-base test asks for a directory that is not there.
-test.use({ expectedErrors: [/Failed to load resource: the server responded with a status of 404/] });
+test.use({ expectedErrors: [NOT_FOUND] });
 
 // A page of this origin (served by the test, with the server's CSP) holding `body`, the
 // element's module loaded before the head view's.

@@ -7,7 +7,8 @@
 // "animal" once |i − j| ≥ w; the language switch, a 375 px screen (no page-level horizontal
 // overflow after interacting), and a bad sentence that the panel recovers from.
 import fs from 'node:fs';
-import { SHOTS, expectNoSeriousAxeViolationsInSchemes, expect, openPage, test } from './fixtures.mjs';
+import { SHOTS, expect, expectNoSeriousAxeViolationsInSchemes, test } from './fixtures.mjs';
+import { fitsWidth, matrixValues, newPageAt, openPanelAt, panelStrings } from './fixtures.mjs'; // opening and reading a lesson panel
 import { DECODER_PROMPT } from '../../web/lib/lesson.mjs';
 
 const TIRED = DECODER_PROMPT.tired;
@@ -15,12 +16,7 @@ const WIDE = DECODER_PROMPT.wide;
 const shipped = fs.existsSync('web/models/coref-decoder/config.json');
 const panel = (page) => page.locator('ae-causal-mask');
 
-async function openPanel(page) {
-  await openPage(page);
-  await page.locator('#causal-mask').scrollIntoViewIfNeeded();
-  await expect(panel(page)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
-  await expect(panel(page)).toHaveAttribute('data-sentence', TIRED);
-}
+const openPanel = (page) => openPanelAt(page, '#causal-mask', 'ae-causal-mask', { shows: { 'data-sentence': TIRED } });
 
 // analyze() of the sentence and its partner; rows compared here, for every layer and head.
 function api(page, text, partner, causal, layer, head) {
@@ -110,7 +106,7 @@ async function pageOverflow(page, id) {
   }, id);
 }
 
-const values = (locator) => locator.locator('td[data-value]').evaluateAll((tds) => tds.map((td) => td.dataset.value));
+const values = matrixValues;
 
 test.describe('causal mask panel', () => {
   test.skip(!shipped, 'coref-decoder is not in web/models');
@@ -118,8 +114,7 @@ test.describe('causal mask panel', () => {
   test('with the mask: −∞ above the diagonal, weights exactly 0, equal to analyze(); without: not', async ({
     page,
   }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     for (const causal of [true, false]) {
       if (!causal) {
         await view.getByRole('checkbox').uncheck();
@@ -150,8 +145,7 @@ test.describe('causal mask panel', () => {
   test('the "it" row is bit-identical for tired and wide; the answer row differs and answers animal / street', async ({
     page,
   }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     await view.getByLabel('Layer', { exact: true }).selectOption({ value: '1' });
     await view.getByLabel('Head', { exact: true }).selectOption({ value: '2' });
     await expect(view).toHaveAttribute('data-head', '2');
@@ -161,7 +155,7 @@ test.describe('causal mask panel', () => {
     await expect(view).toHaveAttribute('data-identical', 'true');
     await expect(view).toHaveAttribute('data-identical-all', 'true');
     // Positions on screen count from 1, as in the other panels (data-it-position stays 0-based).
-    const strings = await page.evaluate(async () => (await import('/strings/causal-mask.mjs')).default);
+    const strings = await panelStrings(page, 'causal-mask');
     await expect(view).toHaveAttribute('data-it-position', String(expected.it));
     await expect(view.getByText(strings.en.itHowTo.replace('{pos}', expected.it + 1))).toBeVisible();
     await expect(
@@ -195,15 +189,10 @@ test.describe('causal mask panel', () => {
 
   test('language switch, 375 px, swap, and a bad sentence gives a message and the panel recovers', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
-    await openPanel(page);
-    const view = panel(page);
-    const strings = await page.evaluate(async () => (await import('/strings/causal-mask.mjs')).default);
+    const view = await openPanel(page);
+    const strings = await panelStrings(page, 'causal-mask');
     await expect(view.locator('h2')).toHaveText(strings.en.title);
-    expect(
-      await view.evaluate(
-        (el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth,
-      ),
-    ).toBe(true);
+    expect(await fitsWidth(view)).toBe(true);
     // After interacting, the page itself does not scroll sideways (it did: ~814 px); the wide
     // matrices scroll inside their own focusable regions instead.
     await view.getByRole('checkbox').uncheck();
@@ -271,8 +260,7 @@ test.describe('causal mask panel', () => {
     page,
     context,
   }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     const part = view.locator('.ae-cm-window');
     // A head other than the one the panel opens on (the decoder's coreference head), 0-based.
     const opened = {
@@ -310,8 +298,7 @@ test.describe('causal mask panel', () => {
       }));
     const before = await state(page);
     expect(before.values.length).toBeGreaterThan(200);
-    const other = await context.newPage();
-    await other.goto(page.url());
+    const other = await newPageAt(context, page.url());
     await other.locator('#causal-mask .ae-cm-window').scrollIntoViewIfNeeded();
     await expect(panel(other)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
     await expect(panel(other).locator('.ae-cm-window')).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
@@ -364,10 +351,9 @@ test.describe('causal mask panel', () => {
   test('sliding window: the row of "it" and the answer equal analyze({window}); "animal" is cut off once |i − j| ≥ w', async ({
     page,
   }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     const part = view.locator('.ae-cm-window');
-    const strings = await page.evaluate(async () => (await import('/strings/causal-mask.mjs')).default);
+    const strings = await panelStrings(page, 'causal-mask');
     // The window rule as the lesson states it: |i − j| < w, at most 2w − 1 words.
     for (const lang of ['en', 'zh']) {
       expect(strings[lang].windowHowTo).toContain('|i − j| < w');

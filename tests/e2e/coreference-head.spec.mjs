@@ -57,18 +57,14 @@ test.describe("panels default to the decoder's coreference head", () => {
     expect(linked(page, 'kvcache.')).toEqual({});
 
     // Another head goes into the link (1-based); back on the default, it leaves again.
-    await kv(page).getByLabel('Head', { exact: true }).selectOption({ value: '0' });
-    await expect.poll(() => linked(page, 'kvcache.')).toEqual({ 'kvcache.head': '1' });
-    await kv(page)
-      .getByLabel('Head', { exact: true })
-      .selectOption({ value: String(named.head) });
-    await expect.poll(() => linked(page, 'kvcache.')).toEqual({});
-    await causal(page).getByLabel('Layer', { exact: true }).selectOption({ value: '0' });
-    await expect.poll(() => linked(page, 'causal.')).toEqual({ 'causal.layer': '1' });
-    await causal(page)
-      .getByLabel('Layer', { exact: true })
-      .selectOption({ value: String(named.layer) });
-    await expect.poll(() => linked(page, 'causal.')).toEqual({});
+    const choose = async (panel, label, value, prefix, link) => {
+      await panel.getByLabel(label, { exact: true }).selectOption({ value: String(value) });
+      await expect.poll(() => linked(page, prefix)).toEqual(link);
+    };
+    await choose(kv(page), 'Head', 0, 'kvcache.', { 'kvcache.head': '1' });
+    await choose(kv(page), 'Head', named.head, 'kvcache.', {});
+    await choose(causal(page), 'Layer', 0, 'causal.', { 'causal.layer': '1' });
+    await choose(causal(page), 'Layer', named.layer, 'causal.', {});
   });
 
   test("a link's layer and head win over the coreference head", async ({ page }) => {

@@ -15,6 +15,7 @@ async function openPanel(page) {
   await page.locator('#cost').scrollIntoViewIfNeeded();
   // The memory plot is drawn from the core's counts as soon as the panel is in view.
   await expect(panel(page).locator('svg[data-chart="memory"] [data-bytes]')).toHaveCount(3 * 8);
+  return panel(page);
 }
 
 // Byte counts from the engine API, per kernel and n (d = 64).
@@ -54,8 +55,7 @@ const shownBytes = (locator) =>
 
 test.describe('n² cost panel', () => {
   test("nothing is measured at page load; measuring n ≤ 256 shows the core's byte counts", async ({ page }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     await expect(view).toHaveAttribute('data-status', 'idle');
     await expect(view.locator('td.ae-cost-time')).toHaveCount(0);
     const all = [64, 128, 256, 512, 1024, 2048, 4096, 8192];
@@ -118,8 +118,7 @@ test.describe('n² cost panel', () => {
   });
 
   test('the traced kernel stops at its memory cap and says what it would need', async ({ page }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     // A low cap, so that small n reach it: the bytes of n = 128 are allowed, n = 256 is not.
     const limit = await page.evaluate(async () => {
       const { getEngine } = await import('/lib/context.mjs');
@@ -155,8 +154,7 @@ test.describe('n² cost panel', () => {
   });
 
   test('Cancel stops a long measurement and the panel can measure again', async ({ page }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     await view.getByLabel('Longest sequence n').fill('13');
     await expect(view.locator('output')).toHaveText('8,192 tokens');
     const cancel = view.getByRole('button', { name: 'Cancel' });
@@ -179,8 +177,7 @@ test.describe('n² cost panel', () => {
 
   test('375 px wide, keyboard, Chinese labels, dark, accessibility scan', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 812 });
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     const slider = view.getByLabel('Longest sequence n');
     await slider.focus();
     await page.keyboard.press('Home');

@@ -4,7 +4,8 @@
 // trace; cross: Q from A, K and V from B — an n×m matrix); after changing layer/head and
 // swapping; the language switch, a 375 px screen, and a bad sentence that the panel recovers from.
 import fs from 'node:fs';
-import { SHOTS, expectNoSeriousAxeViolationsInSchemes, expect, openPage, test } from './fixtures.mjs';
+import { SHOTS, expect, expectNoSeriousAxeViolationsInSchemes, test } from './fixtures.mjs';
+import { fitsWidth, matrixValues, openPanelAt, panelStrings } from './fixtures.mjs'; // opening and reading a lesson panel
 import { LESSON } from '../../web/lib/lesson.mjs';
 
 const A = LESSON.tired;
@@ -12,12 +13,7 @@ const B = 'The street was too wide so it was hard to cross.';
 const shipped = fs.existsSync('web/models/coref-encoder/config.json');
 const panel = (page) => page.locator('ae-cross-attention');
 
-async function openPanel(page) {
-  await openPage(page);
-  await page.locator('#cross').scrollIntoViewIfNeeded();
-  await expect(panel(page)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
-  await expect(panel(page)).toHaveAttribute('data-a', A);
-}
+const openPanel = (page) => openPanelAt(page, '#cross', 'ae-cross-attention', { shows: { 'data-a': A } });
 
 function api(page, a, b, layer, head) {
   return page.evaluate(
@@ -51,10 +47,7 @@ function api(page, a, b, layer, head) {
   );
 }
 
-const shown = (page, which) =>
-  panel(page)
-    .locator(`.ae-ca-${which} td[data-value]`)
-    .evaluateAll((tds) => tds.map((td) => td.dataset.value));
+const shown = (page, which) => matrixValues(panel(page).locator(`.ae-ca-${which}`));
 const headers = (page, which) => panel(page).locator(`.ae-ca-${which} thead th`).allTextContents();
 
 test.describe('self vs cross-attention panel', () => {
@@ -63,8 +56,7 @@ test.describe('self vs cross-attention panel', () => {
   test("self and cross weights equal engine.attention on the API's Q, K, V; n×m; layer, head and swap", async ({
     page,
   }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     const first = await api(page, A, B, 0, 0);
     const { layer, head } = first.coref; // the panel opens on the coreference head
     await expect(view).toHaveAttribute('data-layer', String(layer));
@@ -93,16 +85,13 @@ test.describe('self vs cross-attention panel', () => {
   });
 
   test('the link keeps both sentences and the head', async ({ page, context }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     await view.getByLabel('Head', { exact: true }).selectOption({ value: '2' });
     await view.getByRole('button', { name: 'Swap A ↔ B' }).click();
     await expect(view).toHaveAttribute('data-a', B);
     await expect.poll(() => new URL(page.url()).searchParams.get('cross.a')).toBe(B);
     const other = await context.newPage();
-    await other.goto(page.url());
-    await other.locator('#cross').scrollIntoViewIfNeeded();
-    await expect(panel(other)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    await openPanelAt(other, '#cross', 'ae-cross-attention', { url: page.url() });
     await expect(panel(other)).toHaveAttribute('data-a', B);
     await expect(panel(other)).toHaveAttribute('data-head', '2');
     expect(await shown(other, 'cross')).toEqual(await shown(page, 'cross'));
@@ -110,9 +99,8 @@ test.describe('self vs cross-attention panel', () => {
 
   test('the trained translation: tired → 动物 looking at animal, wide → 马路 looking at street', async ({ page }) => {
     test.skip(!fs.existsSync('web/models/translate-en-zh/pair.json'), 'translate-en-zh is not in web/models');
-    await openPanel(page);
-    const view = panel(page);
-    const strings = await page.evaluate(async () => (await import('/strings/cross-attention.mjs')).default);
+    const view = await openPanel(page);
+    const strings = await panelStrings(page, 'cross-attention');
     await view.getByRole('button', { name: strings.en.translateButton }).click();
     await expect(view).toHaveAttribute('data-noun', '动物', { timeout: 20_000 });
     await expect(view).toHaveAttribute('data-noun-argmax', 'animal');
@@ -126,15 +114,10 @@ test.describe('self vs cross-attention panel', () => {
 
   test('language switch, 375 px, and a bad sentence gives a message and the panel recovers', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
-    await openPanel(page);
-    const view = panel(page);
-    const strings = await page.evaluate(async () => (await import('/strings/cross-attention.mjs')).default);
+    const view = await openPanel(page);
+    const strings = await panelStrings(page, 'cross-attention');
     await expect(view.locator('h2')).toHaveText(strings.en.title);
-    expect(
-      await view.evaluate(
-        (el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth,
-      ),
-    ).toBe(true);
+    expect(await fitsWidth(view)).toBe(true);
 
     const boxB = view.getByLabel(strings.en.sentenceB, { exact: true });
     await boxB.fill('The street was too wide.'); // no "it": the coreference model cannot read it

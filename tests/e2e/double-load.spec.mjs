@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSP } from '../../scripts/serve.mjs';
 import { expect, test } from './fixtures.mjs';
+import { LESSON } from '../../web/lib/lesson.mjs';
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web');
 
@@ -35,6 +36,6 @@ test('a second copy of the elements loads beside the first, which keeps working'
     };
   });
   expect(loaded).toEqual({ other: true, kept: true });
-  await el.locator('textarea').fill("The animal didn't cross the street because it was too wide.");
+  await el.locator('textarea').fill(LESSON.wide);
   await expect(el.locator('[part="answer"]')).toContainText('street');
 });

@@ -4,7 +4,7 @@
 // engine; a head is named as "the largest effect" only when switching it off alone changes the
 // probability by at least 0.0005; keyboard use, a 375 px screen, the language switch and a bad sentence.
 import fs from 'node:fs';
-import { SHOTS, expectNoSeriousAxeViolations, expect, openPage, test } from './fixtures.mjs';
+import { SHOTS, expect, expectNoSeriousAxeViolations, openPanelAt, test, newPageAt } from './fixtures.mjs';
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
 const LESSON = PAIR.tired;
@@ -13,11 +13,7 @@ const shipped = fs.existsSync('web/models/coref-encoder/config.json');
 
 const panel = (page) => page.locator('ae-explanation');
 
-async function openPanel(page) {
-  await openPage(page);
-  await page.locator('#explanation').scrollIntoViewIfNeeded();
-  await expect(panel(page)).toHaveAttribute('data-status', 'ready', { timeout: 15_000 });
-}
+const openPanel = (page) => openPanelAt(page, '#explanation', 'ae-explanation', { state: 'data-status' });
 
 // What analyze() says about `text`: the attention row of "it" in the coreference head, the
 // change in the predicted word's probability for every single-word knockout, every
@@ -96,8 +92,7 @@ test.describe('attention is not explanation', () => {
   test.skip(!shipped, 'coref-encoder is not in web/models');
 
   test('attention bars and knockout effects equal analyze(), for tired and for wide', async ({ page }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     for (const [text, referent] of [
       [LESSON, 'animal'],
       [WIDE, 'street'],
@@ -158,8 +153,7 @@ test.describe('attention is not explanation', () => {
   });
 
   test('switching heads off changes the prediction exactly as analyze() says (keyboard)', async ({ page }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     const a = await api(page, LESSON);
     const coref = view.locator(`.ae-ex-heads button[data-layer="${a.layer}"][data-head="${a.head}"]`);
     await expect(coref).toHaveAccessibleName(
@@ -215,8 +209,7 @@ test.describe('attention is not explanation', () => {
     page,
     context,
   }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     await view.getByRole('button', { name: 'tired ↔ wide' }).click();
     await expect(view).toHaveAttribute('data-sentence', WIDE);
     await expect(view).toHaveAttribute('data-status', 'ready');
@@ -244,9 +237,7 @@ test.describe('attention is not explanation', () => {
     expect(before.pressed).toEqual(['1,2', '2,0']);
 
     const other = await context.newPage();
-    await other.goto(page.url());
-    await other.locator('#explanation').scrollIntoViewIfNeeded();
-    await expect(panel(other)).toHaveAttribute('data-status', 'ready', { timeout: 15_000 });
+    await openPanelAt(other, '#explanation', 'ae-explanation', { url: page.url(), state: 'data-status' });
     await expect(panel(other)).toHaveAttribute('data-sentence', WIDE);
     await expect(panel(other)).toHaveAttribute('data-ablated', '[[1,2],[2,0]]');
     expect(await state(other)).toEqual(before);
@@ -265,8 +256,7 @@ test.describe('attention is not explanation', () => {
 
     // Out-of-range or malformed values are ignored: the defaults stay.
     for (const ablate of ['2.3,4.1', '2.3;3.1', '0.1']) {
-      const bad = await context.newPage();
-      await bad.goto(`/?model=untrained&explanation.ablate=${encodeURIComponent(ablate)}`);
+      const bad = await newPageAt(context, `/?model=untrained&explanation.ablate=${encodeURIComponent(ablate)}`);
       await bad.locator('#explanation').scrollIntoViewIfNeeded();
       await expect(panel(bad)).toHaveAttribute('data-status', 'ready', { timeout: 15_000 });
       await expect(panel(bad), ablate).toHaveAttribute('data-ablated', '[]');
@@ -276,8 +266,7 @@ test.describe('attention is not explanation', () => {
   });
 
   test('a sentence without “it” gives a message in the panel; fixing it recovers', async ({ page }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     const field = view.getByLabel('Sentence for this panel');
     await field.fill('The animal was tired.');
     await expect(view).toHaveAttribute('data-status', 'error');
@@ -290,8 +279,7 @@ test.describe('attention is not explanation', () => {
 
   test('375 px wide, Chinese labels, dark', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 812 });
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     // Only this spec's section is judged here: the other lesson panels are set aside (CSSOM).
     await page.evaluate(() => {
       for (const s of document.querySelectorAll('main > section.lesson-panel:not(#explanation)'))

@@ -14,6 +14,7 @@ import {
   openPage,
   shownCells,
   test,
+  newPageAt,
 } from './fixtures.mjs';
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
@@ -64,8 +65,7 @@ test.describe('trained models', () => {
     });
     const before = await view(page);
 
-    const other = await context.newPage();
-    await other.goto(url);
+    const other = await newPageAt(context, url);
     await expect(app(other)).toHaveAttribute('data-model', 'coref-encoder');
     await expectRendered(other, WIDE);
     await expect(other.locator('#sentence')).toHaveValue(WIDE);
@@ -139,8 +139,7 @@ test('the URL round-trips the untrained model’s recipe and view', async ({ pag
   });
   const before = await view(page);
 
-  const other = await context.newPage();
-  await other.goto(url);
+  const other = await newPageAt(context, url);
   await expect(app(other)).toHaveAttribute('data-status', 'ready');
   await expect(app(other)).toHaveAttribute('data-head', '5');
   expect(await view(other)).toEqual(before);
@@ -292,8 +291,7 @@ test('the URL keeps the head view’s selected word', async ({ page, context }) 
   const url = await settledUrl(page, { model: 'coref-encoder', tok: '10' });
   const lines = await shownLines(page);
 
-  const other = await context.newPage();
-  await other.goto(url);
+  const other = await newPageAt(context, url);
   await expect(app(other)).toHaveAttribute('data-status', 'ready');
   await expect(other.locator('ae-head-view')).toHaveAttribute('data-from', '9');
   expect(await shownLines(other)).toEqual(lines);

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { expect, test } from './fixtures.mjs';
+import { expect, test, newPageAt } from './fixtures.mjs';
 
 const FROM_DISK = pathToFileURL(path.resolve('web/index.html')).href;
 
@@ -23,8 +23,7 @@ test('the page opened from disk says it needs a server and names the command', a
 
 test('in a Chinese browser the message is in Chinese', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'zh-CN' });
-  const page = await context.newPage();
-  await page.goto(FROM_DISK);
+  const page = await newPageAt(context, FROM_DISK);
   await expect(page.locator('#page-status')).toContainText('需要通过 HTTP 打开');
   await expect(page.locator('#page-status code').first()).toHaveText('npm start');
   await context.close();

@@ -110,6 +110,63 @@ export async function chooseModel(page, name) {
   await expect(app(page)).toHaveAttribute('data-status', 'ready');
 }
 
+// The console error of a file the server (or a test's route) answers with 404, for
+// test.use({expectedErrors: [NOT_FOUND]}).
+export const NOT_FOUND = /Failed to load resource: the server responded with a status of 404/;
+
+// The shipped model `name`'s weights answer 404 on this page (a model that fails to load).
+export function withoutWeights(page, name) {
+  return page.route(`**/models/${name}/model.safetensors`, (route) =>
+    route.fulfill({ status: 404, body: 'Not Found' }),
+  );
+}
+
+// The link `url` opened afresh in a new page of the browser context (as a reader would paste it).
+export async function newPageAt(context, url) {
+  const page = await context.newPage();
+  await page.goto(url);
+  return page;
+}
+
+// Opens the page (on the trained model `model`, if given) and scrolls to the element
+// `selector`, which it returns (a lesson panel that follows the main view's run).
+export async function openAt(page, selector, { model } = {}) {
+  await openPage(page);
+  if (model) await chooseModel(page, model);
+  const target = page.locator(selector);
+  await target.scrollIntoViewIfNeeded();
+  return target;
+}
+
+// Opens the page at the lesson panel <tag> in the section `#section` and waits until it is ready
+// (in its state attribute: data-state, or data-status) and shows `shows` ({attribute: value});
+// `url`: a link to open instead of the page's default. Returns the panel.
+export async function openPanelAt(page, section, tag, { state = 'data-state', shows = {}, url } = {}) {
+  await openPage(page, url);
+  await page.locator(section).scrollIntoViewIfNeeded();
+  const panel = page.locator(tag);
+  await expect(panel).toHaveAttribute(state, 'ready', { timeout: 15_000 }); // its model loads in view
+  for (const [name, value] of Object.entries(shows)) await expect(panel).toHaveAttribute(name, value);
+  return panel;
+}
+
+// A panel's strings ({en, zh}, web/strings/<name>.mjs), as the page has them.
+export function panelStrings(page, name) {
+  return page.evaluate(async (name) => (await import(`/strings/${name}.mjs`)).default, name);
+}
+
+// The data-value of every cell of the number matrices in `locator` (number-matrix.mjs), as shown.
+export function matrixValues(locator) {
+  return locator.locator('td[data-value]').evaluateAll((tds) => tds.map((td) => td.dataset.value));
+}
+
+// Whether the element fits the screen's width and does not scroll sideways itself.
+export function fitsWidth(locator) {
+  return locator.evaluate(
+    (el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth,
+  );
+}
+
 // Recomputes the page's current run with a separately loaded engine in the page, from the
 // state the main view publishes (data-model, data-config, data-run, data-text):
 // {tokens, n, prediction, layers: [layer][head] → n×n weights as nested arrays of numbers}.

@@ -3,7 +3,16 @@
 // side by side, same layer and head). Line weights are compared with analyze() run here by a
 // separately loaded engine.
 import fs from 'node:fs';
-import { SHOTS, expectNoSeriousAxeViolations, app, chooseModel, expect, openPage, test } from './fixtures.mjs';
+import {
+  SHOTS,
+  expectNoSeriousAxeViolations,
+  app,
+  chooseModel,
+  expect,
+  openPage,
+  test,
+  newPageAt,
+} from './fixtures.mjs';
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
 const LESSON = PAIR.tired;
@@ -178,8 +187,7 @@ test.describe('head view extras', () => {
     await page.locator('ae-flip-pair').getByRole('button', { name: 'Compare tired and wide side by side' }).click();
     await expect.poll(() => [param(page, 'view.overlay'), param(page, 'pair.open')]).toEqual(['1', '1']);
 
-    const other = await context.newPage();
-    await other.goto(page.url());
+    const other = await newPageAt(context, page.url());
     await expect(other.locator('ae-head-view')).toHaveAttribute('data-overlay', 'on');
     await expect(
       other.locator('ae-head-view').getByRole('button', { name: 'All heads of this layer' }),

@@ -5,17 +5,13 @@
 // positions on screen count from 1 (data-position stays 0-based); the tired ↔ wide switch, a bad
 // prompt, 375 px (no page-level horizontal overflow), the language switch and an accessibility scan.
 import fs from 'node:fs';
-import { AxeBuilder } from './fixtures.mjs';
+import { AxeBuilder, openPanelAt, newPageAt, NOT_FOUND, withoutWeights } from './fixtures.mjs';
 import { SHOTS, expect, openPage, test } from './fixtures.mjs';
 import { DECODER_PROMPT } from '../../web/lib/lesson.mjs';
 
 const panel = (page) => page.locator('ae-kv-cache');
 
-async function openPanel(page) {
-  await openPage(page);
-  await page.locator('#kv-cache').scrollIntoViewIfNeeded();
-  await expect(panel(page)).toHaveAttribute('data-status', 'ready'); // the model loads in view
-}
+const openPanel = (page) => openPanelAt(page, '#kv-cache', 'ae-kv-cache', { state: 'data-status' });
 
 // What the engine API gives for the prompt the panel shows.
 function api(page, prompt) {
@@ -58,8 +54,7 @@ test.describe('KV cache panel', () => {
   test("stepping gives generate()'s words, and the cache rows, weights and work counts of the API", async ({
     page,
   }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     const prompt = await view.getAttribute('data-prompt');
     const expected = await api(page, prompt);
     expect(expected.steps.length).toBeGreaterThan(1);
@@ -169,8 +164,7 @@ test.describe('KV cache panel', () => {
   });
 
   test("tired ↔ wide changes the completion to the API's; a too long prompt is an error in place", async ({ page }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     await view.getByRole('button', { name: 'tired ↔ wide' }).click();
     await expect(view).toHaveAttribute('data-prompt', /too wide/);
     const prompt = await view.getAttribute('data-prompt');
@@ -201,8 +195,7 @@ test.describe('KV cache panel', () => {
     page,
     context,
   }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     // The head the panel opened on (the decoder's coreference head, or the fallback).
     const defaults = { layer: await view.getAttribute('data-layer'), head: await view.getAttribute('data-head') };
     const chosen = { layer: defaults.layer === '2' ? 1 : 2, head: defaults.head === '0' ? 1 : 0 }; // another head, 0-based
@@ -225,8 +218,7 @@ test.describe('KV cache panel', () => {
     const before = await shownRows(view);
     expect(before.length).toBeGreaterThan(10);
 
-    const other = await context.newPage();
-    await other.goto(page.url());
+    const other = await newPageAt(context, page.url());
     await other.locator('#kv-cache').scrollIntoViewIfNeeded();
     const again = panel(other);
     await expect(again).toHaveAttribute('data-status', 'ready');
@@ -257,8 +249,10 @@ test.describe('KV cache panel', () => {
     await other.close();
 
     // Out-of-range or malformed values are ignored: the defaults stay.
-    const bad = await context.newPage();
-    await bad.goto(`/?model=untrained&kvcache.layer=4&kvcache.head=-1&kvcache.prompt=${'the '.repeat(51)}`);
+    const bad = await newPageAt(
+      context,
+      `/?model=untrained&kvcache.layer=4&kvcache.head=-1&kvcache.prompt=${'the '.repeat(51)}`,
+    );
     await bad.locator('#kv-cache').scrollIntoViewIfNeeded();
     await expect(panel(bad)).toHaveAttribute('data-status', 'ready');
     for (const [key, value] of Object.entries({ ...defaults, prompt: /too tired \.$/ }))
@@ -266,12 +260,10 @@ test.describe('KV cache panel', () => {
   });
 
   test.describe('when the decoder fails to load', () => {
-    test.use({ expectedErrors: [/Failed to load resource: the server responded with a status of 404/] });
+    test.use({ expectedErrors: [NOT_FOUND] });
 
     test('the panel waits until it is in view, shows the error in place, and Step retries', async ({ page }) => {
-      await page.route('**/models/coref-decoder/model.safetensors', (route) =>
-        route.fulfill({ status: 404, body: 'Not Found' }),
-      );
+      await withoutWeights(page, 'coref-decoder');
       await openPage(page);
       const view = panel(page);
       await expect(view).toHaveAttribute('data-status', 'waiting'); // nothing loaded at page start
@@ -291,8 +283,7 @@ test.describe('KV cache panel', () => {
 
   test('375 px wide, keyboard, Chinese labels, dark, accessibility scan', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 812 });
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     await view.getByRole('button', { name: 'Step', exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');

@@ -4,7 +4,7 @@
 // default word agrees across the head view, Q·K·V, multi-head and layer panels; keyboard and
 // pointer readouts; the "in parallel" counts; a 375 px screen, the language switch, and axe.
 import fs from 'node:fs';
-import { AxeBuilder } from './fixtures.mjs';
+import { AxeBuilder, openAt } from './fixtures.mjs';
 import { SHOTS, app, chooseModel, expect, expectRendered, openPage, test } from './fixtures.mjs';
 import strings from '../../web/strings/layer.mjs';
 
@@ -70,10 +70,7 @@ test.describe('with the coreference model', () => {
   test.skip(!shipped, 'coref-encoder is not in web/models');
 
   test('every stage and norm is the trace’s, and all panels start on the same word', async ({ page }) => {
-    await openPage(page);
-    await chooseModel(page, 'coref-encoder');
-    const panel = page.locator('ae-layer');
-    await panel.scrollIntoViewIfNeeded();
+    const panel = await openAt(page, 'ae-layer', { model: 'coref-encoder' });
     const api = await apiStages(page);
     expect(api.norm).toBe('pre');
     const it = api.tokens.indexOf('it');

@@ -3,7 +3,7 @@
 // computed here with a separately loaded engine (exact: the same wasm computes both);
 // plus keyboard use, the language switch, a 375 px screen and an axe scan of the panels.
 import fs from 'node:fs';
-import { AxeBuilder } from './fixtures.mjs';
+import { AxeBuilder, openAt } from './fixtures.mjs';
 import { SHOTS, app, chooseModel, expect, openPage, test } from './fixtures.mjs';
 import qkvStrings from '../../web/strings/qkv-steps.mjs';
 import scalingStrings from '../../web/strings/scaling.mjs';
@@ -59,10 +59,7 @@ test.describe('with the coreference model', () => {
   test.skip(!shipped, 'coref-encoder is not in web/models');
 
   test('Q, K, V steps show the trace of the selected word and mark its heatmap cell', async ({ page }) => {
-    await openPage(page);
-    await chooseModel(page, 'coref-encoder');
-    const panel = page.locator('ae-qkv-steps');
-    await panel.scrollIntoViewIfNeeded();
+    const panel = await openAt(page, 'ae-qkv-steps', { model: 'coref-encoder' });
     const api = await apiRun(page);
     const it = api.tokens.indexOf('it');
     await expect(panel).toHaveAttribute('data-query', String(it)); // default: "it"
@@ -234,10 +231,7 @@ test.describe('with the coreference model', () => {
   });
 
   test('multi-head shows the run’s heads, concatenation and W_O, and one layer’s parameters', async ({ page }) => {
-    await openPage(page);
-    await chooseModel(page, 'coref-encoder');
-    const panel = page.locator('ae-multi-head');
-    await panel.scrollIntoViewIfNeeded();
+    const panel = await openAt(page, 'ae-multi-head', { model: 'coref-encoder' });
     const api = await apiRun(page);
     const it = api.tokens.indexOf('it');
     const h = api.heads.length,
@@ -287,9 +281,7 @@ test.describe('with the coreference model', () => {
 });
 
 test('÷√d on random vectors: the shown statistics are the core’s for the same d and seed', async ({ page }) => {
-  await openPage(page);
-  const panel = page.locator('ae-scaling');
-  await panel.scrollIntoViewIfNeeded();
+  const panel = await openAt(page, 'ae-scaling');
   const demo = (d, seed, scale) =>
     page.evaluate(
       async (args) => {
@@ -348,9 +340,7 @@ test('÷√d on random vectors: the shown statistics are the core’s for the sa
 test('the head-count calculator: heads and parameters from the core, a message when it does not divide', async ({
   page,
 }) => {
-  await openPage(page);
-  const panel = page.locator('ae-multi-head');
-  await panel.scrollIntoViewIfNeeded();
+  const panel = await openAt(page, 'ae-multi-head');
   const result = panel.locator('.ae-mh-calcresult');
   const count = (d, h) =>
     page.evaluate(

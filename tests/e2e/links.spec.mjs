@@ -1,6 +1,6 @@
 // A teacher's link opens the panel and the language it was sent from; the table of contents
 // reaches every lesson panel that the page shows.
-import { test, expect, app, openPage } from './fixtures.mjs';
+import { test, expect, app, openPage, openAt, newPageAt } from './fixtures.mjs';
 
 const param = (page, key) => new URL(page.url()).searchParams.get(key);
 
@@ -35,9 +35,7 @@ test('a malformed panel or language in the link is ignored', async ({ page }) =>
 });
 
 test('a panel’s own controls travel in the link (the ÷√d panel: d, scaling, seed)', async ({ page, context }) => {
-  await openPage(page);
-  const panel = page.locator('ae-scaling');
-  await panel.scrollIntoViewIfNeeded();
+  const panel = await openAt(page, 'ae-scaling');
   await expect(panel).toHaveAttribute('data-d', '64');
   await panel.locator('input[type="range"]').first().focus();
   await page.keyboard.press('End'); // d = 1024
@@ -48,8 +46,7 @@ test('a panel’s own controls travel in the link (the ÷√d panel: d, scaling,
     .poll(() => [param(page, 'scaling.d'), param(page, 'scaling.scaled'), param(page, 'scaling.seed')])
     .toEqual(['1024', '0', '2']);
 
-  const other = await context.newPage();
-  await other.goto(page.url());
+  const other = await newPageAt(context, page.url());
   const opened = other.locator('ae-scaling');
   await expect(opened).toHaveAttribute('data-d', '1024');
   await expect(opened).toHaveAttribute('data-scale', 'false');

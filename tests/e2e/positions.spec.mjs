@@ -6,7 +6,15 @@
 // language switch, a 375 px screen (no page-level horizontal overflow after interacting), and a
 // bad sentence that the panel recovers from.
 import fs from 'node:fs';
-import { SHOTS, expectNoSeriousAxeViolationsInSchemes, expect, openPage, test } from './fixtures.mjs';
+import {
+  SHOTS,
+  expect,
+  expectNoSeriousAxeViolationsInSchemes,
+  openPanelAt,
+  panelStrings,
+  test,
+  matrixValues,
+} from './fixtures.mjs';
 import { WORD_ORDER_PAIR } from '../../web/lib/lesson.mjs';
 
 const { a: A, b: B } = WORD_ORDER_PAIR;
@@ -15,12 +23,7 @@ const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope'];
 const shipped = ENCODINGS.every((e) => fs.existsSync(`web/models/word-order-${e}/config.json`));
 const panel = (page) => page.locator('ae-positions');
 
-async function openPanel(page) {
-  await openPage(page);
-  await page.locator('#positions').scrollIntoViewIfNeeded();
-  await expect(panel(page)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
-  await expect(panel(page)).toHaveAttribute('data-a', A);
-}
+const openPanel = (page) => openPanelAt(page, '#positions', 'ae-positions', { shows: { 'data-a': A } });
 
 // analyze() of both sentences with every model, and — computed here from the returned
 // matrices — whether B's scaled scores / weights are A's with rows and columns reordered like
@@ -133,11 +136,7 @@ test.describe('positional encoding panel', () => {
     // The "why": layer 1 head 1 scores of the model without positions, an exact reordering.
     expect(expected.none.verdicts['0,0,scaledScores']).toBe('exact');
     await expect(compare(page)).toHaveAttribute('data-permutation', 'exact');
-    const cellsA = await compare(page)
-      .locator('.ae-pos-matrix')
-      .first()
-      .locator('td[data-value]')
-      .evaluateAll((tds) => tds.map((td) => td.dataset.value));
+    const cellsA = await matrixValues(compare(page).locator('.ae-pos-matrix').first());
     expect(cellsA).toEqual(expected.none.scoresA);
     // Every other view the panel offers says what the API's matrices say.
     for (const [encoding, layer, kind] of [
@@ -166,8 +165,7 @@ test.describe('positional encoding panel', () => {
   test("the pictures are the core's sinusoidal table and RoPE rotation; swap exchanges the sentences", async ({
     page,
   }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     await view.getByRole('slider', { name: 'Positions' }).fill('8');
     await expect(view.locator('svg.ae-pos-sin')).toHaveAttribute('data-n', '8');
     await view.getByLabel('Dimension pair', { exact: true }).selectOption({ value: '1' });
@@ -205,8 +203,7 @@ test.describe('positional encoding panel', () => {
     page,
     context,
   }) => {
-    await openPanel(page);
-    const view = panel(page);
+    const view = await openPanel(page);
     await view.getByRole('button', { name: 'Swap A ↔ B' }).click();
     await expect(view).toHaveAttribute('data-a', B);
     await view.getByLabel('Encoding shown in detail').selectOption('rope');
@@ -224,14 +221,9 @@ test.describe('positional encoding panel', () => {
       'positions.head': '2',
       'positions.show': 'weights',
     });
-    const cellsOf = (p) =>
-      compare(p)
-        .locator('td[data-value]')
-        .evaluateAll((tds) => tds.map((td) => td.dataset.value));
+    const cellsOf = (p) => matrixValues(compare(p));
     const other = await context.newPage();
-    await other.goto(page.url());
-    await other.locator('#positions').scrollIntoViewIfNeeded();
-    await expect(panel(other)).toHaveAttribute('data-state', 'ready', { timeout: 15_000 });
+    await openPanelAt(other, '#positions', 'ae-positions', { url: page.url() });
     await expect(panel(other)).toHaveAttribute('data-a', B);
     await expect(panel(other)).toHaveAttribute('data-b', A);
     for (const [key, value] of Object.entries({ encoding: 'rope', layer: '1', head: '1', kind: 'weights' }))
@@ -263,9 +255,8 @@ test.describe('positional encoding panel', () => {
 
   test('language switch, 375 px, and a bad sentence gives a message and the panel recovers', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
-    await openPanel(page);
-    const view = panel(page);
-    const strings = await page.evaluate(async () => (await import('/strings/positions.mjs')).default);
+    const view = await openPanel(page);
+    const strings = await panelStrings(page, 'positions');
     await expect(view.locator('h2')).toHaveText(strings.en.title);
     const fits = await view.evaluate(
       (el) => el.getBoundingClientRect().right <= window.innerWidth && el.scrollWidth <= el.clientWidth,

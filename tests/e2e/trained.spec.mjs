@@ -14,6 +14,8 @@ import {
   openPage,
   shownCells,
   test,
+  NOT_FOUND,
+  withoutWeights,
 } from './fixtures.mjs';
 import { format, messages } from '../../web/i18n.mjs';
 import { LESSON as PAIR, DECODER_PROMPT } from '../../web/lib/lesson.mjs';
@@ -193,12 +195,10 @@ test('each model is fetched once, however often the menu switches', async ({ pag
 });
 
 test.describe('when a model fails to load', () => {
-  test.use({ expectedErrors: [/Failed to load resource: the server responded with a status of 404/] });
+  test.use({ expectedErrors: [NOT_FOUND] });
 
   test('the error shows in the alert, and other models (and a retry) still work', async ({ page }) => {
-    await page.route('**/models/word-order-rope/model.safetensors', (route) =>
-      route.fulfill({ status: 404, body: 'Not Found' }),
-    );
+    await withoutWeights(page, 'word-order-rope');
     await openPage(page);
     await page.locator('#model').selectOption('word-order-rope');
     await expect(alert(page)).toHaveText(

@@ -1,9 +1,24 @@
-// The KV cache panel's picture (./kv-cache.mjs): after one generated step, a row per cached
-// position of the shown layer and head: the word, its position, its k and v as colour cells,
-// and the weight the newest word gives it, as a bar and a number. Reused rows and the rows this
+// The KV cache panel's pictures (./kv-cache.mjs): bar(), a share as a bar; drawCacheGrid(), after
+// one generated step, a row per cached position of the shown layer and head: the word, its
+// position, its k and v as colour cells, and the weight the newest word gives it, as a bar and a
+// number. Reused rows and the rows this
 // step added are told apart by class (and data-state) for the styles and the tests.
 // No model math: keys, values and weights are the generation's own numbers, only laid out.
 import { svgNode as svg } from '../lib/dom.mjs';
+
+// A horizontal bar of `fraction` of its box, drawn in SVG (no inline styles under the CSP).
+export function bar(fraction, className, label) {
+  const s = svg('svg', {
+    viewBox: '0 0 100 10',
+    preserveAspectRatio: 'none',
+    class: `ae-kv-bar ${className}`,
+    role: 'img',
+    'aria-label': label,
+  });
+  svg('rect', { class: 'track', width: 100, height: 10 }, s);
+  svg('rect', { class: 'fill', width: (100 * Math.max(0, Math.min(1, fraction))).toFixed(2), height: 10 }, s);
+  return s;
+}
 
 const GRID = { label: 80, pos: 22, cell: 10, gap: 10, bar: 80, value: 40, row: 16, head: 18 };
 

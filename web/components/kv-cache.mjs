@@ -27,7 +27,8 @@ import { failure, failureText, rawMessages } from '../lib/error-text.mjs';
 import { dataTable, el, svgNode as svg } from '../lib/dom.mjs';
 import { spread } from '../lib/stats.mjs';
 import { DECODER_SENTENCE, adjectiveOf, partnerOf } from '../lib/lesson.mjs';
-import { drawCacheGrid } from './kv-cache-grid.mjs';
+import { bar, drawCacheGrid } from './kv-cache-grid.mjs';
+import { nextFrame } from './cost-timing.mjs';
 import css from './kv-cache.css.mjs';
 
 const MODEL = 'coref-decoder';
@@ -61,22 +62,6 @@ const button = (label, className, press, group = BUTTONS, attrs = {}) => ({
   press,
   attrs,
 });
-
-const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-
-// A horizontal bar of `fraction` of its box, drawn in SVG (no inline styles under the CSP).
-function bar(fraction, className, label) {
-  const s = svg('svg', {
-    viewBox: '0 0 100 10',
-    preserveAspectRatio: 'none',
-    class: `ae-kv-bar ${className}`,
-    role: 'img',
-    'aria-label': label,
-  });
-  svg('rect', { class: 'track', width: 100, height: 10 }, s);
-  svg('rect', { class: 'fill', width: (100 * Math.max(0, Math.min(1, fraction))).toFixed(2), height: 10 }, s);
-  return s;
-}
 
 export class KvCache extends LessonPanel {
   static styles = [css];
