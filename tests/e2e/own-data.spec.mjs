@@ -95,6 +95,14 @@ for (const scheme of ['light', 'dark']) {
     const expected = fixture.weights[1][0].flat();
     cells.forEach(([v], i) => expect(v).toBeCloseTo(expected[i], 4));
     expectRamp(cells, scheme);
+    // Nothing covers the cells: the frame is an outline and the keyboard marker hidden (without
+    // the element's own CSS they were black rectangles over the grid — the "solid black grid").
+    const cover = await heatmap.locator('svg[aria-hidden]').evaluate((svg) => ({
+      frame: getComputedStyle(svg.querySelector('rect.frame')).fill,
+      marker: getComputedStyle(svg.querySelector('rect.marker')).display,
+      highlight: getComputedStyle(svg.querySelector('rect.highlight')).display,
+    }));
+    expect(cover).toEqual({ frame: 'none', marker: 'none', highlight: 'none' });
     // Its labels and background follow the scheme too (the CSS is the element's own).
     const ink = await heatmap
       .locator('text.label')
