@@ -81,6 +81,8 @@ for (const scheme of ['light', 'dark']) {
     page,
   }) => {
     await page.emulateMedia({ colorScheme: scheme });
+    const fetched = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
     await openExample(page);
     expect(await page.locator('attention-explorer').count()).toBe(0);
     const n = fixture.tokens.length;
@@ -176,6 +178,9 @@ for (const scheme of ['light', 'dark']) {
     await expect(pattern).toHaveAttribute('data-head', '3');
     const weight = await pattern.locator('.ae-ap-queries button.ae-ap-token').nth(0).getAttribute('data-weight');
     expect(Number(weight)).toBeCloseTo(fixture.weights[0][3][1][0], 4);
+    // No model, no engine: the page fetched its modules and the one attention file, nothing else.
+    expect(fetched.filter((p) => /\/models\/|\.wasm$/.test(p))).toEqual([]);
+    expect(fetched.filter((p) => p.endsWith('.json'))).toEqual(Array(4).fill(`${EXAMPLE}attention.json`));
     await expectNoSeriousAxeViolations(page); // contrast of the labels, tokens and pickers in this scheme
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/own-data-${scheme}.png`, fullPage: true });
