@@ -81,6 +81,8 @@ for (const scheme of ['light', 'dark']) {
     page,
   }) => {
     await page.emulateMedia({ colorScheme: scheme });
+    const fetched = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
     await openExample(page);
     expect(await page.locator('attention-explorer').count()).toBe(0);
     const n = fixture.tokens.length;
@@ -95,6 +97,14 @@ for (const scheme of ['light', 'dark']) {
     const expected = fixture.weights[1][0].flat();
     cells.forEach(([v], i) => expect(v).toBeCloseTo(expected[i], 4));
     expectRamp(cells, scheme);
+    // Nothing covers the cells: the frame is an outline and the keyboard marker hidden (without
+    // the element's own CSS they were black rectangles over the grid — the "solid black grid").
+    const cover = await heatmap.locator('svg[aria-hidden]').evaluate((svg) => ({
+      frame: getComputedStyle(svg.querySelector('rect.frame')).fill,
+      marker: getComputedStyle(svg.querySelector('rect.marker')).display,
+      highlight: getComputedStyle(svg.querySelector('rect.highlight')).display,
+    }));
+    expect(cover).toEqual({ frame: 'none', marker: 'none', highlight: 'none' });
     // Its labels and background follow the scheme too (the CSS is the element's own).
     const ink = await heatmap
       .locator('text.label')
@@ -168,6 +178,9 @@ for (const scheme of ['light', 'dark']) {
     await expect(pattern).toHaveAttribute('data-head', '3');
     const weight = await pattern.locator('.ae-ap-queries button.ae-ap-token').nth(0).getAttribute('data-weight');
     expect(Number(weight)).toBeCloseTo(fixture.weights[0][3][1][0], 4);
+    // No model, no engine: the page fetched its modules and the one attention file, nothing else.
+    expect(fetched.filter((p) => /\/models\/|\.wasm$/.test(p))).toEqual([]);
+    expect(fetched.filter((p) => p.endsWith('.json'))).toEqual(Array(4).fill(`${EXAMPLE}attention.json`));
     await expectNoSeriousAxeViolations(page); // contrast of the labels, tokens and pickers in this scheme
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/own-data-${scheme}.png`, fullPage: true });

@@ -50,7 +50,7 @@ export class HeadGrid extends AttentionSource(LessonPanel) {
 
   // Show me (LessonPanel): the coreference head training chose; the choice shows in `reveal`.
   showMe() {
-    return lessonView(this.store);
+    return this.ownData ? null : lessonView(this.store);
   }
 
   // The badge on the head the shown model's config.json names as its coreference head (none for

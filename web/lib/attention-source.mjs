@@ -28,6 +28,12 @@ export const AttentionSource = (Panel) =>
       return this.#given;
     }
 
+    // Whether the panel shows your own attention (data given or a src to load): no model, so no
+    // lesson guidance that would look one up.
+    get ownData() {
+      return Boolean(this.#given) || this.hasAttribute('src');
+    }
+
     set data(value) {
       let norm;
       try {
@@ -38,7 +44,8 @@ export const AttentionSource = (Panel) =>
       }
       this.#given = value;
       this.#error = '';
-      this.store = createStore({ ...initialView(), lang: this.#lang(), result: resultOf(norm) });
+      // no model: nothing of the package's models is fetched for it (model '')
+      this.store = createStore({ ...initialView(), model: '', lang: this.#lang(), result: resultOf(norm) });
       this.#showError();
     }
 
@@ -70,7 +77,7 @@ export const AttentionSource = (Panel) =>
     #fail(error) {
       this.#given = null;
       this.#error = format((messages[this.#lang()] ?? messages.en).heatmap.dataError, { message: error.message });
-      this.store = createStore({ ...initialView(), lang: this.#lang() });
+      this.store = createStore({ ...initialView(), model: '', lang: this.#lang() });
       this.#showError();
       this.dispatchEvent(
         new CustomEvent('ae-error', {

@@ -82,10 +82,11 @@ function listedModels() {
 }
 
 // The head the shown model's config.json names as its coreference head, or null (an untrained
-// or unlisted model: nothing is fetched for it).
+// or unlisted model: nothing is fetched for it; no model at all, as with your own attention data:
+// not even the list).
 export async function shownCoreferenceHead(store) {
   const { model } = store.get();
-  if (!(await listedModels()).has(model)) return null;
+  if (!model || model === 'untrained' || !(await listedModels()).has(model)) return null;
   return coreferenceHead((await getTrainedModel(model, null, store.get().modelsBase).catch(() => null))?.config);
 }
 
@@ -95,6 +96,7 @@ export async function shownCoreferenceHead(store) {
 // listed model could. The heads are read on the click, so showing the button fetches nothing.
 export async function lessonView(store) {
   const { model, lang } = store.get();
+  if (!model) return null; // a store of your own attention data (attention-source.mjs): no model to show
   const names = await listedModels();
   const candidates = [model, LESSON_MODELS[lang], LESSON_MODELS.en].filter((name) => names.has(name));
   if (!candidates.length) return null;
