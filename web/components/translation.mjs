@@ -22,6 +22,7 @@ import matrixCss from './number-matrix.css.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const END = '[SEP]';
+const START_DELAY_MS = 600; // after the last change of a control, before the pair is fetched
 
 // tired ↔ wide in the sentence (the lesson's minimal pair); a sentence with neither becomes the
 // lesson's tired one.
@@ -89,6 +90,7 @@ export class Translation extends LessonPanel {
   #model = null; // the TranslationModel
   #result = null; // translate()'s answer for the sentence shown
   #error = null; // {key, params, cause}
+  #soon = 0; // the timer of a start asked for by a change of the controls
 
   // The controls' first values are shown quietly (no controlsChanged): a link that set one of
   // them asks for the translation here.
@@ -128,7 +130,12 @@ export class Translation extends LessonPanel {
     if (this.#model) {
       if (names.includes('sentence')) this.#translate();
       this.#render();
-    } else if (this.#loading || this.#asked()) this.#start();
+    } else if (!this.#loading && this.#asked()) {
+      // Typed or dragged: fetch once the reader pauses, so that loading the full module does not
+      // hold up the keys still coming (they would fall apart into several history entries).
+      clearTimeout(this.#soon);
+      this.#soon = setTimeout(() => this.#start(), START_DELAY_MS);
+    }
   }
 
   // Before the model is there, whether the reader (or a link) set one of the controls.
@@ -138,6 +145,7 @@ export class Translation extends LessonPanel {
   }
 
   #start() {
+    clearTimeout(this.#soon);
     if (this.#loading) return this.#loading;
     this.#error = null;
     this.#loading = getTranslationModel()
