@@ -205,6 +205,7 @@ export class Translation extends LessonPanel {
     for (const key of ['translation', 'sentence', 'step', 'noun', 'nounArgmax', 'argmax']) delete this.dataset[key];
     if (!this.#model || !r) {
       for (const part of [p.output, p.summary, p.lines, p.cross, p.self, p.chosen]) part.replaceChildren();
+      p.lines.hidden = true; // no empty focusable region
       this.setState(this.#error ? 'error' : waiting ? 'loading' : 'idle');
       return;
     }
@@ -321,6 +322,7 @@ export class Translation extends LessonPanel {
     });
     written.textContent = this.#word(step);
     p.lines.replaceChildren(picture);
+    p.lines.hidden = false;
   }
 }
 
