@@ -17,4 +17,5 @@ import './web/components/kv-cache.mjs';
 import './web/components/cost.mjs';
 import './web/components/explanation.mjs';
 import './web/components/cross-attention.mjs';
+import './web/components/translation.mjs';
 import './web/components/number-matrix.mjs';
