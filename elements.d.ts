@@ -193,6 +193,8 @@ declare global {
     'ae-cost': PanelElement;
     'ae-explanation': PanelElement;
     'ae-cross-attention': PanelElement;
+    /** "Encoder–decoder: translation" (attention-explorer/translation): fetches the pair and the full module when used */
+    'ae-translation': PanelElement;
     /** "Train it yourself" (attention-explorer/train; not in /elements): trains in a worker on the full module */
     'ae-train': PanelElement;
   }

@@ -17,5 +17,6 @@ import './web/components/kv-cache.mjs';
 import './web/components/cost.mjs';
 import './web/components/explanation.mjs';
 import './web/components/cross-attention.mjs';
+import './web/components/translation.mjs';
 import './web/components/number-matrix.mjs';
 import './web/components/attention-pattern.mjs';

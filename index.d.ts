@@ -352,6 +352,8 @@ export interface TranslationStep {
   probability: number;
   /** crossAttention[layer][head][j]: the weight on source word j */
   crossAttention: number[][][];
+  /** selfAttention[layer][head][k]: the decoder's causal self-attention over the prefix (k = 0 the start token, k ≥ 1 the words written at steps 0 … k−1) */
+  selfAttention: number[][][];
 }
 
 export interface Translation {

@@ -35,17 +35,21 @@ class TranslationModel {
     const ae::Translation t = model_.translate(text_from_js(text, "text"));
     val steps = val::array();
     for (const auto& s : t.steps) {
-      val layers = val::array();
-      for (const auto& heads : s.cross_attention) {
-        val hs = val::array();
-        for (const auto& w : heads) hs.call<void>("push", val::array(w));
-        layers.call<void>("push", hs);
-      }
+      const auto nested = [](const std::vector<std::vector<std::vector<float>>>& weights) {
+        val layers = val::array();
+        for (const auto& heads : weights) {
+          val hs = val::array();
+          for (const auto& w : heads) hs.call<void>("push", val::array(w));
+          layers.call<void>("push", hs);
+        }
+        return layers;
+      };
       val step = val::object();
       step.set("token", s.token);
       step.set("id", s.id);
       step.set("probability", s.probability);
-      step.set("crossAttention", layers);
+      step.set("crossAttention", nested(s.cross_attention));
+      step.set("selfAttention", nested(s.self_attention));
       steps.call<void>("push", step);
     }
     val out = val::object();

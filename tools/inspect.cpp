@@ -5,7 +5,9 @@
 //
 // A directory holding pair.json (an encoder–decoder: web/models/translate-en-zh) prints the
 // translation instead: source words, the words written and, for every decoder step, its token,
-// probability and cross_attention[layer][head][source word], and the pair's chosen head.
+// probability, cross_attention[layer][head][source word] and the decoder's causal
+// self_attention[layer][head][prefix word] (the start token, then the words written before), and
+// the pair's chosen head.
 //
 // Exit codes: 0 ok, 1 bad model or input (message on stderr; an empty --text "" is bad input),
 // 2 bad command line (a missing --text among them).
@@ -89,7 +91,10 @@ json translation_json(const ae::TranslationModel& model, const std::string& dir,
   const ae::Translation t = model.translate(text);
   json steps = json::array();
   for (const auto& s : t.steps)
-    steps.push_back({{"token", s.token}, {"probability", s.probability}, {"cross_attention", s.cross_attention}});
+    steps.push_back({{"token", s.token},
+                     {"probability", s.probability},
+                     {"cross_attention", s.cross_attention},
+                     {"self_attention", s.self_attention}});
   return {{"model", dir},       {"task", "translation"},
           {"source", t.source}, {"unknown", t.unknown},
           {"tokens", t.tokens}, {"text", t.text},

@@ -92,7 +92,8 @@ constexpr const char* kUsage =
     "  --set changes a coreference model's setting (d_model, n_heads, n_layers, d_ff, max_len, steps,\n"
     "        batch, group, learning_rate, dropout, weight_decay, focus, focus_share, relabel, relabel_shared, "
     "extended,\n"
-    "        init_scale, positional), for experiments; see src/train/recipes.h\n"
+    "        init_scale, positional), for experiments; see src/train/recipes.h; with --only translate-en-zh\n"
+    "        the translation's (seed, steps, batch, learning_rate, weight_decay)\n"
     "  --f32-copy also writes each coreference model with F32 weights to DIR/<name>/";
 
 int main(int argc, char** argv) {
@@ -140,7 +141,10 @@ int main(int argc, char** argv) {
       }
     }
     if (args.only.empty() || args.only == ae::kTranslationModelName) {
-      ae::TrainedTranslation t = ae::train_translation_model(recipe);
+      ae::TranslationSettings s;
+      if (args.only == ae::kTranslationModelName)  // --set names the coreference models' settings otherwise
+        for (const auto& assignment : settings) s.set(assignment);
+      ae::TrainedTranslation t = ae::train_translation_model(recipe, s);
       save_translation(args, t);
     }
     write_index(args);

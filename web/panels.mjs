@@ -16,6 +16,7 @@ import './components/kv-cache.mjs';
 import './components/cost.mjs';
 import './components/explanation.mjs';
 import './components/cross-attention.mjs';
+import './components/translation.mjs';
 import './components/train.mjs';
 import './lib/guidance.mjs'; // <ae-predict-switch>, the page-wide Predict-then-reveal switch
 import './components/lesson-path.mjs'; // <ae-lesson-path>, the path through the panels (after them: it reads them)

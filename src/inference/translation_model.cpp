@@ -102,7 +102,8 @@ Translation TranslationModel::translate(std::string_view text) const {
   }
   const GreedyDecoding d = greedy_decode(EncoderDecoder{*encoder_, *decoder_}, ids, start_, end_, max_output_);
   for (size_t s = 0; s < d.tokens.size(); ++s) {
-    TranslationStep step{target_.token(d.tokens[s]), d.tokens[s], d.probabilities[s], d.cross_attention[s]};
+    TranslationStep step{target_.token(d.tokens[s]), d.tokens[s], d.probabilities[s], d.cross_attention[s],
+                         d.self_attention[s]};
     if (step.id != end_) {
       t.tokens.push_back(step.token);
       t.text += step.token;

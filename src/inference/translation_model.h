@@ -2,7 +2,8 @@
 // translate-en-zh recipe): pair.json names the encoder/ and decoder/ checkpoints (each in the
 // checkpoint format of io/checkpoint.h, with its own vocabulary), the start and end tokens and
 // the cross-attention head chosen on validation. translate() decodes greedily and returns every
-// step's cross-attention: what `inspect --model DIR` prints and the bindings hand to JS.
+// step's cross-attention and the decoder's causal self-attention: what `inspect --model DIR`
+// prints and the bindings hand to JS.
 #pragma once
 
 #include "io/checkpoint.h"
@@ -25,6 +26,9 @@ struct TranslationStep {
   float probability = 0.0f;  // softmax of the step's logits at the choice
   // cross_attention[layer][head][j]: the weight this step's query puts on source word j.
   std::vector<std::vector<std::vector<float>>> cross_attention;
+  // self_attention[layer][head][k]: the decoder's causal self-attention of this step's query over
+  // the prefix: k = 0 is the start token, k ≥ 1 the words written at steps 0 … k−1.
+  std::vector<std::vector<std::vector<float>>> self_attention;
 };
 
 struct Translation {

@@ -161,12 +161,16 @@ GreedyDecoding greedy_decode(const EncoderDecoder& pair, const std::vector<int>&
     out.tokens.push_back(static_cast<int>(best));
     out.probabilities.push_back(1.0f / (logits.array() - top).exp().sum());
     auto& layers = out.cross_attention.emplace_back();
-    for (const LayerTrace& layer : trace.layers) {
-      auto& heads = layers.emplace_back();
-      for (const HeadTrace& head : layer.cross_attention.value().heads) {
+    auto& self_layers = out.self_attention.emplace_back();
+    const auto last_rows = [last](const MultiHeadTrace& t, std::vector<std::vector<float>>& heads) {
+      for (const HeadTrace& head : t.heads) {
         const Eigen::RowVectorXf row = head.attention.weights.row(last);
         heads.emplace_back(row.data(), row.data() + row.size());
       }
+    };
+    for (const LayerTrace& layer : trace.layers) {
+      last_rows(layer.cross_attention.value(), layers.emplace_back());
+      last_rows(layer.self_attention, self_layers.emplace_back());
     }
     if (best == end) break;
     prefix.push_back(static_cast<int>(best));

@@ -75,6 +75,9 @@ struct GreedyDecoding {
   // cross_attention[step][layer][head][j]: the weight the step's query (the decoder's last row)
   // puts on source word j: the trace's cross-attention weights, row by row.
   std::vector<std::vector<std::vector<std::vector<float>>>> cross_attention;
+  // self_attention[step][layer][head][k]: the decoder's own causal self-attention of the step's
+  // query over the prefix (k = 0 is `start`, k ≥ 1 the words written before this step).
+  std::vector<std::vector<std::vector<std::vector<float>>>> self_attention;
 };
 // Throws std::invalid_argument for an empty source, max_steps < 1 or a decoder without cross-attention.
 GreedyDecoding greedy_decode(const EncoderDecoder& pair, const std::vector<int>& source, int start, int end,

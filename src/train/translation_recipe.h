@@ -23,6 +23,9 @@ struct TranslationSettings {
   int steps = 5000, batch = 32, seed = 1;
   float learning_rate = 3e-3f, weight_decay = 0.01f;
   int max_output = 40;  // greedy decoding stops after this many words
+  // One key=value (seed, steps, batch, learning_rate, weight_decay), for experiments: train
+  // --only translate-en-zh --set seed=3. Throws std::invalid_argument for another key or value.
+  void set(const std::string& assignment);
 };
 
 struct TrainedTranslation {

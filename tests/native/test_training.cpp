@@ -146,6 +146,33 @@ TEST_CASE("training: an encoder–decoder learns to copy its source through cros
   }
   INFO("greedy copies " << copied << " of " << test_set.size());
   CHECK(copied >= 180);
+  // Each step's own causal self-attention: over the prefix (the start token and the words written
+  // before), the rows one forward pass over the whole output gives (a later word changes no
+  // earlier row).
+  {
+    const std::vector<int>& source = test_set[0].source;
+    const GreedyDecoding d = greedy_decode(pair, source, 1, 0, 5);
+    REQUIRE(d.self_attention.size() == d.tokens.size());
+    const Matrix memory = encoder.forward(source, RunOptions{}, nullptr);
+    RunOptions run;
+    run.memory = &memory;
+    std::vector<int> prefix = {1};
+    prefix.insert(prefix.end(), d.tokens.begin(), d.tokens.end() - 1);
+    ForwardTrace trace;
+    (void)decoder.forward(prefix, run, &trace);
+    for (size_t s = 0; s < d.tokens.size(); ++s) {
+      REQUIRE(d.self_attention[s].size() == 1);
+      REQUIRE(d.self_attention[s][0].size() == 2);
+      for (size_t h = 0; h < 2; ++h) {
+        const std::vector<float>& row = d.self_attention[s][0][h];
+        REQUIRE(row.size() == s + 1);
+        const Matrix& whole = trace.layers[0].self_attention.heads[h].attention.weights;
+        for (size_t k = 0; k <= s; ++k)
+          CHECK(row[k] ==
+                doctest::Approx(whole(static_cast<Eigen::Index>(s), static_cast<Eigen::Index>(k))).epsilon(1e-5));
+      }
+    }
+  }
   // It stops at the end token, which it writes: here the first word of a source.
   const GreedyDecoding stop = greedy_decode(pair, test_set[0].source, 1, test_set[0].source[0], 5);
   CHECK(stop.tokens == std::vector<int>{test_set[0].source[0]});

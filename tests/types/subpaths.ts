@@ -18,6 +18,7 @@ import { KvCache } from 'attention-explorer/kv-cache';
 import { Cost } from 'attention-explorer/cost';
 import { Explanation } from 'attention-explorer/explanation';
 import { CrossAttention } from 'attention-explorer/cross-attention';
+import { Translation } from 'attention-explorer/translation';
 import { ExportButtons } from 'attention-explorer/export-buttons';
 import { Train } from 'attention-explorer/train';
 import { drawMatrix } from 'attention-explorer/number-matrix';
@@ -28,7 +29,8 @@ import { createStore, initialView, store } from 'attention-explorer/store';
 
 const constructors = [
   AttentionExplorer, AttentionHeatmap, HeadView, FlipPair, HeadGrid, QkvSteps, Scaling, MultiHead, LayerPanel,
-  Positions, CausalMask, KvCache, Cost, Explanation, CrossAttention, ExportButtons, Train, AttentionPattern,
+  Positions, CausalMask, KvCache, Cost, Explanation, CrossAttention, Translation, ExportButtons, Train,
+  AttentionPattern,
 ];
 console.log(constructors.map((c) => c.prototype instanceof HTMLElement));
 const explorer: AttentionExplorer = document.createElement('attention-explorer');

@@ -34,7 +34,7 @@ before(async () => {
 });
 after(() => model?.delete());
 
-test('wasm and native write the same words, with the same cross-attention shapes', () => {
+test('wasm and native write the same words, with the same cross- and causal self-attention', () => {
   for (const sentence of SENTENCES) {
     const wasm = model.translate(sentence);
     const native = nativeInspect(sentence);
@@ -47,6 +47,14 @@ test('wasm and native write the same words, with the same cross-attention shapes
       for (const [l, heads] of step.crossAttention.entries())
         for (const [h, row] of heads.entries())
           row.forEach((w, j) => assert.ok(Math.abs(w - native.steps[s].cross_attention[l][h][j]) < 1e-4));
+      // The decoder's causal self-attention: step s reads the start token and the s words before.
+      assert.equal(step.selfAttention.length, native.steps[s].self_attention.length);
+      for (const [l, heads] of step.selfAttention.entries())
+        for (const [h, row] of heads.entries()) {
+          assert.equal(row.length, s + 1, `${sentence}: step ${s} layer ${l} head ${h}`);
+          assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5);
+          row.forEach((w, k) => assert.ok(Math.abs(w - native.steps[s].self_attention[l][h][k]) < 1e-4));
+        }
     });
     assert.deepEqual(wasm.head, native.head);
   }

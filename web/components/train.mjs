@@ -1,4 +1,4 @@
-// <ae-train>: panel 14, "Train it yourself". The core's TrainingSession runs in a Web Worker
+// <ae-train>: panel 15, "Train it yourself". The core's TrainingSession runs in a Web Worker
 // (../lib/train-worker.mjs); this element only sends start / pause / resume / stop and draws
 // what comes back: progress, the lesson pair's query row in every head (snapshots, with a
 // timeline to scrub once training is over), the head rule's referent / other weights over the

@@ -23,6 +23,7 @@ export const PANELS = [
   { section: 'cost', tag: 'ae-cost', file: 'cost', link: 'cost', strings: 'cost' },
   { section: 'explanation', tag: 'ae-explanation', file: 'explanation', link: 'explanation', strings: 'explanation' },
   { section: 'cross', tag: 'ae-cross-attention', file: 'cross-attention', link: 'cross', strings: 'cross-attention' },
+  { section: 'translation', tag: 'ae-translation', file: 'translation', link: 'tr', strings: 'translation' },
   { section: 'train', tag: 'ae-train', file: 'train', link: 'train', strings: 'train' },
 ];
 

@@ -1,4 +1,4 @@
-// Strings of <ae-train> (panel 14: Train it yourself).
+// Strings of <ae-train> (panel 15: Train it yourself).
 export default {
   en: {
     title: 'Train it yourself',
