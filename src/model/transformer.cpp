@@ -138,12 +138,19 @@ Matrix Transformer::logits(const Matrix& hidden) const {
 }
 
 Matrix Transformer::logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const {
+  logits_backward_parameters(hidden, d_logits, grads);
+  return logits_backward_input(d_logits, grads);
+}
+
+void Transformer::logits_backward_parameters(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const {
   grads.output_bias_ += d_logits.colwise().sum();
-  if (!config_.tie_output) {
-    matmul_add(grads.output_projection_, hidden, /*transpose_a=*/true, d_logits, false);
+  if (!config_.tie_output) matmul_add(grads.output_projection_, hidden, /*transpose_a=*/true, d_logits, false);
+  else matmul_add(grads.token_embedding_, d_logits, /*transpose_a=*/true, hidden, false);
+}
+
+Matrix Transformer::logits_backward_input(const Matrix& d_logits, const Transformer& grads) const {
+  if (!config_.tie_output)
     return matmul_transposed_b(d_logits, output_projection_, grads.output_projection_t_);  // Wᵀ if held
-  }
-  matmul_add(grads.token_embedding_, d_logits, /*transpose_a=*/true, hidden, false);
   return matmul(d_logits, false, token_embedding_, false);
 }
 

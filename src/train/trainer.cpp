@@ -298,6 +298,7 @@ Trainer::Trainer(Transformer& model, const std::vector<TrainingExample>& example
 
 StepReport Trainer::step() {
   if (finished()) throw std::logic_error("Trainer::step: all " + std::to_string(options_.steps) + " steps are done");
+  if (options_.batched_rows) return step_batched();
   const float weight = 1.0f / static_cast<float>(options_.batch_size);
   zero_parameters(grads_);
   // The backward passes' dy·Wᵀ then read Wᵀ in place, without a transpose per example.
@@ -313,6 +314,61 @@ StepReport Trainer::step() {
     return std::pair{accumulate_gradients(model_, ex, run_options_, weight, grads_),
                      static_cast<int>(ex.targets.size())};
   });
+  const float lr = scheduled_learning_rate(optimizer_options_, step_);
+  const StepReport report = tally.report(step_, options_.batch_size, optimizer_.step(model_, grads_), lr);
+  ++step_;
+  return report;
+}
+
+// step() with the batch as one pass: the per-example loop above, in its order. Each example's
+// forward is the stacked forward's rows, its logits, loss and dL/dlogits are computed on their
+// own as above, and backward_batch adds each example's gradients (the logits' just before its
+// embeddings', as accumulate() adds them) example after example.
+StepReport Trainer::step_batched() {
+  const float weight = 1.0f / static_cast<float>(options_.batch_size);
+  zero_parameters(grads_);
+  if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
+  const std::vector<size_t> indices = sampler_.next_batch(step_);
+  std::vector<Transformer::BatchExample> batch(indices.size());
+  std::vector<std::vector<int>> at(indices.size());
+  for (size_t b = 0; b < indices.size(); ++b) {
+    const TrainingExample& ex = examples_[indices[b]];
+    const uint64_t seed = example_seed(dropout_stream_, step_, static_cast<int>(b));
+    RunOptions& o = batch[b].options;
+    o = run_options_;
+    if (options_.dropout > 0.0f) o.dropout_seed = seed;
+    if (options_.random_position_offset) {
+      const int room = model_.config().max_len - static_cast<int>(ex.ids.size());
+      o.position_offset = room > 0 ? static_cast<int>(derive_seed(seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
+    }
+    batch[b].ids = &ex.ids;
+    check_positions(ex.positions, ex.ids.size());
+    o.output_rows = loss_rows(ex.positions);
+    const int n = static_cast<int>(ex.ids.size()), t = static_cast<int>(o.output_rows.size());
+    if (!model_.output_rows_exact(n, t)) o.output_rows.clear();
+    at[b] = o.output_rows.empty() ? ex.positions : row_indices(ex.positions, o.output_rows);
+  }
+  Transformer::BatchTrace trace;
+  const Matrix hidden = model_.forward_batch(batch, trace);
+  Matrix d_hidden = Matrix::Zero(hidden.rows(), hidden.cols());
+  std::vector<Matrix> picked(batch.size()), d_logits(batch.size());
+  BatchTally tally;
+  for (size_t b = 0; b < batch.size(); ++b) {
+    const TrainingExample& ex = examples_[indices[b]];
+    const Eigen::Index offset = trace.output_offsets[b];
+    picked[b] = gather_rows(hidden.middleRows(offset, trace.output_offsets[b + 1] - offset), at[b]);
+    const Matrix logits = model_.logits(picked[b]);
+    const float loss = cross_entropy(logits, ex.targets, &d_logits[b]);
+    d_logits[b] *= weight;
+    const Matrix d_picked = model_.logits_backward_input(d_logits[b], grads_);
+    for (size_t i = 0; i < at[b].size(); ++i)
+      d_hidden.row(offset + at[b][i]) += d_picked.row(static_cast<Eigen::Index>(i));
+    tally.loss += loss;
+    tally.correct += count_correct(logits, ex.targets);
+    tally.targets += static_cast<int>(ex.targets.size());
+  }
+  model_.backward_batch(batch, trace, d_hidden, grads_,
+                        [&](size_t b) { model_.logits_backward_parameters(picked[b], d_logits[b], grads_); });
   const float lr = scheduled_learning_rate(optimizer_options_, step_);
   const StepReport report = tally.report(step_, options_.batch_size, optimizer_.step(model_, grads_), lr);
   ++step_;

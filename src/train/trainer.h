@@ -101,6 +101,10 @@ struct TrainOptions {
   std::vector<size_t> focus_groups;
   float focus_share = 1.0f;  // of each batch, during those steps; the rest from all groups
   AdamWOptions optimizer;
+  // Trainer: run each step's batch as one pass (Transformer::forward_batch and backward_batch:
+  // one product per linear and batch) instead of one forward and backward per example. The
+  // same bits either way; false is the per-example loop, kept for tests and benchmarks.
+  bool batched_rows = true;
 };
 
 struct StepReport {
@@ -163,6 +167,8 @@ class Trainer {
   RunOptions run_options_;
   uint64_t dropout_stream_;
   int step_ = 0;
+
+  StepReport step_batched();
 };
 
 // Trainer for an encoder–decoder: the same batches, schedule and dropout seeds, one AdamW per
