@@ -4,12 +4,15 @@
 //
 //   train_here [--task coref-encoder|coref-decoder|word-order] [--positional P] [--seed S]
 //              [--steps N] [--heads H] [--layers L] [--batch B] [--lr R] [--run N] [--out DIR]
+//              [--per-example]
 //
 // Runs --run steps (default: all), then prints one JSON object: settings, per-step loss and
 // batch accuracy, validation accuracy, seconds of training (steps only: steady clock and
 // processor time) and steps per second of each.
 // --out DIR also writes the model (config.json, model.safetensors F16, vocab.txt, metrics.json)
-// and model.f32.safetensors, its unrounded weights. Exit code 2 for a bad setting.
+// and model.f32.safetensors, its unrounded weights. --per-example trains with the per-example
+// loop instead of batched rows (TrainOptions::batched_rows; the same bits, for benchmarks).
+// Exit code 2 for a bad setting.
 #include "command_line.h"
 #include "train/session.h"
 
@@ -33,7 +36,8 @@ void write_file(const std::filesystem::path& path, const std::string& bytes) {
 
 constexpr const char* kUsage =
     "usage: train_here [--task coref-encoder|coref-decoder|word-order] [--positional none|sinusoidal|learned|rope]\n"
-    "                  [--seed S] [--steps N] [--heads H] [--layers L] [--batch B] [--lr R] [--run N] [--out DIR]";
+    "                  [--seed S] [--steps N] [--heads H] [--layers L] [--batch B] [--lr R] [--run N] [--out DIR]\n"
+    "                  [--per-example]";
 
 int main(int argc, char** argv) {
   ae::SessionSettings settings;
@@ -53,6 +57,7 @@ int main(int argc, char** argv) {
       else if (cli.is("--lr")) settings.learning_rate = std::stof(cli.value());
       else if (cli.is("--run")) run = cli.whole(0, ae::SessionBounds::kMaxSteps);
       else if (cli.is("--out")) out = cli.value();
+      else if (cli.is("--per-example")) settings.batched_rows = false;
       else cli.unknown();
     }
   } catch (const std::exception& e) {

@@ -134,6 +134,7 @@ TrainingSession::TrainingSession(const SessionSettings& requested) : settings_(r
   t.steps = settings_.steps;
   t.batch_size = settings_.batch;
   t.seed = settings_.seed;
+  t.batched_rows = settings_.batched_rows;
   t.optimizer.learning_rate = settings_.learning_rate;
   t.optimizer.warmup_steps = settings_.steps / 20 + 1;  // the recipes' 5 % warm-up
   float init_scale = 0.1f;                              // the word-order recipe's embeddings

@@ -38,6 +38,9 @@ struct SessionSettings {
   uint64_t seed = 1;                                         // initialisation, shuffle, dropout
   int steps = 0, n_heads = 0, n_layers = 0, batch = 0;
   float learning_rate = 0.0f;
+  // TrainOptions::batched_rows: the same bits either way; false (today's per-example loop) for
+  // benchmarks only. Not a learner's setting (not in to_json).
+  bool batched_rows = true;
 
   // Fills the task's defaults into unset fields, then throws std::invalid_argument naming the
   // setting, its bounds and the value for anything out of bounds.
