@@ -320,7 +320,10 @@ StepReport Trainer::step() {
   return report;
 }
 
-// step() with the batch as one pass: the per-example loop above, in its order. Each example's
+// Examples per pass of step_batched (a tuning of speed only: any number gives the same bits).
+constexpr size_t kBatchedRowsPass = 8;
+
+// step() with the batch in passes of stacked rows: the per-example loop above, in its order. Each example's
 // forward is the stacked forward's rows, its logits, loss and dL/dlogits are computed on their
 // own as above, and backward_batch adds each example's gradients (the logits' just before its
 // embeddings', as accumulate() adds them) example after example.
@@ -348,27 +351,36 @@ StepReport Trainer::step_batched() {
     if (!model_.output_rows_exact(n, t)) o.output_rows.clear();
     at[b] = o.output_rows.empty() ? ex.positions : row_indices(ex.positions, o.output_rows);
   }
-  Transformer::BatchTrace trace;
-  const Matrix hidden = model_.forward_batch(batch, trace);
-  Matrix d_hidden = Matrix::Zero(hidden.rows(), hidden.cols());
-  std::vector<Matrix> picked(batch.size()), d_logits(batch.size());
+  // The batch in passes of kBatchedRowsPass examples, one after the other: the stacked rows of a
+  // pass stay in the caches (a whole batch of 64 did not, and was no faster than the loop;
+  // passes of 4, 8 and 16 were, 8 the most, docs/benchmarks.md).
   BatchTally tally;
-  for (size_t b = 0; b < batch.size(); ++b) {
-    const TrainingExample& ex = examples_[indices[b]];
-    const Eigen::Index offset = trace.output_offsets[b];
-    picked[b] = gather_rows(hidden.middleRows(offset, trace.output_offsets[b + 1] - offset), at[b]);
-    const Matrix logits = model_.logits(picked[b]);
-    const float loss = cross_entropy(logits, ex.targets, &d_logits[b]);
-    d_logits[b] *= weight;
-    const Matrix d_picked = model_.logits_backward_input(d_logits[b], grads_);
-    for (size_t i = 0; i < at[b].size(); ++i)
-      d_hidden.row(offset + at[b][i]) += d_picked.row(static_cast<Eigen::Index>(i));
-    tally.loss += loss;
-    tally.correct += count_correct(logits, ex.targets);
-    tally.targets += static_cast<int>(ex.targets.size());
+  for (size_t first = 0; first < batch.size(); first += kBatchedRowsPass) {
+    const size_t end = std::min(batch.size(), first + kBatchedRowsPass);
+    const std::vector<Transformer::BatchExample> pass(batch.begin() + static_cast<std::ptrdiff_t>(first),
+                                                      batch.begin() + static_cast<std::ptrdiff_t>(end));
+    Transformer::BatchTrace trace;
+    const Matrix hidden = model_.forward_batch(pass, trace);
+    Matrix d_hidden = Matrix::Zero(hidden.rows(), hidden.cols());
+    std::vector<Matrix> picked(pass.size()), d_logits(pass.size());
+    for (size_t p = 0; p < pass.size(); ++p) {
+      const size_t b = first + p;
+      const TrainingExample& ex = examples_[indices[b]];
+      const Eigen::Index offset = trace.output_offsets[p];
+      picked[p] = gather_rows(hidden.middleRows(offset, trace.output_offsets[p + 1] - offset), at[b]);
+      const Matrix logits = model_.logits(picked[p]);
+      const float loss = cross_entropy(logits, ex.targets, &d_logits[p]);
+      d_logits[p] *= weight;
+      const Matrix d_picked = model_.logits_backward_input(d_logits[p], grads_);
+      for (size_t i = 0; i < at[b].size(); ++i)
+        d_hidden.row(offset + at[b][i]) += d_picked.row(static_cast<Eigen::Index>(i));
+      tally.loss += loss;
+      tally.correct += count_correct(logits, ex.targets);
+      tally.targets += static_cast<int>(ex.targets.size());
+    }
+    model_.backward_batch(pass, trace, d_hidden, grads_,
+                          [&](size_t p) { model_.logits_backward_parameters(picked[p], d_logits[p], grads_); });
   }
-  model_.backward_batch(batch, trace, d_hidden, grads_,
-                        [&](size_t b) { model_.logits_backward_parameters(picked[b], d_logits[b], grads_); });
   const float lr = scheduled_learning_rate(optimizer_options_, step_);
   const StepReport report = tally.report(step_, options_.batch_size, optimizer_.step(model_, grads_), lr);
   ++step_;
