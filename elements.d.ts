@@ -1,6 +1,6 @@
 // Types of `attention-explorer/elements` (elements.mjs): the custom elements it defines, in
 // HTMLElementTagNameMap so that document.querySelector('ae-head-view') is typed.
-import type { Prediction, RandomModel, Store, TrainedModel } from './index.js';
+import type { EngineErrorCode, ModelConfig, Prediction, RandomModel, Store, TrainedModel } from './index.js';
 
 /** A lesson panel: follows the page's store, or its own (`element.store = createStore({...})`). */
 export interface PanelElement extends HTMLElement {
@@ -25,7 +25,7 @@ export type ThemeProperty =
   | '--ae-border-strong' | '--ae-accent' | '--ae-marker' | '--ae-marker-text' | '--ae-error-bg' | '--ae-error-text'
   | '--ae-answer-bg' | '--ae-heat-0' | '--ae-heat-1' | '--ae-heat-2';
 
-/** What <attention-explorer> shows; the detail of its `change` event. Layer and head are 1-based. */
+/** What <attention-explorer> shows; the detail of its `ae-change` event. Layer and head are 1-based. */
 export interface ExplorerView {
   model: string;
   sentence: string;
@@ -78,17 +78,57 @@ export interface AttentionExplorerElement extends HTMLElement {
   /** the heatmap it draws */
   readonly heatmap: HTMLElement | null;
   view(): ExplorerView;
-  addEventListener<K extends keyof AttentionExplorerEventMap>(type: K,
-    listener: (this: AttentionExplorerElement, ev: AttentionExplorerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
 
-export interface AttentionExplorerEventMap extends HTMLElementEventMap {
-  /** whenever what the element shows changes (a run, another head, an error) */
-  change: CustomEvent<ExplorerView>;
+/** A heatmap cell, the detail of `ae-token-hover` and `ae-token-select`: row = query, col = key (0-based). */
+export interface TokenCell {
+  row: number;
+  col: number;
+  /** the query's token (the row's label) */
+  query: string;
+  /** the key's token (the column's label) */
+  key: string;
+  /** its attention weight, 0…1 */
+  weight: number;
+}
+
+/** The detail of `ae-model-load`: the model now on view. */
+export interface ModelLoadDetail {
+  model: ModelName;
+  config: ModelConfig;
+}
+
+/** The detail of `ae-error`: the error the element now shows (in its own words, in its language). */
+export interface ExplorerErrorDetail {
+  /** which message the element shows: 'modelError', 'runError', 'loadError', 'baseError', … */
+  key: string;
+  /** the engine's code when the engine refused (EngineError), else null */
+  code: EngineErrorCode | null;
+  /** the cause's message (English) */
+  message: string;
+}
+
+/**
+ * The elements' events: CustomEvents that bubble out of shadow roots (listen on the element, a
+ * parent or the document). <attention-explorer> sends all five; <ae-attention-heatmap> the two
+ * token events.
+ */
+export interface AttentionExplorerEventMap {
+  /** whenever what <attention-explorer> shows changes (a run, another head, an error) */
+  'ae-change': CustomEvent<ExplorerView>;
+  /** a model is on view (loaded, or the untrained model built from its recipe) */
+  'ae-model-load': CustomEvent<ModelLoadDetail>;
+  /** the element shows an error (it keeps working: the next good run clears it) */
+  'ae-error': CustomEvent<ExplorerErrorDetail>;
+  /** the pointer is over a heatmap cell; detail null when it leaves the grid */
+  'ae-token-hover': CustomEvent<TokenCell | null>;
+  /** a heatmap cell is clicked, tapped or reached with the arrow keys */
+  'ae-token-select': CustomEvent<TokenCell>;
 }
 
 declare global {
+  interface HTMLElementEventMap extends AttentionExplorerEventMap {}
+  interface DocumentEventMap extends AttentionExplorerEventMap {}
   interface HTMLElementTagNameMap {
     'attention-explorer': AttentionExplorerElement;
     'ae-attention-heatmap': PanelElement;
@@ -107,5 +147,7 @@ declare global {
     'ae-cost': PanelElement;
     'ae-explanation': PanelElement;
     'ae-cross-attention': PanelElement;
+    /** "Train it yourself" (attention-explorer/train; not in /elements): trains in a worker on the full module */
+    'ae-train': PanelElement;
   }
 }

@@ -178,6 +178,141 @@ export class TrainedModel {
   vocabularyWords(): string[];
   nearestWords(word: string, k?: number, maxDistance?: number): Array<{ word: string; distance: number }>;
   encodeWords(sentence: string): { tokens: string[]; unknown: number[] };
+  /** analyze()'s answer bit for bit, without the trace: the next (or masked) word's distribution */
+  probabilities(sentence: string, options?: ProbabilityOptions): Probabilities;
+  /** the index of `word` in probabilities(), or −1 for a word the vocabulary lacks */
+  wordId(word: string): number;
+  delete(): void;
+}
+
+/** analyze()'s options that change the answer (no topK, no layers). */
+export type ProbabilityOptions = Omit<AnalysisOptions, 'topK'>;
+
+/** TrainedModel.probabilities(): the answer over the whole vocabulary. */
+export interface Probabilities {
+  /** the position answered (the pronoun's, or the last one's next word) */
+  position: number;
+  /** one per word of the vocabulary, indexed by wordId() */
+  probabilities: Float32Array;
+  /** the most probable word */
+  best: string;
+}
+
+/** A token split of GPT-2's byte-level BPE. */
+export interface BpeEncoding {
+  ids: number[];
+  tokens: string[];
+}
+
+/** Engine.loadBpeTokenizer(): GPT-2's tokenizer alone. */
+export interface BpeTokenizer {
+  /** the vocabulary's size */
+  readonly size: number;
+  encode(text: string): BpeEncoding;
+  delete(): void;
+}
+
+/** A GPT-2-layout checkpoint's files (docs/own-models.md): texts or Files; weights streamed from a Blob. */
+export interface Gpt2Files {
+  /** config.json */
+  config: string | Blob;
+  /** model.safetensors */
+  weights: Blob | Uint8Array;
+  /** vocab.json */
+  vocab: string | Blob;
+  /** merges.txt */
+  merges: string | Blob;
+}
+
+/** analyze()'s options for an opened model; `layers` traces only those layers (the others are null). */
+export interface Gpt2AnalysisOptions extends AnalysisOptions {
+  layers?: number[];
+}
+
+/**
+ * A causal language model opened from disk (Engine.openGpt2Model): TrainedModel's interface for
+ * what applies, plus the BPE's logits and encode; no word list (nothing is unknown to a byte-level BPE).
+ */
+export interface Gpt2Model {
+  readonly config: ModelConfig & { task: 'next-word'; architecture: 'gpt2'; headDim: number };
+  readonly parameterCount: number;
+  /** true once delete() ran */
+  readonly deleted: boolean;
+  analyze(sentence: string, options?: Gpt2AnalysisOptions): Analysis;
+  analyzePacked(sentence: string, options?: Gpt2AnalysisOptions): Analysis;
+  probabilities(sentence: string, options?: ProbabilityOptions): Probabilities & { bestId: number };
+  /** the index into probabilities() of a token as analyze shows it (" it"), or −1 */
+  wordId(token: string): number;
+  /** every position's next-token logits, n × vocabSize */
+  logits(sentence: string): Float32Array;
+  encode(sentence: string): BpeEncoding;
+  generateSteps(prompt: string, maxNewTokens?: number, useCache?: boolean): Record<string, unknown>;
+  generate(prompt: string, maxNewTokens?: number): string[];
+  generateCached(prompt: string, maxNewTokens?: number): string[];
+  delete(): void;
+}
+
+/** Engine.createTrainingSession()'s settings; a missing one takes the task's recipe value. */
+export interface TrainingSettings {
+  task?: 'coref-encoder' | 'coref-decoder' | 'word-order';
+  positional?: Positional;
+  seed?: number;
+  /** 1 … 20,000 */
+  steps?: number;
+  /** 1 … 8 */
+  heads?: number;
+  /** 1 … 4 */
+  layers?: number;
+  /** 1 … 128 (coreference: even, whole minimal pairs) */
+  batch?: number;
+  /** 1e-5 … 0.05 */
+  learningRate?: number;
+}
+
+/** TrainingSession.step(n): means over the steps that ran (null when none ran: step(0), or after the last). */
+export interface TrainingStep {
+  step: number;
+  ran: number;
+  loss: number | null;
+  accuracy: number | null;
+  learningRate: number | null;
+  finished: boolean;
+}
+
+/** TrainingSession.snapshot(): the lesson pair's query row in every head. */
+export interface TrainingSnapshot {
+  step: number;
+  /** the head rule's choice (layer and head −1 for word order) and its weights on referent and other */
+  head: { layer: number; head: number; referent: number; other: number };
+  lesson: Array<{
+    text: string;
+    tokens: string[];
+    query: number;
+    referent: number;
+    other: number;
+    /** nLayers × nHeads × tokens */
+    rows: Float32Array;
+  }>;
+}
+
+/** TrainingSession.exportFiles(): the documented model format, loadable with loadTrainedModel. */
+export interface TrainedFiles {
+  config: string;
+  weights: Uint8Array;
+  vocab: string;
+  /** metrics.json's text */
+  metrics: string;
+}
+
+/** The trainer in wasm (Engine.createTrainingSession, full module): what the page's worker runs. */
+export class TrainingSession {
+  /** the settings resolved (every field set) and the training set's size */
+  readonly settings: Required<TrainingSettings> & { trainingExamples: number };
+  step(count?: number): TrainingStep;
+  /** share of the validation sample right */
+  validationAccuracy(): number;
+  snapshot(): TrainingSnapshot;
+  exportFiles(options?: { dtype?: 'f16' | 'f32'; name?: string }): TrainedFiles;
   delete(): void;
 }
 
@@ -274,6 +409,18 @@ export class Engine {
   ): Promise<TrainedModel>;
   /** Full module only (full()). */
   loadTranslationModel(files: TranslationModelFiles): TranslationModel;
+  /**
+   * A GPT-2-layout checkpoint from disk (docs/own-models.md); the full module is loaded on first
+   * use, once the files passed their checks. onProgress follows the weights file.
+   */
+  openGpt2Model(
+    files: Gpt2Files,
+    options?: { onProgress?: (progress: { loaded: number; total: number }) => void },
+  ): Promise<Gpt2Model>;
+  /** GPT-2's tokenizer alone. Full module only (full()). */
+  loadBpeTokenizer(files: { vocab: string; merges: string }): BpeTokenizer;
+  /** The trainer. Full module only (full()). */
+  createTrainingSession(settings?: TrainingSettings): TrainingSession;
   /** Fetches a pair directory (URL ending in '/') and opens it on the full module. */
   openTranslationModel(
     baseUrl: string | URL,
@@ -344,10 +491,12 @@ export const traceName: {
 export const TRACE_FORMAT: string;
 export const TRACE_VERSION: number;
 
-/** The one engine the elements share (loaded on first call). */
-export function getEngine(): Promise<Engine>;
-/** One shared copy of a shipped model, fetched from the models base on first use. */
-export function getTrainedModel(name: string): Promise<TrainedModel>;
+/** Download progress in bytes (total: null when the server sends no length). */
+export type ProgressListener = (progress: { loaded: number; total: number | null }) => void;
+/** The one engine the elements share (loaded on first call); onProgress follows the .wasm's download. */
+export function getEngine(onProgress?: ProgressListener | null): Promise<Engine>;
+/** One shared copy of a shipped model, fetched from the models base on first use; onProgress follows its weights. */
+export function getTrainedModel(name: string, onProgress?: ProgressListener | null): Promise<TrainedModel>;
 /** models/index.json's entries ([] when there is none). */
 export function getModelIndex(): Promise<Array<{ name: string; [key: string]: unknown }>>;
 /** Where the elements fetch models from (default: the package's web/models/); call before the first load. */

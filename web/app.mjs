@@ -183,6 +183,7 @@ function readLink({ withLanguage = true } = {}) {
   if (!store.get().controls) store.set({ controls: link.controls }); // panels' own, see panel-controls.mjs
   if (withLanguage && link.lang) store.set({ lang: link.lang });
   if (link.panel && $(link.panel)) store.set({ panel: link.panel });
+  if (link.step) store.set({ step: link.step }); // <ae-lesson-path> opens it
   return link;
 }
 
@@ -213,7 +214,7 @@ const STREAM_MS = 1500; // changes to one typed or dragged control this close to
 // language only update the entry shown, and so does a panel's control typed in or dragged again
 // within STREAM_MS of its last change. Changes the page makes by itself (defaults on load, a
 // restored entry) never push.
-const HISTORY_KEYS = ['model', 'layer', 'head', 'causal', 'scale', 'controls'];
+const HISTORY_KEYS = ['model', 'layer', 'head', 'causal', 'scale', 'controls', 'step'];
 const LINK_KEYS = [...HISTORY_KEYS, 'result', 'sentence', 'token', 'panel', 'lang'];
 const history_ = { timer: 0, keys: new Set(), byReader: false, restoring: false, controls: {}, stream: '', at: 0 };
 function writeLinkSoon(changed) {
@@ -250,7 +251,7 @@ function continuesStream() {
 function restoreEntry() {
   history_.restoring = true;
   const link = readLink({ withLanguage: false });
-  store.set({ controls: link.controls });
+  store.set({ controls: link.controls, step: link.step ?? null });
   showLink(link);
   setTimeout(() => {
     history_.restoring = false;
@@ -298,10 +299,11 @@ function loadLessonPanels() {
   return lessonPanels;
 }
 
-// Once the panels are there (the sections above the linked one have their height), it is shown.
+// Once the panels are there (the sections above the linked one have their height), it is shown
+// (a linked step of the path shows its own panel).
 function openLinkedPanel() {
-  const { panel } = store.get();
-  if (panel) requestAnimationFrame(() => $(panel)?.scrollIntoView({ block: 'start' }));
+  const { panel, step } = store.get();
+  if (panel && !step) requestAnimationFrame(() => $(panel)?.scrollIntoView({ block: 'start' }));
 }
 
 // --- start ---
@@ -319,11 +321,11 @@ function start() {
     showLink(link, { opening: true });
   });
   store.subscribe((_, changed) => LINK_KEYS.some((key) => changed.has(key)) && writeLinkSoon(changed));
-  explorer.addEventListener('change', viewChanged);
+  explorer.addEventListener('ae-change', viewChanged);
   ui.lang.addEventListener('click', toggleLanguage);
   // What the reader does (not what the page does by itself) may make a history entry: the page
   // sets the view without events, so an event is the reader's (input is the one of the main
-  // view's controls that crosses its shadow root; its own `change` event is not the reader's).
+  // view's controls that crosses its shadow root; the element's own events are ae-*).
   for (const type of ['change', 'click', 'input'])
     addEventListener(
       type,

@@ -18,3 +18,4 @@ import './components/explanation.mjs';
 import './components/cross-attention.mjs';
 import './components/train.mjs';
 import './lib/guidance.mjs'; // <ae-predict-switch>, the page-wide Predict-then-reveal switch
+import './components/lesson-path.mjs'; // <ae-lesson-path>, the path through the panels (after them: it reads them)

@@ -1,5 +1,5 @@
 // <attention-explorer> (web/components/attention-explorer.mjs) through its public face: the
-// attributes and properties, the change event, errors, language, and the panels inside it.
+// attributes and properties, the ae-change event, errors, language, and the panels inside it.
 // The element is put on a page of this server's origin, under its CSP (scripts from 'self' only).
 import { CSP } from '../../scripts/serve.mjs';
 import { expect, test } from './fixtures.mjs';
@@ -21,11 +21,11 @@ async function mount(page, body) {
   return page.locator('attention-explorer');
 }
 
-// Keeps every change event's detail in window.changes, from now on.
+// Keeps every ae-change event's detail in window.changes, from now on.
 const recordChanges = (el) =>
   el.evaluate((e) => {
     window.changes = [];
-    e.addEventListener('change', (event) => window.changes.push(event.detail));
+    e.addEventListener('ae-change', (event) => window.changes.push(event.detail));
   });
 const changes = (page) => page.evaluate(() => window.changes);
 
@@ -33,7 +33,7 @@ const answer = (el) => el.locator('[part="answer"]');
 const caption = (el) => el.locator('.ae-hm-caption');
 const view = (el) => el.evaluate((e) => e.view());
 
-test('attributes and properties drive the view; the change event reports it', async ({ page }) => {
+test('attributes and properties drive the view; the ae-change event reports it', async ({ page }) => {
   const el = await mount(page, '<attention-explorer><ae-head-view></ae-head-view></attention-explorer>');
   await expect(answer(el)).toContainText('animal');
   // Defaults: the lesson sentence, the model's coreference head (config.json, 0-based there).

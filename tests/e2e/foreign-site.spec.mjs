@@ -157,9 +157,9 @@ test('the packed element flips on the lesson pair inside a hostile host page, an
   await expect(pair).toHaveAttribute('data-wide-prediction', 'street');
   await expect(page.locator('ae-head-view line').first()).toBeAttached();
 
-  // Swap the sentence in the element: the answer flips and a change event says so.
+  // Swap the sentence in the element: the answer flips and an ae-change event says so.
   const changed = explorer.evaluate(
-    (el) => new Promise((resolve) => el.addEventListener('change', (e) => resolve(e.detail), { once: true })),
+    (el) => new Promise((resolve) => el.addEventListener('ae-change', (e) => resolve(e.detail), { once: true })),
   );
   await explorer.getByRole('button', { name: 'Swap tired ↔ wide' }).click();
   expect((await changed).prediction.token).toBe('street');

@@ -2,7 +2,7 @@
 // <attention-explorer>, the same element as in tests/e2e/attention-explorer.spec.mjs — its
 // controls, heatmap and answer live in the element's shadow root, the page has no copy of them,
 // and the page follows the element's public face: the properties move the page's selectors, the
-// link and the panels, the `change` event updates the page's banner and facts, and every panel
+// link and the panels, the `ae-change` event updates the page's banner and facts, and every panel
 // shares the element's store.
 import { app, expect, expectCellsMatchApi, openPage, test } from './fixtures.mjs';
 import { LESSON } from '../../web/lib/lesson.mjs';
@@ -52,7 +52,7 @@ test("the element's properties drive the page: selectors, heatmap, link, panels,
   const explorer = app(page);
   await explorer.evaluate((el) => {
     window.changes = [];
-    el.addEventListener('change', (e) => window.changes.push(e.detail));
+    el.addEventListener('ae-change', (e) => window.changes.push(e.detail));
   });
 
   // layer / head (1-based): the page's selectors, the caption, the head view, the grid, the link.
@@ -80,7 +80,7 @@ test("the element's properties drive the page: selectors, heatmap, link, panels,
   await expect.poll(() => param(page, 's')).toBe(typed);
   await expect(page.locator('#fact-tokens')).toHaveText(/^13 /);
 
-  // model: the page's banner and facts follow the element's change event.
+  // model: the page's banner and facts follow the element's ae-change event.
   await explorer.evaluate((el) => (el.model = 'untrained'));
   await expect(explorer).toHaveAttribute('data-model', 'untrained');
   await expect(explorer).toHaveAttribute('data-status', 'ready');

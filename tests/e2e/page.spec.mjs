@@ -175,6 +175,9 @@ test('engine errors show in the alert and the page recovers', async ({ page }) =
 });
 
 test('layer and head selectors follow the model config', async ({ page }) => {
+  // Tall enough that the seed field and the layer and head menus (under the answer) show without
+  // scrolling: a scroll rewrites the link (the panel being read), which would count below.
+  await page.setViewportSize({ width: 1280, height: 1400 });
   await openPage(page);
   await expect(page.locator('#layer option')).toHaveCount(2);
   await expect(page.locator('#head option')).toHaveCount(4);

@@ -3,6 +3,10 @@
 // line written here: changing it is one history entry (typing coalesced into one) and changes the
 // link; Back shows the previous value and Forward the new one again; the link reloaded shows
 // the same value; Reset brings back the default and takes the control out of the link.
+// A control bound to the shared store (spec.store: the main view's word or layer, chosen in a
+// panel too) is the main view's: its link parameter is the main view's (tok=, layer=), a layer is
+// a history entry and a word is not (pointing at a word only updates the entry shown), and the
+// panel's Reset leaves it.
 import fs from 'node:fs';
 import { expect, openPage, test } from './fixtures.mjs';
 import { LESSON } from '../../web/lib/lesson.mjs';
@@ -15,18 +19,27 @@ const DECLARED = fs
   .filter((file) => file.endsWith('.mjs'))
   .map((file) => fs.readFileSync(`web/components/${file}`, 'utf8'))
   .filter((source) => /^ {2}static controls = /m.test(source))
-  .map((source) => source.match(/customElements\.define\('([a-z-]+)'/)[1])
+  .map((source) => source.match(/^define\('([a-z-]+)'/m)[1])
   .filter((tag) => !ONLY || ONLY.includes(tag));
 const TYPED_TAIL = 4; // the last characters of a sentence are typed one by one, pausing between keys
+// The main view's link parameter of a store key (web/lib/url-state.mjs), and whether its change
+// is a history entry (web/app.mjs HISTORY_KEYS).
+const SHARED = { token: { param: 'tok', entry: false }, layer: { param: 'layer', entry: true } };
 
-// {section, tag, link, state, controls: [{name, param, kind, sample}]} of the panel `tag` on the page.
+// {section, tag, link, state, controls: [{name, param, kind, sample, store}]} of the panel `tag` on the page.
 function declaredPanel(page, tag) {
   return page.evaluate((tag) => {
     const node = document.querySelector(`main section[id] > ${tag}`);
     const type = customElements.get(tag);
     const controls = Object.entries(type.controls)
       .filter(([, spec]) => spec.kind !== 'button')
-      .map(([name, spec]) => ({ name, param: spec.param ?? name, kind: spec.kind, sample: spec.sample ?? null }));
+      .map(([name, spec]) => ({
+        name,
+        param: spec.param ?? name,
+        kind: spec.kind,
+        sample: spec.sample ?? null,
+        store: spec.store ?? null,
+      }));
     return { section: node.parentNode.id, tag, link: type.link, state: type.stateAttribute, controls };
   }, tag);
 }
@@ -35,7 +48,8 @@ async function openPanel(page, url, panel) {
   await openPage(page, url);
   await page.waitForFunction((tag) => customElements.get(tag), panel.tag);
   await page.locator(`#${panel.section}`).scrollIntoViewIfNeeded();
-  await expect(page.locator(panel.tag)).toHaveAttribute(`data-${panel.state}`, 'ready', { timeout: 20_000 });
+  // ready: drawn; idle: a panel that computes only when asked (the n² cost's Measure) is waiting
+  await expect(page.locator(panel.tag)).toHaveAttribute(`data-${panel.state}`, /^(ready|idle)$/, { timeout: 20_000 });
 }
 
 function valueOf(field, kind) {
@@ -88,7 +102,7 @@ for (const tag of DECLARED)
     const panel = await declaredPanel(page, tag);
     await openPanel(page, '/', panel);
     const view = page.locator(panel.tag);
-    for (const control of panel.controls) {
+    for (const control of panel.controls.filter((c) => !c.store)) {
       const where = `${panel.tag} ${control.name}`;
       const key = `${panel.link}.${control.param}`;
       const field = view.locator(`[data-control="${control.name}"]`);
@@ -126,5 +140,36 @@ for (const tag of DECLARED)
       await expect.poll(() => linked(page, key), where).toBeNull();
       await page.waitForTimeout(400); // Reset's link written before the next control's count
     }
+    for (const control of panel.controls.filter((c) => c.store)) await walkShared(page, panel, control);
     expect(errors, 'console or page errors').toEqual([]);
   });
+
+// A control bound to the shared store: the main view's link parameter follows it, a reload of the
+// link shows it again, and Back and Forward move it where its change is a history entry.
+async function walkShared(page, panel, control) {
+  const where = `${panel.tag} ${control.name} (the main view's ${control.store})`;
+  const { param, entry } = SHARED[control.store];
+  const field = page.locator(panel.tag).locator(`[data-control="${control.name}"]`);
+  const before = await valueOf(field, control.kind);
+  const linkedBefore = linked(page, param);
+  const next = await otherValue(field, control, before);
+  if (next === null) {
+    test.info().annotations.push({ type: 'one choice', description: where });
+    return;
+  }
+  const start = await entries(page);
+  await setValue(field, control.kind, next);
+  await expect.poll(() => linked(page, param), where).not.toBe(linkedBefore);
+  await page.waitForTimeout(400); // the link is written 150 ms after the last change
+  expect(await entries(page), `${where}: history entries`).toBe(start + (entry ? 1 : 0));
+  expect(await valueOf(field, control.kind), where).toBe(next);
+  if (entry) {
+    await page.goBack();
+    await expect.poll(() => valueOf(field, control.kind), `${where}: Back`).toBe(before);
+    expect(linked(page, param), where).toBe(linkedBefore);
+    await page.goForward();
+    await expect.poll(() => valueOf(field, control.kind), `${where}: Forward`).toBe(next);
+  }
+  await openPanel(page, page.url(), panel);
+  expect(await valueOf(field, control.kind), `${where}: reloaded link`).toBe(next);
+}

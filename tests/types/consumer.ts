@@ -54,9 +54,15 @@ explorer.head = 4;
 explorer.causal = true;
 explorer.store = store; // the panels following `store` follow the element
 explorer.seed = '7';
-explorer.addEventListener('change', (e) => {
+explorer.addEventListener('ae-change', (e) => {
   const { layer, head, prediction, status } = e.detail;
   console.log(layer + head, prediction?.token.toUpperCase(), status === 'error');
   console.log(explorer.shownModel?.config.nLayers, explorer.heatmap?.localName);
 });
+explorer.addEventListener('ae-token-select', (e) => console.log(e.detail.query, e.detail.key, e.detail.weight.toFixed(2)));
+explorer.addEventListener('ae-token-hover', (e) => console.log(e.detail?.row ?? -1));
+explorer.addEventListener('ae-model-load', (e) => console.log(e.detail.model, e.detail.config.nLayers));
+document.addEventListener('ae-error', (e) => console.log(e.detail.key, e.detail.code === 'no-pronoun', e.detail.message));
+// A native change from an author's control inside stays an Event (no detail).
+explorer.addEventListener('change', (e) => console.log(e.target));
 document.body.append(explorer);

@@ -19,3 +19,27 @@ test('every step of the path points at a panel of the page and is worded in en a
   assert.equal(pathStep('scaling').section, 'scaling');
   assert.equal(pathStep('nope'), null);
 });
+
+test('every step has a short name and a live figure, in en and zh', async () => {
+  const { FIGURE_STEPS } = await import('../../web/lib/path-figures.mjs');
+  assert.deepEqual(
+    FIGURE_STEPS,
+    PATH_STEPS.map((s) => s.id),
+  );
+  for (const lang of ['en', 'zh'])
+    for (const { id } of PATH_STEPS) {
+      assert.ok(strings[lang].names[id], `${lang} name of ${id}`);
+      assert.ok(strings[lang].figures[id], `${lang} figure of ${id}`);
+    }
+});
+
+test('a step is linked as ?step=<id> (or its number) and read back', async () => {
+  const { readUrlState, urlFor } = await import('../../web/lib/url-state.mjs');
+  const view = { model: 'coref-encoder', sentence: 'x', layer: 0, head: 0, causal: false, scale: true };
+  const url = urlFor({ ...view, step: 'scaling' }, null);
+  assert.match(url, /[?&]step=scaling(&|$)/);
+  assert.equal(readUrlState(url).step, 'scaling');
+  assert.equal(readUrlState('?step=4').step, '4');
+  assert.equal(readUrlState('?step=%3Cx%3E').step, undefined);
+  assert.doesNotMatch(urlFor(view, null), /step=/);
+});

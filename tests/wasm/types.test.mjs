@@ -55,3 +55,19 @@ test('each deliberately wrong use fails to compile, with the expected error', ()
     output,
   );
 });
+
+test('every JavaScript subpath of the package has types, and tests/types/subpaths.ts imports it', () => {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const imports = readFileSync(path.join(dir, 'subpaths.ts'), 'utf8');
+  for (const [key, target] of Object.entries(pkg.exports)) {
+    const file = typeof target === 'string' ? target : target.default;
+    if (!file.endsWith('.mjs')) continue;
+    assert.ok(typeof target === 'object' && target.types, `${key} has a "types" condition`);
+    assert.ok(
+      pkg.files.some((f) => target.types.slice(2).startsWith(f)),
+      `${target.types} is packed`,
+    );
+    const name = key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`;
+    assert.ok(imports.includes(`'${name}'`), `subpaths.ts imports ${name}`);
+  }
+});

@@ -29,7 +29,10 @@ export default `
 
 .controls > .field + .field, .controls > .own-model + .field { margin-top: 1rem; }
 .grid { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); align-items: end; gap: 0.75rem; }
-.result-head { display: flex; flex-wrap: wrap; align-items: flex-end; justify-content: space-between; gap: 0.5rem 1rem; }
+/* Under the answer and the focus strip: which head the heatmap shows and how it is computed. */
+.result-head { display: flex; flex-wrap: wrap; align-items: flex-end; justify-content: space-between; gap: 0.5rem 1.5rem; margin-top: 1rem; }
+.result-head .switches { flex-basis: 100%; display: flex; flex-wrap: wrap; gap: 0 1.5rem; margin: 0; }
+.result-head .switches .check { margin-top: 0.25rem; }
 .view { display: flex; gap: 0.75rem; }
 .view select { width: auto; min-width: 7rem; }
 
@@ -99,6 +102,40 @@ ae-attention-heatmap { display: block; margin-top: 0.75rem; }
 /* While the first model loads, the swap button and the word list keep their room (they show
    once the model is in), so that the controls under them do not jump. */
 /* and the status with its bar holds about the room the answer takes when it comes. */
-:host([data-status="loading"]) .load-progress:not([hidden]) { margin-bottom: 2.5rem; }
+:host([data-status="loading"]) .load-progress:not([hidden]) { margin-bottom: 8rem; }
+@container explorer (max-width: 30rem) {
+  /* a phone: the answer's box with the focus strip under it is taller (its words wrap) */
+  :host([data-status="loading"]) .load-progress:not([hidden]) { margin-bottom: 18.5rem; }
+  :host([data-status="loading"]:lang(zh)) .load-progress:not([hidden]) { margin-bottom: 12.5rem; }
+}
 :host([data-status="loading"]) #swap[hidden], :host([data-status="loading"]) #vocab[hidden] { display: block !important; visibility: hidden; }
+
+/* The focus strip (../lib/focus-strip.mjs): what the pronoun looks at in the coreference head,
+   one weight per word, the word it weighs most outlined, the pronoun dashed. */
+.focus { flex-basis: 100%; min-width: 0; } /* in the answer's box, under the answer */
+.focus-title, .focus-note { margin: 0; font-size: 0.875rem; }
+.focus-note { margin-top: 0.3rem; }
+.focus-words { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.3rem 0 0; padding: 0; list-style: none; }
+.focus-words li {
+  position: relative; display: grid; justify-items: center; min-width: 1.75rem; padding: 0.1rem 0.3rem 0.15rem;
+  border: 1px solid var(--border); border-radius: 6px; background: var(--surface); line-height: 1.15;
+}
+.focus-words .w { font-size: 0.9rem; }
+.focus-words .bar { width: 100%; height: 4px; margin-block: 2px 1px; border-radius: 2px; background: var(--border); overflow: hidden; }
+.focus-words .bar > span { display: block; height: 100%; background: var(--accent); }
+.focus-words .v { color: var(--muted); font-size: 0.7rem; font-variant-numeric: tabular-nums; }
+.focus-words li.top { border: 2px solid var(--accent); font-weight: 700; }
+.focus-words li.query { border: 2px dashed var(--marker); }
+
+/* Narrow (a phone): the sentence, the swap, the answer and what "it" looks at fit one screen —
+   the model's label beside its menu, the sentence box as tall as its text (2 to 6 lines). */
+@container explorer (max-width: 30rem) {
+  .card { padding: 0.75rem 0.9rem 1rem; }
+  .field:has(> #model) { display: flex; align-items: center; gap: 0.75rem; }
+  .field:has(> #model) label { flex: none; margin: 0; }
+  #sentence { field-sizing: content; min-height: calc(2.8em + 0.8rem + 2px); max-height: calc(8.4em + 0.8rem + 2px); }
+  .prediction { padding-inline: 0.6rem; }
+  .focus-words { gap: 0.2rem; }
+  .focus-words li { min-width: 1.5rem; padding-inline: 0.2rem; }
+}
 `;

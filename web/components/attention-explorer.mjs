@@ -18,10 +18,15 @@
 // untrained model's recipe). Without `model` it opens the lesson's model in its language and
 // follows the language until a model is chosen. Properties only: `store` (get, or set to share
 // one store with panels elsewhere), `shownModel` (the model on view), `heatmap`, `view()`.
-// Event `change` (detail: view()) whenever what it shows changes. Its state is mirrored as
-// data-* on the element (data-status: loading | ready | error, …) for styling and tests.
+// Events (CustomEvent, bubbling; named ae-* so that a native `change` from a control an author
+// puts inside is never taken for one of them): ae-change (detail: view()) whenever what it
+// shows changes; ae-model-load ({model, config}) when a model is on view; ae-error ({key, code,
+// message}) when it shows an error; ae-token-hover / ae-token-select from its heatmap
+// (./attention-heatmap.mjs). Its state is mirrored as data-* on the element (data-status:
+// loading | ready | error, …) for styling and tests.
 // Shadow DOM with constructable stylesheets: the host's CSS does not reach inside and its own
 // does not leak out; theme with --ae-* custom properties and ::part() (docs/embedding.md).
+import { ElementBase, define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import {
   getEngine,
@@ -32,7 +37,8 @@ import {
   setModelsBase,
   shareModel,
 } from '../lib/context.mjs';
-import { coreferenceHead } from '../lib/coreference-head.mjs';
+import { coreferenceHead, coreferenceRow } from '../lib/coreference-head.mjs';
+import { drawFocus } from '../lib/focus-strip.mjs';
 import { LESSON_MODELS } from '../lib/lesson.mjs';
 import { pronounOf } from '../lib/model-lesson.mjs';
 import * as mainView from '../lib/main-view.mjs';
@@ -43,13 +49,14 @@ import { locale as localeOf, numberFormat, percent } from '../lib/panel-strings.
 import { mountShadow } from '../lib/panel-styles.mjs';
 import { createStore, initialView } from '../lib/store.mjs';
 import { unreadLanguage } from '../lib/vocabulary-help.mjs';
+import { trustedHTML } from '../lib/trusted.mjs';
 import { VocabularyView } from '../lib/vocabulary-view.mjs';
 import css from './attention-explorer.css.mjs';
 import './attention-heatmap.mjs';
 
-// The view's markup, parsed once. Ids are the shadow root's own (one set per element).
-const TEMPLATE = document.createElement('template');
-TEMPLATE.innerHTML = `
+// The view's markup, parsed once, when the first element is made (viewTemplate(): nothing
+// touches the DOM at import). Ids are the shadow root's own (one set per element).
+const MARKUP = `
 <form id="controls" class="card controls" part="controls panel" aria-labelledby="controls-title">
   <h2 id="controls-title" class="visually-hidden" data-t="controls"></h2>
   <div class="field"><label for="model" data-t="model"></label><select id="model" part="select"></select></div>
@@ -94,21 +101,9 @@ TEMPLATE.innerHTML = `
         <input id="seed" type="number" inputmode="numeric" min="0" max="4294967295" step="1" value="42"></div>
     </div>
   </fieldset>
-  <fieldset>
-    <legend data-t="attention"></legend>
-    <div class="check"><input id="causal" type="checkbox" part="checkbox"><label for="causal" data-t="causal"></label></div>
-    <div class="check"><input id="scale" type="checkbox" part="checkbox" checked><label for="scale" data-t="scale"></label></div>
-  </fieldset>
 </form>
 <section class="card result" part="result panel" aria-labelledby="result-title">
-  <div class="result-head">
-    <h2 id="result-title" data-t="result"></h2>
-    <div class="view">
-      <div class="field inline"><label for="layer" data-t="layer"></label><select id="layer" part="select"></select></div>
-      <div class="field inline"><label for="head" data-t="head"></label><select id="head" part="select"></select></div>
-    </div>
-  </div>
-  <p class="howto" data-t="howToRead"></p>
+  <h2 id="result-title" data-t="result"></h2>
   <p id="status" class="status" part="status" role="status"></p>
   <progress id="load-progress" class="load-progress" max="1" value="0" hidden aria-labelledby="status"></progress>
   <div id="error" class="error" part="error" role="alert"></div>
@@ -116,6 +111,11 @@ TEMPLATE.innerHTML = `
   <div id="prediction" class="prediction" part="answer" hidden>
     <p id="answer" class="answer"></p>
     <p id="answer-note" class="answer-note" hidden></p>
+    <div id="focus" class="focus" part="focus" hidden>
+      <p class="focus-title"></p>
+      <ol class="focus-words"></ol>
+      <p class="focus-note"></p>
+    </div>
     <div class="alternatives">
       <span id="alternatives-title" data-t="alternatives"></span>
       <ol id="alternatives" aria-labelledby="alternatives-title"></ol>
@@ -123,6 +123,18 @@ TEMPLATE.innerHTML = `
   </div>
   <p id="unknown" class="unknown-note" hidden></p>
   <ul id="suggestions" class="suggestions" hidden></ul>
+  <div class="result-head">
+    <div class="view">
+      <div class="field inline"><label for="layer" data-t="layer"></label><select id="layer" part="select"></select></div>
+      <div class="field inline"><label for="head" data-t="head"></label><select id="head" part="select"></select></div>
+    </div>
+    <fieldset class="switches">
+      <legend data-t="attention"></legend>
+      <div class="check"><input id="causal" type="checkbox" part="checkbox"><label for="causal" data-t="causal"></label></div>
+      <div class="check"><input id="scale" type="checkbox" part="checkbox" checked><label for="scale" data-t="scale"></label></div>
+    </fieldset>
+  </div>
+  <p class="howto" data-t="howToRead"></p>
   <ae-attention-heatmap id="heatmap" part="heatmap"></ae-attention-heatmap>
   <ae-export-buttons target="heatmap" view="heatmap" json></ae-export-buttons>
 </section>
@@ -161,12 +173,22 @@ const IDS = [
   'alternatives',
   'unknown',
   'suggestions',
+  'focus',
   'heatmap',
 ];
 
+let template = null;
+function viewTemplate() {
+  if (!template) {
+    template = document.createElement('template');
+    template.innerHTML = trustedHTML(MARKUP);
+  }
+  return template;
+}
+
 let errorWords = null; // error-text.mjs's errorText, fetched on the first error (not in the first view)
 
-export class AttentionExplorer extends HTMLElement {
+export class AttentionExplorer extends ElementBase {
   static observedAttributes = [
     'model',
     'sentence',
@@ -445,7 +467,7 @@ export class AttentionExplorer extends HTMLElement {
   // --- building ---
 
   #build() {
-    this.#root = mountShadow(this, [css], [TEMPLATE.content.cloneNode(true)]);
+    this.#root = mountShadow(this, [css], [viewTemplate().content.cloneNode(true)]);
     this.#root.classList.add('root');
     const shadow = this.shadowRoot;
     const ui = Object.fromEntries(IDS.map((id) => [id, shadow.getElementById(id)]));
@@ -799,6 +821,7 @@ export class AttentionExplorer extends HTMLElement {
   #use(model) {
     const ui = this.#ui;
     this.#shown = model ?? this.#random;
+    if (model) this.#emit('ae-model-load', { model: this.#name, config: model.config });
     const previous = this.#shownName;
     this.#shownName = this.#name;
     this.#chooseSentence(model, previous);
@@ -907,6 +930,7 @@ export class AttentionExplorer extends HTMLElement {
     this.#shown = this.#random = this.#engine.createRandomModel(config);
     this.#randomKey = this.dataset.config = key;
     this.#fillRanges();
+    this.#emit('ae-model-load', { model: UNTRAINED, config: this.#random.config });
   }
 
   // The store's run while it is the shown model's (after another model is chosen, not yet).
@@ -1046,6 +1070,9 @@ export class AttentionExplorer extends HTMLElement {
         ? this.#t('answerAskPrompt', { pronoun: pronounOf(config) })
         : '';
     this.dataset.answerInSentence = prediction ? String(!outside) : '';
+    // What the pronoun looks at in the coreference head, under the answer (the lesson's first screen).
+    const focus = prediction ? coreferenceRow(this.#shownRun(), config) : null;
+    drawFocus(ui.focus, focus, tokens, prediction?.token, lang);
     this.#vocabulary.suggest(tokens, prediction ? unknown : [], mainView.SUGGESTIONS);
     // The words are styled like their labels in the heatmap.
     const words = unknown.map((i) =>
@@ -1085,8 +1112,10 @@ export class AttentionExplorer extends HTMLElement {
     this.dataset.errorCode = cause?.code ?? '';
     // The heatmap and answer of the last good run are not shown for another sentence.
     ui.result.classList.add('failed');
-    ui.prediction.hidden = ui.unknown.hidden = ui.suggestions.hidden = true;
+    ui.prediction.hidden = ui.unknown.hidden = ui.suggestions.hidden = ui.focus.hidden = true;
     this.dataset.prediction = '';
+    const message = cause?.message ?? params.message ?? key;
+    this.#emit('ae-error', { key, code: cause?.code ?? null, message });
     this.#changed();
   }
 
@@ -1120,8 +1149,12 @@ export class AttentionExplorer extends HTMLElement {
   }
 
   #changed() {
-    this.dispatchEvent(new CustomEvent('change', { detail: this.view(), bubbles: true, composed: true }));
+    this.#emit('ae-change', this.view());
+  }
+
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 }
 
-customElements.define('attention-explorer', AttentionExplorer);
+define('attention-explorer', AttentionExplorer);

@@ -4,8 +4,12 @@
 //   element.strings = messages[lang].heatmap (see ../i18n.mjs)
 //   element.highlight = {row, col} | null: marks one cell for another panel (e.g. <ae-qkv-steps>
 //     pointing at the score it explains); the mark is rect.highlight with data-row/data-col.
+// Events (CustomEvent, bubbling out of shadow roots), detail {row, col, query, key, weight}:
+//   ae-token-hover   the pointer enters a cell (detail null when it leaves the grid)
+//   ae-token-select  a cell is clicked or tapped, or the keyboard cursor moves to it
 // As in bertviz, new tokens rebuild the grid (#render); new values only recolour it (#update).
 // CSP-safe: colours are SVG presentation attributes, sizes are set through CSSOM.
+import { ElementBase, define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
 
@@ -101,7 +105,7 @@ const layoutKey = ({ tokens, unknown = [] }) => JSON.stringify([tokens, [...unkn
 
 let nextId = 0;
 
-export class AttentionHeatmap extends HTMLElement {
+export class AttentionHeatmap extends ElementBase {
   #data = null;
   #tokens = [];
   #layout = ''; // layoutKey of the rendered grid
@@ -110,6 +114,7 @@ export class AttentionHeatmap extends HTMLElement {
   #strings = messages.en.heatmap;
   #ramp = rampOf(DEFAULT_STOPS);
   #active = null; // {row, col} of the keyboard cursor
+  #hovered = null; // the cell under the pointer, as its ae-token-hover detail
   #highlight = null; // {row, col} set through the highlight property
   #parts = null; // static elements from #build
   #grid = null; // layout and label nodes from #render
@@ -213,13 +218,23 @@ export class AttentionHeatmap extends HTMLElement {
     plot.addEventListener('blur', () => this.#showActive(false));
     svg.addEventListener('pointerdown', (e) => {
       const rect = e.target.closest('rect.cell');
-      if (rect) this.#moveTo(Number(rect.dataset.row), Number(rect.dataset.col));
+      if (!rect) return;
+      this.#moveTo(Number(rect.dataset.row), Number(rect.dataset.col));
+      this.#emit('ae-token-select', this.#cellDetail(this.#active));
     });
     svg.addEventListener('pointerover', (e) => {
       const rect = e.target.closest('rect.cell');
-      if (!rect || this.#cells[0]?.title) return;
+      if (!rect) return;
+      const cell = this.#cellDetail({ row: Number(rect.dataset.row), col: Number(rect.dataset.col) });
+      if (cell.row !== this.#hovered?.row || cell.col !== this.#hovered?.col)
+        this.#emit('ae-token-hover', (this.#hovered = cell));
+      if (this.#cells[0]?.title) return;
       rect.append(this.#hoverTitle);
       this.#hoverTitle.textContent = this.#cellTitle(Number(rect.dataset.row), Number(rect.dataset.col));
+    });
+
+    svg.addEventListener('pointerleave', () => {
+      if (this.#hovered) this.#emit('ae-token-hover', (this.#hovered = null));
     });
 
     this.replaceChildren(root);
@@ -397,6 +412,17 @@ export class AttentionHeatmap extends HTMLElement {
     moves[e.key]();
     e.preventDefault(); // keep the page from scrolling
     this.#moveTo(clamp(row, last), clamp(col, last));
+    this.#emit('ae-token-select', this.#cellDetail(this.#active));
+  }
+
+  // A cell as the events describe it: its query (row) and key (column) tokens and its weight.
+  #cellDetail({ row, col }) {
+    const weight = this.#data.weights[row * this.#tokens.length + col];
+    return { row, col, query: this.#tokens[row], key: this.#tokens[col], weight };
+  }
+
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 
   #moveTo(row, col) {
@@ -442,4 +468,4 @@ export class AttentionHeatmap extends HTMLElement {
   }
 }
 
-customElements.define('ae-attention-heatmap', AttentionHeatmap);
+define('ae-attention-heatmap', AttentionHeatmap);

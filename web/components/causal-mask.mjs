@@ -26,6 +26,7 @@
 // Its controls (static controls; the link keeps them as causal.s, causal.mask, causal.layer,
 // causal.head — 1-based — and of the sliding-window part causal.adjective and causal.window;
 // defaults are left out).
+import { define } from '../lib/define.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
@@ -596,4 +597,4 @@ export class CausalMask extends LessonPanel {
   }
 }
 
-customElements.define('ae-causal-mask', CausalMask);
+define('ae-causal-mask', CausalMask);

@@ -18,35 +18,25 @@
 //   element.overheadShare = share (default 0.2)
 // Reads the shared store: lang, and model: while a model opened from disk is the page's model,
 // the head is as wide as one of its heads (its config's headDim), and the panel says so.
+import { define } from '../lib/define.mjs';
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { OWN_MODEL, showsOwnModel } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import strings from '../strings/cost.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
-import { msPerCall, spread } from '../lib/stats.mjs';
-import { logLogAxes, logTicks } from '../lib/chart.mjs';
+import { logTicks } from '../lib/chart.mjs';
+import { MAX_EXP, MIN_EXP, axes, chartSvg, fmtBytes, legendItem, marker, msDigits } from './cost-chart.mjs';
+import { kernelBytes, kernelCall, measurePoint, nextFrame, timeCall } from './cost-timing.mjs';
 import css from './cost.css.mjs';
 
 const D = 64;
-const MIN_EXP = 6; // n = 64
-const MAX_EXP = 13; // n = 8192
 const DEFAULT_EXP = 11; // n = 2048
 const WINDOWS = [16, 64, 256];
 const DEFAULT_WINDOW = 64;
 const TRACED_LIMIT = 80 * 2 ** 20; // n = 2048 (64.5 MiB) runs, n = 4096 (257 MiB) does not
 const KERNELS = ['fused', 'window', 'traced'];
-const RUN_MS = 10; // one timed run: back-to-back calls for at least this long
-const RUNS = 7; // per point; the median and the range are shown
-const SLOW_CALL_MS = 150; // a call this slow is timed once (no more runs)
 const OVERHEAD_SHARE = 0.2; // a point whose fixed cost per call is this share of its time is marked
 
-const SVG = 'http://www.w3.org/2000/svg';
-const W = 440,
-  H = 280;
-const PAD = { left: 64, right: 12, top: 12, bottom: 46 };
-
-const msDigits = (ms) => (ms < 0.1 ? 3 : ms < 10 ? 2 : ms < 100 ? 1 : 0);
-const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 const sizesUpTo = (exp) => Array.from({ length: exp - MIN_EXP + 1 }, (_, i) => 2 ** (MIN_EXP + i));
 
 export class Cost extends LessonPanel {
@@ -54,6 +44,44 @@ export class Cost extends LessonPanel {
   static watched = ['lang', 'model'];
   static strings = strings;
   static stateAttribute = 'status';
+  static link = 'cost';
+  // The longest sequence is a 2ᵉ exponent on the slider, linked as n = 2ᵉ (cost.n=256).
+  static controls = {
+    length: {
+      kind: 'range',
+      label: 'lengthLabel',
+      param: 'n',
+      min: MIN_EXP,
+      max: MAX_EXP,
+      step: 1,
+      default: DEFAULT_EXP,
+      toLink: (exp) => 2 ** exp,
+      fromLink: Math.log2,
+      group: 'ae-cost-controls',
+    },
+    window: {
+      kind: 'select',
+      label: 'windowLabel',
+      options: WINDOWS.map((w) => ({ value: String(w), text: String(w) })),
+      default: String(DEFAULT_WINDOW),
+      group: 'ae-cost-controls',
+    },
+    measure: {
+      kind: 'button',
+      label: 'measure',
+      className: 'chip ae-cost-measure',
+      group: 'ae-cost-buttons',
+      press: (p) => p.measure(),
+    },
+    cancel: {
+      kind: 'button',
+      label: 'cancel',
+      className: 'chip ae-cost-cancel',
+      group: 'ae-cost-buttons',
+      attrs: { disabled: '' },
+      press: (p) => p.cancel(),
+    },
+  };
 
   tracedLimit = TRACED_LIMIT;
   overheadShare = OVERHEAD_SHARE;
@@ -84,26 +112,12 @@ export class Cost extends LessonPanel {
 
   build() {
     const { id, root, title, intro } = this.frame('ae-cost');
-    const controls = el('div', 'ae-cost-controls', root);
-    const lengthField = el('div', 'field', controls);
-    const lengthLabel = el('label', '', lengthField, { for: `${id}-length` });
-    const lengthRow = el('div', 'ae-cost-range', lengthField);
-    const length = el('input', '', lengthRow, {
-      id: `${id}-length`,
-      type: 'range',
-      min: MIN_EXP,
-      max: MAX_EXP,
-      step: 1,
-      value: DEFAULT_EXP,
-    });
-    const lengthOut = el('output', 'ae-cost-length', lengthRow, { for: `${id}-length` });
-    const windowField = el('div', 'field', controls);
-    const windowLabel = el('label', '', windowField, { for: `${id}-window` });
-    const windowSelect = el('select', '', windowField, { id: `${id}-window` });
-    for (const w of WINDOWS) windowSelect.append(new Option(String(w), String(w), false, w === DEFAULT_WINDOW));
-    const buttons = el('div', 'ae-cost-buttons', controls);
-    const measure = el('button', 'chip ae-cost-measure', buttons, { type: 'button' });
-    const cancel = el('button', 'chip ae-cost-cancel', buttons, { type: 'button', disabled: '' });
+    this.group('ae-cost-controls').append(this.group('ae-cost-buttons'));
+    const length = this.control('length').node;
+    const lengthRow = el('div', 'ae-cost-range');
+    length.before(lengthRow);
+    const lengthOut = el('output', 'ae-cost-length', null, { for: length.id });
+    lengthRow.append(length, lengthOut);
     const progress = el('progress', 'ae-cost-progress', root, { max: 1, value: 0, 'aria-hidden': 'true' });
     const modelLine = el('p', 'ae-cost-model', root);
     const status = el('p', 'ae-cost-status', root, { role: 'status' });
@@ -112,18 +126,10 @@ export class Cost extends LessonPanel {
     const charts = el('div', 'ae-cost-charts', root);
     const timeFigure = el('figure', 'ae-cost-figure', charts);
     const timeCaption = el('figcaption', '', timeFigure);
-    const timeSvg = svgNode(
-      'svg',
-      { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'time' },
-      timeFigure,
-    );
+    const timeSvg = chartSvg('time', timeFigure);
     const memoryFigure = el('figure', 'ae-cost-figure', charts);
     const memoryCaption = el('figcaption', '', memoryFigure);
-    const memorySvg = svgNode(
-      'svg',
-      { viewBox: `0 0 ${W} ${H}`, role: 'img', class: 'ae-cost-chart', 'data-chart': 'memory' },
-      memoryFigure,
-    );
+    const memorySvg = chartSvg('memory', memoryFigure);
     const cap = el('p', 'ae-cost-cap', root, { hidden: '' });
     const overheadNote = el('p', 'ae-cost-overhead-note', root, { hidden: '' });
     const tableWrap = el('div', 'ae-cost-table-wrap', root, {
@@ -142,13 +148,10 @@ export class Cost extends LessonPanel {
     this.#parts = {
       title,
       intro,
-      lengthLabel,
       length,
       lengthOut,
-      windowLabel,
-      windowSelect,
-      measure,
-      cancel,
+      measure: this.control('measure').node,
+      cancel: this.control('cancel').node,
       progress,
       status,
       modelLine,
@@ -168,11 +171,12 @@ export class Cost extends LessonPanel {
       caption,
     };
 
-    length.addEventListener('input', () => this.#showLength());
-    windowSelect.addEventListener('change', () => this.#draw());
-    measure.addEventListener('click', () => this.measure());
-    cancel.addEventListener('click', () => this.cancel());
     this.setState('idle');
+  }
+
+  controlsChanged(names) {
+    if (names.includes('length')) this.#showLength();
+    if (names.includes('window')) this.#draw();
   }
 
   storeChanged() {
@@ -180,10 +184,6 @@ export class Cost extends LessonPanel {
     this.#followModel();
     p.title.textContent = this.t('title');
     p.intro.textContent = this.t('intro');
-    p.lengthLabel.textContent = this.t('lengthLabel');
-    p.windowLabel.textContent = this.t('windowLabel');
-    p.measure.textContent = this.t('measure');
-    p.cancel.textContent = this.t('cancel');
     p.timeCaption.textContent = this.t('timeTitle');
     p.memoryCaption.textContent = this.t('memoryTitle');
     p.timeSvg.setAttribute('aria-label', this.t('timeLabel'));
@@ -198,7 +198,7 @@ export class Cost extends LessonPanel {
 
   #showLength() {
     const { length, lengthOut } = this.#parts;
-    const n = 2 ** Number(length.value);
+    const n = 2 ** this.value('length');
     const label = this.t('lengthValue', { n: n.toLocaleString(this.locale()) });
     lengthOut.textContent = label;
     length.setAttribute('aria-valuetext', label);
@@ -206,7 +206,7 @@ export class Cost extends LessonPanel {
   }
 
   get #window() {
-    return Number(this.#parts.windowSelect.value);
+    return Number(this.value('window'));
   }
 
   #kernelName(kernel, w = this.#run?.window ?? this.#window) {
@@ -252,13 +252,6 @@ export class Cost extends LessonPanel {
     return (await getTrainedModel(OWN_MODEL)).config.headDim;
   }
 
-  // Core byte counts of one call (d = this.#d): what each kernel allocates besides Q, K, V and the output.
-  #bytes(kernel, n) {
-    const e = this.#engine;
-    if (kernel === 'traced') return e.tracedAttentionBytes(n, this.#d);
-    return e.fusedAttentionScratchBytes(n, this.#d, kernel === 'window');
-  }
-
   async measure() {
     if (this.#running) return;
     const p = this.#parts;
@@ -269,9 +262,9 @@ export class Cost extends LessonPanel {
     this.#setError(null);
     this.#setStatus('loading');
     this.setState('running');
-    const maxN = 2 ** Number(p.length.value);
+    const maxN = 2 ** this.value('length');
     const window = this.#window;
-    const sizes = sizesUpTo(Number(p.length.value));
+    const sizes = sizesUpTo(this.value('length'));
     const total = sizes.length * KERNELS.length;
     let done = 0;
     let workspace = null;
@@ -302,7 +295,9 @@ export class Cost extends LessonPanel {
           p.progress.value = done / total;
           await nextFrame();
           if (this.#cancel || !this.isConnected) break;
-          this.#points.push(await this.#measurePoint(engine, workspace, kernel, n, window));
+          const { limit, share } = this.#run;
+          const point = { kernel, n, d: this.#d, window, limit, share, fixed: this.#overhead[kernel] };
+          this.#points.push(await measurePoint(engine, workspace, point, () => this.#cancel));
           done++;
           this.#draw();
         }
@@ -325,36 +320,11 @@ export class Cost extends LessonPanel {
     }
   }
 
-  // {median, min, max, runs} of ms per call: RUNS runs of ≥ RUN_MS, one per frame so the page
-  // stays responsive; a call slower than SLOW_CALL_MS is timed once.
-  async #time(call) {
-    const times = [];
-    for (let r = 0; r < RUNS; r++) {
-      if (r > 0) await nextFrame();
-      times.push(msPerCall(call, RUN_MS));
-      if (times[0] > SLOW_CALL_MS || this.#cancel) break;
-    }
-    return spread(times);
-  }
-
-  #call(ws, kernel, n, window) {
-    if (kernel === 'traced') return () => ws.attentionTraced(n, this.#d, false, 0);
-    return () => ws.attentionFused(n, this.#d, false, kernel === 'window' ? window : 0);
-  }
-
   // The fixed cost of a call of each kernel: its time at n = 1, where there is nothing to compute.
   async #measureOverhead(ws, window) {
-    for (const kernel of KERNELS) this.#overhead[kernel] = (await this.#time(this.#call(ws, kernel, 1, window))).median;
-  }
-
-  async #measurePoint(engine, ws, kernel, n, window) {
-    const bytes = this.#bytes(kernel, n);
-    if (kernel === 'traced' && bytes > this.#run.limit) return { kernel, n, bytes, capped: true };
-    const brk0 = engine.memoryStats().brk;
-    const { median: ms, min, max, runs } = await this.#time(this.#call(ws, kernel, n, window));
-    const heap = engine.memoryStats().brk - brk0;
-    const overhead = this.#overhead[kernel] >= this.#run.share * ms;
-    return { kernel, n, bytes, heap, ms, min, max, runs, overhead };
+    const stopped = () => this.#cancel;
+    for (const k of KERNELS)
+      this.#overhead[k] = (await timeCall(kernelCall(ws, k, 1, this.#d, window), stopped)).median;
   }
 
   // Median at n over median at n / 2 for the same kernel, or null (first point, or not run).
@@ -384,11 +354,7 @@ export class Cost extends LessonPanel {
   }
 
   #fmtBytes(bytes) {
-    const units = ['B', 'KiB', 'MiB', 'GiB'];
-    let i = 0,
-      x = bytes;
-    while (x >= 1024 && i < units.length - 1) ((x /= 1024), i++);
-    return `${x.toLocaleString(this.locale(), { maximumFractionDigits: x < 10 && i > 0 ? 1 : 0 })} ${units[i]}`;
+    return fmtBytes(bytes, this.locale());
   }
 
   #draw() {
@@ -403,19 +369,7 @@ export class Cost extends LessonPanel {
 
   #drawLegend() {
     const items = KERNELS.map((k) => [k, this.#kernelName(k)]).concat([['reference', this.#referenceLabel() ?? 'n²']]);
-    this.#parts.legend.replaceChildren(
-      ...items.map(([kernel, label]) => {
-        const li = document.createElement('li');
-        li.dataset.kernel = kernel;
-        const swatch = document.createElementNS(SVG, 'svg');
-        swatch.setAttribute('viewBox', '0 0 28 10');
-        swatch.setAttribute('aria-hidden', 'true');
-        swatch.classList.add('ae-cost-swatch');
-        svgNode('line', { x1: 1, y1: 5, x2: 27, y2: 5, class: `ae-cost-line k-${kernel}` }, swatch);
-        li.append(swatch, label);
-        return li;
-      }),
-    );
+    this.#parts.legend.replaceChildren(...items.map(([kernel, label]) => legendItem(kernel, label)));
   }
 
   // The n² reference passes through the fused kernel's largest measured point.
@@ -482,7 +436,10 @@ export class Cost extends LessonPanel {
     }
     const limit = this.#run?.limit ?? this.tracedLimit;
     const sizes = sizesUpTo(MAX_EXP);
-    const series = KERNELS.map((kernel) => ({ kernel, pts: sizes.map((n) => ({ n, bytes: this.#bytes(kernel, n) })) }));
+    const series = KERNELS.map((kernel) => ({
+      kernel,
+      pts: sizes.map((n) => ({ n, bytes: kernelBytes(this.#engine, kernel, n, this.#d) })),
+    }));
     const ticks = logTicks(
       series.flatMap((s) => s.pts.map((q) => q.bytes)),
       32,
@@ -636,31 +593,4 @@ export class Cost extends LessonPanel {
   }
 }
 
-// --- drawing helpers ---
-
-// Log–log axes of both charts (web/lib/chart.mjs): x over n = 64…8192.
-function axes(svg, ticks, formatY, xTitle, locale) {
-  return logLogAxes(svg, {
-    width: W,
-    height: H,
-    pad: PAD,
-    minExp: MIN_EXP,
-    maxExp: MAX_EXP,
-    ticks,
-    formatY,
-    xTitle,
-    locale,
-    className: 'ae-cost-axes',
-  });
-}
-
-// A point: circle (fused), triangle (window), square (traced); hollow where it is not run.
-function marker(parent, kernel, cx, cy, hollow = false) {
-  const cls = `ae-cost-point k-${kernel}${hollow ? ' would-need' : ''}`;
-  if (kernel === 'fused') return svgNode('circle', { cx, cy, r: 4.5, class: cls }, parent);
-  if (kernel === 'window')
-    return svgNode('path', { d: `M${cx},${cy - 5.5}L${cx + 5},${cy + 4}L${cx - 5},${cy + 4}Z`, class: cls }, parent);
-  return svgNode('rect', { x: cx - 4, y: cy - 4, width: 8, height: 8, class: cls }, parent);
-}
-
-customElements.define('ae-cost', Cost);
+define('ae-cost', Cost);

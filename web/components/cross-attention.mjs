@@ -7,6 +7,7 @@
 // Both are drawn as tables (./number-matrix.mjs); every cell's data-value is the engine's
 // number. No math in JS. The model is fetched when the panel first comes near the viewport
 // or is first used. Reads the shared store: lang.
+import { define } from '../lib/define.mjs';
 import { getEngine, getTrainedModel, getTranslationModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { headControl } from '../lib/panel-controls.mjs';
@@ -279,4 +280,4 @@ export class CrossAttention extends LessonPanel {
   }
 }
 
-customElements.define('ae-cross-attention', CrossAttention);
+define('ae-cross-attention', CrossAttention);

@@ -16,6 +16,7 @@
 // the last one, read in its layer 1, head 1 (it names no coreference head).
 // The link keeps the sentence (explanation.s, ≤ 200 characters) and the heads switched off
 // (explanation.ablate=2.3,3.1: layer.head, 1-based); see panel-controls.mjs.
+import { define } from '../lib/define.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
@@ -575,4 +576,4 @@ export class Explanation extends LessonPanel {
   }
 }
 
-customElements.define('ae-explanation', Explanation);
+define('ae-explanation', Explanation);

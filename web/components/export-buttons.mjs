@@ -4,6 +4,7 @@
 // `view` names the drawing in labels and file names: heatmap, headView, headGrid, flipPair.
 // Reads the shared store: result (buttons are disabled until there is one), model, layer,
 // head, lang. Every button is an ordinary <button>: reachable with Tab, pressed with Enter.
+import { define } from '../lib/define.mjs';
 import { StoreElement } from '../lib/store-element.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import { attentionJson, downloadJson, downloadPng, downloadSvg, fileName, svgOf } from '../lib/export.mjs';
@@ -99,4 +100,4 @@ export class ExportButtons extends StoreElement {
   }
 }
 
-customElements.define('ae-export-buttons', ExportButtons);
+define('ae-export-buttons', ExportButtons);

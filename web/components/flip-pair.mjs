@@ -8,6 +8,7 @@
 // a word in either view selects it in both (store.set({token})).
 // exportSvg(): both views in one standalone SVG.
 // Attribute link-name="pair": whether the pair is open is kept in the link (?pair.open=1).
+import { define } from '../lib/define.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { createStore } from '../lib/store.mjs';
@@ -29,7 +30,7 @@ const TOP_K = 4;
 class FlipView extends HeadView {
   static styles = [...HeadView.styles, FLIP_VIEW];
 }
-customElements.define('ae-flip-view', FlipView);
+define('ae-flip-view', FlipView);
 
 export class FlipPair extends LessonPanel {
   static styles = [css];
@@ -200,4 +201,4 @@ export class FlipPair extends LessonPanel {
   }
 }
 
-customElements.define('ae-flip-pair', FlipPair);
+define('ae-flip-pair', FlipPair);

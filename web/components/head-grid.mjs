@@ -6,6 +6,7 @@
 //   element.store = another store (default: the page's shared one)
 //   reveal="id": after a choice, scroll the element with that id (the view the choice changes)
 //     into sight if it is not fully visible — instantly under prefers-reduced-motion
+import { define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import css from './head-grid.css.mjs';
@@ -236,4 +237,4 @@ function paint(canvas, n, weights, { low, high }) {
   }
 }
 
-customElements.define('ae-head-grid', HeadGrid);
+define('ae-head-grid', HeadGrid);

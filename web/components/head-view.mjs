@@ -11,11 +11,13 @@
 //   element.store = another store (default: the page's shared one)
 //   element.overlay = true | false; attribute no-overlay hides the toggle (embedded views)
 //   attribute link-name="view": the overlay switch is kept in the link (?view.overlay=1)
+import { define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { selectedToken } from '../lib/default-token.mjs';
 import { exportSvgRoot, pageColours, svgNode } from '../lib/export.mjs';
+import { rowKey } from '../lib/dom.mjs';
 import css from './head-view.css.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -332,23 +334,10 @@ export class HeadView extends LessonPanel {
 
   #onKey(e) {
     const button = e.target.closest('button.ae-hv-token');
-    if (!button) return;
-    const last = this.#queries.length - 1;
-    let i = Number(button.dataset.index);
-    const moves = {
-      ArrowUp: () => i--,
-      ArrowDown: () => i++,
-      Home: () => {
-        i = 0;
-      },
-      End: () => {
-        i = last;
-      },
-    };
-    if (!moves[e.key]) return;
-    moves[e.key]();
+    const i = button ? rowKey(e.key, Number(button.dataset.index), this.#queries.length - 1) : null;
+    if (i === null) return;
     e.preventDefault();
-    this.#queries[Math.min(last, Math.max(0, i))].focus(); // focusing selects (focusin)
+    this.#queries[i].focus(); // focusing selects (focusin)
   }
 }
 
@@ -368,4 +357,4 @@ function argmax(values) {
   return best;
 }
 
-customElements.define('ae-head-view', HeadView);
+define('ae-head-view', HeadView);

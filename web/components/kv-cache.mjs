@@ -15,6 +15,7 @@
 // The link keeps the prompt (kvcache.prompt, ≤ 200 characters) and the head shown
 // (kvcache.layer, kvcache.head, 1-based; left out while it is the default head), not the
 // generation's progress; see panel-controls.mjs.
+import { define } from '../lib/define.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
@@ -742,4 +743,4 @@ export class KvCache extends LessonPanel {
   }
 }
 
-customElements.define('ae-kv-cache', KvCache);
+define('ae-kv-cache', KvCache);

@@ -9,14 +9,16 @@
 // Below: "everything in parallel" — one matrix product scores all n×n pairs, where an RNN needs
 // n steps one after another (counts only, no timing).
 // No model math here: every value and norm is read from the trace and only formatted.
-// Reads the shared store: result, layer, token, model, lang; writes token and layer.
+// Reads the shared store: result, layer, token, model, lang; its word and layer selects are the
+// main view's token and layer (declared controls bound to the store).
 // Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
+import { define } from '../lib/define.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
-import { selectedToken } from '../lib/default-token.mjs';
+import { runLayerControl, runWordControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/layer.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
-import { el } from '../lib/dom.mjs';
+import { el, focusRow, rowKey } from '../lib/dom.mjs';
 import css from './layer.css.mjs';
 import stripCss from './vector-strip.css.mjs';
 import { lessonView } from '../lib/guidance.mjs';
@@ -46,6 +48,12 @@ export class LayerPanel extends LessonPanel {
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'token', 'model', 'lang'];
   static strings = strings;
+  static guidance = ['showMe'];
+  // The main view's word and layer (bound to the shared store: its link and history).
+  static controls = {
+    token: runWordControl('tokenOption', { group: 'ae-layer-controls' }),
+    layer: runLayerControl('layerOption', { group: 'ae-layer-controls' }),
+  };
 
   #parts = null;
   #rows = [];
@@ -66,19 +74,13 @@ export class LayerPanel extends LessonPanel {
 
   build() {
     const { id, root, title, intro } = this.frame('ae-layer');
+    const controls = this.group('ae-layer-controls');
     const parts3 = el('ul', 'ae-layer-parts', root);
     const partItems = ['attn', 'ffn', 'res'].map((key) => [key, el('li', `ae-layer-part-${key}`, parts3)]);
     const waiting = el('p', 'ae-layer-waiting', root, { role: 'status' });
     const error = el('p', 'ae-layer-error', root, { role: 'alert' });
     const body = el('div', 'ae-layer-body', root);
-
-    const controls = el('div', 'ae-layer-controls', body);
-    const wordField = el('div', 'field inline', controls);
-    const wordLabel = el('label', '', wordField, { for: `${id}-word` });
-    const word = el('select', '', wordField, { id: `${id}-word` });
-    const layerField = el('div', 'field inline', controls);
-    const layerLabel = el('label', '', layerField, { for: `${id}-layer` });
-    const layerSelect = el('select', '', layerField, { id: `${id}-layer` });
+    body.append(controls);
 
     const shape = el('p', 'ae-layer-shape', body);
     const placement = el('p', 'ae-layer-placement', body);
@@ -91,8 +93,6 @@ export class LayerPanel extends LessonPanel {
     const parallelTitle = el('h3', '', body);
     const parallel = el('p', 'ae-layer-parallel', body);
 
-    word.addEventListener('change', () => this.store.set({ token: Number(word.value) }));
-    layerSelect.addEventListener('change', () => this.store.set({ layer: Number(layerSelect.value) }));
     const activate = (e) => {
       const row = e.target.closest('li[data-stage]');
       if (row) this.#activate(row.dataset.stage);
@@ -102,7 +102,6 @@ export class LayerPanel extends LessonPanel {
     list.addEventListener('keydown', (e) => this.#onKey(e));
 
     this.mount(root);
-    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -110,10 +109,6 @@ export class LayerPanel extends LessonPanel {
       waiting,
       error,
       body,
-      wordLabel,
-      word,
-      layerLabel,
-      layerSelect,
       shape,
       placement,
       stagesTitle,
@@ -132,8 +127,6 @@ export class LayerPanel extends LessonPanel {
     p.intro.textContent = this.t('intro');
     for (const [key, node] of p.partItems) node.textContent = this.t(`parts.${key}`);
     p.waiting.textContent = this.t('waiting');
-    p.wordLabel.textContent = this.t('word');
-    p.layerLabel.textContent = this.t('layer');
     p.stagesTitle.textContent = this.t('stagesTitle');
     p.hint.textContent = this.t('hint');
     p.parallelTitle.textContent = this.t('parallelTitle');
@@ -165,38 +158,26 @@ export class LayerPanel extends LessonPanel {
     const ready = Boolean(result?.layers?.length);
     p.waiting.hidden = ready;
     p.body.hidden = !ready;
+    this.setState(ready ? 'ready' : 'loading');
     if (!ready) return;
     this.#checkNorm();
     const tokens = [...result.tokens];
     const n = tokens.length;
     const nLayers = result.layers.length;
-    const layer = Math.min(Math.max(0, Number(this.store.get().layer) || 0), nLayers - 1);
-    const i = selectedToken(tokens, this.store.get().token);
+    const { token: i, layer } = this.values();
     const key = JSON.stringify([tokens, layer, i, lang, this.#norm, nLayers]);
     if (key === this.#shown && this.#parts.list.dataset.result === String(resultId(result))) return;
     const trace = result.layers[layer];
     if (!trace) return; // an opened model's layer not traced yet: the page's next run traces it
     if (!trace.stages || !trace.stageNorms) {
       p.error.textContent = this.t('noStages');
+      this.setState('error');
       p.body.hidden = true;
       return;
     }
     p.error.textContent = '';
     this.#shown = key;
     p.list.dataset.result = String(resultId(result));
-
-    if (p.word.dataset.tokens !== JSON.stringify([tokens, lang])) {
-      p.word.replaceChildren(...tokens.map((t, j) => new Option(this.t('tokenOption', { token: t, i: j + 1 }), j)));
-      p.word.dataset.tokens = JSON.stringify([tokens, lang]);
-    }
-    p.word.value = String(i);
-    if (p.layerSelect.dataset.count !== `${nLayers}|${lang}`) {
-      p.layerSelect.replaceChildren(
-        ...Array.from({ length: nLayers }, (_, l) => new Option(this.t('layerOption', { l: l + 1, n: nLayers }), l)),
-      );
-      p.layerSelect.dataset.count = `${nLayers}|${lang}`;
-    }
-    p.layerSelect.value = String(layer);
 
     const dModel = trace.stages.input.length / n;
     const hidden = trace.stages.ffnHidden.length / n;
@@ -298,27 +279,10 @@ export class LayerPanel extends LessonPanel {
   // The stages are one tab stop; Up/Down (Home/End) move between them.
   #onKey(e) {
     const li = e.target.closest('li[data-stage]');
-    if (!li) return;
-    const last = this.#rows.length - 1;
-    let j = this.#rows.indexOf(li);
-    const moves = {
-      ArrowUp: () => j--,
-      ArrowDown: () => j++,
-      Home: () => {
-        j = 0;
-      },
-      End: () => {
-        j = last;
-      },
-    };
-    if (!moves[e.key]) return;
-    moves[e.key]();
+    const j = li ? rowKey(e.key, this.#rows.indexOf(li), this.#rows.length - 1) : null;
+    if (j === null) return;
     e.preventDefault();
-    j = Math.min(last, Math.max(0, j));
-    this.#rows.forEach((r, k) => {
-      r.tabIndex = k === j ? 0 : -1;
-    });
-    this.#rows[j].focus();
+    focusRow(this.#rows, j);
   }
 }
 
@@ -330,4 +294,4 @@ function resultId(result) {
   return ids.get(result);
 }
 
-customElements.define('ae-layer', LayerPanel);
+define('ae-layer', LayerPanel);

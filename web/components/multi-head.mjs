@@ -7,12 +7,13 @@
 //     attentionParameterCount), equal to one head of full width;
 //  5. a head-count calculator (d_model and head width → heads and parameters).
 // Every model number comes from the trace or the engine; JS only formats and lays out.
-// Reads the shared store: result, layer, token, model, lang; writes token and layer.
+// Reads the shared store: result, layer, token, model, lang; its word and layer selects are the
+// main view's token and layer (declared controls bound to the store).
 // Shown numbers are mirrored in data-* attributes for the tests.
+import { define } from '../lib/define.mjs';
 import { getEngine } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
-import { selectedToken } from '../lib/default-token.mjs';
-import { readControl, writeControl } from '../lib/panel-controls.mjs';
+import { runLayerControl, runWordControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/multi-head.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
 import { el } from '../lib/dom.mjs';
@@ -25,11 +26,30 @@ const HEAD_COLOURS = 8; // style.css: --ae-mh-0 … --ae-mh-7, reused cyclically
 const CALC_MAX = 1 << 20; // the core's kHeadSplitMaxWidth
 const CALC_DEFAULT = { d: 4096, dh: 128 };
 
+// A number of the head-count calculator, as typed (#calculate checks it and says what is wrong).
+const calcInput = (label, fallback, sample) => ({
+  kind: 'text',
+  label,
+  default: String(fallback),
+  sample,
+  group: 'ae-mh-calc',
+  field: 'field inline',
+  attrs: { type: 'number', min: 1, max: CALC_MAX, step: 1, inputmode: 'numeric' },
+});
+
 export class MultiHead extends LessonPanel {
   static styles = [stripCss, css];
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'token', 'model', 'lang'];
   static strings = strings;
+  static link = 'multihead';
+  static guidance = ['showMe'];
+  static controls = {
+    token: runWordControl('tokenOption', { label: 'query', group: 'ae-mh-pickers' }),
+    layer: runLayerControl('layerN', { group: 'ae-mh-pickers' }),
+    d: calcInput('calcD', CALC_DEFAULT.d, '768'),
+    dh: calcInput('calcHead', CALC_DEFAULT.dh, '64'),
+  };
 
   #parts = null;
   #engine = null;
@@ -48,18 +68,14 @@ export class MultiHead extends LessonPanel {
     ); // the page itself reports an engine that fails to load
   }
 
-  // --- guidance (LessonPanel): Show me and Reset ---
+  // --- guidance (LessonPanel): Show me (Reset: the calculator's declared defaults) ---
 
   showMe() {
     return lessonView(this.store);
   }
 
-  defaults() {
-    return { ...CALC_DEFAULT };
-  }
-
-  guideControls() {
-    return { d: this.#parts.dInput, dh: this.#parts.hInput };
+  controlsChanged(names) {
+    if (names.includes('d') || names.includes('dh')) this.#calculate();
   }
 
   storeChanged(full) {
@@ -89,13 +105,7 @@ export class MultiHead extends LessonPanel {
 
     const patternsTitle = el('h3', '', body);
     const patternsHowTo = el('p', '', body);
-    const pickers = el('div', 'ae-mh-pickers', body);
-    const queryField = el('div', 'field inline', pickers);
-    const queryLabel = el('label', '', queryField, { for: `${id}-query` });
-    const query = el('select', '', queryField, { id: `${id}-query` });
-    const layerField = el('div', 'field inline', pickers);
-    const layerLabel = el('label', '', layerField, { for: `${id}-layer` });
-    const layer = el('select', '', layerField, { id: `${id}-layer` });
+    body.append(this.group('ae-mh-pickers'));
     // Regions that may scroll sideways on a phone: focusable, so the keyboard can scroll them.
     const scroller = el('div', 'ae-mh-scroll', body, {
       tabindex: 0,
@@ -126,52 +136,10 @@ export class MultiHead extends LessonPanel {
 
     const calcTitle = el('h3', '', root);
     const calcHowTo = el('p', '', root);
-    const calc = el('form', 'ae-mh-calc', root);
-    const dField = el('div', 'field inline', calc);
-    const dLabel = el('label', '', dField, { for: `${id}-calc-d` });
-    const dInput = el('input', '', dField, {
-      id: `${id}-calc-d`,
-      type: 'number',
-      min: 1,
-      max: CALC_MAX,
-      step: 1,
-      inputmode: 'numeric',
-      value: CALC_DEFAULT.d,
-    });
-    const hField = el('div', 'field inline', calc);
-    const hLabel = el('label', '', hField, { for: `${id}-calc-h` });
-    const hInput = el('input', '', hField, {
-      id: `${id}-calc-h`,
-      type: 'number',
-      min: 1,
-      max: CALC_MAX,
-      step: 1,
-      inputmode: 'numeric',
-      value: CALC_DEFAULT.dh,
-    });
+    root.append(this.group('ae-mh-calc'));
     const calcResult = el('p', 'ae-mh-calcresult', root, { 'aria-live': 'polite' });
     const calcError = el('p', 'error', root, { role: 'alert' });
 
-    query.addEventListener('change', () => this.store.set({ token: Number(query.value) }));
-    layer.addEventListener('change', () => this.store.set({ layer: Number(layer.value) }));
-    calc.addEventListener('submit', (e) => e.preventDefault());
-    // The calculator's inputs travel in the link (multihead.d, multihead.dh); #calculate checks them.
-    dInput.value = readControl(this.store, 'multihead', 'd') ?? CALC_DEFAULT.d;
-    hInput.value = readControl(this.store, 'multihead', 'dh') ?? CALC_DEFAULT.dh;
-    for (const [input, name, fallback] of [
-      [dInput, 'd', CALC_DEFAULT.d],
-      [hInput, 'dh', CALC_DEFAULT.dh],
-    ]) {
-      input.addEventListener('input', () => {
-        writeControl(
-          this.store,
-          'multihead',
-          name,
-          input.value.trim() === String(fallback) ? null : input.value.trim(),
-        );
-        this.#calculate();
-      });
-    }
     const showValues = (e) => {
       const strip = e.target.closest('[data-strip]');
       if (strip) this.#showValues(strip);
@@ -180,7 +148,6 @@ export class MultiHead extends LessonPanel {
     flow.addEventListener('focusin', showValues);
 
     this.mount(root);
-    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
@@ -192,10 +159,6 @@ export class MultiHead extends LessonPanel {
       ranges,
       patternsTitle,
       patternsHowTo,
-      queryLabel,
-      query,
-      layerLabel,
-      layer,
       caption,
       headRow,
       tbody,
@@ -210,10 +173,6 @@ export class MultiHead extends LessonPanel {
       paramsBody,
       calcTitle,
       calcHowTo,
-      dLabel,
-      dInput,
-      hLabel,
-      hInput,
       calcResult,
       calcError,
     };
@@ -226,33 +185,24 @@ export class MultiHead extends LessonPanel {
     p.waiting.textContent = this.t('waiting');
     p.splitTitle.textContent = this.t('splitTitle');
     p.patternsTitle.textContent = this.t('patternsTitle');
-    p.queryLabel.textContent = this.t('query');
-    p.layerLabel.textContent = this.t('layer');
     p.concatTitle.textContent = this.t('concatTitle');
     p.paramsTitle.textContent = this.t('paramsTitle');
     p.calcTitle.textContent = this.t('calcTitle');
     p.calcHowTo.textContent = this.t('calcHowTo');
-    p.dLabel.textContent = this.t('calcD');
-    p.hLabel.textContent = this.t('calcHead');
-  }
-
-  // The selected query: the store's token, else the shared default (../lib/default-token.mjs).
-  #query(tokens) {
-    return selectedToken(tokens, this.store.get().token);
   }
 
   // --- the run ---
 
   #draw() {
     const p = this.#parts;
-    const { result, layer: storeLayer, lang } = this.store.get();
+    const { result, lang } = this.store.get();
     const ok = Boolean(result?.layers?.length);
     p.waiting.hidden = ok;
     p.body.hidden = !ok;
+    this.setState(ok ? 'ready' : 'loading');
     if (!ok) return;
-    const layerIndex = Math.min(Math.max(0, storeLayer | 0), result.layers.length - 1);
     const tokens = [...result.tokens];
-    const i = this.#query(tokens);
+    const { token: i, layer: layerIndex } = this.values();
     const key = JSON.stringify([tokens, layerIndex, i, lang, Boolean(this.#engine)]);
     const attention = result.layers[layerIndex]?.selfAttention;
     if (!attention) return; // an opened model's layer not traced yet: the page's next run traces it
@@ -279,16 +229,6 @@ export class MultiHead extends LessonPanel {
     );
 
     // 2. per-head patterns for the selected word
-    if (p.query.dataset.tokens !== JSON.stringify([tokens, lang])) {
-      p.query.replaceChildren(...tokens.map((t, j) => new Option(this.t('tokenOption', { token: t, i: j + 1 }), j)));
-      p.query.dataset.tokens = JSON.stringify([tokens, lang]);
-    }
-    p.query.value = String(i);
-    if (p.layer.options.length !== result.layers.length || p.layer.dataset.lang !== lang) {
-      p.layer.replaceChildren(...result.layers.map((_, l) => new Option(this.t('layerN', { i: l + 1 }), l)));
-      p.layer.dataset.lang = lang;
-    }
-    p.layer.value = String(layerIndex);
     p.patternsHowTo.textContent = this.t('patternsHowTo', { layer: layerIndex + 1 });
     p.caption.textContent = this.t('tableCaption', { token: tokens[i], layer: layerIndex + 1 });
     const th = (content, scope, cls = '') => {
@@ -467,9 +407,9 @@ export class MultiHead extends LessonPanel {
 
   #calculate() {
     const p = this.#parts;
-    const read = (input) => (/^\d{1,7}$/.test(input.value.trim()) ? Number(input.value) : NaN);
-    const d = read(p.dInput),
-      dh = read(p.hInput);
+    const read = (name) => (/^\d{1,7}$/.test(this.value(name).trim()) ? Number(this.value(name)) : NaN);
+    const d = read('d'),
+      dh = read('dh');
     const fail = (key, params) => {
       p.calcResult.textContent = '';
       p.calcError.textContent = this.t(key, params);
@@ -492,4 +432,4 @@ export class MultiHead extends LessonPanel {
   }
 }
 
-customElements.define('ae-multi-head', MultiHead);
+define('ae-multi-head', MultiHead);

@@ -14,6 +14,7 @@
 // The link keeps the pair and the matrix view (see panel-controls.mjs): positions.a, positions.b
 // (≤ 200 characters), positions.enc (none|sinusoidal|learned|rope), positions.layer and
 // positions.head (1-based), positions.show (scores|weights); a control at its default is left out.
+import { define } from '../lib/define.mjs';
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { headControl } from '../lib/panel-controls.mjs';
@@ -572,4 +573,4 @@ export class Positions extends LessonPanel {
   }
 }
 
-customElements.define('ae-positions', Positions);
+define('ae-positions', Positions);

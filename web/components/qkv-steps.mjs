@@ -11,16 +11,18 @@
 // word's q, k, v come from — its layer input x (after LayerNorm for pre-LN models: the trace's
 // stages.norm1; post-LN: stages.input) times W_Q, W_K, W_V — showing x and the head's q, k, v
 // rows from the trace (the products themselves are the core's).
-// Reads the shared store: result, config, layer, head, token, scale, model, lang; writes token.
+// Reads the shared store: result, config, layer, head, token, scale, model, lang; its query word
+// select is the main view's token (a declared control bound to the store).
 // Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
 //   element.heatmap = the heatmap to mark (default: that of the <attention-explorer> around it,
 //   else of the page's)
+import { define } from '../lib/define.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/qkv-steps.mjs';
-import { selectedToken } from '../lib/default-token.mjs';
+import { runWordControl } from '../lib/panel-controls.mjs';
 import { getTrainedModel } from '../lib/context.mjs';
-import { el } from '../lib/dom.mjs';
+import { el, focusRow, rowKey } from '../lib/dom.mjs';
 import css from './qkv-steps.css.mjs';
 import stripCss from './vector-strip.css.mjs';
 import { lessonView } from '../lib/guidance.mjs';
@@ -102,6 +104,8 @@ export class QkvSteps extends LessonPanel {
   static redrawWhenVisible = true; // heavy: redrawn only when near the window (StoreElement)
   static watched = ['result', 'layer', 'head', 'token', 'scale', 'model', 'lang'];
   static strings = strings;
+  static guidance = ['showMe', 'predict'];
+  static controls = { token: runWordControl('tokenOption', { label: 'query', group: 'ae-qkv-top' }) };
 
   #parts = null;
   #heatmap = null;
@@ -137,10 +141,8 @@ export class QkvSteps extends LessonPanel {
     const { id, root, title, intro } = this.frame('ae-qkv');
     const waiting = el('p', 'ae-qkv-waiting', root, { role: 'status' });
     const body = el('div', 'ae-qkv-body', root);
-    const top = el('div', 'ae-qkv-top', body);
-    const field = el('div', 'field inline', top);
-    const queryLabel = el('label', '', field, { for: `${id}-query` });
-    const select = el('select', '', field, { id: `${id}-query` });
+    const top = this.group('ae-qkv-top');
+    body.append(top);
     const where = el('p', 'ae-qkv-where', top);
     const formula = el('p', 'ae-qkv-formula', body);
     const formulaMath = el('code', '', formula, { lang: 'en' });
@@ -196,7 +198,6 @@ export class QkvSteps extends LessonPanel {
     const outputStrip = el('span', 'ae-qkv-stripbox', outputRow);
     const outputValues = el('code', 'ae-qkv-values', body);
 
-    select.addEventListener('change', () => this.store.set({ token: Number(select.value) }));
     tbody.addEventListener('pointerover', (e) => {
       const row = e.target.closest('tr[data-key]');
       if (row) this.#activate(Number(row.dataset.key));
@@ -214,14 +215,11 @@ export class QkvSteps extends LessonPanel {
     tbody.addEventListener('keydown', (e) => this.#onKey(e));
 
     this.mount(root);
-    this.addGuidance(intro);
     this.#parts = {
       title,
       intro,
       waiting,
       body,
-      queryLabel,
-      select,
       where,
       formulaNote,
       zeroText,
@@ -253,11 +251,11 @@ export class QkvSteps extends LessonPanel {
   // Which of the lesson's nouns the selected word weighs more in the shown head: the flip
   // (tired → animal, wide → street) read from the run's own weights.
   question() {
-    const { result, layer, head, token, sentence } = this.store.get();
+    const { result, layer, head, sentence } = this.store.get();
     const tokens = result ? [...result.tokens] : [];
     const nouns = LESSON_NOUNS.filter((noun) => tokens.includes(noun));
     if (nouns.length < 2) return null;
-    const i = selectedToken(tokens, token);
+    const i = this.value('token');
     const p = this.#parts;
     return {
       key: `noun|${sentence}|${layer}|${head}|${i}`, // a new experiment asks again
@@ -278,7 +276,6 @@ export class QkvSteps extends LessonPanel {
     p.title.textContent = this.t('title');
     p.intro.textContent = this.t('intro');
     p.waiting.textContent = this.t('waiting');
-    p.queryLabel.textContent = this.t('query');
     p.analogyTitle.textContent = this.t('analogyTitle');
     for (const [key, node] of p.analogyItems) node.textContent = this.t(`analogy.${key}`);
     p.hint.textContent = this.t('rowsHint');
@@ -287,11 +284,6 @@ export class QkvSteps extends LessonPanel {
   }
 
   // --- numbers ---
-
-  // The selected query: the store's token, else the shared default (../lib/default-token.mjs).
-  #query(tokens) {
-    return selectedToken(tokens, this.store.get().token);
-  }
 
   // config.norm of the shown model: the page's random models are pre-LN (their config has no
   // norm); a trained model's comes from its config (already loaded by the page, so no fetch).
@@ -329,13 +321,14 @@ export class QkvSteps extends LessonPanel {
     const head = result?.layers?.[layer]?.selfAttention.heads[headIndex];
     p.waiting.hidden = Boolean(head);
     p.body.hidden = !head;
+    this.setState(head ? 'ready' : 'loading');
     if (!head) {
       this.#mark(null);
       return;
     }
     const tokens = [...result.tokens];
     const n = tokens.length;
-    const i = this.#query(tokens);
+    const i = this.value('token');
     const d = head.q.length / n; // the head width, from the trace's shape
     const root = fixed(Math.sqrt(d), 2); // label of the divisor (the trace holds the divided scores)
     this.#checkNorm();
@@ -350,14 +343,6 @@ export class QkvSteps extends LessonPanel {
     };
     if (this.#view && Object.keys(view).every((k) => this.#view[k] === view[k])) return;
     this.#view = { ...view, d, root, tokenList: tokens };
-
-    // The query picker follows the store; rebuilt only when the words change.
-    if (p.select.dataset.tokens !== view.tokens || p.select.dataset.lang !== this.store.get().lang) {
-      p.select.replaceChildren(...tokens.map((t, j) => new Option(this.t('tokenOption', { token: t, i: j + 1 }), j)));
-      p.select.dataset.tokens = view.tokens;
-      p.select.dataset.lang = this.store.get().lang;
-    }
-    p.select.value = String(i);
 
     const row = (m, r, width) => m.subarray(r * width, (r + 1) * width);
     const q = row(head.q, i, d);
@@ -547,27 +532,10 @@ export class QkvSteps extends LessonPanel {
   // The rows are one tab stop; Up/Down (Home/End) move between them.
   #onKey(e) {
     const tr = e.target.closest('tr[data-key]');
-    if (!tr) return;
-    const last = this.#rows.length - 1;
-    let j = Number(tr.dataset.key);
-    const moves = {
-      ArrowUp: () => j--,
-      ArrowDown: () => j++,
-      Home: () => {
-        j = 0;
-      },
-      End: () => {
-        j = last;
-      },
-    };
-    if (!moves[e.key]) return;
-    moves[e.key]();
+    const j = tr ? rowKey(e.key, Number(tr.dataset.key), this.#rows.length - 1) : null;
+    if (j === null) return;
     e.preventDefault();
-    j = Math.min(last, Math.max(0, j));
-    this.#rows.forEach((r, k) => {
-      r.tabIndex = k === j ? 0 : -1;
-    });
-    this.#rows[j].focus();
+    focusRow(this.#rows, j);
   }
 }
 
@@ -582,4 +550,4 @@ function vectorLabelOf(element) {
     });
 }
 
-customElements.define('ae-qkv-steps', QkvSteps);
+define('ae-qkv-steps', QkvSteps);

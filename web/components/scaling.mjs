@@ -11,6 +11,7 @@
 // Shown numbers are mirrored in data-* attributes for the tests, the model part's loading |
 // ready | error in data-state. The model is fetched when the
 // panel first comes near the viewport or is first used. Reads the shared store: lang.
+import { define } from '../lib/define.mjs';
 import { getEngine, getTrainedModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
@@ -549,4 +550,4 @@ export class Scaling extends LessonPanel {
   }
 }
 
-customElements.define('ae-scaling', Scaling);
+define('ae-scaling', Scaling);

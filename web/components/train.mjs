@@ -5,14 +5,17 @@
 // steps, and every run's validation accuracy (word order with and without positions side by
 // side). The trained model joins the page's model menu (context.mjs addLocalModel), can be
 // downloaded in the documented format and loaded back from disk. No model math here: every
-// number drawn is one the worker's session gave. Reads the shared store: lang.
+// number drawn is one the worker's session gave. Reads the shared store: lang. Its settings are
+// declared controls (LessonPanel), linked as train.<name>; a task's recipe gives the defaults of
+// the others, and choosing a task brings them back to its recipe.
+import { define } from '../lib/define.mjs';
 import { addLocalModel, getEngine } from '../lib/context.mjs';
-import { StoreElement } from '../lib/store-element.mjs';
-import { percent, text } from '../lib/panel-strings.mjs';
+import { LessonPanel } from '../lib/lesson-panel.mjs';
+import { trustedScriptURL } from '../lib/trusted.mjs';
+import { percent } from '../lib/panel-strings.mjs';
 import strings from '../strings/train.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
 import { modelDownloads, readModelFiles } from '../lib/model-files.mjs';
-import { labelHostBy } from '../lib/panel-styles.mjs';
 import css from './train.css.mjs';
 
 const TASKS = ['coref-encoder', 'coref-decoder', 'word-order'];
@@ -24,14 +27,54 @@ const DEFAULTS = {
   'word-order': { steps: 600, heads: 2, layers: 2, learningRate: 0.003, positional: 'rope' },
 };
 const CHART = { width: 480, height: 140, pad: 28 };
+const SETTINGS = ['task', 'positional', 'seed', 'steps', 'learningRate', 'heads', 'layers'];
 
-let nextId = 0;
+// A setting: its label is its name in the strings; `name` for the page's tests; the task's
+// recipe gives its default unless the spec says otherwise.
+const recipe = (name) => (p) => String(DEFAULTS[p.value('task')][name]);
+const setting = (name, spec) => ({
+  label: name,
+  default: recipe(name),
+  group: 'ae-tr-controls',
+  ...spec,
+  attrs: { name, ...spec.attrs },
+});
+const numberSetting = (name, attrs, sample) =>
+  setting(name, { kind: 'text', attrs: { type: 'number', ...attrs }, sample });
+const choices = (values, label) =>
+  values.map((v) => ({ value: String(v), ...(label ? { label: label(v) } : { text: String(v) }) }));
+const button = (action, label, press) => ({
+  kind: 'button',
+  label,
+  group: 'ae-tr-buttons',
+  attrs: { 'data-action': action },
+  press,
+});
+
 let trainedCount = 0;
 let loadedCount = 0;
 
-export class Train extends StoreElement {
+export class Train extends LessonPanel {
   static styles = [css];
   static watched = ['lang'];
+  static strings = strings;
+  static link = 'train';
+  static controls = {
+    task: setting('task', { kind: 'select', options: choices(TASKS, (t) => `tasks.${t}`), default: TASKS[0] }),
+    positional: setting('positional', { kind: 'select', options: choices(POSITIONALS, (v) => `positionals.${v}`) }),
+    seed: { ...numberSetting('seed', { min: 0, step: 1 }, '2'), default: '1' },
+    steps: numberSetting('steps', { min: 1, max: 20000, step: 1 }, '300'),
+    learningRate: numberSetting('learningRate', { min: 0.00001, max: 0.05, step: 0.0005 }, '0.002'),
+    heads: setting('heads', { kind: 'select', options: choices([1, 2, 4, 8]) }),
+    layers: setting('layers', { kind: 'select', options: choices([1, 2, 3, 4]) }),
+    start: button('start', 'start', (p) => p.#start()),
+    pause: button(
+      'pause',
+      (p) => (p.#state === 'paused' ? 'resume' : 'pause'),
+      (p) => p.#pauseOrResume(),
+    ),
+    stop: button('stop', 'stop', (p) => p.#send({ type: 'stop' })),
+  };
 
   #parts = null;
   #worker = null;
@@ -42,11 +85,6 @@ export class Train extends StoreElement {
   #message = null; // {key, params} of the status line
   #loadMessage = null;
   #drawn = null; // which snapshot the rows show (see #renderSnapshot)
-
-  connectedCallback() {
-    if (!this.#parts) this.#build();
-    super.connectedCallback();
-  }
 
   disconnectedCallback() {
     super.disconnectedCallback();
@@ -59,44 +97,27 @@ export class Train extends StoreElement {
     this.#render();
   }
 
-  #t(key, params) {
-    return text(strings, this.store.get().lang, key, params);
+  // Choosing a task (the reader's change of it alone) brings the other settings to its recipe.
+  controlsChanged(names) {
+    if (names.length !== 1 || names[0] !== 'task') return;
+    const recipe = this.defaults();
+    delete recipe.task;
+    delete recipe.seed;
+    this.setValues(recipe);
   }
 
-  #build() {
-    const id = `ae-tr-${nextId++}`;
-    const root = el('div', 'ae-tr');
-    const title = el('h2', '', root, { id: `${id}-title`, part: 'title' });
-    const intro = el('p', 'howto', root, { part: 'intro' });
-    const form = el('div', 'ae-tr-controls', root);
-    const field = (key, tag, attrs = {}) => {
-      const f = el('div', 'field', form);
-      const label = el('label', '', f, { for: `${id}-${key}` });
-      const node = el(tag, '', f, { id: `${id}-${key}`, name: key, ...attrs });
-      return { label, node };
-    };
-    const task = field('task', 'select');
-    for (const t of TASKS) el('option', '', task.node, { value: t });
-    const positional = field('positional', 'select');
-    for (const p of POSITIONALS) el('option', '', positional.node, { value: p });
-    const seed = field('seed', 'input', { type: 'number', min: 0, step: 1, value: 1 });
-    const steps = field('steps', 'input', { type: 'number', min: 1, max: 20000, step: 1 });
-    const learningRate = field('learningRate', 'input', { type: 'number', min: 0.00001, max: 0.05, step: 0.0005 });
-    const heads = field('heads', 'select');
-    for (const h of [1, 2, 4, 8]) el('option', '', heads.node, { value: h }).textContent = h;
-    const layers = field('layers', 'select');
-    for (const l of [1, 2, 3, 4]) el('option', '', layers.node, { value: l }).textContent = l;
-    const buttons = el('div', 'ae-tr-buttons', form);
-    const start = el('button', 'chip', buttons, { type: 'button', 'data-action': 'start' });
-    const pause = el('button', 'chip', buttons, { type: 'button', 'data-action': 'pause' });
-    const stop = el('button', 'chip', buttons, { type: 'button', 'data-action': 'stop' });
+  build() {
+    const { id, root, title, intro } = this.frame('ae-tr');
+    this.group('ae-tr-controls').append(this.group('ae-tr-buttons'));
     const status = el('p', 'ae-tr-status', root, { role: 'status' });
     const error = el('div', 'error ae-tr-error', root, { role: 'alert' });
 
     const rowsTitle = el('h3', '', root);
     const rowsHowTo = el('p', 'howto', root);
     const timelineField = el('div', 'field inline ae-tr-timeline', root);
-    const timelineLabel = el('label', '', timelineField, { for: `${id}-timeline` });
+    const timelineLabel = el('label', '', timelineField, {
+      for: `${id}-timeline`,
+    });
     const timeline = el('input', '', timelineField, {
       id: `${id}-timeline`,
       type: 'range',
@@ -105,7 +126,9 @@ export class Train extends StoreElement {
       value: 0,
       disabled: '',
     });
-    const timelineValue = el('output', '', timelineField, { for: `${id}-timeline` });
+    const timelineValue = el('output', '', timelineField, {
+      for: `${id}-timeline`,
+    });
     const rows = el('div', 'ae-tr-rows', root);
     const headRule = el('p', 'ae-tr-note', root);
     const weightsTitle = el('h3', '', root);
@@ -116,25 +139,21 @@ export class Train extends StoreElement {
     const downloads = el('p', 'ae-tr-downloads', root);
     const loadField = el('div', 'ae-tr-drop', root);
     const loadLabel = el('label', '', loadField, { for: `${id}-load` });
-    const load = el('input', '', loadField, { id: `${id}-load`, type: 'file', multiple: '' });
+    const load = el('input', '', loadField, {
+      id: `${id}-load`,
+      type: 'file',
+      multiple: '',
+    });
     const drop = el('span', 'howto', loadField);
     const loadStatus = el('p', 'ae-tr-load-status', root, { role: 'status' });
 
-    labelHostBy(this, title);
     this.mount(root);
     this.#parts = {
       title,
       intro,
-      task,
-      positional,
-      seed,
-      steps,
-      learningRate,
-      heads,
-      layers,
-      start,
-      pause,
-      stop,
+      start: this.control('start').node,
+      pause: this.control('pause').node,
+      stop: this.control('stop').node,
       status,
       error,
       rowsTitle,
@@ -156,11 +175,6 @@ export class Train extends StoreElement {
       loadField,
       loadStatus,
     };
-    this.#applyDefaults();
-    task.node.addEventListener('change', () => this.#applyDefaults());
-    start.addEventListener('click', () => this.#start());
-    pause.addEventListener('click', () => this.#pauseOrResume());
-    stop.addEventListener('click', () => this.#send({ type: 'stop' }));
     timeline.addEventListener('input', () => {
       this.#shown = Number(timeline.value);
       this.#renderSnapshot();
@@ -173,26 +187,13 @@ export class Train extends StoreElement {
     });
   }
 
-  #applyDefaults() {
-    const p = this.#parts;
-    const d = DEFAULTS[p.task.node.value];
-    p.positional.node.value = d.positional;
-    p.steps.node.value = d.steps;
-    p.heads.node.value = d.heads;
-    p.layers.node.value = d.layers;
-    p.learningRate.node.value = d.learningRate;
-  }
-
   #settings() {
-    const p = this.#parts;
+    const v = this.values();
+    const number = (key) => Number(v[key]);
     return {
-      task: p.task.node.value,
-      positional: p.positional.node.value,
-      seed: Number(p.seed.node.value),
-      steps: Number(p.steps.node.value),
-      heads: Number(p.heads.node.value),
-      layers: Number(p.layers.node.value),
-      learningRate: Number(p.learningRate.node.value),
+      task: v.task,
+      positional: v.positional,
+      ...Object.fromEntries(SETTINGS.slice(2).map((k) => [k, number(k)])),
     };
   }
 
@@ -223,7 +224,9 @@ export class Train extends StoreElement {
   }
 
   #createWorker() {
-    const worker = new Worker(new URL('../lib/train-worker.mjs', import.meta.url), { type: 'module' });
+    const worker = new Worker(trustedScriptURL(new URL('../lib/train-worker.mjs', import.meta.url)), {
+      type: 'module',
+    });
     worker.onmessage = ({ data }) => this.#received(data);
     worker.onerror = (event) => this.#failed({ message: event.message ?? 'the worker failed' });
     return worker;
@@ -251,7 +254,10 @@ export class Train extends StoreElement {
         this.#message = data.paused ? { key: 'paused', params: data } : { key: 'progress' };
     } else if (data.type === 'snapshot') {
       run.snapshots.push(data.snapshot);
-      run.curve.push({ step: data.snapshot.step, value: data.validationAccuracy });
+      run.curve.push({
+        step: data.snapshot.step,
+        value: data.validationAccuracy,
+      });
       if (data.snapshot.head.layer >= 0) run.weights.push({ step: data.snapshot.step, ...data.snapshot.head });
     } else if (data.type === 'done') {
       this.#finish(data);
@@ -269,9 +275,9 @@ export class Train extends StoreElement {
     run.stopped = stopped;
     this.#state = 'done';
     this.#shown = run.snapshots.length - 1;
-    const label = this.#t('trainedLabel', {
+    const label = this.t('trainedLabel', {
       n: ++trainedCount,
-      task: this.#t(`tasks.${run.settings.task}`).split(/[:：]/)[0],
+      task: this.t(`tasks.${run.settings.task}`).split(/[:：]/)[0],
     });
     const name = `trained-here-${trainedCount}`;
     try {
@@ -280,7 +286,10 @@ export class Train extends StoreElement {
       run.label = label;
       run.name = name;
       const step = run.snapshots.at(-1)?.step ?? 0;
-      this.#message = { key: stopped ? 'stopped' : 'done', params: { step, steps: step, label } };
+      this.#message = {
+        key: stopped ? 'stopped' : 'done',
+        params: { step, steps: step, label },
+      };
     } catch (error) {
       this.#failed(error);
     }
@@ -292,7 +301,7 @@ export class Train extends StoreElement {
     this.#worker?.terminate(); // a failed run may have left the worker's module broken
     this.#worker = null;
     this.#message = null;
-    this.#error(this.#t('error', { message: error.message }));
+    this.#error(this.t('error', { message: error.message }));
     this.#render();
   }
 
@@ -307,11 +316,15 @@ export class Train extends StoreElement {
       const files = await readModelFiles(fileList);
       const engine = await getEngine();
       const model = engine.loadTrainedModel(files);
-      const label = this.#t('loadedLabel', { n: ++loadedCount });
+      const label = this.t('loadedLabel', { n: ++loadedCount });
       addLocalModel(`loaded-${loadedCount}`, model, label);
       this.#loadMessage = { key: 'loaded', params: { label }, ok: true };
     } catch (error) {
-      this.#loadMessage = { key: 'loadError', params: { message: error.message }, ok: false };
+      this.#loadMessage = {
+        key: 'loadError',
+        params: { message: error.message },
+        ok: false,
+      };
     }
     this.#renderLoad();
   }
@@ -320,19 +333,13 @@ export class Train extends StoreElement {
 
   #label() {
     const p = this.#parts;
-    for (const key of ['title', 'intro']) p[key].textContent = this.#t(key);
-    for (const key of ['task', 'positional', 'seed', 'steps', 'learningRate', 'heads', 'layers'])
-      p[key].label.textContent = this.#t(key);
-    for (const option of p.task.node.options) option.textContent = this.#t(`tasks.${option.value}`);
-    for (const option of p.positional.node.options) option.textContent = this.#t(`positionals.${option.value}`);
-    p.start.textContent = this.#t('start');
-    p.stop.textContent = this.#t('stop');
-    p.timelineLabel.textContent = this.#t('timeline');
-    p.weightsTitle.textContent = this.#t('weightsTitle');
-    p.accuracyTitle.textContent = this.#t('accuracyTitle');
-    p.resultTitle.textContent = this.#t('result');
-    p.loadLabel.textContent = this.#t('load');
-    p.drop.textContent = this.#t('drop');
+    for (const key of ['title', 'intro']) p[key].textContent = this.t(key);
+    p.timelineLabel.textContent = this.t('timeline');
+    p.weightsTitle.textContent = this.t('weightsTitle');
+    p.accuracyTitle.textContent = this.t('accuracyTitle');
+    p.resultTitle.textContent = this.t('result');
+    p.loadLabel.textContent = this.t('load');
+    p.drop.textContent = this.t('drop');
   }
 
   #render() {
@@ -341,10 +348,9 @@ export class Train extends StoreElement {
     p.start.disabled = busy;
     p.pause.disabled = !(this.#state === 'running' || this.#state === 'paused');
     p.stop.disabled = !busy || this.#state === 'starting';
-    p.pause.textContent = this.#t(this.#state === 'paused' ? 'resume' : 'pause');
-    for (const key of ['task', 'positional', 'seed', 'steps', 'learningRate', 'heads', 'layers'])
-      p[key].node.disabled = busy;
-    this.dataset.state = this.#state;
+    p.pause.textContent = this.t(this.#state === 'paused' ? 'resume' : 'pause');
+    for (const key of SETTINGS) this.control(key).node.disabled = busy;
+    this.setState(this.#state);
     this.#renderStatus();
     this.#renderSnapshot();
     this.#renderCharts();
@@ -372,15 +378,15 @@ export class Train extends StoreElement {
       if (validation !== undefined) params.validation = percent(validation, lang);
       if (progress) params.steps ??= progress.steps;
       if (this.#message.key === 'paused') params.steps = progress?.steps;
-      p.status.textContent = this.#t(this.#message.key, params);
+      p.status.textContent = this.t(this.#message.key, params);
       return;
     }
     const number = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
     const left =
       progress.secondsLeft === null
-        ? this.#t('timeUnknown')
-        : this.#t('timeLeft', { seconds: Math.ceil(progress.secondsLeft) });
-    p.status.textContent = this.#t('progress', {
+        ? this.t('timeUnknown')
+        : this.t('timeLeft', { seconds: Math.ceil(progress.secondsLeft) });
+    p.status.textContent = this.t('progress', {
       step: progress.step,
       steps: progress.steps,
       loss: number(progress.loss, 3),
@@ -412,20 +418,22 @@ export class Train extends StoreElement {
       return;
     }
     const lang = this.store.get().lang;
-    p.timelineValue.textContent = this.#t('timelineValue', { step: snapshot.step });
+    p.timelineValue.textContent = this.t('timelineValue', {
+      step: snapshot.step,
+    });
     this.dataset.snapshotStep = snapshot.step;
-    p.rowsTitle.textContent = this.#t('rowsTitle', {
+    p.rowsTitle.textContent = this.t('rowsTitle', {
       query: snapshot.lesson[0].tokens[snapshot.lesson[0].query],
       step: snapshot.step,
     });
-    p.rowsHowTo.textContent = this.#t(this.#run.settings.task === 'word-order' ? 'rowsHowToOrder' : 'rowsHowTo');
+    p.rowsHowTo.textContent = this.t(this.#run.settings.task === 'word-order' ? 'rowsHowToOrder' : 'rowsHowTo');
     const { layers, heads } = this.#run.settings;
     snapshot.lesson.forEach((lesson, i) => drawRows(p.rows, lesson, layers, heads, i));
     const h = snapshot.head;
     p.headRule.textContent =
       h.layer < 0
-        ? this.#t('headRuleNone')
-        : this.#t('headRule', {
+        ? this.t('headRuleNone')
+        : this.t('headRule', {
             layer: h.layer + 1,
             head: h.head + 1,
             referent: percent(h.referent, lang),
@@ -444,17 +452,17 @@ export class Train extends StoreElement {
         this.#run.settings.steps,
         [
           {
-            label: this.#t('referent'),
+            label: this.t('referent'),
             points: weights.map((w) => ({ step: w.step, value: w.referent })),
             className: 'ae-tr-referent',
           },
           {
-            label: this.#t('other'),
+            label: this.t('other'),
             points: weights.map((w) => ({ step: w.step, value: w.other })),
             className: 'ae-tr-other',
           },
         ],
-        this.#t('weightsTitle'),
+        this.t('weightsTitle'),
       );
     }
     p.accuracy.replaceChildren();
@@ -466,15 +474,15 @@ export class Train extends StoreElement {
         p.accuracy,
         longest,
         runs.map((r) => ({
-          label: this.#t('runLabel', {
+          label: this.t('runLabel', {
             n: r.n,
-            task: this.#t(`tasks.${r.settings.task}`).split(/[:：]/)[0],
-            positional: this.#t(`positionals.${r.settings.positional}`),
+            task: this.t(`tasks.${r.settings.task}`).split(/[:：]/)[0],
+            positional: this.t(`positionals.${r.settings.positional}`),
           }),
           points: r.curve,
           className: `ae-tr-run ae-tr-run-${(r.n - 1) % 4}`,
         })),
-        this.#t('accuracyTitle'),
+        this.t('accuracyTitle'),
       );
     }
   }
@@ -487,15 +495,19 @@ export class Train extends StoreElement {
     p.resultTitle.hidden = false;
     if (!files) return;
     for (const { name, blob } of modelDownloads(files)) {
-      const a = el('a', 'chip', p.downloads, { href: URL.createObjectURL(blob), download: name, 'data-file': name });
-      a.textContent = this.#t('download', { name });
+      const a = el('a', 'chip', p.downloads, {
+        href: URL.createObjectURL(blob),
+        download: name,
+        'data-file': name,
+      });
+      a.textContent = this.t('download', { name });
     }
   }
 
   #renderLoad() {
     const p = this.#parts;
     const m = this.#loadMessage;
-    p.loadStatus.textContent = m ? this.#t(m.key, m.params) : '';
+    p.loadStatus.textContent = m ? this.t(m.key, m.params) : '';
     p.loadStatus.classList.toggle('error', Boolean(m && !m.ok));
   }
 }
@@ -509,7 +521,9 @@ function drawRows(parent, lesson, nLayers, nHeads, index) {
   el('th', '', head, { scope: 'col' });
   lesson.tokens.forEach((token, j) => {
     const mark = j === lesson.referent ? ' ▲' : j === lesson.other ? ' △' : '';
-    el('th', j === lesson.query ? 'ae-tr-query' : '', head, { scope: 'col' }).textContent = token + mark;
+    el('th', j === lesson.query ? 'ae-tr-query' : '', head, {
+      scope: 'col',
+    }).textContent = token + mark;
   });
   const body = el('tbody', '', table);
   for (let l = 0; l < nLayers; l++) {
@@ -530,7 +544,12 @@ function drawChart(parent, maxStep, series, label) {
   const { width, height, pad } = CHART;
   const svg = svgNode(
     'svg',
-    { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, class: 'ae-tr-svg' },
+    {
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'img',
+      'aria-label': label,
+      class: 'ae-tr-svg',
+    },
     parent,
   );
   const x = (step) => pad + (step / Math.max(1, maxStep)) * (width - 2 * pad);
@@ -539,7 +558,17 @@ function drawChart(parent, maxStep, series, label) {
   svgNode('line', { x1: pad, x2: pad, y1: y(0), y2: y(1), class: 'ae-tr-axis' }, svg);
   svgNode('text', { x: 2, y: y(1) + 4, class: 'ae-tr-tick' }, svg, '1');
   svgNode('text', { x: 2, y: y(0), class: 'ae-tr-tick' }, svg, '0');
-  svgNode('text', { x: width - pad, y: height - 2, class: 'ae-tr-tick', 'text-anchor': 'end' }, svg, String(maxStep));
+  svgNode(
+    'text',
+    {
+      x: width - pad,
+      y: height - 2,
+      class: 'ae-tr-tick',
+      'text-anchor': 'end',
+    },
+    svg,
+    String(maxStep),
+  );
   const legend = el('ul', 'ae-tr-legend', parent);
   for (const s of series) {
     svgNode(
@@ -555,4 +584,4 @@ function drawChart(parent, maxStep, series, label) {
   }
 }
 
-customElements.define('ae-train', Train);
+define('ae-train', Train);

@@ -1019,6 +1019,43 @@ function compileEarly(build, moduleOptions, onProgress = null) {
   return compiled;
 }
 
+// In Node, the glue would fetch its wasm from a file: URL, which Node's fetch cannot read
+// ("TypeError: fetch failed"): unless the caller says where the wasm is, its bytes are read from
+// the file beside the glue (through process.getBuiltinModule, so that no bundler sees a Node
+// import). Elsewhere, or when the caller says, the options as given.
+function nodeWasmBinary(build, moduleOptions) {
+  if (moduleOptions?.wasmBinary || moduleOptions?.locateFile || moduleOptions?.instantiateWasm) return moduleOptions;
+  if (!globalThis.process?.versions?.node || globalThis.document) return moduleOptions;
+  const file = MODULE_FILES[build].wasm;
+  let url;
+  try {
+    url = new URL(`../dist/${file}`, here);
+  } catch {
+    return moduleOptions;
+  }
+  if (url.protocol !== 'file:') return moduleOptions;
+  const fs = process.getBuiltinModule?.('node:fs');
+  const pass =
+    'pass its bytes: loadEngine((build) => ({ wasmBinary: readFileSync(…/web/dist/ + MODULE_FILES[build].wasm) }))';
+  if (!fs)
+    throw new EngineError(`loadEngine: this Node cannot read ${file} itself (before 20.16); ${pass}`, 'unavailable', {
+      call: 'loadEngine',
+    });
+  try {
+    return { ...moduleOptions, wasmBinary: fs.readFileSync(url) };
+  } catch (error) {
+    const failed = new EngineError(
+      `loadEngine: could not read ${url.pathname} (${error.code ?? error.message}); ${pass}`,
+      'unavailable',
+      {
+        call: 'loadEngine',
+      },
+    );
+    failed.cause = error;
+    throw failed;
+  }
+}
+
 // The .wasm's size from the build's manifest.json (dist/, beside the glue), or null: a server
 // that gzips sends no Content-Length of the bytes the page receives.
 function expectedBytes(file) {
@@ -1084,7 +1121,7 @@ export async function loadEngine(moduleOptions = {}, build = chooseModule(), { o
   if (!Object.hasOwn(MODULE_FILES, build)) refuse('loadEngine', 'build', BUILD_NAMES, build);
   const optionsFor = (b) => (typeof moduleOptions === 'function' ? moduleOptions(b) : moduleOptions);
   const glue = IMPORTS[build]();
-  const buildOptions = optionsFor(build);
+  const buildOptions = nodeWasmBinary(build, optionsFor(build));
   const compiled = compileEarly(build, buildOptions, onProgress);
   const { default: create } = await glue;
   const loadFull = async () => {

@@ -2,6 +2,7 @@
 // switch, remembered in localStorage, and the two moves Show me and Reset make on a panel —
 // setting its own controls as a reader would, and bringing the changed view into sight.
 // The buttons and the question themselves are the LessonPanel base's (lesson-panel.mjs).
+import { define } from './define.mjs';
 import { getModelIndex, getTrainedModel } from './context.mjs';
 import { coreferenceHead } from './coreference-head.mjs';
 import { LESSON_MODELS } from './lesson.mjs';
@@ -21,9 +22,20 @@ let predicting = (() => {
   }
 })();
 
-export const predictOn = () => predicting;
+// The path (<ae-lesson-path>) turns the switch on while a step is open, without storing it: the
+// reader's own setting comes back when the path is left. The reader's click on the switch wins.
+let forced = null; // true while the path holds it on, else null
+
+export const predictOn = () => forced ?? predicting;
+
+export function forcePredict(on) {
+  const before = predictOn();
+  forced = on ? true : null;
+  if (predictOn() !== before) for (const listener of [...listeners]) listener(predictOn());
+}
 
 export function setPredict(on) {
+  forced = null;
   predicting = Boolean(on);
   try {
     globalThis.localStorage?.setItem(PREDICT_KEY, predicting ? '1' : '0');
@@ -139,5 +151,4 @@ export class PredictSwitch extends StoreElement {
   }
 }
 
-if (globalThis.customElements && !customElements.get('ae-predict-switch'))
-  customElements.define('ae-predict-switch', PredictSwitch);
+define('ae-predict-switch', PredictSwitch);

@@ -36,6 +36,10 @@
 //   min, max, step   range: numbers or (panel) => number
 //   param     its name in the link, if not `name`; toLink / fromLink: value ↔ what the link
 //             holds, when they differ (the slider's 2ᵉ exponent e, linked as d = 2ᵉ)
+//   store     instead of a link parameter of its own, a key of the shared store the control is
+//             bound to (the main view's word `token` or `layer`): its link and history are the
+//             main view's, and Reset leaves it; follows: the store keys its options come from
+//             (['result']: the run's words or layers)
 //   field     class of the <div> around it and its label (field, field inline, check …);
 //             className, attrs: the control's own class and attributes
 //   option    the engine option it sets: this.engineOptions() gathers {option: value}
@@ -131,10 +135,17 @@ export class LessonPanel extends StoreElement {
 
   // --- declared controls (see the top of this file) ---
 
-  // The value of control `name`: the link's, if it reads and is within bounds, else the default.
+  // The value of control `name`: the link's (or the shared store's), if it reads and is within
+  // bounds, else the default.
   value(name) {
     const spec = this.constructor.controls[name];
     const kind = kindOf(spec);
+    if (spec.store) {
+      const shared = this.store.get()[spec.store];
+      return shared !== undefined && shared !== null && kind.valid(shared, spec, this)
+        ? shared
+        : given(spec.default, this);
+    }
     const raw = readControl(this.store, this.constructor.link, spec.param ?? name);
     let linked = raw === undefined ? undefined : kind.parse(raw);
     if (linked !== undefined && spec.fromLink) linked = spec.fromLink(linked);
@@ -160,14 +171,20 @@ export class LessonPanel extends StoreElement {
   setValues(values) {
     const specs = this.constructor.controls;
     const out = {};
+    const shared = {};
     for (const [name, value] of Object.entries(values ?? {})) {
       const spec = specs[name];
       const kind = spec && kindOf(spec);
       if (!kind || kind.action || !kind.valid(value, spec, this)) continue;
+      if (spec.store) {
+        shared[spec.store] = value;
+        continue;
+      }
       const linked = spec.toLink ? spec.toLink(value) : value;
       out[spec.param ?? name] = Object.is(value, given(spec.default, this)) ? null : kind.format(linked);
     }
     writeControls(this.store, this.constructor.link, out);
+    if (Object.keys(shared).length) this.store.set(shared);
     this.#sync();
   }
 
@@ -183,8 +200,8 @@ export class LessonPanel extends StoreElement {
   controlsChanged() {}
 
   // Options, bounds and labels again (the model that gives a layer count has arrived, the
-  // language changed); values shown again without telling the panel.
-  refreshControls() {
+  // language changed); values shown again, without telling the panel unless `quiet` is false.
+  refreshControls({ quiet = true } = {}) {
     if (!this.#controls) return;
     for (const { spec, kind, label, node } of Object.values(this.#controls)) {
       const name = this.t(given(spec.label, this));
@@ -194,11 +211,18 @@ export class LessonPanel extends StoreElement {
       if (kind.options) fillOptions(node, kind.options(spec, this), (key) => this.t(key));
       for (const bound of ['min', 'max', 'step']) if (spec[bound] !== undefined) node[bound] = given(spec[bound], this);
     }
-    this.#sync({ quiet: true });
+    this.#sync({ quiet });
   }
 
   #names(specs = this.constructor.controls) {
     return Object.keys(specs ?? {}).filter((name) => !kindOf(specs[name]).action);
+  }
+
+  // The store keys the controls bound to the shared store read, and what their options follow.
+  #sharedKeys() {
+    const specs = this.constructor.controls ?? {};
+    const keys = Object.values(specs).flatMap((spec) => (spec.store ? [spec.store, ...(spec.follows ?? [])] : []));
+    return new Set(keys);
   }
 
   #buildControls(root, id) {
@@ -212,12 +236,20 @@ export class LessonPanel extends StoreElement {
       this.#controls[name] = { spec, kind, ...parts };
       if (kind.typing || kind.live) streamingControls.add(`${link}.${spec.param ?? name}`);
       if (kind.passive) continue; // the panel's own buttons inside call setValues
-      if (kind.action) parts.node.addEventListener('click', () => spec.press(this));
+      if (kind.action) parts.node.addEventListener('click', () => (this.#flushTyping(), spec.press(this)));
       else if (kind.event) parts.node.addEventListener(kind.event, () => this.#take([name]));
       else if (kind.typing) parts.node.addEventListener('input', () => this.#typed());
       else parts.node.addEventListener(kind.live ? 'input' : 'change', () => this.#take([name]));
     }
     this.refreshControls();
+  }
+
+  // A button pressed while a field is still being typed in acts on what is typed.
+  #flushTyping() {
+    if (!this.#typing) return;
+    clearTimeout(this.#typing);
+    this.#typing = 0;
+    this.#take(this.#names().filter((name) => this.#controls[name].kind.typing));
   }
 
   #typed() {
@@ -252,9 +284,11 @@ export class LessonPanel extends StoreElement {
     this.#offControls?.();
     this.#offControls = null;
     if (!this.#controls) return;
+    const shared = [...this.#sharedKeys()];
     this.#offControls = this.store.subscribe((_, changed) => {
-      if (changed.has('lang')) this.refreshControls();
-      if (changed.has('controls')) this.#sync();
+      const ran = shared.some((key) => changed.has(key)); // the shared store's word, layer, run
+      if (changed.has('lang') || ran) this.refreshControls({ quiet: !ran && !changed.has('controls') });
+      else if (changed.has('controls')) this.#sync();
     });
     this.#sync();
   }
@@ -299,12 +333,13 @@ export class LessonPanel extends StoreElement {
     return null;
   }
 
-  // The declared defaults (null while one is not known yet, or for a panel without controls).
+  // The declared defaults (null while one is not known yet, or for a panel without controls of
+  // its own: a control bound to the shared store is the main view's, which Reset leaves alone).
   defaults() {
     const specs = this.constructor.controls;
-    const out = {};
-    for (const name of this.#names(specs)) out[name] = given(specs[name].default, this);
-    return this.#names(specs).length && Object.values(out).every((v) => v !== undefined) ? out : null;
+    const names = this.#names(specs).filter((name) => !specs[name].store);
+    const out = Object.fromEntries(names.map((name) => [name, given(specs[name].default, this)]));
+    return names.length && Object.values(out).every((v) => v !== undefined) ? out : null;
   }
 
   guideControls() {
@@ -326,6 +361,8 @@ export class LessonPanel extends StoreElement {
     const choices = el('div', 'ae-guide-choices', ask);
     const verdict = el('p', 'ae-guide-verdict', bar, { role: 'status', tabindex: '-1' });
     show.hidden = reset.hidden = ask.hidden = true;
+    if (!this.#has('showMe')) show.remove(); // a declared panel has only the guidance it lists
+    if (!this.#has('predict')) ask.remove();
     show.addEventListener('click', () => this.#applyShowMe());
     reset.addEventListener('click', () => this.#applyDefaults());
     choices.addEventListener('click', (e) => {

@@ -12,6 +12,7 @@
 // the declared bounds, and how to read and show a value on its element.
 import { el } from './dom.mjs';
 import { readUrlState } from './url-state.mjs';
+import { selectedToken } from './default-token.mjs';
 
 // Panels connect before the page reads its link, so the first read seeds the store from the URL.
 function controls(store) {
@@ -115,6 +116,7 @@ export const KINDS = {
   },
   layer: index,
   head: index,
+  word: index, // a word of the sentence, by position
   button: { tag: 'button', attrs: { type: 'button' }, action: true, bare: true },
   // A set of toggle buttons the panel draws itself (heads switched off): the value is a canonical
   // string the panel makes (spec.check says what a link may hold); the base names the group,
@@ -147,6 +149,38 @@ export const headControl = (kind, count, more) => ({
   label: kind,
   default: (panel) => panel.openingHead?.()?.[kind],
   count,
+  field: 'field inline',
+  ...more,
+});
+
+// The main view's word or layer, chosen in a panel too (Q, K, V steps, multi-head, layer): bound
+// to the shared store, so its link and history are the main view's (tok=, layer=); its options
+// are the run's (store.result) words or layers, each labelled by the panel's string optionKey
+// ({token, i} for a word; {l, i, n} for a layer, 1-based). Opening on the shared default word
+// (the first "it", ./default-token.mjs) and on the store's layer, held within the run's layers.
+const run = (panel) => panel.store.get().result;
+export const runWordControl = (optionKey, more) => ({
+  kind: 'word',
+  label: 'word',
+  store: 'token',
+  follows: ['result'],
+  count: (p) => run(p)?.tokens.length,
+  optionText: (i, p) => p.t(optionKey, { token: run(p).tokens[i], i: i + 1 }),
+  default: (p) => run(p) && selectedToken([...run(p).tokens], null),
+  field: 'field inline',
+  ...more,
+});
+export const runLayerControl = (optionKey, more) => ({
+  kind: 'layer',
+  label: 'layer',
+  store: 'layer',
+  follows: ['result'],
+  count: (p) => run(p)?.layers?.length,
+  optionText: (i, p) => p.t(optionKey, { l: i + 1, i: i + 1, n: run(p).layers.length }),
+  default: (p) => {
+    const n = run(p)?.layers?.length;
+    return n ? Math.min(Math.max(0, Number(p.store.get().layer) || 0), n - 1) : undefined;
+  },
   field: 'field inline',
   ...more,
 });

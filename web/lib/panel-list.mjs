@@ -20,10 +20,10 @@ export const PANELS = [
   { section: 'positions', tag: 'ae-positions', file: 'positions', link: 'positions', strings: 'positions' },
   { section: 'causal-mask', tag: 'ae-causal-mask', file: 'causal-mask', link: 'causal', strings: 'causal-mask' },
   { section: 'kv-cache', tag: 'ae-kv-cache', file: 'kv-cache', link: 'kvcache', strings: 'kv-cache' },
-  { section: 'cost', tag: 'ae-cost', file: 'cost', link: null, strings: 'cost' },
+  { section: 'cost', tag: 'ae-cost', file: 'cost', link: 'cost', strings: 'cost' },
   { section: 'explanation', tag: 'ae-explanation', file: 'explanation', link: 'explanation', strings: 'explanation' },
   { section: 'cross', tag: 'ae-cross-attention', file: 'cross-attention', link: 'cross', strings: 'cross-attention' },
-  { section: 'train', tag: 'ae-train', file: 'train', link: null, strings: 'train' },
+  { section: 'train', tag: 'ae-train', file: 'train', link: 'train', strings: 'train' },
 ];
 
 // The 1-based number of the panel in `section`, 0 for none.

@@ -6,12 +6,13 @@
 // interaction redraws only what the reader can see.
 // mount(...nodes) renders the panel into its open shadow root with the shared stylesheet and
 // the panel's `static styles` (./panel-styles.mjs).
+import { ElementBase } from './define.mjs';
 import { store as sharedStore } from './store.mjs';
 import { mountShadow } from './panel-styles.mjs';
 
 const NEAR_WINDOW = '200px 0px'; // redraw a little before the panel scrolls into view
 
-export class StoreElement extends HTMLElement {
+export class StoreElement extends ElementBase {
   // The state keys whose change redraws the panel; each subclass lists its own.
   static watched = [];
   static redrawWhenVisible = false;

@@ -7,6 +7,7 @@
 //   causal, scale  the run's switches
 //   lang     'en' | 'zh'
 //   panel    id of the lesson panel in view (a section of index.html), or null
+//   step     id of the path's step open (path-steps.mjs), or null: the path is closed
 //   controls the lesson panels' own settings, {'<panel>.<name>': string} (panel-controls.mjs)
 //   result   the last successful run (RandomModel.run / TrainedModel.analyze output), or null
 //   config   the config of the model that made it (RandomModel / TrainedModel .config), or null
@@ -43,6 +44,7 @@ export const initialView = () => ({
   scale: true,
   lang: 'en',
   panel: null,
+  step: null,
   result: null,
   config: null,
 });
