@@ -4,18 +4,13 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 
-import { loadNodeEngine, shippedModel } from './helpers.mjs';
+import { loadNodeEngine, loadShippedModels } from './helpers.mjs';
 import { coreferenceRow } from '../../web/lib/coreference-head.mjs';
 import { DECODER_PROMPT, DECODER_SENTENCE, LESSON } from '../../web/lib/lesson.mjs';
 import { runView } from '../../web/lib/main-view.mjs';
 
 const engine = await loadNodeEngine();
-const models = Object.fromEntries(
-  ['coref-encoder', 'coref-encoder-zh', 'coref-decoder'].map((name) => [
-    name,
-    engine.loadTrainedModel(shippedModel(name)),
-  ]),
-);
+const models = loadShippedModels(engine, ['coref-encoder', 'coref-encoder-zh', 'coref-decoder']);
 test.after(() => Object.values(models).forEach((m) => m.delete()));
 const run = (name, text) => runView(models[name], text, { causal: models[name].config.causal, scale: true });
 

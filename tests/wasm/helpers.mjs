@@ -84,6 +84,10 @@ export function compareArrays(actual, expected, { atol, rtol }) {
 // The files of a shipped model (web/models/<name>), as loadTrainedModel takes them.
 export const shippedModel = (name) => modelFiles(path.join(root, 'web/models', name));
 
+// The shipped models by name, loaded in `engine` (the caller deletes them).
+export const loadShippedModels = (engine, names) =>
+  Object.fromEntries(names.map((name) => [name, engine.loadTrainedModel(shippedModel(name))]));
+
 // A shipped model's config.json, parsed: tests take shapes (max_len, vocab_size, layers, heads)
 // from it rather than typing them, so they follow a retrained model.
 export const shippedConfig = (name) =>

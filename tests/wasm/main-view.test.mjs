@@ -4,17 +4,12 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 
-import { loadNodeEngine, shippedModel } from './helpers.mjs';
+import { loadNodeEngine, loadShippedModels, shippedModel } from './helpers.mjs';
 import { DECODER_PROMPT, LESSON } from '../../web/lib/lesson.mjs';
 import { SentenceMemory, answerParts, orderModels, runView, sentencePair, swapFor } from '../../web/lib/main-view.mjs';
 
 const engine = await loadNodeEngine();
-const models = Object.fromEntries(
-  ['coref-encoder', 'coref-encoder-zh', 'coref-decoder'].map((name) => [
-    name,
-    engine.loadTrainedModel(shippedModel(name)),
-  ]),
-);
+const models = loadShippedModels(engine, ['coref-encoder', 'coref-encoder-zh', 'coref-decoder']);
 test.after(() => Object.values(models).forEach((m) => m.delete()));
 
 test('the menu order: the lesson first, unknown models after, in their own order', () => {

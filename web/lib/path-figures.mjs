@@ -8,7 +8,7 @@
 //     params  the values of the step's sentence in strings/path.mjs (figures.<id>), as shown
 // A panel that asks for a guess first (predict-then-reveal) hides its numbers: readFigure then
 // gives {guess: true}, and the path waits for the guess too.
-import { coreferenceHead } from './coreference-head.mjs';
+import { coreferenceHead, coreferenceRow } from './coreference-head.mjs';
 import { selectedToken } from './default-token.mjs';
 import { pronounOf } from './model-lesson.mjs';
 import { pathStep } from './path-steps.mjs';
@@ -31,18 +31,19 @@ function panelOf(doc, section) {
   return host?.shadowRoot ? host : null;
 }
 
-// The main view's run: the weight the model's pronoun ("it", 它) gives its most attended word in
-// the coreference head (the head the shown model's config names; the head on view without one).
+// The main view's run: the weight the answer's pronoun gives its most attended word in the
+// coreference head — the row the focus strip draws (coreferenceRow: the last it/它, where the
+// answer is read). Without that row (a model with no named head, a sentence without the pronoun):
+// the head on view, at the first pronoun or the selected word.
 function sentence({ store }) {
   const { result, config, layer, head } = store.get();
   if (!result?.layers?.length) return null;
-  const named = coreferenceHead(config) ?? { layer, head };
+  const focus = coreferenceRow(result, config);
+  const named = focus ?? coreferenceHead(config) ?? { layer, head };
   const weights = result.layers[named.layer]?.selfAttention.heads[named.head]?.weights;
   if (!weights) return null;
   const n = result.tokens.length;
-  const pronoun = pronounOf(config).toLowerCase(); // it, 它
-  const found = result.tokens.findIndex((t) => String(t).toLowerCase() === pronoun);
-  const i = found >= 0 ? found : selectedToken(result.tokens, null);
+  const i = focus ? focus.row : pronounRow(result.tokens, config);
   const j = largest([...Array(n).keys()], (k) => weights[i * n + k]);
   const value = weights[i * n + j];
   return {
@@ -55,6 +56,12 @@ function sentence({ store }) {
       head: named.head + 1,
     },
   };
+}
+
+function pronounRow(tokens, config) {
+  const pronoun = pronounOf(config).toLowerCase(); // it, 它
+  const found = tokens.findIndex((t) => String(t).toLowerCase() === pronoun);
+  return found >= 0 ? found : selectedToken(tokens, null);
 }
 
 // The Q, K, V panel's table for its query word: the row whose key matches best (largest q·k).
