@@ -155,7 +155,8 @@ Matrix Transformer::logits_backward_input(const Matrix& d_logits, const Transfor
 }
 
 Matrix Transformer::backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
-                             const Matrix& d_output, Transformer& grads) const {
+                             const Matrix& d_output, Transformer& grads,
+                             const std::function<void()>& before_embedding) const {
   if (trace.layers.size() != layers_.size()) throw std::logic_error("backward: the trace is from another model");
   if (config_.cross_attention && !options.memory)
     input_error("this decoder cross-attends, so its backward needs the forward's encoder output");
@@ -173,10 +174,18 @@ Matrix Transformer::backward(const std::vector<int>& ids, const RunOptions& opti
         layers_[l].backward(trace.layer_input(l), options.memory, trace.layers[l], lo, dx, grads.layers_[l], &d_memory);
   }
   // x = embed(ids, position_offset)
+  const InTurn turn(grads.embedding_turn_);
+  if (before_embedding) before_embedding();
   for (size_t i = 0; i < ids.size(); ++i) grads.token_embedding_.row(ids[i]) += dx.row(static_cast<Eigen::Index>(i));
   if (config_.positional == PositionalEncoding::Learned)
     grads.position_embedding_.middleRows(options.position_offset, dx.rows()) += dx;
   return d_memory;
+}
+
+void Transformer::order_additions(const std::function<TurnGate*()>& new_gate) {
+  embedding_turn_ = new_gate();
+  for (TransformerLayer& layer : layers_) layer.order_additions(new_gate);
+  if (final_norm_) final_norm_->turn = new_gate();
 }
 
 void Transformer::hold_transposed_weights(const Transformer& model) {

@@ -105,8 +105,12 @@ class Transformer {
   // as an accumulator. Returns dL/d(options.memory) (m×d) for a decoder with cross-attention —
   // the d_output of the encoder's backward, which trains the pair end to end — and an empty
   // matrix for a model without it.
+  // before_embedding, if given, runs just before the gradient reaches the embeddings, in their
+  // turn (order_additions): where the trainer adds the logits' parameter gradients, whose sum into
+  // a tied embedding must come before the example's rows.
   Matrix backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
-                  const Matrix& d_output, Transformer& grads) const;
+                  const Matrix& d_output, Transformer& grads,
+                  const std::function<void()>& before_embedding = nullptr) const;
   // Whether backward with output_rows (t of n rows) gives bit for bit the gradients of the whole
   // forward and a dL/d(output) that is zero in the other rows: true natively (the sums over rows
   // run on the tiles), false in wasm (Eigen's sums there depend on the number of rows).
@@ -117,6 +121,11 @@ class Transformer {
   // (Trainer::step does, before each step's examples). Throws std::invalid_argument for a model
   // of another config.
   void hold_transposed_weights(const Transformer& model);
+  // For a gradient buffer that threads add into (Trainer with TrainOptions::threads > 1): a gate
+  // from new_gate() for each group of parameters one call adds into — every Linear, every
+  // LayerNorm, and the embeddings with the output head (backward's before_embedding) — so that
+  // each parameter's additions are made in example order (util/turns.h).
+  void order_additions(const std::function<TurnGate*()>& new_gate);
 
   // --- batched training (model/transformer_batch.cpp) ---
   // forward and backward of a batch of examples as one pass, layer by layer: every linear's
@@ -161,6 +170,7 @@ class Transformer {
   Matrix output_bias_;          // 1×V
   Matrix output_projection_;    // d×V, untied output head only (config.tie_output = false)
   Matrix output_projection_t_;  // in a gradient buffer: the model's output_projection_ᵀ (hold_transposed_weights)
+  TurnGate* embedding_turn_ = nullptr;  // in a gradient buffer: order_additions
   std::vector<TransformerLayer> layers_;
   std::optional<LayerNorm> final_norm_;  // pre-LN only
   std::optional<RopeTable> rope_table_;  // RoPE only: the rotations of positions 0 … max_len − 1
