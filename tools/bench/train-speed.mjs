@@ -6,23 +6,32 @@
 // busy moment of the shared machine slows each. Only step() is timed (not building the corpus
 // and the model), in processor time (std::clock natively, process.cpuUsage() in Node): on the
 // shared 2-core machine wall time mostly measures the other work. All are single-threaded.
-// Writes its section of docs/benchmarks.md (between TRAIN_START and TRAIN_END of machine.mjs).
+// Threads (TrainOptions::threads, the same bits for any number): natively, train_here with
+// --threads 1 and --threads 2 in the same rounds, timed in wall time (processor time would add
+// the threads up) — so they are only meaningful on a quiet machine; the load average is printed.
+// Writes its sections of docs/benchmarks.md (between TRAIN_START and TRAIN_END of machine.mjs,
+// and between THREADS_START and THREADS_END below).
 //
-//   node --no-liftoff tools/bench/train-speed.mjs [--rounds N] [--native-only]    (npm run bench:train)
+//   node --no-liftoff tools/bench/train-speed.mjs [--rounds N] [--native-only] [--threads-only]
+//                                                                                 (npm run bench:train)
 // --native-only leaves wasm out (its columns read "–"): for a tree whose wasm module is not built.
+// --threads-only measures (and writes) only the threads table.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadEngine } from '../../web/lib/engine.mjs';
-import { TRAIN_END, TRAIN_START, describeMachine, machineLine, section } from './machine.mjs';
+import { TRAIN_END, TRAIN_START, describeMachine, loadNow, machineLine, section } from './machine.mjs';
 import { fmtRatio, median, ratio, spread, table } from './stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const outFile = path.join(root, 'docs/benchmarks.md');
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
-const nativeOnly = process.argv.includes('--native-only');
+const threadsOnly = process.argv.includes('--threads-only');
+const nativeOnly = threadsOnly || process.argv.includes('--native-only');
+const THREADS_START = '<!-- training threads benchmark: written by tools/bench/train-speed.mjs -->';
+const THREADS_END = '<!-- end of training threads benchmark -->';
 const log = (...a) => console.error(...a);
 
 // The shipped recipes' settings; `timed` steps of the full schedule are run and timed.
@@ -40,10 +49,13 @@ const CASES = [
   },
 ];
 
-function native({ settings, timed }, perExample) {
+// train_here's steps per CPU-second, and per second of wall time in `wall` (by thread count).
+function native({ settings, timed }, perExample, threads = 1, wall = null) {
   const argv = Object.entries(settings).flatMap(([k, v]) => [`--${k}`, String(v)]);
   if (perExample) argv.push('--per-example');
+  argv.push('--threads', String(threads));
   const r = JSON.parse(execFileSync(path.join(root, 'build/native/train_here'), [...argv, '--run', String(timed)]));
+  wall?.[threads]?.push(r.steps_per_second);
   return r.steps_per_cpu_second;
 }
 
@@ -65,20 +77,25 @@ const machine = describeMachine();
 const engine = nativeOnly
   ? null
   : await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention-full.wasm')) }, 'full');
-const rows = [];
+const rows = [],
+  threadRows = [];
 const range = (xs) => {
   if (xs.length === 0) return '–';
   const s = spread(xs);
   return `${median(xs).toFixed(1)} (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
 };
 for (const c of CASES) {
+  const wall = { 1: [], 2: [] };
   const runs = [
-    ['native batched', () => native(c, false)],
+    ['native batched', () => native(c, false, 1, wall)],
     ['native per-example', () => native(c, true)],
     ['wasm batched', () => wasm(engine, c, false)],
     ['wasm per-example', () => wasm(engine, c, true)],
-  ].filter(([name]) => !nativeOnly || name.startsWith('native'));
-  const times = { 'wasm batched': [], 'wasm per-example': [] };
+    ['native 2 threads', () => (native(c, false, 2, wall), wall[2].at(-1))],
+  ]
+    .filter(([name]) => !nativeOnly || name.startsWith('native'))
+    .filter(([name]) => !threadsOnly || name !== 'native per-example');
+  const times = { 'native per-example': [], 'wasm batched': [], 'wasm per-example': [] };
   for (const [name] of runs) times[name] = [];
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < runs.length; i++) {
@@ -86,9 +103,17 @@ for (const c of CASES) {
       times[name].push(run());
     }
     log(
-      `${c.settings.task} round ${r + 1}: ${runs.map(([name]) => `${name} ${times[name].at(-1).toFixed(1)}`).join(', ')}`,
+      `${c.settings.task} round ${r + 1}: ${runs.map(([name]) => `${name} ${times[name].at(-1).toFixed(1)}`).join(', ')}; ` +
+        `wall 1 thread ${wall[1].at(-1).toFixed(1)}, 2 threads ${wall[2].at(-1).toFixed(1)}; load ${loadNow()}`,
     );
   }
+  threadRows.push([
+    c.name,
+    range(wall[1]),
+    range(wall[2]),
+    fmtRatio(ratio(wall[2], wall[1])),
+    `${(c.settings.steps / median(wall[1])).toFixed(0)} s / ${(c.settings.steps / median(wall[2])).toFixed(0)} s`,
+  ]);
   const nb = times['native batched'],
     np = times['native per-example'],
     wb = times['wasm batched'],
@@ -136,8 +161,33 @@ const out = [
   'forward products are batched there.',
   TRAIN_END,
 ].join('\n');
-console.log(out);
-const existing = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
-const old = section(existing, TRAIN_START, TRAIN_END);
-writeFileSync(outFile, old ? existing.replace(old, out) : `${existing.trimEnd()}\n\n${out}\n`);
-log(`wrote the training section of ${path.relative(root, outFile)}`);
+const threadsOut = [
+  THREADS_START,
+  '### Training on two threads',
+  '',
+  `\`node --no-liftoff tools/bench/train-speed.mjs${threadsOnly ? ' --threads-only' : ''}\`, ${machine.date}, ${rounds} rounds; ` +
+    `${machineLine(machine)}.`,
+  'Natively (build/native/train_here), the trainer with `--threads 1` (its default: batched rows) and `--threads 2`',
+  "(TrainOptions::threads: each step's examples on a pool of threads, every gradient summed in example order, so the",
+  'same bits), taking turns in every round. Steps per second of **wall time** (processor time would add the threads',
+  'up): medians over the rounds (least–most), and the same-round ratio 2 threads ÷ 1 (median, least–most). Wall time',
+  'counts every other process on the 2 cores: compare the load average above.',
+  '',
+  table(['task', '1 thread (steps/s)', '2 threads (steps/s)', '2 ÷ 1 thread', 'whole run 1 / 2 threads'], threadRows),
+  '',
+  "Issue 36's target: ≥ 1.7× with 2 threads on this 2-core machine when quiet.",
+  THREADS_END,
+].join('\n');
+console.log(threadsOut);
+let existing = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
+if (!threadsOnly) {
+  console.log(out);
+  const old = section(existing, TRAIN_START, TRAIN_END);
+  existing = old ? existing.replace(old, out) : `${existing.trimEnd()}\n\n${out}\n`;
+}
+const oldThreads = section(existing, THREADS_START, THREADS_END);
+if (oldThreads) existing = existing.replace(oldThreads, threadsOut);
+else if (existing.includes(TRAIN_END)) existing = existing.replace(TRAIN_END, `${TRAIN_END}\n\n${threadsOut}`);
+else existing = `${existing.trimEnd()}\n\n${threadsOut}\n`;
+writeFileSync(outFile, existing);
+log(`wrote the training sections of ${path.relative(root, outFile)}`);
