@@ -417,6 +417,9 @@ StepReport Trainer::step_threaded() {
     const size_t i = static_cast<size_t>(b);
     try {
       example_results_[i] = accumulate_gradients(model_, examples_[indices[i]], example_options_[i], weight, grads_);
+      // A group this example added nothing into (none in today's models: every example's backward
+      // runs every layer) would otherwise hold up the next example for ever.
+      for (TurnGate& gate : gates_) gate.pass(b);
     } catch (...) {
       for (TurnGate& gate : gates_) gate.abort();  // the later examples would wait for this one's turns
       throw;
