@@ -267,6 +267,8 @@ export interface TrainingSettings {
   batch?: number;
   /** 1e-5 … 0.05 */
   learningRate?: number;
+  /** For benchmarks: train with the per-example loop that batched rows replaced (the same bits). Default false. */
+  perExample?: boolean;
 }
 
 /** TrainingSession.step(n): means over the steps that ran (null when none ran: step(0), or after the last). */

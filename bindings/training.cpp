@@ -36,6 +36,7 @@ ae::SessionSettings settings_from_js(const val& o) {
   s.n_layers = aejs::int_option(o, "layers", 0);
   s.batch = aejs::int_option(o, "batch", 0);
   s.learning_rate = static_cast<float>(aejs::option<double>(o, "learningRate", 0.0));
+  s.batched_rows = !aejs::option<bool>(o, "perExample", false);  // benchmarks: the per-example loop
   return s;
 }
 

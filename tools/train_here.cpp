@@ -4,12 +4,17 @@
 //
 //   train_here [--task coref-encoder|coref-decoder|word-order] [--positional P] [--seed S]
 //              [--steps N] [--heads H] [--layers L] [--batch B] [--lr R] [--run N] [--out DIR]
+//              [--per-example] [--threads T]
 //
 // Runs --run steps (default: all), then prints one JSON object: settings, per-step loss and
 // batch accuracy, validation accuracy, seconds of training (steps only: steady clock and
 // processor time) and steps per second of each.
 // --out DIR also writes the model (config.json, model.safetensors F16, vocab.txt, metrics.json)
-// and model.f32.safetensors, its unrounded weights. Exit code 2 for a bad setting.
+// and model.f32.safetensors, its unrounded weights. --per-example trains with the per-example
+// loop instead of batched rows (TrainOptions::batched_rows; the same bits, for benchmarks).
+// --threads T trains on T threads (TrainOptions::threads; the same bits; default 1, as the
+// page's single-thread module).
+// Exit code 2 for a bad setting.
 #include "command_line.h"
 #include "train/session.h"
 
@@ -33,7 +38,8 @@ void write_file(const std::filesystem::path& path, const std::string& bytes) {
 
 constexpr const char* kUsage =
     "usage: train_here [--task coref-encoder|coref-decoder|word-order] [--positional none|sinusoidal|learned|rope]\n"
-    "                  [--seed S] [--steps N] [--heads H] [--layers L] [--batch B] [--lr R] [--run N] [--out DIR]";
+    "                  [--seed S] [--steps N] [--heads H] [--layers L] [--batch B] [--lr R] [--run N] [--out DIR]\n"
+    "                  [--per-example] [--threads T]";
 
 int main(int argc, char** argv) {
   ae::SessionSettings settings;
@@ -53,6 +59,8 @@ int main(int argc, char** argv) {
       else if (cli.is("--lr")) settings.learning_rate = std::stof(cli.value());
       else if (cli.is("--run")) run = cli.whole(0, ae::SessionBounds::kMaxSteps);
       else if (cli.is("--out")) out = cli.value();
+      else if (cli.is("--per-example")) settings.batched_rows = false;
+      else if (cli.is("--threads")) settings.threads = static_cast<int>(cli.whole(1, ae::SessionBounds::kMaxThreads));
       else cli.unknown();
     }
   } catch (const std::exception& e) {

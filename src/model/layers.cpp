@@ -52,10 +52,13 @@ Matrix gather_rows(const Matrix& m, const std::vector<int>& rows) {
 
 Matrix Linear::backward(const Matrix& x, const Matrix& dy, Linear& grad, const RowSubset* rows) const {
   // y = x·W + b   (matmul: Eigen's sums, on the faster tiles)
-  matmul_add(grad.weight, x, /*transpose_a=*/true, dy, false);  // dW += xᵀ·dy (a row subset: fewer zero terms)
-  // Eigen sums a column in pairs of rows, so a subset's bias sum is taken over all n rows.
-  if (rows) grad.bias += scatter_rows(dy, *rows).colwise().sum();
-  else grad.bias += dy.colwise().sum();
+  {
+    const InTurn turn(grad.turn);
+    matmul_add(grad.weight, x, /*transpose_a=*/true, dy, false);  // dW += xᵀ·dy (a row subset: fewer zero terms)
+    // Eigen sums a column in pairs of rows, so a subset's bias sum is taken over all n rows.
+    if (rows) grad.bias += scatter_rows(dy, *rows).colwise().sum();
+    else grad.bias += dy.colwise().sum();
+  }
   return matmul_transposed_b(dy, weight, grad.weight_t, rows ? rows->n : 0);  // dx = dy·Wᵀ
 }
 
@@ -76,6 +79,7 @@ LayerNorm::LayerNorm(int d, float eps_) : gamma(Matrix::Ones(1, d)), beta(Matrix
 Matrix LayerNorm::forward(const Matrix& x) const { return layer_norm(x, gamma, beta, eps); }
 
 Matrix LayerNorm::backward(const Matrix& x, const Matrix& dy, LayerNorm& grad) const {
+  const InTurn turn(grad.turn);  // dx is computed in the same loop as the additions
   return layer_norm_backward(x, gamma, eps, dy, grad.gamma, grad.beta);
 }
 
@@ -410,6 +414,16 @@ Matrix TransformerLayer::backward(const Matrix& x, const Matrix* memory, const L
                                                                     t.self_attention, d_out, grad.self_attention);
                              return Matrix(d.queries_from + d.keys_from);
                            });
+}
+
+void TransformerLayer::order_additions(const std::function<TurnGate*()>& new_gate) {
+  for (MultiHeadAttention* a : {&self_attention, cross_attention ? &*cross_attention : nullptr})
+    if (a)
+      for (Linear* l : {&a->wq, &a->wk, &a->wv, &a->wo}) l->turn = new_gate();
+  ffn.expand.turn = new_gate();
+  ffn.project.turn = new_gate();
+  for (LayerNorm* n : {&ln_self, &ln_ffn, ln_cross ? &*ln_cross : nullptr})
+    if (n) n->turn = new_gate();
 }
 
 void TransformerLayer::hold_transposed_weights(const TransformerLayer& model) {

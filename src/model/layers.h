@@ -6,7 +6,9 @@
 #include "model/parameters.h"
 #include "model/positional.h"
 #include "ops/attention.h"
+#include "util/turns.h"
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -33,6 +35,9 @@ struct Linear {
   // this Linear collects, held by Transformer::hold_transposed_weights for the step's backward
   // passes (dx = dy·Wᵀ then reads it in place). Empty elsewhere: backward transposes W itself.
   Matrix weight_t;
+  // Not a parameter either: in a gradient buffer that threads share, the gate that orders their
+  // additions into weight and bias (util/turns.h; TransformerLayer::order_additions).
+  TurnGate* turn = nullptr;
 
   Linear(int in, int out);
   Matrix forward(const Matrix& x) const;  // x: n×in → n×out
@@ -50,6 +55,7 @@ struct LayerNorm {
   Matrix gamma;  // 1×d, starts at 1
   Matrix beta;   // 1×d, starts at 0
   float eps;
+  TurnGate* turn = nullptr;  // in a gradient buffer that threads share: see Linear::turn
 
   LayerNorm(int d, float eps);
   Matrix forward(const Matrix& x) const;
@@ -255,6 +261,8 @@ struct TransformerLayer {
                   const Matrix& d_output, TransformerLayer& grad, Matrix* d_memory = nullptr) const;
   // For a gradient buffer: hold the transposes of model's weights (Linear::weight_t).
   void hold_transposed_weights(const TransformerLayer& model);
+  // For a gradient buffer that threads share: a gate from new_gate() for each Linear and LayerNorm.
+  void order_additions(const std::function<TurnGate*()>& new_gate);
   void init_random(Rng& rng);
   void visit(const std::string& prefix, const ParameterVisitor& f);
 };

@@ -138,17 +138,25 @@ Matrix Transformer::logits(const Matrix& hidden) const {
 }
 
 Matrix Transformer::logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const {
+  logits_backward_parameters(hidden, d_logits, grads);
+  return logits_backward_input(d_logits, grads);
+}
+
+void Transformer::logits_backward_parameters(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const {
   grads.output_bias_ += d_logits.colwise().sum();
-  if (!config_.tie_output) {
-    matmul_add(grads.output_projection_, hidden, /*transpose_a=*/true, d_logits, false);
+  if (!config_.tie_output) matmul_add(grads.output_projection_, hidden, /*transpose_a=*/true, d_logits, false);
+  else matmul_add(grads.token_embedding_, d_logits, /*transpose_a=*/true, hidden, false);
+}
+
+Matrix Transformer::logits_backward_input(const Matrix& d_logits, const Transformer& grads) const {
+  if (!config_.tie_output)
     return matmul_transposed_b(d_logits, output_projection_, grads.output_projection_t_);  // Wᵀ if held
-  }
-  matmul_add(grads.token_embedding_, d_logits, /*transpose_a=*/true, hidden, false);
   return matmul(d_logits, false, token_embedding_, false);
 }
 
 Matrix Transformer::backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
-                             const Matrix& d_output, Transformer& grads) const {
+                             const Matrix& d_output, Transformer& grads,
+                             const std::function<void()>& before_embedding) const {
   if (trace.layers.size() != layers_.size()) throw std::logic_error("backward: the trace is from another model");
   if (config_.cross_attention && !options.memory)
     input_error("this decoder cross-attends, so its backward needs the forward's encoder output");
@@ -166,10 +174,18 @@ Matrix Transformer::backward(const std::vector<int>& ids, const RunOptions& opti
         layers_[l].backward(trace.layer_input(l), options.memory, trace.layers[l], lo, dx, grads.layers_[l], &d_memory);
   }
   // x = embed(ids, position_offset)
+  const InTurn turn(grads.embedding_turn_);
+  if (before_embedding) before_embedding();
   for (size_t i = 0; i < ids.size(); ++i) grads.token_embedding_.row(ids[i]) += dx.row(static_cast<Eigen::Index>(i));
   if (config_.positional == PositionalEncoding::Learned)
     grads.position_embedding_.middleRows(options.position_offset, dx.rows()) += dx;
   return d_memory;
+}
+
+void Transformer::order_additions(const std::function<TurnGate*()>& new_gate) {
+  embedding_turn_ = new_gate();
+  for (TransformerLayer& layer : layers_) layer.order_additions(new_gate);
+  if (final_norm_) final_norm_->turn = new_gate();
 }
 
 void Transformer::hold_transposed_weights(const Transformer& model) {

@@ -6,6 +6,7 @@
 #include "model/config.h"
 #include "model/layers.h"
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -94,14 +95,22 @@ class Transformer {
 
   // --- training (src/train/); the layers' backwards are beside their forwards in layers.cpp ---
   // Backward of logits(hidden): adds into grads' embedding and output bias, returns dL/dhidden.
+  // It is logits_backward_parameters, then logits_backward_input (the two touch different
+  // matrices, so either order gives the same bits).
   Matrix logits_backward(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const;
+  void logits_backward_parameters(const Matrix& hidden, const Matrix& d_logits, Transformer& grads) const;
+  Matrix logits_backward_input(const Matrix& d_logits, const Transformer& grads) const;
   // Backward of forward(ids, options, &trace) given dL/d(output) (n×d, or one row per
   // options.output_rows); gradients are added into grads, a Transformer of the same config used
   // as an accumulator. Returns dL/d(options.memory) (m×d) for a decoder with cross-attention —
   // the d_output of the encoder's backward, which trains the pair end to end — and an empty
   // matrix for a model without it.
+  // before_embedding, if given, runs just before the gradient reaches the embeddings, in their
+  // turn (order_additions): where the trainer adds the logits' parameter gradients, whose sum into
+  // a tied embedding must come before the example's rows.
   Matrix backward(const std::vector<int>& ids, const RunOptions& options, const ForwardTrace& trace,
-                  const Matrix& d_output, Transformer& grads) const;
+                  const Matrix& d_output, Transformer& grads,
+                  const std::function<void()>& before_embedding = nullptr) const;
   // Whether backward with output_rows (t of n rows) gives bit for bit the gradients of the whole
   // forward and a dL/d(output) that is zero in the other rows: true natively (the sums over rows
   // run on the tiles), false in wasm (Eigen's sums there depend on the number of rows).
@@ -112,6 +121,42 @@ class Transformer {
   // (Trainer::step does, before each step's examples). Throws std::invalid_argument for a model
   // of another config.
   void hold_transposed_weights(const Transformer& model);
+  // For a gradient buffer that threads add into (Trainer with TrainOptions::threads > 1): a gate
+  // from new_gate() for each group of parameters one call adds into — every Linear, every
+  // LayerNorm, and the embeddings with the output head (backward's before_embedding) — so that
+  // each parameter's additions are made in example order (util/turns.h).
+  void order_additions(const std::function<TurnGate*()>& new_gate);
+
+  // --- batched training (model/transformer_batch.cpp) ---
+  // forward and backward of a batch of examples as one pass, layer by layer: every linear's
+  // forward and dL/dx are one product over the batch's rows stacked (one GEMM per linear and
+  // batch instead of one per example), while each example's attention, dropout masks and
+  // weight-gradient sums are its own, and the sums are added into grads example after example,
+  // as backward() called on each example in turn adds them. The result is that loop's, bit for
+  // bit (tests/native/test_training.cpp): a row of a tile product does not depend on the other
+  // rows (gemm_rows_independent, matmul_runs_on_tiles); where a product would not run on the
+  // tiles for an example's own rows (every dL/dx in wasm, where matmul is Eigen's, whose sums
+  // depend on the number of rows), that product runs example by example, as before.
+  // Supported: no cross-attention or memory, no head ablation, no traced_layers; each example's
+  // options may differ in dropout_seed, position_offset and output_rows only.
+  struct BatchExample {
+    const std::vector<int>* ids = nullptr;
+    RunOptions options;
+  };
+  struct BatchTrace {
+    std::vector<Eigen::Index> input_offsets;   // example e: rows [input_offsets[e], input_offsets[e + 1]) of the input
+    std::vector<Eigen::Index> output_offsets;  // … and of forward_batch's result (output_rows, or all n)
+    ForwardTrace stacked;                      // the traces of the examples, stacked row-wise (heads example-major)
+  };
+  // The examples' forward() results stacked (example e at output_offsets[e]). Throws as forward().
+  Matrix forward_batch(const std::vector<BatchExample>& batch, BatchTrace& trace) const;
+  // Backward of forward_batch given dL/d(its result): adds into grads as backward() on each
+  // example in turn would. before_embedding(e), if given, runs just before example e's gradient
+  // reaches the embeddings: where a caller adds what else it has of example e's (the logits'
+  // gradients, whose sum into a tied embedding must come before the example's rows, as in the
+  // per-example loop).
+  void backward_batch(const std::vector<BatchExample>& batch, const BatchTrace& trace, const Matrix& d_output,
+                      Transformer& grads, const std::function<void(size_t)>& before_embedding) const;
 
   void visit_parameters(const ParameterVisitor& f);
   size_t parameter_count() const;
@@ -125,6 +170,7 @@ class Transformer {
   Matrix output_bias_;          // 1×V
   Matrix output_projection_;    // d×V, untied output head only (config.tie_output = false)
   Matrix output_projection_t_;  // in a gradient buffer: the model's output_projection_ᵀ (hold_transposed_weights)
+  TurnGate* embedding_turn_ = nullptr;  // in a gradient buffer: order_additions
   std::vector<TransformerLayer> layers_;
   std::optional<LayerNorm> final_norm_;  // pre-LN only
   std::optional<RopeTable> rope_table_;  // RoPE only: the rotations of positions 0 … max_len − 1

@@ -96,6 +96,7 @@ SessionSettings SessionSettings::resolved() const {
   check_whole("steps", s.steps, 1, B::kMaxSteps);
   check_whole("heads", s.n_heads, 1, B::kMaxHeads);
   check_whole("layers", s.n_layers, 1, B::kMaxLayers);
+  check_whole("threads", s.threads, 1, B::kMaxThreads);
   check_whole("batch", s.batch, coref ? 2 : 1, B::kMaxBatch);  // coreference batches hold whole pairs
   if (coref && s.batch % 2 != 0)
     settings_error(
@@ -134,6 +135,8 @@ TrainingSession::TrainingSession(const SessionSettings& requested) : settings_(r
   t.steps = settings_.steps;
   t.batch_size = settings_.batch;
   t.seed = settings_.seed;
+  t.batched_rows = settings_.batched_rows;
+  t.threads = settings_.threads;
   t.optimizer.learning_rate = settings_.learning_rate;
   t.optimizer.warmup_steps = settings_.steps / 20 + 1;  // the recipes' 5 % warm-up
   float init_scale = 0.1f;                              // the word-order recipe's embeddings

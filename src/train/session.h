@@ -38,6 +38,11 @@ struct SessionSettings {
   uint64_t seed = 1;                                         // initialisation, shuffle, dropout
   int steps = 0, n_heads = 0, n_layers = 0, batch = 0;
   float learning_rate = 0.0f;
+  // TrainOptions::batched_rows: the same bits either way; false (today's per-example loop) for
+  // benchmarks only. Not a learner's setting (not in to_json).
+  bool batched_rows = true;
+  // TrainOptions::threads: the same bits for any number; not in to_json either. 1–kMaxThreads.
+  int threads = 1;
 
   // Fills the task's defaults into unset fields, then throws std::invalid_argument naming the
   // setting, its bounds and the value for anything out of bounds.
@@ -47,7 +52,7 @@ struct SessionSettings {
 
 // Bounds of SessionSettings (inclusive).
 struct SessionBounds {
-  static constexpr int kMaxSteps = 20000, kMaxHeads = 8, kMaxLayers = 4, kMaxBatch = 128;
+  static constexpr int kMaxSteps = 20000, kMaxHeads = 8, kMaxLayers = 4, kMaxBatch = 128, kMaxThreads = 16;
   static constexpr float kMinLearningRate = 1e-5f, kMaxLearningRate = 0.05f;
   static constexpr uint64_t kMaxSeed = (uint64_t{1} << 53) - 1;
 };

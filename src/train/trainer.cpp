@@ -89,10 +89,13 @@ ExampleResult accumulate(const Transformer& model, const TrainingExample& ex, co
   const float loss = cross_entropy(logits, ex.targets, &d_logits);
   d_logits *= weight;
 
-  const Matrix d_picked = model.logits_backward(picked, d_logits, grads);
+  // The logits' parameter gradients are added just before the embeddings' (in their turn when
+  // threads share grads): the same order for every parameter as adding them first.
+  const Matrix d_picked = model.logits_backward_input(d_logits, grads);
   Matrix d_hidden = Matrix::Zero(hidden.rows(), hidden.cols());
   for (size_t i = 0; i < at.size(); ++i) d_hidden.row(at[i]) += d_picked.row(static_cast<Eigen::Index>(i));
-  Matrix d_mem = model.backward(ex.ids, o, trace, d_hidden, grads);
+  Matrix d_mem = model.backward(ex.ids, o, trace, d_hidden, grads,
+                                [&] { model.logits_backward_parameters(picked, d_logits, grads); });
   if (d_memory) *d_memory = std::move(d_mem);
   return {loss, count_correct(logits, ex.targets)};
 }
@@ -298,25 +301,140 @@ Trainer::Trainer(Transformer& model, const std::vector<TrainingExample>& example
       sampler_(examples.size(), options),
       dropout_stream_(dropout_stream(options)) {
   run_options_.dropout = options_.dropout;
+  if (options_.threads < 1) throw std::invalid_argument("train: threads must be ≥ 1");
+  if (usable_threads(options_.threads) > 1) {
+    pool_ = std::make_unique<WorkerPool>(options_.threads);
+    grads_.order_additions([this] { return &gates_.emplace_back(); });
+  }
+}
+
+void Trainer::set_example_options(RunOptions& o, const TrainingExample& ex, int b) const {
+  const uint64_t seed = example_seed(dropout_stream_, step_, b);
+  if (options_.dropout > 0.0f) o.dropout_seed = seed;
+  if (options_.random_position_offset) {
+    const int room = model_.config().max_len - static_cast<int>(ex.ids.size());
+    o.position_offset = room > 0 ? static_cast<int>(derive_seed(seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
+  }
 }
 
 StepReport Trainer::step() {
   if (finished()) throw std::logic_error("Trainer::step: all " + std::to_string(options_.steps) + " steps are done");
+  if (pool_) return step_threaded();
+  if (options_.batched_rows) return step_batched();
   const float weight = 1.0f / static_cast<float>(options_.batch_size);
   zero_parameters(grads_);
   // The backward passes' dy·Wᵀ then read Wᵀ in place, without a transpose per example.
   if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
-  const BatchTally tally = run_batch(sampler_, dropout_stream_, step_, [&](size_t index, uint64_t seed) {
+  int b = 0;
+  const BatchTally tally = run_batch(sampler_, dropout_stream_, step_, [&](size_t index, uint64_t) {
     const TrainingExample& ex = examples_[index];
-    if (options_.dropout > 0.0f) run_options_.dropout_seed = seed;
-    if (options_.random_position_offset) {
-      const int room = model_.config().max_len - static_cast<int>(ex.ids.size());
-      run_options_.position_offset =
-          room > 0 ? static_cast<int>(derive_seed(seed, 1) % static_cast<uint64_t>(room + 1)) : 0;
-    }
+    set_example_options(run_options_, ex, b++);
     return std::pair{accumulate_gradients(model_, ex, run_options_, weight, grads_),
                      static_cast<int>(ex.targets.size())};
   });
+  const float lr = scheduled_learning_rate(optimizer_options_, step_);
+  const StepReport report = tally.report(step_, options_.batch_size, optimizer_.step(model_, grads_), lr);
+  ++step_;
+  return report;
+}
+
+// Examples per pass of step_batched (a tuning of speed only: any number gives the same bits).
+constexpr size_t kBatchedRowsPass = 8;
+
+// step() with the batch in passes of stacked rows: the per-example loop above, in its order. Each example's
+// forward is the stacked forward's rows, its logits, loss and dL/dlogits are computed on their
+// own as above, and backward_batch adds each example's gradients (the logits' just before its
+// embeddings', as accumulate() adds them) example after example.
+StepReport Trainer::step_batched() {
+  const float weight = 1.0f / static_cast<float>(options_.batch_size);
+  zero_parameters(grads_);
+  if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
+  const std::vector<size_t> indices = sampler_.next_batch(step_);
+  std::vector<Transformer::BatchExample> batch(indices.size());
+  std::vector<std::vector<int>> at(indices.size());
+  for (size_t b = 0; b < indices.size(); ++b) {
+    const TrainingExample& ex = examples_[indices[b]];
+    RunOptions& o = batch[b].options;
+    o = run_options_;
+    set_example_options(o, ex, static_cast<int>(b));
+    batch[b].ids = &ex.ids;
+    check_positions(ex.positions, ex.ids.size());
+    o.output_rows = loss_rows(ex.positions);
+    const int n = static_cast<int>(ex.ids.size()), t = static_cast<int>(o.output_rows.size());
+    if (!model_.output_rows_exact(n, t)) o.output_rows.clear();
+    at[b] = o.output_rows.empty() ? ex.positions : row_indices(ex.positions, o.output_rows);
+  }
+  // The batch in passes of kBatchedRowsPass examples, one after the other: the stacked rows of a
+  // pass stay in the caches (a whole batch of 64 did not, and was no faster than the loop;
+  // passes of 4, 8 and 16 were, 8 the most, docs/benchmarks.md).
+  BatchTally tally;
+  for (size_t first = 0; first < batch.size(); first += kBatchedRowsPass) {
+    const size_t end = std::min(batch.size(), first + kBatchedRowsPass);
+    const std::vector<Transformer::BatchExample> pass(batch.begin() + static_cast<std::ptrdiff_t>(first),
+                                                      batch.begin() + static_cast<std::ptrdiff_t>(end));
+    Transformer::BatchTrace trace;
+    const Matrix hidden = model_.forward_batch(pass, trace);
+    Matrix d_hidden = Matrix::Zero(hidden.rows(), hidden.cols());
+    std::vector<Matrix> picked(pass.size()), d_logits(pass.size());
+    for (size_t p = 0; p < pass.size(); ++p) {
+      const size_t b = first + p;
+      const TrainingExample& ex = examples_[indices[b]];
+      const Eigen::Index offset = trace.output_offsets[p];
+      picked[p] = gather_rows(hidden.middleRows(offset, trace.output_offsets[p + 1] - offset), at[b]);
+      const Matrix logits = model_.logits(picked[p]);
+      const float loss = cross_entropy(logits, ex.targets, &d_logits[p]);
+      d_logits[p] *= weight;
+      const Matrix d_picked = model_.logits_backward_input(d_logits[p], grads_);
+      for (size_t i = 0; i < at[b].size(); ++i)
+        d_hidden.row(offset + at[b][i]) += d_picked.row(static_cast<Eigen::Index>(i));
+      tally.loss += loss;
+      tally.correct += count_correct(logits, ex.targets);
+      tally.targets += static_cast<int>(ex.targets.size());
+    }
+    model_.backward_batch(pass, trace, d_hidden, grads_,
+                          [&](size_t p) { model_.logits_backward_parameters(picked[p], d_logits[p], grads_); });
+  }
+  const float lr = scheduled_learning_rate(optimizer_options_, step_);
+  const StepReport report = tally.report(step_, options_.batch_size, optimizer_.step(model_, grads_), lr);
+  ++step_;
+  return report;
+}
+
+// step() on the pool: the per-example loop's examples, each on whichever thread takes it, their
+// additions into grads_ made in example order by the gates (util/turns.h), so its bits.
+StepReport Trainer::step_threaded() {
+  const float weight = 1.0f / static_cast<float>(options_.batch_size);
+  zero_parameters(grads_);
+  if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
+  const std::vector<size_t> indices = sampler_.next_batch(step_);
+  example_options_.resize(indices.size());
+  example_results_.resize(indices.size());
+  for (size_t b = 0; b < indices.size(); ++b) {
+    const TrainingExample& ex = examples_[indices[b]];
+    check_positions(ex.positions, ex.ids.size());  // refused here rather than on a thread
+    example_options_[b] = run_options_;
+    set_example_options(example_options_[b], ex, static_cast<int>(b));
+  }
+  for (TurnGate& gate : gates_) gate.reset();
+  pool_->run(static_cast<int>(indices.size()), [&](int b) {
+    const TurnTicket ticket(b);
+    const size_t i = static_cast<size_t>(b);
+    try {
+      example_results_[i] = accumulate_gradients(model_, examples_[indices[i]], example_options_[i], weight, grads_);
+      // A group this example added nothing into (none in today's models: every example's backward
+      // runs every layer) would otherwise hold up the next example for ever.
+      for (TurnGate& gate : gates_) gate.pass(b);
+    } catch (...) {
+      for (TurnGate& gate : gates_) gate.abort();  // the later examples would wait for this one's turns
+      throw;
+    }
+  });
+  BatchTally tally;
+  for (size_t b = 0; b < indices.size(); ++b) {
+    tally.loss += example_results_[b].loss;
+    tally.correct += example_results_[b].correct;
+    tally.targets += static_cast<int>(examples_[indices[b]].targets.size());
+  }
   const float lr = scheduled_learning_rate(optimizer_options_, step_);
   const StepReport report = tally.report(step_, options_.batch_size, optimizer_.step(model_, grads_), lr);
   ++step_;

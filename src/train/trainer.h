@@ -7,10 +7,14 @@
 #include "model/transformer.h"
 #include "train/optimizer.h"
 #include "util/rng.h"
+#include "util/turns.h"
+#include "util/worker_pool.h"
 
 #include <cstdint>
 
+#include <deque>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace ae {
@@ -104,6 +108,15 @@ struct TrainOptions {
   std::vector<size_t> focus_groups;
   float focus_share = 1.0f;  // of each batch, during those steps; the rest from all groups
   AdamWOptions optimizer;
+  // Trainer: run each step's batch as one pass (Transformer::forward_batch and backward_batch:
+  // one product per linear and batch) instead of one forward and backward per example. The
+  // same bits either way; false is the per-example loop, kept for tests and benchmarks.
+  bool batched_rows = true;
+  // Trainer: run each step's examples on this many threads (a pool started once by the trainer,
+  // the caller's thread among them). Every parameter's gradient is still summed in example order
+  // (util/turns.h), so any number of threads gives the per-example loop's bits; batched_rows is
+  // then not used. 1 (or a wasm module without pthreads, util/worker_pool.h): no threads.
+  int threads = 1;
 };
 
 struct StepReport {
@@ -166,6 +179,17 @@ class Trainer {
   RunOptions run_options_;
   uint64_t dropout_stream_;
   int step_ = 0;
+  // threads > 1: the pool, the gates that order the additions into grads_ (one per group of
+  // parameters, pointed at by grads_), and each step's per-example options and results.
+  std::unique_ptr<WorkerPool> pool_;
+  std::deque<TurnGate> gates_;
+  std::vector<RunOptions> example_options_;
+  std::vector<ExampleResult> example_results_;
+
+  StepReport step_batched();
+  StepReport step_threaded();
+  // Example b's dropout seed and position offset, as the per-example loop sets them in o.
+  void set_example_options(RunOptions& o, const TrainingExample& ex, int b) const;
 };
 
 // Trainer for an encoder–decoder: the same batches, schedule and dropout seeds, one AdamW per

@@ -1,24 +1,37 @@
 // "Train it yourself": training steps per second of the page's TrainingSession in wasm (Node,
-// one thread, what the worker runs) next to the same session native (build/native/train_here),
-// measured in the same run, the two taking turns in each round so that a busy moment of the
-// shared machine slows both. Only step() is timed (not building the corpus and the model), in
-// processor time (std::clock natively, process.cpuUsage() in Node): on the shared 2-core machine
-// wall time mostly measures the other work. Both are single-threaded.
-// Writes its section of docs/benchmarks.md (between TRAIN_START and TRAIN_END of machine.mjs).
+// one thread, what the worker runs) and natively (build/native/train_here), each with batched
+// rows (the trainer's default: one product per linear and batch) and with the per-example loop
+// it replaced (TrainOptions::batched_rows = false: `perExample` in wasm, --per-example natively;
+// the same bits), all four measured in every round, in an order rotated by the round, so that a
+// busy moment of the shared machine slows each. Only step() is timed (not building the corpus
+// and the model), in processor time (std::clock natively, process.cpuUsage() in Node): on the
+// shared 2-core machine wall time mostly measures the other work. All are single-threaded.
+// Threads (TrainOptions::threads, the same bits for any number): natively, train_here with
+// --threads 1 and --threads 2 in the same rounds, timed in wall time (processor time would add
+// the threads up) — so they are only meaningful on a quiet machine; the load average is printed.
+// Writes its sections of docs/benchmarks.md (between TRAIN_START and TRAIN_END of machine.mjs,
+// and between THREADS_START and THREADS_END below).
 //
-//   node --no-liftoff tools/bench/train-speed.mjs [--rounds N]      (npm run bench:train)
+//   node --no-liftoff tools/bench/train-speed.mjs [--rounds N] [--native-only] [--threads-only]
+//                                                                                 (npm run bench:train)
+// --native-only leaves wasm out (its columns read "–"): for a tree whose wasm module is not built.
+// --threads-only measures (and writes) only the threads table.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadEngine } from '../../web/lib/engine.mjs';
-import { TRAIN_END, TRAIN_START, describeMachine, machineLine, section } from './machine.mjs';
-import { median, table } from './stats.mjs';
+import { TRAIN_END, TRAIN_START, describeMachine, loadNow, machineLine, section } from './machine.mjs';
+import { fmtRatio, median, ratio, spread, table } from './stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const outFile = path.join(root, 'docs/benchmarks.md');
-const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 3;
+const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
+const threadsOnly = process.argv.includes('--threads-only');
+const nativeOnly = threadsOnly || process.argv.includes('--native-only');
+const THREADS_START = '<!-- training threads benchmark: written by tools/bench/train-speed.mjs -->';
+const THREADS_END = '<!-- end of training threads benchmark -->';
 const log = (...a) => console.error(...a);
 
 // The shipped recipes' settings; `timed` steps of the full schedule are run and timed.
@@ -36,14 +49,18 @@ const CASES = [
   },
 ];
 
-function native({ settings, timed }) {
+// train_here's steps per CPU-second, and per second of wall time in `wall` (by thread count).
+function native({ settings, timed }, perExample, threads = 1, wall = null) {
   const argv = Object.entries(settings).flatMap(([k, v]) => [`--${k}`, String(v)]);
+  if (perExample) argv.push('--per-example');
+  argv.push('--threads', String(threads));
   const r = JSON.parse(execFileSync(path.join(root, 'build/native/train_here'), [...argv, '--run', String(timed)]));
+  wall?.[threads]?.push(r.steps_per_second);
   return r.steps_per_cpu_second;
 }
 
-function wasm(engine, { settings, timed }) {
-  const session = engine.createTrainingSession(settings);
+function wasm(engine, { settings, timed }, perExample) {
+  const session = engine.createTrainingSession({ ...settings, perExample });
   try {
     session.step(1); // warm-up: the first step allocates the optimizer's buffers
     const t0 = process.cpuUsage();
@@ -57,25 +74,59 @@ function wasm(engine, { settings, timed }) {
 
 const machine = describeMachine();
 // The full module: the page's plus the trainer, which the page's worker runs.
-const engine = await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention-full.wasm')) }, 'full');
-const rows = [];
+const engine = nativeOnly
+  ? null
+  : await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention-full.wasm')) }, 'full');
+const rows = [],
+  threadRows = [];
+const range = (xs) => {
+  if (xs.length === 0) return '–';
+  const s = spread(xs);
+  return `${median(xs).toFixed(1)} (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
+};
 for (const c of CASES) {
-  const n = [],
-    w = [];
+  const wall = { 1: [], 2: [] };
+  const runs = [
+    ['native batched', () => native(c, false, 1, wall)],
+    ['native per-example', () => native(c, true)],
+    ['wasm batched', () => wasm(engine, c, false)],
+    ['wasm per-example', () => wasm(engine, c, true)],
+    ['native 2 threads', () => (native(c, false, 2, wall), wall[2].at(-1))],
+  ]
+    .filter(([name]) => !nativeOnly || name.startsWith('native'))
+    .filter(([name]) => !threadsOnly || name !== 'native per-example');
+  const times = { 'native per-example': [], 'wasm batched': [], 'wasm per-example': [] };
+  for (const [name] of runs) times[name] = [];
   for (let r = 0; r < rounds; r++) {
-    n.push(native(c));
-    w.push(wasm(engine, c));
+    for (let i = 0; i < runs.length; i++) {
+      const [name, run] = runs[(i + r) % runs.length];
+      times[name].push(run());
+    }
     log(
-      `${c.settings.task} round ${r + 1}: native ${n.at(-1).toFixed(1)}, wasm ${w.at(-1).toFixed(1)} steps per CPU-second`,
+      `${c.settings.task} round ${r + 1}: ${runs.map(([name]) => `${name} ${times[name].at(-1).toFixed(1)}`).join(', ')}; ` +
+        `wall 1 thread ${wall[1].at(-1).toFixed(1)}, 2 threads ${wall[2].at(-1).toFixed(1)}; load ${loadNow()}`,
     );
   }
-  const [mn, mw] = [median(n), median(w)];
+  threadRows.push([
+    c.name,
+    range(wall[1]),
+    range(wall[2]),
+    fmtRatio(ratio(wall[2], wall[1])),
+    `${(c.settings.steps / median(wall[1])).toFixed(0)} s / ${(c.settings.steps / median(wall[2])).toFixed(0)} s`,
+  ]);
+  const nb = times['native batched'],
+    np = times['native per-example'],
+    wb = times['wasm batched'],
+    wp = times['wasm per-example'];
   rows.push([
     c.name,
-    mn.toFixed(1),
-    mw.toFixed(1),
-    `${(mn / mw).toFixed(2)}×`,
-    `${(c.settings.steps / mn).toFixed(0)} s / ${(c.settings.steps / mw).toFixed(0)} s`,
+    range(nb),
+    range(np),
+    fmtRatio(ratio(nb, np)),
+    range(wb),
+    range(wp),
+    fmtRatio(ratio(wb, wp)),
+    `${(c.settings.steps / median(nb)).toFixed(0)} s / ${wb.length ? (c.settings.steps / median(wb)).toFixed(0) : '–'} s`,
   ]);
 }
 
@@ -83,18 +134,60 @@ const out = [
   TRAIN_START,
   '## Training in the page ("Train it yourself")',
   '',
-  `\`npm run bench:train\` (tools/bench/train-speed.mjs), ${machine.date}, ${rounds} rounds, medians; ${machineLine(machine)}.`,
+  `\`npm run bench:train\` (tools/bench/train-speed.mjs), ${machine.date}, ${rounds} rounds; ${machineLine(machine)}.`,
   `Node ${machine.node}, one thread, \`--no-liftoff\`. The same TrainingSession (src/train/session.h) runs natively`,
-  "(build/native/train_here) and in wasm (what the page's worker runs), taking turns in every round; only `step()` is timed,",
-  'in processor time (std::clock, process.cpuUsage()), so the figures are steps per CPU-second of one core.',
+  "(build/native/train_here) and in wasm (what the page's worker runs), each with batched rows (the trainer's default) and",
+  'with the per-example loop it replaced (the same bits); the four take turns in every round, in an order rotated by the',
+  'round. Only `step()` is timed, in processor time (std::clock, process.cpuUsage()), so the figures are steps per',
+  'CPU-second of one core: medians over the rounds (least–most), and the same-round ratios batched ÷ per-example',
+  '(median, least–most).',
   '',
-  table(['task', 'native steps/CPU-s', 'wasm steps/CPU-s', 'native ÷ wasm', 'whole run native / wasm (CPU)'], rows),
+  table(
+    [
+      'task',
+      'native batched',
+      'native per-example',
+      'native batched ÷ per-example',
+      'wasm batched',
+      'wasm per-example',
+      'wasm batched ÷ per-example',
+      'whole run batched native / wasm (CPU)',
+    ],
+    rows,
+  ),
   '',
-  'The issue\'s target is at most 1.5× native time in the page; "native ÷ wasm" is that factor for one core.',
+  "Issue 36's target for batched rows: ≥ 1.5× one-thread steps/s against the per-example trainer. In wasm every",
+  "dL/dx product stays per example (Eigen's, whose sums depend on the number of rows: ops/matmul.h), so only the",
+  'forward products are batched there.',
   TRAIN_END,
 ].join('\n');
-console.log(out);
-const existing = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
-const old = section(existing, TRAIN_START, TRAIN_END);
-writeFileSync(outFile, old ? existing.replace(old, out) : `${existing.trimEnd()}\n\n${out}\n`);
-log(`wrote the training section of ${path.relative(root, outFile)}`);
+const threadsOut = [
+  THREADS_START,
+  '### Training on two threads',
+  '',
+  `\`node --no-liftoff tools/bench/train-speed.mjs${threadsOnly ? ' --threads-only' : ''}\`, ${machine.date}, ${rounds} rounds; ` +
+    `${machineLine(machine)}.`,
+  'Natively (build/native/train_here), the trainer with `--threads 1` (its default: batched rows) and `--threads 2`',
+  "(TrainOptions::threads: each step's examples on a pool of threads, every gradient summed in example order, so the",
+  'same bits), taking turns in every round. Steps per second of **wall time** (processor time would add the threads',
+  'up): medians over the rounds (least–most), and the same-round ratio 2 threads ÷ 1 (median, least–most). Wall time',
+  'counts every other process on the 2 cores: compare the load average above.',
+  '',
+  table(['task', '1 thread (steps/s)', '2 threads (steps/s)', '2 ÷ 1 thread', 'whole run 1 / 2 threads'], threadRows),
+  '',
+  "Issue 36's target: ≥ 1.7× with 2 threads on this 2-core machine when quiet.",
+  THREADS_END,
+].join('\n');
+console.log(threadsOut);
+let existing = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
+if (!threadsOnly) {
+  console.log(out);
+  const old = section(existing, TRAIN_START, TRAIN_END);
+  existing = old ? existing.replace(old, out) : `${existing.trimEnd()}\n\n${out}\n`;
+}
+const oldThreads = section(existing, THREADS_START, THREADS_END);
+if (oldThreads) existing = existing.replace(oldThreads, threadsOut);
+else if (existing.includes(TRAIN_END)) existing = existing.replace(TRAIN_END, `${TRAIN_END}\n\n${threadsOut}`);
+else existing = `${existing.trimEnd()}\n\n${threadsOut}\n`;
+writeFileSync(outFile, existing);
+log(`wrote the training sections of ${path.relative(root, outFile)}`);

@@ -746,6 +746,7 @@ const TRAINING_SETTINGS = {
   layers: integer(1, 4),
   batch: integer(1, 128), // coreference: even, 2–128 (whole minimal pairs); the core says so (bad-config)
   learningRate: finite(1e-5, 0.05),
+  perExample: boolean(), // benchmarks: the per-example loop batched rows replaced (the same bits)
 };
 
 const KERNEL_ATTENTION = { n: integer(), d: integer(), causal: boolean(), window: integer() };
