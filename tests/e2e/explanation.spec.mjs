@@ -209,6 +209,7 @@ test.describe('attention is not explanation', () => {
     page,
     context,
   }) => {
+    test.setTimeout(120_000); // one fresh page per nonsense link: 60 s ran out at a load of 15
     const view = await openPanel(page);
     await view.getByRole('button', { name: 'tired ↔ wide' }).click();
     await expect(view).toHaveAttribute('data-sentence', WIDE);
