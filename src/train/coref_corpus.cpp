@@ -232,8 +232,7 @@ std::vector<std::vector<bool>> held_flip_frames(const CorefLexicon& lx) {
         held[fi][t] = true;
         const WordSet words = trained_words();
         const auto known = pattern_words(f.flipped[t]);
-        if (std::all_of(known.begin(), known.end(), [&](const std::string& w) { return words.count(w) > 0; }))
-          break;
+        if (std::all_of(known.begin(), known.end(), [&](const std::string& w) { return words.count(w) > 0; })) break;
         held[fi][t] = false;
       }
   }

@@ -189,8 +189,12 @@ TEST_CASE("extended corpus: each new held-out structure is never trained for its
 TEST_CASE("extended corpus, flip_frames: held-out flipped frames in every family with flips, their words trained") {
   for (const auto language : kLanguages) {
     CAPTURE(ae::to_string(language));
-    const ae::CorefCorpus c = ae::make_coref_corpus(
-        {.language = language, .train = 20000, .validation = 1000, .heldout = 600, .extended = true, .flip_frames = true});
+    const ae::CorefCorpus c = ae::make_coref_corpus({.language = language,
+                                                     .train = 20000,
+                                                     .validation = 1000,
+                                                     .heldout = 600,
+                                                     .extended = true,
+                                                     .flip_frames = true});
     const ae::CorefLexicon& lx = ae::coref_lexicon(language, true);
     std::set<std::string> with_flips;  // families that have flipped frames
     for (const auto& f : lx.families)
