@@ -185,6 +185,7 @@ struct HeldOut {
   // CorefOptions::flip_frames: flip_frame[family][template], the template's flipped frame is never
   // trained (heldout_flipped); empty when off (then a family's heldout_flip holds out its flips).
   std::vector<std::vector<bool>> flip_frame;
+  double flip_share = 0.3;  // CorefOptions::flip_share
 };
 
 const std::string& pick(const std::vector<std::string>& v, int i) { return v[static_cast<size_t>(i)]; }
@@ -342,7 +343,7 @@ int draw_optional(Rng& rng, double p, size_t n) { return rng.uniform() < p ? dra
 // The extended corpus's structures, drawn after everything else (so a default corpus draws
 // exactly what it always drew). A held-out split's structure is forced.
 void draw_extended(const CorefLexicon& lx, const CorefFamily& f, Split split, const std::vector<int>& templ_pool,
-                   PairSpec& s, Rng& rng) {
+                   double flip_share, PairSpec& s, Rng& rng) {
   for (size_t slot = 0; slot < 2; ++slot) {
     s.phrase[slot] = draw_optional(rng, 0.2, lx.family_phrases.size());
     const size_t pool = rng.below(2);
@@ -363,8 +364,8 @@ void draw_extended(const CorefLexicon& lx, const CorefFamily& f, Split split, co
   for (int t : templ_pool)
     if (!f.flipped.empty() && !f.flipped[static_cast<size_t>(t)].empty()) flippable.push_back(t);
   const double u = rng.uniform();
-  if (!flippable.empty() && (u < 0.3 || split == Split::Flipped)) {
-    s.flip = u < 0.15 ? 1 : 2;
+  if (!flippable.empty() && (u < flip_share || split == Split::Flipped)) {
+    s.flip = u < flip_share / 2 ? 1 : 2;
     s.templ = flippable[rng.below(flippable.size())];
     for (size_t role = 0; role < 2; ++role) s.flip_adjective[role] = draw(rng, f.flip_adjectives[role].size());
     s.flip_role = draw(rng, 2);
@@ -418,7 +419,7 @@ PairSpec draw_spec(const CorefLexicon& lx, int family, Split split, const HeldOu
     const double p[2] = {0.75, 0.4};            // the lesson's "那只动物 … 马路": a determiner mostly on role 0
     for (size_t role = 0; role < 2; ++role) s.determiner[role] = rng.uniform() < p[role] ? draw(rng, 2) : -1;
   }
-  if (lx.extended) draw_extended(lx, f, split, templ_pool, s, rng);
+  if (lx.extended) draw_extended(lx, f, split, templ_pool, h.flip_share, s, rng);
   return s;
 }
 
@@ -693,7 +694,8 @@ template <class T, class Emit>
 void fill_splits(const CorefLexicon& lx, const CorefOptions& options, const std::array<std::vector<T>*, 10>& splits,
                  Emit&& emit) {
   const uint64_t seed = options.seed;
-  const HeldOut held = make_held_out(lx, seed, options.extended && options.flip_frames);
+  HeldOut held = make_held_out(lx, seed, options.extended && options.flip_frames);
+  held.flip_share = options.flip_share;
   int next_pair = 0;
   const size_t train_pairs = pairs_for(options.train);
   if (train_pairs > 0) {

@@ -171,6 +171,9 @@ struct CorefOptions {
   // the model sees a flipped event in every family and must read the polarity of a new frame, not
   // the flip of a family. Off: lift's flipped events are the split (heldout_flip).
   bool flip_frames = false;
+  // Extended corpus only: the share of the pairs of a family with flipped events that are flipped
+  // (half of them polarity pairs).
+  double flip_share = 0.3;
 };
 
 struct CorefCorpus {

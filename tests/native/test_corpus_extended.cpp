@@ -83,6 +83,20 @@ TEST_CASE("extended off: the corpus and the vocabulary are the ones the shipped 
   }
 }
 
+TEST_CASE(
+    "extended corpus: its hashes (docs/models.md) stay as they were with flip_frames and flip_share at their "
+    "defaults") {
+  CHECK(ae::make_coref_corpus({.language = CorefLanguage::English, .extended = true}).hash == "f02b295fc81f1d77");
+  CHECK(ae::make_coref_corpus({.language = CorefLanguage::Chinese, .extended = true}).hash == "84face5948e6e342");
+  // A larger share of flipped pairs is a different corpus, with more flipped sentences.
+  const auto flipped = [](double share) {
+    const ae::CorefCorpus c = ae::make_coref_corpus(
+        {.train = 20000, .heldout = 600, .extended = true, .flip_frames = true, .flip_share = share});
+    return std::count_if(c.train.begin(), c.train.end(), [](const CorefExample& e) { return e.flipped; });
+  };
+  CHECK(flipped(0.5) > flipped(0.3) * 3 / 2);
+}
+
 TEST_CASE("extended corpus: the answer moves in every minimal pair, whatever the structure") {
   for (const auto language : kLanguages) {
     CAPTURE(ae::to_string(language));
