@@ -162,7 +162,19 @@ struct PairSpec {
   bool swap = false;                                   // the nouns exchange slots
 };
 
-enum class Split { Train, Templates, Structures, NounRoles, Combinations, Phrases, Attributive, Flipped, RoleSwaps };
+// Discarded: a pair no split takes (flip_frames: a held-out flipped frame with another held-out structure).
+enum class Split {
+  Train,
+  Templates,
+  Structures,
+  NounRoles,
+  Combinations,
+  Phrases,
+  Attributive,
+  Flipped,
+  RoleSwaps,
+  Discarded
+};
 
 // Seeded hold-outs, fixed for a corpus.
 struct HeldOut {
@@ -170,6 +182,10 @@ struct HeldOut {
   std::vector<std::array<std::vector<int>, 2>> combo;
   // noun_role[family][role][noun]: the noun is never trained in that role (shared pools only).
   std::vector<std::array<std::vector<bool>, 2>> noun_role;
+  // CorefOptions::flip_frames: flip_frame[family][template], the template's flipped frame is never
+  // trained (heldout_flipped); empty when off (then a family's heldout_flip holds out its flips).
+  std::vector<std::vector<bool>> flip_frame;
+  double flip_share = 0.3;  // CorefOptions::flip_share
 };
 
 const std::string& pick(const std::vector<std::string>& v, int i) { return v[static_cast<size_t>(i)]; }
@@ -180,9 +196,53 @@ int index_of(const std::vector<std::string>& v, std::string_view word) {
   return static_cast<int>(it - v.begin());
 }
 
+// The words of a template or flipped frame, without its slots.
+std::vector<std::string> pattern_words(const std::string& pattern) {
+  std::vector<std::string> out;
+  for (auto& w : split_at_spaces(pattern))
+    if (w != "{0}" && w != "{1}" && w != "{m}") out.push_back(std::move(w));
+  return out;
+}
+
+// CorefOptions::flip_frames: in every family with flipped events, the flipped frames of the last
+// trained template with role 0 first and the last with role 1 first whose every word some trained
+// template or trained flipped frame (of any family) has; the held-out split then asks for a new
+// frame's polarity, never for a word training lacks.
+std::vector<std::vector<bool>> held_flip_frames(const CorefLexicon& lx) {
+  std::vector<std::vector<bool>> held;
+  for (const auto& f : lx.families) held.emplace_back(f.templates.size(), false);
+  const auto trained_words = [&] {
+    WordSet words;
+    for (size_t fi = 0; fi < lx.families.size(); ++fi) {
+      const CorefFamily& f = lx.families[fi];
+      for (size_t t = 0; t < f.templates.size(); ++t) {
+        if (f.templates[t].heldout) continue;
+        for (auto& w : pattern_words(f.templates[t].pattern)) words.insert(std::move(w));
+        if (!f.flipped.empty() && !f.flipped[t].empty() && !held[fi][t])
+          for (auto& w : pattern_words(f.flipped[t])) words.insert(std::move(w));
+      }
+    }
+    return words;
+  };
+  for (size_t fi = 0; fi < lx.families.size(); ++fi) {
+    const CorefFamily& f = lx.families[fi];
+    if (f.flipped.empty()) continue;
+    for (const bool role1_first : {false, true})
+      for (size_t t = f.templates.size(); t-- > 0;) {
+        if (f.templates[t].heldout || f.templates[t].role1_first != role1_first || f.flipped[t].empty()) continue;
+        held[fi][t] = true;
+        const WordSet words = trained_words();
+        const auto known = pattern_words(f.flipped[t]);
+        if (std::all_of(known.begin(), known.end(), [&](const std::string& w) { return words.count(w) > 0; })) break;
+        held[fi][t] = false;
+      }
+  }
+  return held;
+}
+
 // A shuffled cycle per (family, role), so every adjective is held out for some noun; the
 // lesson's animal + tired and street + wide (index 0 of cross) always stay trained.
-HeldOut make_held_out(const CorefLexicon& lx, uint64_t seed) {
+HeldOut make_held_out(const CorefLexicon& lx, uint64_t seed, bool flip_frames) {
   const auto& families = lx.families;
   HeldOut h;
   for (size_t fi = 0; fi < families.size(); ++fi) {
@@ -215,6 +275,7 @@ HeldOut make_held_out(const CorefLexicon& lx, uint64_t seed) {
     h.combo.push_back(combo);
     h.noun_role.push_back(noun_role);
   }
+  if (flip_frames) h.flip_frame = held_flip_frames(lx);
   return h;
 }
 
@@ -222,11 +283,25 @@ bool has_heldout_structure(const CorefFamily& f, const PairSpec& s) {
   return (f.heldout_opener && s.opener >= 0) || (f.has_heldout_order && s.order == f.heldout_order);
 }
 
+// Is the pair's flipped event held out: a held-out flipped frame (flip_frames), or any flip of a
+// family that never trains them?
+bool heldout_flip(const CorefFamily& f, const PairSpec& s, const HeldOut& h) {
+  if (s.flip == 0) return false;
+  if (h.flip_frame.empty()) return f.heldout_flip;
+  return h.flip_frame[static_cast<size_t>(s.family)][static_cast<size_t>(s.templ)];
+}
+
 // The extended corpus's held-out structure the pair has for its family, or Train.
-Split heldout_new_structure(const CorefFamily& f, const PairSpec& s) {
+Split heldout_new_structure(const CorefFamily& f, const PairSpec& s, const HeldOut& h) {
+  // With flip_frames every family has held-out flips, so the other splits would get some: a pair
+  // with two new structures is in no split, so that each split tests one.
+  if (!h.flip_frame.empty() && heldout_flip(f, s, h) &&
+      ((f.heldout_phrase && (s.phrase[0] >= 0 || s.phrase[1] >= 0)) ||
+       (f.heldout_attributive && (s.attributive[0] >= 0 || s.attributive[1] >= 0)) || (f.heldout_swap && s.swap)))
+    return Split::Discarded;
   if (f.heldout_phrase && (s.phrase[0] >= 0 || s.phrase[1] >= 0)) return Split::Phrases;
   if (f.heldout_attributive && (s.attributive[0] >= 0 || s.attributive[1] >= 0)) return Split::Attributive;
-  if (f.heldout_flip && s.flip > 0) return Split::Flipped;
+  if (heldout_flip(f, s, h)) return Split::Flipped;
   if (f.heldout_swap && s.swap) return Split::RoleSwaps;
   return Split::Train;
 }
@@ -235,10 +310,12 @@ Split heldout_new_structure(const CorefFamily& f, const PairSpec& s) {
 Split classify(const CorefLexicon& lx, const PairSpec& s, const HeldOut& h) {
   const CorefFamily& f = lx.families[static_cast<size_t>(s.family)];
   if (f.templates[static_cast<size_t>(s.templ)].heldout) return Split::Templates;
-  if (has_heldout_structure(f, s)) return Split::Structures;
+  const bool frame = !h.flip_frame.empty() && heldout_flip(f, s, h);  // see heldout_new_structure
+  if (has_heldout_structure(f, s)) return frame ? Split::Discarded : Split::Structures;
   const auto& nr = h.noun_role[static_cast<size_t>(s.family)];
-  if (nr[0][static_cast<size_t>(s.noun[0])] || nr[1][static_cast<size_t>(s.noun[1])]) return Split::NounRoles;
-  if (const Split other = heldout_new_structure(f, s); other != Split::Train) return other;
+  if (nr[0][static_cast<size_t>(s.noun[0])] || nr[1][static_cast<size_t>(s.noun[1])])
+    return frame ? Split::Discarded : Split::NounRoles;
+  if (const Split other = heldout_new_structure(f, s, h); other != Split::Train) return other;
   // A swapped or flipped pair is decided by other words than the noun's own role adjectives.
   if (s.swap || s.flip > 0) return Split::Train;
   const auto& combo = h.combo[static_cast<size_t>(s.family)];
@@ -248,7 +325,9 @@ Split classify(const CorefLexicon& lx, const PairSpec& s, const HeldOut& h) {
 }
 
 // Can a pair of this family have the split's property at all?
-bool family_can_have(const CorefFamily& f, Split split) {
+bool family_can_have(const CorefFamily& f, size_t family, Split split, const HeldOut& h) {
+  if (split == Split::Flipped && !h.flip_frame.empty())
+    return std::find(h.flip_frame[family].begin(), h.flip_frame[family].end(), true) != h.flip_frame[family].end();
   if (split == Split::Structures) return f.heldout_opener || f.has_heldout_order;
   if (split == Split::NounRoles) return f.shared_pool;
   if (split == Split::Phrases) return f.heldout_phrase;
@@ -264,7 +343,7 @@ int draw_optional(Rng& rng, double p, size_t n) { return rng.uniform() < p ? dra
 // The extended corpus's structures, drawn after everything else (so a default corpus draws
 // exactly what it always drew). A held-out split's structure is forced.
 void draw_extended(const CorefLexicon& lx, const CorefFamily& f, Split split, const std::vector<int>& templ_pool,
-                   PairSpec& s, Rng& rng) {
+                   double flip_share, PairSpec& s, Rng& rng) {
   for (size_t slot = 0; slot < 2; ++slot) {
     s.phrase[slot] = draw_optional(rng, 0.2, lx.family_phrases.size());
     const size_t pool = rng.below(2);
@@ -285,8 +364,8 @@ void draw_extended(const CorefLexicon& lx, const CorefFamily& f, Split split, co
   for (int t : templ_pool)
     if (!f.flipped.empty() && !f.flipped[static_cast<size_t>(t)].empty()) flippable.push_back(t);
   const double u = rng.uniform();
-  if (!flippable.empty() && (u < 0.3 || split == Split::Flipped)) {
-    s.flip = u < 0.15 ? 1 : 2;
+  if (!flippable.empty() && (u < flip_share || split == Split::Flipped)) {
+    s.flip = u < flip_share / 2 ? 1 : 2;
     s.templ = flippable[rng.below(flippable.size())];
     for (size_t role = 0; role < 2; ++role) s.flip_adjective[role] = draw(rng, f.flip_adjectives[role].size());
     s.flip_role = draw(rng, 2);
@@ -340,7 +419,7 @@ PairSpec draw_spec(const CorefLexicon& lx, int family, Split split, const HeldOu
     const double p[2] = {0.75, 0.4};            // the lesson's "那只动物 … 马路": a determiner mostly on role 0
     for (size_t role = 0; role < 2; ++role) s.determiner[role] = rng.uniform() < p[role] ? draw(rng, 2) : -1;
   }
-  if (lx.extended) draw_extended(lx, f, split, templ_pool, s, rng);
+  if (lx.extended) draw_extended(lx, f, split, templ_pool, h.flip_share, s, rng);
   return s;
 }
 
@@ -590,7 +669,7 @@ void fill_split(const CorefLexicon& lx, uint64_t seed, Split split, size_t pairs
   const auto& families = lx.families;
   std::vector<int> eligible;
   for (size_t fi = 0; fi < families.size(); ++fi)
-    if (family_can_have(families[fi], split)) eligible.push_back(static_cast<int>(fi));
+    if (family_can_have(families[fi], fi, split, h)) eligible.push_back(static_cast<int>(fi));
   Rng rng = sub_rng(seed, kDraw, static_cast<uint64_t>(split), out.size());
   Rng roles = sub_rng(seed, kPairOrder, static_cast<uint64_t>(split), out.size());
   out.reserve(out.size() + 2 * pairs);
@@ -615,7 +694,8 @@ template <class T, class Emit>
 void fill_splits(const CorefLexicon& lx, const CorefOptions& options, const std::array<std::vector<T>*, 10>& splits,
                  Emit&& emit) {
   const uint64_t seed = options.seed;
-  const HeldOut held = make_held_out(lx, seed);
+  HeldOut held = make_held_out(lx, seed, options.extended && options.flip_frames);
+  held.flip_share = options.flip_share;
   int next_pair = 0;
   const size_t train_pairs = pairs_for(options.train);
   if (train_pairs > 0) {

@@ -164,6 +164,16 @@ struct CorefOptions {
   // events, Chinese role swaps), the extended lexicon, and a held-out split for each structure.
   // Off: exactly the corpus every shipped model was trained on.
   bool extended = false;
+  // Extended corpus only: heldout_flipped holds out flipped *frames* instead of one family's flipped
+  // events. In every family with flipped events the flipped frames of two trained templates (the
+  // last with role 0 first and the last with role 1 first whose every word training has in another
+  // template or flipped frame) are never trained; every other flipped frame of every family is. So
+  // the model sees a flipped event in every family and must read the polarity of a new frame, not
+  // the flip of a family. Off: lift's flipped events are the split (heldout_flip).
+  bool flip_frames = false;
+  // Extended corpus only: the share of the pairs of a family with flipped events that are flipped
+  // (half of them polarity pairs).
+  double flip_share = 0.3;
 };
 
 struct CorefCorpus {
@@ -172,7 +182,8 @@ struct CorefCorpus {
   // Extended corpus only (empty otherwise, and then not among evaluation_splits()):
   //   heldout_phrases      a family noun in a phrase, in families that never train it (fit, overtake);
   //   heldout_attributive  role adjectives before nouns, in families that never train them (break, reach);
-  //   heldout_flipped      flipped events in lift, which never trains them;
+  //   heldout_flipped      flipped events in lift, which never trains them (flip_frames: flipped
+  //                        frames of every family that training never has);
   //   heldout_role_swaps   Chinese: nouns in each other's slots in break, which never trains them.
   std::vector<CorefExample> heldout_phrases, heldout_attributive, heldout_flipped, heldout_role_swaps;
   CorefLanguage language = CorefLanguage::English;

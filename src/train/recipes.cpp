@@ -207,16 +207,19 @@ void CorefSettings::set(const std::string& assignment) {
   else if (key == "relabel") relabel = static_cast<float>(number(0.0, 1.0));
   else if (key == "relabel_shared") relabel_shared = whole(0, 1) == 1;
   else if (key == "extended") extended = whole(0, 1) == 1;
+  else if (key == "flip_frames") flip_frames = whole(0, 1) == 1;
+  else if (key == "flip_share") flip_share = number(0.0, 1.0);
   else if (key == "init_scale") init_scale = static_cast<float>(number(1e-4, 10.0));
   else if (key == "positional") positional = positional_encoding_from_string(value);
   else if (key == "first_seed") first_seed = whole(1, 1000000);
   else if (key == "seeds") seeds = whole(1, 1000);
   else if (key == "language") language = to_string(coref_language(value));
   else
-    throw std::invalid_argument("settings: unknown key \"" + key +
-                                "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
-                                "learning_rate, dropout, weight_decay, focus, focus_share, relabel, relabel_shared, "
-                                "extended, init_scale, positional, first_seed, seeds, language)");
+    throw std::invalid_argument(
+        "settings: unknown key \"" + key +
+        "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
+        "learning_rate, dropout, weight_decay, focus, focus_share, relabel, relabel_shared, "
+        "extended, flip_frames, flip_share, init_scale, positional, first_seed, seeds, language)");
 }
 
 CorefSettings shipped_coref_settings(CorefReader reader, CorefLanguage language) {
@@ -266,6 +269,8 @@ json CorefSettings::to_json() const {
     j["relabel_shared"] = relabel_shared;
   }
   if (extended) j["extended"] = true;  // likewise
+  if (flip_frames) j["flip_frames"] = true;
+  if (flip_share != 0.3) j["flip_share"] = flip_share;
   return j;
 }
 
@@ -518,6 +523,8 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
   CorefOptions corpus_options;
   corpus_options.language = language;
   corpus_options.extended = settings.extended;
+  corpus_options.flip_frames = settings.flip_frames;
+  corpus_options.flip_share = settings.flip_share;
   const CorefCorpus corpus = make_coref_corpus(corpus_options);
   const Vocabulary vocab = Vocabulary::from_words(corpus_words(corpus));
   const auto make = [reader](const CorefExample& e, const Vocabulary& v) { return coref_example(reader, e, v); };

@@ -59,6 +59,8 @@ struct CorefSettings {
   // The extended corpus (CorefOptions::extended: issue 34's structures, learners' words and
   // held-out splits); off for every shipped model.
   bool extended = false;
+  bool flip_frames = false;  // CorefOptions::flip_frames: hold out flipped frames, not lift's flips
+  double flip_share = 0.3;   // CorefOptions::flip_share: the share of flippable pairs that are flipped
   PositionalEncoding positional = PositionalEncoding::Rope;
   int first_seed = 1, seeds = 3;
   std::string language = "en";  // the corpus's: "en" (it) or "zh" (它, the encoder only)

@@ -83,6 +83,20 @@ TEST_CASE("extended off: the corpus and the vocabulary are the ones the shipped 
   }
 }
 
+TEST_CASE(
+    "extended corpus: its hashes (docs/models.md) stay as they were with flip_frames and flip_share at their "
+    "defaults") {
+  CHECK(ae::make_coref_corpus({.language = CorefLanguage::English, .extended = true}).hash == "f02b295fc81f1d77");
+  CHECK(ae::make_coref_corpus({.language = CorefLanguage::Chinese, .extended = true}).hash == "84face5948e6e342");
+  // A larger share of flipped pairs is a different corpus, with more flipped sentences.
+  const auto flipped = [](double share) {
+    const ae::CorefCorpus c = ae::make_coref_corpus(
+        {.train = 20000, .heldout = 600, .extended = true, .flip_frames = true, .flip_share = share});
+    return std::count_if(c.train.begin(), c.train.end(), [](const CorefExample& e) { return e.flipped; });
+  };
+  CHECK(flipped(0.5) > flipped(0.3) * 3 / 2);
+}
+
 TEST_CASE("extended corpus: the answer moves in every minimal pair, whatever the structure") {
   for (const auto language : kLanguages) {
     CAPTURE(ae::to_string(language));
@@ -183,6 +197,68 @@ TEST_CASE("extended corpus: each new held-out structure is never trained for its
     CHECK(k.flipped > 0);
     CHECK(k.polarity_pairs > 0);
     CHECK((k.role_swap > 0) == (language == CorefLanguage::Chinese));
+  }
+}
+
+TEST_CASE("extended corpus, flip_frames: held-out flipped frames in every family with flips, their words trained") {
+  for (const auto language : kLanguages) {
+    CAPTURE(ae::to_string(language));
+    const ae::CorefCorpus c = ae::make_coref_corpus({.language = language,
+                                                     .train = 20000,
+                                                     .validation = 1000,
+                                                     .heldout = 600,
+                                                     .extended = true,
+                                                     .flip_frames = true});
+    const ae::CorefLexicon& lx = ae::coref_lexicon(language, true);
+    std::set<std::string> with_flips;  // families that have flipped frames
+    for (const auto& f : lx.families)
+      if (std::any_of(f.flipped.begin(), f.flipped.end(), [](const std::string& t) { return !t.empty(); }))
+        with_flips.insert(f.name);
+    CHECK(with_flips.size() == 5);  // all but cross
+    const auto frame = [](const CorefExample& e) { return e.family + "/" + std::to_string(e.template_id); };
+    std::set<std::string> held, held_families;
+    REQUIRE(c.heldout_flipped.size() == 600);
+    for (size_t k = 0; k < c.heldout_flipped.size(); k += 2) {
+      const CorefExample& a = c.heldout_flipped[k];
+      const CorefExample& b = c.heldout_flipped[k + 1];
+      CHECK((a.flipped || b.flipped));
+      for (const auto* e : {&a, &b})
+        if (e->flipped) {
+          held.insert(frame(*e));
+          held_families.insert(e->family);
+        }
+    }
+    CHECK(held_families == with_flips);  // the split asks for a new frame in every family, not a new family
+    std::string listed;
+    for (const auto& e : c.heldout_flipped)
+      if (e.flipped) {
+        const std::string entry = family_of(lx, e.family).flipped[static_cast<size_t>(e.template_id)];
+        if (listed.find(entry + ";") == std::string::npos) listed += " " + entry + ";";
+      }
+    MESSAGE(std::string(ae::to_string(language)) << " held-out flipped frames:" << listed);
+    std::set<std::string> trained_families, train_words;
+    for (const auto* trained : {&c.train, &c.validation})
+      for (const auto& e : *trained) {
+        if (!e.flipped) continue;
+        CAPTURE(e.text);
+        CHECK(held.count(frame(e)) == 0);
+        trained_families.insert(e.family);
+      }
+    CHECK(trained_families == with_flips);  // every family trains flipped events
+    for (const auto& name : {"heldout_templates", "heldout_structures", "heldout_noun_roles", "heldout_phrases",
+                             "heldout_attributive", "heldout_role_swaps"})
+      for (const auto& [split_name, split] : c.evaluation_splits())
+        if (split_name == name)
+          for (const auto& e : *split) {
+            CAPTURE(e.text);
+            CHECK((!e.flipped || held.count(frame(e)) == 0));  // each split tests one new thing
+          }
+    for (const auto& e : c.train) train_words.insert(e.tokens.begin(), e.tokens.end());
+    for (const auto& e : c.heldout_flipped)
+      for (const auto& w : e.tokens) {
+        CAPTURE(e.text);
+        CHECK(train_words.count(w) == 1);  // a new frame of words the model has read
+      }
   }
 }
 
