@@ -173,6 +173,23 @@ test('the progress survives a reload, and the path works without storage', async
   await blocked.close();
 });
 
+// No serious or critical axe violation in the path's card and the step's panel: every rule in
+// light, the contrast rule in dark.
+async function expectAccessibleStep(page, id, section) {
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    const axe = new AxeBuilder({ page }).include('#path').include(`#${section}`);
+    if (colorScheme === 'dark') axe.withRules(['color-contrast']);
+    const { violations } = await axe.analyze();
+    expect(
+      violations
+        .filter((v) => ['serious', 'critical'].includes(v.impact))
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${id} ${colorScheme}`,
+    ).toEqual([]);
+  }
+}
+
 // axe on the first, a middle and the last step (the card and the step's panel, with its
 // question asked), light and dark, on a phone and a laptop, in both languages.
 const SCREENS = { phone: { width: 375, height: 812 }, laptop: { width: 1366, height: 768 } };
@@ -185,18 +202,7 @@ for (const [screen, viewport] of Object.entries(SCREENS))
         const { section } = PATH_STEPS.find((s) => s.id === id);
         await openAt(page, `/?step=${id}&lang=${lang}`, id);
         await expect(figure(page).locator('.path-figure-text')).not.toBeEmpty();
-        for (const colorScheme of ['light', 'dark']) {
-          await page.emulateMedia({ colorScheme });
-          const axe = new AxeBuilder({ page }).include('#path').include(`#${section}`);
-          if (colorScheme === 'dark') axe.withRules(['color-contrast']);
-          const { violations } = await axe.analyze();
-          expect(
-            violations
-              .filter((v) => ['serious', 'critical'].includes(v.impact))
-              .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-            `${id} ${colorScheme}`,
-          ).toEqual([]);
-        }
+        await expectAccessibleStep(page, id, section);
       }
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     });
@@ -215,17 +221,6 @@ for (const [screen, lang] of [
       if (i > 0) await path(page).locator('.path-next').click();
       await expect(path(page)).toHaveAttribute('data-step', id);
       await expect(figure(page).locator('.path-figure-text')).not.toBeEmpty();
-      for (const colorScheme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme });
-        const axe = new AxeBuilder({ page }).include('#path').include(`#${section}`);
-        if (colorScheme === 'dark') axe.withRules(['color-contrast']);
-        const { violations } = await axe.analyze();
-        expect(
-          violations
-            .filter((v) => ['serious', 'critical'].includes(v.impact))
-            .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-          `${id} ${colorScheme}`,
-        ).toEqual([]);
-      }
+      await expectAccessibleStep(page, id, section);
     }
   });
