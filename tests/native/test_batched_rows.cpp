@@ -5,6 +5,7 @@
 #include "model/transformer.h"
 #include "ops/matmul.h"
 #include "train/trainer.h"
+#include "training_fixture.h"
 #include "util/rng.h"
 
 #include <doctest/doctest.h>
@@ -12,50 +13,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
 using namespace ae;
+using ae::test::float_bits;
+using ae::test::varied_task;
+using ae::test::weight_bits;
 
 namespace {
-
-// Sequences of 3–9 tokens; targets at one to three positions (sometimes the same one twice).
-std::vector<TrainingExample> mixed_task(int count, int vocab, uint64_t seed) {
-  Rng rng(seed);
-  std::vector<TrainingExample> out;
-  for (int i = 0; i < count; ++i) {
-    TrainingExample ex;
-    const int n = 3 + static_cast<int>(rng.below(7));
-    for (int t = 0; t < n; ++t) ex.ids.push_back(2 + static_cast<int>(rng.below(static_cast<uint64_t>(vocab - 2))));
-    const int targets = 1 + static_cast<int>(rng.below(3));
-    for (int k = 0; k < targets; ++k) {
-      ex.positions.push_back(static_cast<int>(rng.below(static_cast<uint64_t>(n))));
-      ex.targets.push_back(ex.ids[static_cast<size_t>(rng.below(static_cast<uint64_t>(n)))]);
-    }
-    out.push_back(ex);
-  }
-  return out;
-}
-
-// Every parameter's bits, in visiting order (a float compare would let −0 and +0 pass).
-std::vector<uint32_t> bits_of(Transformer& model) {
-  std::vector<uint32_t> bits;
-  model.visit_parameters([&](const std::string&, Matrix& m) {
-    for (Eigen::Index i = 0; i < m.size(); ++i) {
-      uint32_t b = 0;
-      std::memcpy(&b, m.data() + i, sizeof b);
-      bits.push_back(b);
-    }
-  });
-  return bits;
-}
-
-uint32_t bits_of(float f) {
-  uint32_t b = 0;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
 
 struct Case {
   std::string name;
@@ -84,7 +50,7 @@ TEST_CASE("batched rows: a step over the stacked batch gives the per-example loo
                                    {"untied, causal, dropout", untied, 0.1f, false},
                                    {"RoPE, dropout", rope, 0.1f, true},
                                    {"d 16, no positions", small, 0.0f, false}};
-  const auto examples = mixed_task(96, 40, 7);
+  const auto examples = varied_task(96, 40, 7);
   for (const Case& c : cases) {
     CAPTURE(c.name);
     TrainOptions o;
@@ -103,11 +69,11 @@ TEST_CASE("batched rows: a step over the stacked batch gives the per-example loo
     Trainer a(batched, examples, o), b(looped, examples, per_example);
     while (!a.finished()) {
       const StepReport ra = a.step(), rb = b.step();
-      CHECK(bits_of(ra.loss) == bits_of(rb.loss));
-      CHECK(bits_of(ra.grad_norm) == bits_of(rb.grad_norm));
+      CHECK(float_bits(ra.loss) == float_bits(rb.loss));
+      CHECK(float_bits(ra.grad_norm) == float_bits(rb.grad_norm));
       CHECK(ra.accuracy == rb.accuracy);
     }
-    CHECK(bits_of(batched) == bits_of(looped));
+    CHECK(weight_bits(batched) == weight_bits(looped));
   }
 }
 
@@ -117,7 +83,7 @@ TEST_CASE("batched rows: one batch's gradients are the per-example sums bit for 
       .vocab_size = 40, .d_model = 64, .n_heads = 4, .n_layers = 2, .max_len = 12, .positional = Learned};
   Transformer model(c);
   model.init_random(3, 0.5f);
-  const auto examples = mixed_task(12, 40, 9);
+  const auto examples = varied_task(12, 40, 9);
   Transformer looped = gradient_buffer(c), batched = gradient_buffer(c);
   if (matmul_has_tiles()) {
     looped.hold_transposed_weights(model);

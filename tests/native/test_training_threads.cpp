@@ -4,6 +4,7 @@
 // example, and however the threads interleaved.
 #include "model/transformer.h"
 #include "train/trainer.h"
+#include "training_fixture.h"
 #include "util/rng.h"
 #include "util/turns.h"
 #include "util/worker_pool.h"
@@ -12,46 +13,15 @@
 
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 using namespace ae;
+using ae::test::varied_task;
+using ae::test::weight_bits;
 
 namespace {
-
-// Sequences of 3–9 tokens (repeats included: a tied embedding row gets several additions per
-// example); targets at one to three positions.
-std::vector<TrainingExample> varied_task(int count, int vocab, uint64_t seed) {
-  Rng rng(seed);
-  std::vector<TrainingExample> out;
-  for (int i = 0; i < count; ++i) {
-    TrainingExample ex;
-    const int n = 3 + static_cast<int>(rng.below(7));
-    for (int t = 0; t < n; ++t) ex.ids.push_back(2 + static_cast<int>(rng.below(static_cast<uint64_t>(vocab - 2))));
-    const int targets = 1 + static_cast<int>(rng.below(3));
-    for (int k = 0; k < targets; ++k) {
-      ex.positions.push_back(static_cast<int>(rng.below(static_cast<uint64_t>(n))));
-      ex.targets.push_back(ex.ids[static_cast<size_t>(rng.below(static_cast<uint64_t>(n)))]);
-    }
-    out.push_back(ex);
-  }
-  return out;
-}
-
-// Every parameter's bits, in visiting order (a float compare would let −0 and +0 pass).
-std::vector<uint32_t> weight_bits(Transformer& model) {
-  std::vector<uint32_t> bits;
-  model.visit_parameters([&](const std::string&, Matrix& m) {
-    for (Eigen::Index i = 0; i < m.size(); ++i) {
-      uint32_t b = 0;
-      std::memcpy(&b, m.data() + i, sizeof b);
-      bits.push_back(b);
-    }
-  });
-  return bits;
-}
 
 struct Run {
   std::vector<uint32_t> weights;
