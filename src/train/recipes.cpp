@@ -34,9 +34,11 @@ struct TimedTraining {
 };
 
 // The recipes' common schedule: batch 32, AdamW at 3e-3 with a 5 % warm-up, seeded shuffling.
-TimedTraining train_timed(Transformer& model, const std::vector<TrainingExample>& examples, int steps, uint64_t seed) {
+TimedTraining train_timed(Transformer& model, const std::vector<TrainingExample>& examples, int steps, uint64_t seed,
+                          int threads) {
   TrainOptions t;
   t.steps = steps;
+  t.threads = threads;
   t.batch_size = 32;
   t.seed = seed;
   t.optimizer.learning_rate = 3e-3f;
@@ -131,7 +133,7 @@ std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options)
     c.positional = pe;
     auto model = std::make_unique<Transformer>(c);
     model->init_random(7, 0.1f);
-    const TimedTraining run = train_timed(*model, train_set, options.quick ? 10 : 600, 7);
+    const TimedTraining run = train_timed(*model, train_set, options.quick ? 10 : 600, 7, options.threads);
     const json acc = accuracy_with_f16(*model, eval_sets);
     const std::string name = "word-order-" + to_string(pe);
     json metrics = {{"model", name},
@@ -169,28 +171,38 @@ std::string shortest(double v) {
 
 }  // namespace
 
-void CorefSettings::set(const std::string& assignment) {
+SettingAssignment::SettingAssignment(const std::string& assignment) {
   const size_t eq = assignment.find('=');
   if (eq == std::string::npos) throw std::invalid_argument("settings: expected key=value, got \"" + assignment + "\"");
-  const std::string key = assignment.substr(0, eq), value = assignment.substr(eq + 1);
-  const auto number = [&](double lo, double hi) {
-    size_t used = 0;
-    double v = 0.0;
-    try {
-      v = std::stod(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != value.size() || !(v >= lo && v <= hi))
-      throw std::invalid_argument("settings: " + key + " must be a number in [" + shortest(lo) + ", " + shortest(hi) +
-                                  "], got \"" + value + "\"");
-    return v;
-  };
-  const auto whole = [&](int lo, int hi) {
-    const double v = number(lo, hi);
-    if (v != std::floor(v)) throw std::invalid_argument("settings: " + key + " must be a whole number, got " + value);
-    return static_cast<int>(v);
-  };
+  key = assignment.substr(0, eq);
+  value = assignment.substr(eq + 1);
+}
+
+double SettingAssignment::number(double lo, double hi) const {
+  size_t used = 0;
+  double v = 0.0;
+  try {
+    v = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || !(v >= lo && v <= hi))
+    throw std::invalid_argument("settings: " + key + " must be a number in [" + shortest(lo) + ", " + shortest(hi) +
+                                "], got \"" + value + "\"");
+  return v;
+}
+
+int SettingAssignment::whole(int lo, int hi) const {
+  const double v = number(lo, hi);
+  if (v != std::floor(v)) throw std::invalid_argument("settings: " + key + " must be a whole number, got " + value);
+  return static_cast<int>(v);
+}
+
+void CorefSettings::set(const std::string& assignment) {
+  const SettingAssignment a(assignment);
+  const std::string &key = a.key, &value = a.value;
+  const auto number = [&](double lo, double hi) { return a.number(lo, hi); };
+  const auto whole = [&](int lo, int hi) { return a.whole(lo, hi); };
   if (key == "d_model") d_model = whole(4, 1024);
   else if (key == "n_heads") n_heads = whole(1, 64);
   else if (key == "n_layers") n_layers = whole(1, 24);
@@ -547,6 +559,7 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
     model->init_random(static_cast<uint64_t>(seed), settings.init_scale);
     TrainOptions t;
     t.steps = options.quick ? 20 : settings.steps;
+    t.threads = options.threads;
     t.batch_size = settings.batch;
     t.group_size = settings.group;
     t.seed = static_cast<uint64_t>(seed);

@@ -37,10 +37,20 @@ struct TrainedRecipe {
 struct RecipeOptions {
   bool quick = false;                                 // a handful of steps: checks the pipeline, not the model
   WeightFormat coref_weights = kShippedCorefWeights;  // how the coreference models are saved and measured
+  int threads = 1;  // TrainOptions::threads of the word-order and coreference runs: the same bits for any number
 };
 
 // "[CLS] 猫 追 狗" → agent, once per positional encoding (none, sinusoidal, learned, rope).
 std::vector<TrainedRecipe> train_word_order_models(const RecipeOptions& options);
+
+// One "key=value" of a recipe's --settings, split, with conversions whose errors name the key
+// ("settings: steps must be a whole number, got 1.5"). Throws std::invalid_argument without '='.
+struct SettingAssignment {
+  explicit SettingAssignment(const std::string& assignment);
+  std::string key, value;
+  double number(double lo, double hi) const;  // a number in [lo, hi]
+  int whole(int lo, int hi) const;            // a whole number in [lo, hi]
+};
 
 // The coreference models' settings; an experiment may change any (train --set key=value).
 struct CorefSettings {

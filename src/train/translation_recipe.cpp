@@ -57,27 +57,10 @@ int argmax_at(const Decoded& d, int step, int layer, int head) {
 }  // namespace
 
 void TranslationSettings::set(const std::string& assignment) {
-  const size_t eq = assignment.find('=');
-  if (eq == std::string::npos) throw std::invalid_argument("settings: expected key=value, got \"" + assignment + "\"");
-  const std::string key = assignment.substr(0, eq), value = assignment.substr(eq + 1);
-  const auto number = [&](double lo, double hi) {
-    size_t used = 0;
-    double v = 0.0;
-    try {
-      v = std::stod(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != value.size() || !(v >= lo && v <= hi))
-      throw std::invalid_argument("settings: " + key + " must be a number in [" + std::to_string(lo) + ", " +
-                                  std::to_string(hi) + "], got \"" + value + "\"");
-    return v;
-  };
-  const auto whole = [&](int lo, int hi) {
-    const double v = number(lo, hi);
-    if (v != std::floor(v)) throw std::invalid_argument("settings: " + key + " must be a whole number, got " + value);
-    return static_cast<int>(v);
-  };
+  const SettingAssignment a(assignment);
+  const std::string& key = a.key;
+  const auto number = [&](double lo, double hi) { return a.number(lo, hi); };
+  const auto whole = [&](int lo, int hi) { return a.whole(lo, hi); };
   if (key == "seed") seed = whole(1, 1000000);
   else if (key == "steps") steps = whole(1, 1000000);
   else if (key == "batch") batch = whole(2, 4096);
