@@ -4,8 +4,10 @@
 // the word-order models as F16; metrics.json is measured on the weights read back from those bytes.
 //
 //   train [--out DIR] [--only NAME] [--seeds N] [--first-seed S] [--set key=value …] [--quick]
-//         [--f32-copy DIR]
+//         [--threads N] [--f32-copy DIR]
 //
+// --threads N trains the word-order and coreference models on N threads (TrainOptions::threads):
+// the same weights bit for bit as one thread, in less time where there are cores to spare.
 // --f32-copy also writes each coreference model with F32 weights to DIR/<name>/ (config.json,
 // model.safetensors, vocab.txt): the trained weights before any rounding, which
 // tools/weight-formats.mjs compares the stored forms against.
@@ -33,6 +35,7 @@ struct Arguments {
   std::string out = "web/models";
   std::string only;
   bool quick = false;  // a few steps per model: checks the pipeline, not the models
+  int threads = 1;     // training threads (the same weights for any number)
   std::string f32_copy;
 };
 
@@ -88,12 +91,13 @@ constexpr const char* kUsage =
     "usage: train [--out DIR] [--only coref-encoder|coref-encoder-zh|coref-decoder|word-order|translate-en-zh]\n"
     "             [--seeds N]\n"
     "             [--first-seed S]\n"
-    "             [--set key=value ...] [--quick] [--f32-copy DIR]\n"
+    "             [--set key=value ...] [--quick] [--threads N] [--f32-copy DIR]\n"
     "  --set changes a coreference model's setting (d_model, n_heads, n_layers, d_ff, max_len, steps,\n"
     "        batch, group, learning_rate, dropout, weight_decay, focus, focus_share, relabel, relabel_shared, "
     "extended, flip_frames, flip_share,\n"
     "        init_scale, positional), for experiments; see src/train/recipes.h; with --only translate-en-zh\n"
     "        the translation's (seed, steps, batch, learning_rate, weight_decay)\n"
+    "  --threads trains the word-order and coreference models on N threads (1-16): the same weights, bit for bit\n"
     "  --f32-copy also writes each coreference model with F32 weights to DIR/<name>/";
 
 int main(int argc, char** argv) {
@@ -107,6 +111,7 @@ int main(int argc, char** argv) {
     else if (cli.is("--first-seed")) settings.push_back("first_seed=" + cli.value());
     else if (cli.is("--set")) settings.push_back(cli.value());
     else if (cli.is("--quick")) args.quick = true;
+    else if (cli.is("--threads")) args.threads = static_cast<int>(cli.whole(1, 16));
     else if (cli.is("--f32-copy")) args.f32_copy = cli.value();
     else cli.unknown();
   }
@@ -115,7 +120,7 @@ int main(int argc, char** argv) {
     cli.fail("--only takes coref-encoder, coref-encoder-zh, coref-decoder, word-order or translate-en-zh, got \"" +
              args.only + "\"");
   try {
-    const ae::RecipeOptions recipe{args.quick};
+    const ae::RecipeOptions recipe{.quick = args.quick, .threads = args.threads};
     const std::pair<ae::CorefReader, ae::CorefLanguage> coref_models[] = {
         {ae::CorefReader::Encoder, ae::CorefLanguage::English},
         {ae::CorefReader::Encoder, ae::CorefLanguage::Chinese},
