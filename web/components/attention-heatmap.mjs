@@ -23,7 +23,7 @@
 import { ElementBase, define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
-import { loadAttentionJson, matrixOf, normalizeAttention } from '../lib/attention-data.mjs';
+import { attentionReceiver, matrixOf } from '../lib/attention-data.mjs';
 import { adoptStyles, resolvedColour } from '../lib/resolved-colour.mjs';
 import css from './attention-heatmap.css.mjs';
 
@@ -142,7 +142,7 @@ export class AttentionHeatmap extends ElementBase {
   #highlight = null; // {row, col} set through the highlight property
   #parts = null; // static elements from #build
   #grid = null; // layout and label nodes from #render
-  #loading = 0; // generation of the src being loaded
+  #receiver = attentionReceiver({ accept: (data, norm) => this.#accept(data, norm), fail: (e) => this.#fail(e) });
   #scheme = matchMedia('(prefers-color-scheme: dark)');
   #onScheme = () => this.#recolour();
 
@@ -166,7 +166,7 @@ export class AttentionHeatmap extends ElementBase {
 
   attributeChangedCallback(name, before, after) {
     if (before === after) return;
-    if (name === 'src') this.#load(after);
+    if (name === 'src') this.#receiver.load(after, document.baseURI);
     else if (this.#norm) this.#show();
   }
 
@@ -176,14 +176,11 @@ export class AttentionHeatmap extends ElementBase {
 
   // Bad data is shown as an error in the element (and sent as ae-error), not thrown.
   set data(value) {
+    this.#receiver.set(value);
+  }
+
+  #accept(value, norm) {
     if (!this.#parts) this.#build();
-    let norm;
-    try {
-      norm = normalizeAttention(value);
-    } catch (error) {
-      this.#fail(error);
-      return;
-    }
     this.#given = value;
     this.#norm = norm;
     this.#parts.error.textContent = '';
@@ -207,17 +204,6 @@ export class AttentionHeatmap extends ElementBase {
 
   set head(value) {
     this.setAttribute('head', String(value));
-  }
-
-  async #load(url) {
-    const generation = ++this.#loading;
-    if (!url) return;
-    try {
-      const data = await loadAttentionJson(new URL(url, document.baseURI));
-      if (generation === this.#loading) this.data = data;
-    } catch (error) {
-      if (generation === this.#loading) this.#fail(error);
-    }
   }
 
   // The error in the element, the grid emptied, and ae-error.

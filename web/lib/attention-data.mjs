@@ -19,6 +19,10 @@
 //   resultOf(norm) → the run shape the store-based panels read ({tokens, keyTokens, n, layers})
 //   fromAttentionJson(object) → AttentionData, checking the file's format and version
 //   loadAttentionJson(url | object) → Promise<AttentionData>
+//   attentionReceiver({accept, fail}) → {set(data), load(url, base)}: what an element with `data` and
+//     `src` does with them — set: accept(data, normalized), or fail(error) for data that cannot be
+//     drawn (never a throw); load: the file at url (relative to base) to set, and a load started later wins over
+//     an earlier one still on its way
 // No DOM here: usable in Node (to check a file) and at import time anywhere.
 
 export const FORMAT = 'attention-explorer/attention';
@@ -216,4 +220,29 @@ export async function loadAttentionJson(source) {
     return fromAttentionJson(json);
   }
   return fromAttentionJson(source);
+}
+
+export function attentionReceiver({ accept, fail }) {
+  let latest = 0;
+  const set = (data) => {
+    let norm;
+    try {
+      norm = normalizeAttention(data);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    accept(data, norm);
+  };
+  const load = async (url, base) => {
+    const generation = ++latest;
+    if (!url) return;
+    try {
+      const data = await loadAttentionJson(new URL(url, base));
+      if (generation === latest) set(data);
+    } catch (error) {
+      if (generation === latest) fail(error);
+    }
+  };
+  return { set, load };
 }

@@ -6,7 +6,7 @@
 // Data that cannot be drawn is said in the panel (p.error, role alert, data-state="error"; the
 // rest of the panel hidden) and sent as `ae-error` {key: 'dataError', code: null, message}.
 import { createStore, initialView } from './store.mjs';
-import { loadAttentionJson, normalizeAttention, resultOf } from './attention-data.mjs';
+import { attentionReceiver, resultOf } from './attention-data.mjs';
 import { messages, format } from '../i18n.mjs';
 import { adoptStyles } from './resolved-colour.mjs';
 
@@ -22,7 +22,7 @@ export const AttentionSource = (Panel) =>
 
     #given = null;
     #error = ''; // the message shown, '' for none
-    #loading = 0;
+    #receiver = attentionReceiver({ accept: (data, norm) => this.#accept(data, norm), fail: (e) => this.#fail(e) });
 
     get data() {
       return this.#given;
@@ -35,13 +35,10 @@ export const AttentionSource = (Panel) =>
     }
 
     set data(value) {
-      let norm;
-      try {
-        norm = normalizeAttention(value);
-      } catch (error) {
-        this.#fail(error);
-        return;
-      }
+      this.#receiver.set(value);
+    }
+
+    #accept(value, norm) {
       this.#given = value;
       this.#error = '';
       // no model: nothing of the package's models is fetched for it (model '')
@@ -51,23 +48,12 @@ export const AttentionSource = (Panel) =>
 
     attributeChangedCallback(name, before, after) {
       super.attributeChangedCallback?.(name, before, after);
-      if (name === 'src' && before !== after) this.#load(after);
+      if (name === 'src' && before !== after) this.#receiver.load(after, document.baseURI);
     }
 
     connectedCallback() {
       super.connectedCallback();
       this.#showError();
-    }
-
-    async #load(url) {
-      const generation = ++this.#loading;
-      if (!url) return;
-      try {
-        const data = await loadAttentionJson(new URL(url, document.baseURI));
-        if (generation === this.#loading) this.data = data;
-      } catch (error) {
-        if (generation === this.#loading) this.#fail(error);
-      }
     }
 
     #lang() {
