@@ -242,6 +242,10 @@ test('an error hides the old heatmap, answer and token count; a good sentence br
 
 test('a skip link is the first Tab stop and leads to the model menu (item 12)', async ({ page }) => {
   await openPage(page);
+  // Once the panels have arrived (after the first draw): none of them took the focus meanwhile.
+  await page.waitForFunction(() => customElements.get('ae-lesson-path'));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
   const i18n = await page.evaluate(async () => (await import('/i18n.mjs')).messages);
   await page.keyboard.press('Tab');
   const skip = page.locator('.skip-link');

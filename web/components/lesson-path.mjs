@@ -147,10 +147,11 @@ export class LessonPath extends StoreElement {
       queueMicrotask(() => this.store.set({ step: step?.id ?? null }));
       return;
     }
-    const moved = this.#shown !== (step?.id ?? null);
+    const before = this.#shown;
+    const moved = before !== (step?.id ?? null);
     this.#shown = step?.id ?? null;
     this.#render(step);
-    if (moved) this.#arrive(step);
+    if (moved) this.#arrive(step, Boolean(before));
     this.#showFigure();
   }
 
@@ -198,7 +199,7 @@ export class LessonPath extends StoreElement {
 
   // A step opened (or the path closed): the card goes above the step's panel (below the main
   // view for the first step; a closed card stays where it is), the panel is highlighted and brought into view, the panels ask before they reveal, the progress is kept.
-  #arrive(step) {
+  #arrive(step, left) {
     for (const old of document.querySelectorAll('[data-path-highlight]')) old.removeAttribute('data-path-highlight');
     this.#observe(step);
     forcePredict(Boolean(step));
@@ -207,8 +208,10 @@ export class LessonPath extends StoreElement {
     if (place && this.nextElementSibling !== place) place.before(this);
     else if (step && !place && this.#home && this.previousSibling !== this.#home) this.#home.after(this);
     if (!step) {
-      // Left: the card stays where the reader is, closed; the keyboard goes on to Continue.
-      if (this.contains(document.activeElement) || document.activeElement === document.body)
+      // Left (a step was open): the card stays where the reader is, closed; the keyboard goes on
+      // to Continue. On the page's first draw nothing was open: the focus stays where it is (the
+      // skip link must stay the first Tab stop, however late the path arrives).
+      if (left && (this.contains(document.activeElement) || document.activeElement === document.body))
         this.#ui.begin.focus({ preventScroll: true });
       return;
     }
