@@ -12,13 +12,12 @@ import { store } from './lib/store.mjs';
 import { readUrlState, urlFor } from './lib/url-state.mjs';
 import { streamingControls } from './lib/panel-controls.mjs';
 import './components/attention-explorer.mjs';
-import './components/head-view.mjs';
 import { OWN_MODEL, UNTRAINED, taskOf } from './lib/main-view.mjs';
 import { pronounOf } from './lib/model-lesson.mjs';
 import { ownModelText } from './lib/panel-model.mjs';
 import { locale as localeOf } from './lib/panel-strings.mjs';
-// The lesson panels and the All heads grid come from ./panels.mjs, imported after the first
-// draw (loadLessonPanels).
+// The head view, the lesson panels and the All heads grid come from ./panels.mjs, imported after
+// the first draw (loadLessonPanels).
 
 const $ = (id) => document.getElementById(id);
 const explorer = $('result'); // the main view
@@ -183,6 +182,7 @@ function readLink({ withLanguage = true } = {}) {
   if (!store.get().controls) store.set({ controls: link.controls }); // panels' own, see panel-controls.mjs
   if (withLanguage && link.lang) store.set({ lang: link.lang });
   if (link.panel && $(link.panel)) store.set({ panel: link.panel });
+  linkedPanel ??= link.panel && $(link.panel) ? link.panel : '';
   if (link.step) store.set({ step: link.step }); // <ae-lesson-path> opens it
   return link;
 }
@@ -299,11 +299,14 @@ function loadLessonPanels() {
   return lessonPanels;
 }
 
-// Once the panels are there (the sections above the linked one have their height), it is shown
-// (a linked step of the path shows its own panel).
+// Once the panels are there (the sections above the linked one have their height), the panel the
+// page was opened on is shown (a linked step of the path shows its own panel) — unless the reader
+// has scrolled elsewhere meanwhile: then the panel in the store is where they read, not a link.
+let linkedPanel; // the panel of the link the page opened with ('' for none), from readLink
 function openLinkedPanel() {
   const { panel, step } = store.get();
-  if (panel && !step) requestAnimationFrame(() => $(panel)?.scrollIntoView({ block: 'start' }));
+  if (panel && panel === linkedPanel && !step)
+    requestAnimationFrame(() => $(panel)?.scrollIntoView({ block: 'start' }));
 }
 
 // --- start ---
