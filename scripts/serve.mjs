@@ -1,5 +1,6 @@
-// Minimal static file server for Attention Explorer (no dependencies).
-// Usage: node scripts/serve.mjs [rootDir=web] [port=8080]
+// Minimal static file server for Attention Explorer (Node's own modules; esbuild, when it is
+// installed, to send the page's JavaScript minified).
+// Usage: node scripts/serve.mjs [rootDir=web] [port=8080] [--no-minify]
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,6 +39,48 @@ const mimeOf = (file) => MIME_TYPES[path.extname(file).toLowerCase()] ?? 'applic
 // Model weights (application/octet-stream: .safetensors) compress too: the shipped coreference
 // models store 31-valued integers that gzip sends in about 4.5 bits each (docs/model-format.md).
 const compressible = (type) => /^(text\/|application\/(json|wasm|octet-stream)|image\/svg\+xml)/.test(type);
+
+// JavaScript and CSS sent minified: esbuild's whitespace, syntax and local names, file by file
+// (no bundling: every module keeps its URL, its imports and its exports), about half the
+// gzipped bytes of the page's scripts (docs/benchmarks.md). Each file is minified once and kept until
+// its size or mtime changes. A file esbuild cannot parse is sent as it is, so that the browser
+// names the error in the source. Without esbuild (node_modules not installed), files go as they are.
+const MINIFIABLE = /\.(m?js|css)$/i;
+let esbuild; // the module, null when it is not installed
+const minifiedCache = new Map(); // real path → {size, mtimeMs, code}
+
+async function loadEsbuild() {
+  if (esbuild === undefined) {
+    try {
+      esbuild = await import('esbuild');
+    } catch {
+      esbuild = null;
+      console.error('serve: esbuild is not installed (npm ci): JavaScript and CSS are sent as they are');
+    }
+  }
+  return esbuild;
+}
+
+// The minified text of a script or stylesheet, or null to send the file as it is.
+async function minifiedSource(handle, file, stat) {
+  const cached = minifiedCache.get(file);
+  if (cached?.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.code;
+  const build = await loadEsbuild();
+  if (!build) return null;
+  let code;
+  try {
+    const source = await handle.readFile('utf8');
+    // a module's top-level names are its own (format esm); a classic script's are globals
+    const format = /\.mjs$/i.test(file) ? 'esm' : undefined;
+    const loader = /\.css$/i.test(file) ? 'css' : 'js';
+    ({ code } = await build.transform(source, { loader, format, minify: true, legalComments: 'none' }));
+  } catch {
+    return null;
+  }
+  const bytes = Buffer.from(code);
+  minifiedCache.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, code: bytes });
+  return bytes;
+}
 
 // True if the client accepts gzip (and did not opt out with q=0).
 function acceptsGzip(header = '') {
@@ -117,7 +160,7 @@ async function openInsideRoot(realRoot, requested) {
   }
 }
 
-function handler(root, realRoot) {
+function handler(root, realRoot, minify) {
   return async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendStatus(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
@@ -140,6 +183,12 @@ function handler(root, realRoot) {
     const found = await openInsideRoot(realRoot, requested);
     if (found.status === 403) return sendStatus(res, 403, 'Forbidden');
     if (found.status) return sendStatus(res, 404, 'Not Found');
+    const body =
+      minify && MINIFIABLE.test(found.file) ? await minifiedSource(found.handle, found.file, found.stat) : null;
+    if (body) {
+      found.handle.close().catch(() => {});
+      return sendBody(req, res, found.file, body);
+    }
     serveFile(req, res, found);
   };
 }
@@ -158,24 +207,42 @@ function serveFile(req, res, { handle, file, stat: st }) {
     return res.end();
   }
 
-  const streams = [handle.createReadStream()];
+  const streams = [handle.createReadStream({ start: 0 })]; // from the start: minifiedSource may have read it
   if (gzip) streams.push(zlib.createGzip());
   pipeline(...streams, res, (e) => {
     if (e && e.code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(`serve: ${file}: ${e.message}`);
   });
 }
 
+// Sends bytes made here (a minified file), gzipped as serveFile would.
+function sendBody(req, res, file, body) {
+  const type = mimeOf(file);
+  const gzip = acceptsGzip(req.headers['accept-encoding']);
+  const data = gzip ? zlib.gzipSync(body) : body;
+  const headers = { ...COMMON_HEADERS, 'Content-Type': type, Vary: 'Accept-Encoding', 'Content-Length': data.length };
+  if (gzip) headers['Content-Encoding'] = 'gzip';
+  res.writeHead(200, headers);
+  res.end(req.method === 'HEAD' ? undefined : data);
+}
+
 /**
  * Start the server. Resolves to { server, port, url }.
  * portAttempts > 1: when the port is in use, try the following ports as well.
+ * minify: send .js, .mjs and .css files minified (see minifiedSource); the command line's default.
  */
-export async function startServer({ root = 'web', port = 8080, host = DEFAULT_HOST, portAttempts = 1 } = {}) {
+export async function startServer({
+  root = 'web',
+  port = 8080,
+  host = DEFAULT_HOST,
+  portAttempts = 1,
+  minify = false,
+} = {}) {
   const absRoot = path.resolve(root);
   if (!fs.statSync(absRoot, { throwIfNoEntry: false })?.isDirectory()) {
     throw new Error(`serve: root directory not found: ${absRoot}`);
   }
   for (let i = 0; ; i++) {
-    const server = http.createServer(handler(absRoot, fs.realpathSync(absRoot)));
+    const server = http.createServer(handler(absRoot, fs.realpathSync(absRoot), minify));
     try {
       await new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -192,7 +259,9 @@ export async function startServer({ root = 'web', port = 8080, host = DEFAULT_HO
 // Auto-start only when executed directly (not when imported by tests).
 const isMain = process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const [rootArg = 'web', portArg] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const minify = !args.includes('--no-minify');
+  const [rootArg = 'web', portArg] = args.filter((a) => a !== '--no-minify');
   const port = portArg === undefined ? 8080 : Number(portArg);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`serve: invalid port: ${portArg}`);
@@ -200,7 +269,7 @@ if (isMain) {
   }
   try {
     // An explicit port is a contract (e.g. Playwright waits on it): never move it.
-    const { url } = await startServer({ root: rootArg, port, portAttempts: portArg === undefined ? 21 : 1 });
+    const { url } = await startServer({ root: rootArg, port, portAttempts: portArg === undefined ? 21 : 1, minify });
     console.log(`Attention Explorer: ${url}`);
   } catch (e) {
     console.error(e.code === 'EADDRINUSE' ? `serve: port ${port} is already in use` : e.message);

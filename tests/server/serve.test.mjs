@@ -93,3 +93,61 @@ test('refuses ".." in any spelling, and answers 404 for missing or dangling path
   assert.equal((await get('/nothing.txt')).status, 404);
   assert.equal((await get('/dangling.txt')).status, 404);
 });
+
+// A module and a classic script, minified when the server is asked to, and what comes back
+// still runs the same (evaluated here as data: modules and a Function body).
+test('minify: scripts and stylesheets are sent minified and still behave the same; a file esbuild cannot parse goes as it is', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'serve-minify-'));
+  const moduleSource = [
+    '// a comment that goes',
+    'const longLocalName = (value) => value * 2;',
+    'export function doubled(list) {',
+    '  const resultingValues = [];',
+    '  for (const item of list) resultingValues.push(longLocalName(item));',
+    '  return resultingValues;',
+    '}',
+    '',
+  ].join('\n');
+  const classic = '// classic\nfunction pageGlobal(a) {\n  return a + 1;\n}\n';
+  fs.writeFileSync(path.join(root, 'm.mjs'), moduleSource);
+  fs.writeFileSync(path.join(root, 'c.js'), classic);
+  fs.writeFileSync(path.join(root, 'broken.mjs'), 'export const = ;\n');
+  fs.writeFileSync(path.join(root, 's.css'), '/* a note */\n.card   {\n  color : red;\n  margin: 0px 0px;\n}\n');
+  const minified = await startServer({ root, port: 0, minify: true });
+  const plain = await startServer({ root, port: 0 });
+  const fetchText = async (base, name, init) => {
+    const response = await fetch(new URL(name, base), init);
+    assert.equal(response.status, 200);
+    return { text: await response.text(), headers: response.headers };
+  };
+  try {
+    const small = await fetchText(minified.url, 'm.mjs');
+    assert.ok(small.text.length < moduleSource.length * 0.7, small.text);
+    assert.ok(!small.text.includes('longLocalName') && !small.text.includes('comment'), small.text);
+    assert.match(small.headers.get('content-type'), /^text\/javascript/);
+    const { doubled } = await import(`data:text/javascript,${encodeURIComponent(small.text)}`);
+    assert.deepEqual(doubled([1, 2, 3]), [2, 4, 6]);
+    // a classic script keeps its global names
+    const script = (await fetchText(minified.url, 'c.js')).text;
+    assert.match(script, /function pageGlobal\(/);
+    assert.equal(new Function(`${script}; return pageGlobal(1);`)(), 2);
+    // the same again (from the cache), gzipped
+    const zipped = await fetchText(minified.url, 'm.mjs', { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(zipped.headers.get('content-encoding'), 'gzip');
+    assert.equal(zipped.text, small.text);
+    assert.equal((await fetchText(minified.url, 'broken.mjs')).text, 'export const = ;\n');
+    const css = await fetchText(minified.url, 's.css');
+    assert.equal(css.text.trim(), '.card{color:red;margin:0}');
+    assert.match(css.headers.get('content-type'), /^text\/css/);
+    assert.equal((await fetchText(plain.url, 'm.mjs')).text, moduleSource);
+    // a changed file is minified again
+    fs.writeFileSync(path.join(root, 'm.mjs'), moduleSource.replace('* 2', '* 3') + '\n');
+    const again = (await fetchText(minified.url, 'm.mjs')).text;
+    const { doubled: tripled } = await import(`data:text/javascript,${encodeURIComponent(again)}`);
+    assert.deepEqual(tripled([1, 2]), [3, 6]);
+  } finally {
+    minified.server.close();
+    plain.server.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
