@@ -1,8 +1,10 @@
-// The lesson panels below the opening view, and the extras of the opening panels (export
-// buttons, the tired|wide pair, the All heads grid — below the fold, it draws the stored run
-// when it arrives). app.mjs imports this module once the first attention is drawn, so that
-// first view needs only the heatmap and head view: a smaller initial transfer and an earlier
-// first render (see docs/benchmarks.md, "page").
+// The lesson panels below the opening view, and the opening panels under the heatmap (the head
+// view, its export buttons, the tired|wide pair, the All heads grid — each draws the stored run
+// when it arrives). app.mjs imports this module once the first attention is drawn, so that the
+// first view needs only the heatmap: a smaller initial transfer and an earlier first render
+// (docs/benchmarks.md, "page"). The head view sits below the heatmap, so drawing it later moves
+// nothing on screen above it (CLS, tests/e2e/loading-progress.spec.mjs).
+import './components/head-view.mjs';
 import './components/head-grid.mjs';
 import './components/flip-pair.mjs';
 import './components/export-buttons.mjs';

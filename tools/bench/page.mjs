@@ -35,10 +35,12 @@ const started = performance.now();
 const log = (...m) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s]`, ...m);
 const machine = describeMachine();
 
-const TARGETS = { firstRenderMs: 1000, transferKB: 500, interactionMs: 16 };
+// transferKB: issue 32's 420 KiB (430.08 KB; issue 9 had asked for 500 KB).
+const TARGETS = { firstRenderMs: 1000, transferKB: (420 * 1024) / 1000, interactionMs: 16 };
 const LESSON = PAIR.tired;
 
-const { server, url } = await startServer({ root: path.join(root, 'web'), port: 0 });
+// minify: as `npm start` serves the page (scripts/serve.mjs)
+const { server, url } = await startServer({ root: path.join(root, 'web'), port: 0, minify: true });
 const browser = await chromium.launch(CHROMIUM);
 const chromiumVersion = browser.version();
 
@@ -123,6 +125,9 @@ for (let i = 0; i < runs; i++) loads.push(await loadOnce());
 const firstRender = loads.map((l) => l.painted);
 const files = loads[loads.length - 1].files;
 const transfer = files.reduce((s, f) => s + f.encoded, 0);
+// Each file of the first render on stderr, largest first: which bytes moved between two runs.
+for (const f of [...files].sort((a, b) => b.encoded - a.encoded))
+  log(`  ${(f.encoded / 1000).toFixed(1).padStart(6)} KB  ${f.url}`);
 const rawTotal = files.reduce((s, f) => s + f.raw, 0);
 const byKind = {};
 for (const f of files) {
@@ -369,7 +374,7 @@ say(
         'initial transfer (gzipped)',
         `${kb(transfer)} KB`,
         `${kb(rawTotal)} KB uncompressed`,
-        `≤ ${TARGETS.transferKB} KB`,
+        `≤ ${kb(TARGETS.transferKB * 1000)} KB (420 KiB)`,
         mark(transfer / 1000 <= TARGETS.transferKB),
       ],
     ],
