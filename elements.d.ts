@@ -5,6 +5,12 @@ import type { EngineErrorCode, ModelConfig, Prediction, RandomModel, Store, Trai
 /** A lesson panel: follows the page's store, or its own (`element.store = createStore({...})`). */
 export interface PanelElement extends HTMLElement {
   store: Store;
+  /**
+   * The `models-base` attribute: the models/ directory this panel loads from, read when it loads
+   * (null: that of the element whose store it follows, else the page's). A base that is no URL
+   * is this panel's load error.
+   */
+  modelsBase: string | null;
 }
 
 /**

@@ -7,8 +7,8 @@ export { addLocalModel, getEngine, getModelIndex, getTrainedModel, setModelsBase
 /** Models the page carries instead of fetching ({name: files}); getModelIndex lists them. */
 export declare function setBundledModels(files: Record<string, ModelFiles>): void;
 
-/** The encoder–decoder pair models/<name>/ (full module), once per name. */
-export declare function getTranslationModel(name?: string): Promise<TranslationModel>;
+/** The encoder–decoder pair models/<name>/ (full module), once per name and models/ directory (`base`: the page's by default). */
+export declare function getTranslationModel(name?: string, base?: string | URL | null): Promise<TranslationModel>;
 
 /** The models added with addLocalModel so far. */
 export declare function getLocalModels(): Array<{ name: string; label: string }>;

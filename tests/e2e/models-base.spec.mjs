@@ -39,3 +39,35 @@ test("a bad models-base is that element's error; the other element's loads are u
   await expect(bad.locator('[part="answer"]')).toContainText('animal');
   await expect(bad.locator('[part="error"]')).toBeHidden();
 });
+
+// The same for lesson panels on their own (no <attention-explorer>): a panel's models-base is its
+// own; a bad one — no URL, or a directory without the model — is that panel's load error, and the
+// panel beside it, on the page's base, loads. Fails if the panels load from the page's base only.
+test("a lesson panel's own models-base: a bad one is its error only", async ({ page }) => {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>panel bases</title><link rel="icon" href="data:,">
+    <script type="module" src="/components/causal-mask.mjs"></script></head><body>
+    <ae-causal-mask id="no-url" models-base="http://[::1"></ae-causal-mask>
+    <ae-causal-mask id="missing" models-base="/no-such-models/"></ae-causal-mask>
+    <ae-causal-mask id="own" models-base="/models/"></ae-causal-mask>
+    <ae-causal-mask id="page"></ae-causal-mask></body></html>`;
+  await page.route('**/panel-bases-test.html', (route) =>
+    route.fulfill({ contentType: 'text/html', body: html, headers: { 'Content-Security-Policy': CSP } }),
+  );
+  const requests = [];
+  page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  await page.goto('/panel-bases-test.html');
+  for (const id of ['no-url', 'missing', 'own', 'page']) await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await expect(page.locator('#own')).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('#page')).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('#no-url')).toHaveAttribute('data-state', 'error');
+  await expect(page.locator('#no-url').locator('.error').first()).toContainText('models-base: url must be a URL');
+  await expect(page.locator('#missing')).toHaveAttribute('data-state', 'error');
+  await expect(page.locator('#missing').locator('.error').first()).toContainText('could not be loaded');
+  expect(requests.some((p) => p.startsWith('/no-such-models/coref-decoder/'))).toBe(true);
+  // The bad one, given a good base, loads on its next try (the panel retries when asked again).
+  await page.locator('#missing').evaluate((e) => {
+    e.modelsBase = '/models/';
+    return e.load();
+  });
+  await expect(page.locator('#missing')).toHaveAttribute('data-state', 'ready');
+});

@@ -27,7 +27,6 @@
 // causal.head — 1-based — and of the sliding-window part causal.adjective and causal.window;
 // defaults are left out).
 import { define } from '../lib/define.mjs';
-import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { headControl, sentenceControl } from '../lib/panel-controls.mjs';
@@ -237,7 +236,7 @@ export class CausalMask extends LessonPanel {
       this.#error = null;
       this.#render();
       this.#modelName = panelModelName(this.store, MODEL);
-      const loading = (this.#loading = getTrainedModel(this.#modelName)
+      const loading = (this.#loading = this.trainedModel(this.#modelName)
         .then((model) => {
           if (loading !== this.#loading) return; // the page's model changed meanwhile
           this.#model = model;
@@ -260,7 +259,7 @@ export class CausalMask extends LessonPanel {
     if (!w.loading) {
       w.error = null;
       this.#renderWindow();
-      w.loading = getTrainedModel(WINDOW_MODEL)
+      w.loading = this.trainedModel(WINDOW_MODEL)
         .then((model) => {
           w.model = model;
           this.#renderWindow();

@@ -19,7 +19,7 @@
 // Reads the shared store: lang, and model: while a model opened from disk is the page's model,
 // the head is as wide as one of its heads (its config's headDim), and the panel says so.
 import { define } from '../lib/define.mjs';
-import { getEngine, getTrainedModel } from '../lib/context.mjs';
+import { getEngine } from '../lib/context.mjs';
 import { OWN_MODEL, showsOwnModel } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import strings from '../strings/cost.mjs';
@@ -217,7 +217,7 @@ export class Cost extends LessonPanel {
   // The head width to time: the page's opened model's, else the lesson's D = 64.
   async #headDim() {
     if (!showsOwnModel(this.store)) return D;
-    return (await getTrainedModel(OWN_MODEL)).config.headDim;
+    return (await this.trainedModel(OWN_MODEL)).config.headDim;
   }
 
   async measure() {

@@ -8,7 +8,7 @@
 // number. No math in JS. The model is fetched when the panel first comes near the viewport
 // or is first used. Reads the shared store: lang.
 import { define } from '../lib/define.mjs';
-import { getEngine, getTrainedModel, getTranslationModel } from '../lib/context.mjs';
+import { getEngine } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { headControl } from '../lib/panel-controls.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
@@ -119,7 +119,7 @@ export class CrossAttention extends LessonPanel {
       this.#errors = [];
       this.#hard = false;
       this.#render();
-      this.#loading = Promise.all([getEngine(), getTrainedModel(MODEL)])
+      this.#loading = Promise.all([getEngine(), this.trainedModel(MODEL)])
         .then(([engine, model]) => {
           this.#engine = engine;
           this.#model = model;
@@ -166,7 +166,7 @@ export class CrossAttention extends LessonPanel {
     if (this.#translating) return;
     this.#translating = true;
     this.#render();
-    getTranslationModel()
+    this.translationModel()
       .then((t) => {
         this.#translator = t;
         this.#translate();

@@ -17,7 +17,6 @@
 // The link keeps the sentence (explanation.s, ≤ 200 characters) and the heads switched off
 // (explanation.ablate=2.3,3.1: layer.head, 1-based); see panel-controls.mjs.
 import { define } from '../lib/define.mjs';
-import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { sentenceControl } from '../lib/panel-controls.mjs';
@@ -193,7 +192,7 @@ export class Explanation extends LessonPanel {
   load() {
     if (!this.#loading) {
       this.#modelName = this.dataset.model = panelModelName(this.store, MODEL);
-      const loading = (this.#loading = getTrainedModel(this.#modelName).then(
+      const loading = (this.#loading = this.trainedModel(this.#modelName).then(
         (model) => {
           if (loading !== this.#loading) return model; // the page's model changed meanwhile
           this.#model = model;

@@ -3,13 +3,12 @@
 // the flip of "it"'s strongest line (animal ↔ street) is seen at a glance. Shown (behind a
 // toggle) when the page runs a trained model on a sentence of the tired/wide pattern. Both
 // sentences are run with TrainedModel.analyzePacked (same causal/scale switches as the page) on the
-// page's shared copy of the model (getTrainedModel(store.model)); nothing is computed here.
+// page's shared copy of the model (this.trainedModel(store.model)); nothing is computed here.
 // Reads the shared store: model, sentence, layer, head, token, causal, scale, lang; choosing
 // a word in either view selects it in both (store.set({token})).
 // exportSvg(): both views in one standalone SVG.
 // Attribute link-name="pair": whether the pair is open is kept in the link (?pair.open=1).
 import { define } from '../lib/define.mjs';
-import { getTrainedModel } from '../lib/context.mjs';
 import { readControl, writeControl } from '../lib/panel-controls.mjs';
 import { createStore } from '../lib/store.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
@@ -108,7 +107,7 @@ export class FlipPair extends LessonPanel {
       this.setState('loading');
       let results;
       try {
-        const model = await getTrainedModel(s.model, null, s.modelsBase); // the main view's models-base, if it has one
+        const model = await this.trainedModel(s.model); // this panel's models-base, else the main view's
         if (generation !== this.#generation) return;
         results = SIDES.map((side) =>
           model.analyzePacked(pair[side], { causal: s.causal, scale: s.scale, topK: TOP_K }),

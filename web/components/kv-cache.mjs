@@ -16,7 +16,6 @@
 // (kvcache.layer, kvcache.head, 1-based; left out while it is the default head), not the
 // generation's progress; see panel-controls.mjs.
 import { define } from '../lib/define.mjs';
-import { getTrainedModel } from '../lib/context.mjs';
 import { modelNote, modelOutdated, panelModelName } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { headControl } from '../lib/panel-controls.mjs';
@@ -240,7 +239,7 @@ export class KvCache extends LessonPanel {
       this.setState('loading');
       this.#render();
       this.#modelName = panelModelName(this.store, MODEL);
-      this.#loading = getTrainedModel(this.#modelName);
+      this.#loading = this.trainedModel(this.#modelName);
     }
     const loading = this.#loading;
     try {

@@ -14,7 +14,6 @@
 // Shown numbers are mirrored in data-* attributes (exact String(value)) for the tests.
 import { define } from '../lib/define.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
-import { getTrainedModel } from '../lib/context.mjs';
 import { runLayerControl, runWordControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/layer.mjs';
 import { fixed, maxAbsOf, vectorStrip } from './qkv-steps.mjs';
@@ -112,7 +111,7 @@ export class LayerPanel extends LessonPanel {
     this.#normModel = model;
     this.#norm = 'pre';
     if (!model || model === 'untrained') return;
-    getTrainedModel(model, null, this.store.get().modelsBase).then(
+    this.trainedModel(model).then(
       (m) => {
         if (this.#normModel !== model || m.config.norm === this.#norm) return;
         this.#norm = m.config.norm === 'post' ? 'post' : 'pre';

@@ -15,7 +15,7 @@
 // (≤ 200 characters), positions.enc (none|sinusoidal|learned|rope), positions.layer and
 // positions.head (1-based), positions.show (scores|weights); a control at its default is left out.
 import { define } from '../lib/define.mjs';
-import { getEngine, getTrainedModel } from '../lib/context.mjs';
+import { getEngine } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { headControl } from '../lib/panel-controls.mjs';
 import { percent2 } from '../lib/panel-strings.mjs';
@@ -226,7 +226,7 @@ export class Positions extends LessonPanel {
     if (!this.#loading) {
       this.#loadError = null;
       this.#render();
-      this.#loading = Promise.all([getEngine(), ...ENCODINGS.map((e) => getTrainedModel(modelName(e)))])
+      this.#loading = Promise.all([getEngine(), ...ENCODINGS.map((e) => this.trainedModel(modelName(e)))])
         .then(([engine, ...models]) => {
           this.#engine = engine;
           this.#models = Object.fromEntries(ENCODINGS.map((e, i) => [e, models[i]]));

@@ -21,7 +21,6 @@ import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { text } from '../lib/panel-strings.mjs';
 import strings from '../strings/qkv-steps.mjs';
 import { runWordControl } from '../lib/panel-controls.mjs';
-import { getTrainedModel } from '../lib/context.mjs';
 import { dataTable, el, focusRow, rowKey, weightBar } from '../lib/dom.mjs';
 import css from './qkv-steps.css.mjs';
 import stripCss from './vector-strip.css.mjs';
@@ -246,7 +245,7 @@ export class QkvSteps extends LessonPanel {
     this.#norm = 'pre';
     this.#trainedPositional = '';
     if (!model || model === 'untrained') return;
-    getTrainedModel(model, null, this.store.get().modelsBase).then(
+    this.trainedModel(model).then(
       (m) => {
         if (this.#normModel !== model) return;
         if (m.config.norm === this.#norm && m.config.positional === this.#trainedPositional) return;

@@ -12,7 +12,7 @@
 // ready | error in data-state. The model is fetched when the
 // panel first comes near the viewport or is first used. Reads the shared store: lang.
 import { define } from '../lib/define.mjs';
-import { getEngine, getTrainedModel } from '../lib/context.mjs';
+import { getEngine } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { percent } from '../lib/panel-strings.mjs';
@@ -382,7 +382,7 @@ export class Scaling extends LessonPanel {
   load() {
     if (this.#loading) return this.#loading;
     this.#parts.modelStatus.textContent = this.t('loading');
-    this.#loading = getTrainedModel(MODEL).then(
+    this.#loading = this.trainedModel(MODEL).then(
       (model) => {
         this.#model = model;
         this.#modelError = null;

@@ -9,7 +9,6 @@
 // a link that sets one of the panel's controls (tests/e2e/lazy-module.spec.mjs). Reads the
 // shared store: lang.
 import { define } from '../lib/define.mjs';
-import { getTranslationModel } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import { headControl } from '../lib/panel-controls.mjs';
 import strings from '../strings/translation.mjs';
@@ -148,7 +147,7 @@ export class Translation extends LessonPanel {
     clearTimeout(this.#soon);
     if (this.#loading) return this.#loading;
     this.#error = null;
-    this.#loading = getTranslationModel()
+    this.#loading = this.translationModel()
       .then((model) => {
         this.#model = model;
         this.#translate();

@@ -93,15 +93,17 @@ export function getTrainedModel(name, onProgress = null, base = null) {
 }
 
 // The encoder–decoder pair web/models/<name>/ (Engine.openTranslationModel: on the full module,
-// loaded on first use), once per name.
+// loaded on first use), once per name and models/ directory (`base`, as for getTrainedModel).
 const translationModels = new Map();
-export function getTranslationModel(name = 'translate-en-zh') {
-  if (!translationModels.has(name)) {
-    const loading = getEngine().then((e) => e.openTranslationModel(new URL(`${name}/`, baseOfModels())));
-    loading.catch(() => translationModels.delete(name));
-    translationModels.set(name, loading);
+export function getTranslationModel(name = 'translate-en-zh', base = null) {
+  const url = new URL(`${name}/`, baseOfModels(base ? new URL(base) : null));
+  const key = base ? url.href : name;
+  if (!translationModels.has(key)) {
+    const loading = getEngine().then((e) => e.openTranslationModel(url));
+    loading.catch(() => translationModels.delete(key));
+    translationModels.set(key, loading);
   }
-  return translationModels.get(name);
+  return translationModels.get(key);
 }
 
 const progressListeners = new Map(); // name → Set of onProgress while the model downloads

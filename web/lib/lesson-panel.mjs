@@ -11,6 +11,11 @@
 //                           first storeChanged(true)); draws in storeChanged()
 //   load()                  if the panel has one (fetching its model): called when the panel comes
 //                           near the window or takes the keyboard focus, whichever is first
+//   trainedModel(name)      a trained model (translationModel(name): an encoder–decoder pair)
+//                           from this panel's models/ directory: its own models-base attribute,
+//                           else that of the <attention-explorer> whose store it follows, else
+//                           the page's (context.mjs); a models-base that is no URL rejects, so
+//                           the panel shows it as its load error
 //   newId(prefix)           element ids unique on the page (`${prefix}-0`, `${prefix}-1`, …)
 //   frame(cls, lines)       what every build() starts with: {id, root, title, intro}, and the
 //                           declared controls and guidance under the intro, then the lines that
@@ -55,6 +60,7 @@
 // The panel reads value(name) / values() and sets setValues({name: value}); a change, whether
 // the reader's, Back/Forward's, Show me's or Reset's, reaches it as controlsChanged(names).
 import { StoreElement } from './store-element.mjs';
+import { getTrainedModel, getTranslationModel, modelsBaseURL } from './context.mjs';
 import { el } from './dom.mjs';
 import { labelHostBy } from './panel-styles.mjs';
 import { locale, text } from './panel-strings.mjs';
@@ -112,6 +118,34 @@ export class LessonPanel extends StoreElement {
   }
 
   build() {}
+
+  // The models/ directory this panel loads from, read when it loads (see the header).
+  get modelsBase() {
+    return this.getAttribute('models-base');
+  }
+
+  set modelsBase(url) {
+    if (url === null) this.removeAttribute('models-base');
+    else this.setAttribute('models-base', String(url));
+  }
+
+  trainedModel(name, onProgress = null) {
+    return this.#fromBase((base) => getTrainedModel(name, onProgress, base));
+  }
+
+  // The encoder–decoder pair `name`, from the same directory.
+  translationModel(name) {
+    return this.#fromBase((base) => getTranslationModel(name, base));
+  }
+
+  #fromBase(load) {
+    try {
+      const own = this.modelsBase;
+      return load(own !== null ? modelsBaseURL(own) : this.store.get().modelsBase);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
 
   t(key, params) {
     return text(this.constructor.strings, this.store.get().lang, key, params);
