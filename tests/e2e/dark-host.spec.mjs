@@ -84,4 +84,56 @@ for (const [host, system] of [
     });
     expect(contrast).toBeGreaterThanOrEqual(4.5);
   });
+
+  // The exports (export.mjs): colours resolved to the host's scheme, as #rrggbb — a panel's
+  // light-dark()/var() copied into the file left a dark host's SVG without a background colour.
+  test(`a ${host} host (system ${system}): the exported SVGs are ${host}`, async ({ page }) => {
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>
+      <meta name="color-scheme" content="${host}"><link rel="icon" href="data:,">
+      <script type="module" src="/components/attention-explorer.mjs"></script>
+      <script type="module" src="/components/head-view.mjs"></script>
+      <script type="module" src="/components/head-grid.mjs"></script></head>
+      <body><attention-explorer model="coref-encoder"><ae-head-view></ae-head-view><ae-head-grid></ae-head-grid>
+      </attention-explorer></body></html>`;
+    await page.route('**/export-host-test.html', (route) =>
+      route.fulfill({ contentType: 'text/html', body: html, headers: { 'Content-Security-Policy': CSP } }),
+    );
+    await page.emulateMedia({ colorScheme: system });
+    await page.goto('/export-host-test.html');
+    await expect(page.locator('attention-explorer [part="answer"]')).toContainText('animal');
+    await expect(page.locator('ae-head-view line').first()).toBeAttached();
+    await expect(page.locator('ae-head-grid button.ae-hg-thumb')).not.toHaveCount(0);
+    const files = await page.evaluate(async () => {
+      const { svgOf } = await import('/lib/export.mjs');
+      const views = [
+        document.querySelector('ae-head-view'),
+        document.querySelector('ae-head-grid'),
+        document.querySelector('attention-explorer').heatmap,
+      ];
+      return views.map((view) => {
+        const svg = svgOf(view);
+        const fills = (selector) => [...svg.querySelectorAll(selector)].map((n) => n.getAttribute('fill'));
+        return {
+          view: view.localName,
+          background: svg.querySelector('[data-export="background"]').getAttribute('fill'),
+          text: fills('text').filter(Boolean),
+          unresolved: [...svg.querySelectorAll('*')].flatMap((n) =>
+            [...n.attributes].filter((a) => /light-dark\(|var\(/.test(a.value)).map((a) => `${n.localName} ${a.name}`),
+          ),
+        };
+      });
+    });
+    const hexLuminance = (h) => luminance(`rgb(${[1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)).join(', ')})`);
+    for (const file of files) {
+      expect(file.unresolved, file.view).toEqual([]);
+      expect(file.background, file.view).toMatch(/^#[0-9a-f]{6}$/);
+      expect(file.text.length, file.view).toBeGreaterThan(0);
+      const back = hexLuminance(file.background);
+      // the median text: labels and captions (the numbers on the heatmap's cells contrast with their cell)
+      const text = file.text.map((fill) => (fill.startsWith('#') ? hexLuminance(fill) : luminance(fill))).sort();
+      const median = text[Math.floor(text.length / 2)];
+      if (host === 'dark') expect([back < 0.2, median > 0.6], file.view).toEqual([true, true]);
+      else expect([back > 0.8, median < 0.4], file.view).toEqual([true, true]);
+    }
+  });
 }

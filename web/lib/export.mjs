@@ -9,6 +9,7 @@
 // URL. Styles are copied as presentation attributes, never as style="…" (style-src 'self').
 
 import { svgNode } from './dom.mjs';
+import { resolvedColour } from './resolved-colour.mjs';
 
 export { svgNode }; // the builder of the SVGs below, also used by the panels
 
@@ -76,21 +77,32 @@ function copyTree(node) {
   return copy;
 }
 
-// The page's colours as the element sees them (light or dark), with fallbacks for a bare page.
+// The page's colours as the element sees them (light or dark), as #rrggbb, with fallbacks for a
+// bare page. Read through a hidden probe inside the element: a panel's custom properties hold
+// light-dark(…) and var(…) (panel-styles.mjs), which a standalone SVG cannot resolve — copied
+// as they are, a dark host's export had no background colour and black text.
 export function pageColours(element) {
-  const style = getComputedStyle(element);
-  const v = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
-  return {
-    surface: v('--surface', '#ffffff'),
-    text: v('--text', '#1a1d23'),
-    muted: v('--muted', '#525a67'),
-    border: v('--border-strong', '#8d96a3'),
-    accent: v('--accent', '#1d5fa8'),
-    marker: v('--marker', '#d9480f'),
-    heatLow: v('--ae-heat-0', '') || v('--surface', '#ffffff'),
-    heatHigh: v('--ae-heat-2', '#0b2a5b'),
-    font: style.fontFamily || 'sans-serif',
-  };
+  const probe = document.createElement('span');
+  probe.hidden = true;
+  // inside the panel's shadow root, or beside a live <svg> (an HTML probe inside SVG has no style)
+  (element.shadowRoot ?? (element instanceof SVGElement ? element.parentNode : element)).append(probe);
+  try {
+    const colour = (css, fallback) => resolvedColour(probe, css) ?? fallback;
+    const surface = colour('var(--surface, #ffffff)', '#ffffff');
+    return {
+      surface,
+      text: colour('var(--text, #1a1d23)', '#1a1d23'),
+      muted: colour('var(--muted, #525a67)', '#525a67'),
+      border: colour('var(--border-strong, #8d96a3)', '#8d96a3'),
+      accent: colour('var(--accent, #1d5fa8)', '#1d5fa8'),
+      marker: colour('var(--marker, #d9480f)', '#d9480f'),
+      heatLow: colour(`var(--ae-heat-0, ${surface})`, surface),
+      heatHigh: colour('var(--ae-heat-2, #0b2a5b)', '#0b2a5b'),
+      font: getComputedStyle(element).fontFamily || 'sans-serif',
+    };
+  } finally {
+    probe.remove();
+  }
 }
 
 function addBackground(svg, colour) {
