@@ -64,6 +64,7 @@ export class AttentionPattern extends AttentionSource(LessonPanel) {
   }
 
   storeChanged() {
+    if (!this.store.get().result) this.awaitRun(); // alone on a page: the lesson's run
     this.#draw();
   }
 

@@ -87,6 +87,7 @@ export class FlipPair extends LessonPanel {
     const { toggle, body, howTo } = this.#parts;
     const pair = FlipPair.pair(s.sentence);
     const usable = Boolean(pair && s.model && s.model !== UNTRAINED && s.result);
+    if (!s.result) this.awaitRun(); // alone on a page: the lesson's run
     this.hidden = !usable;
     this.setState(usable ? (this.#open ? (this.state ?? 'loading') : 'closed') : 'hidden');
     if (relabel) {

@@ -44,6 +44,7 @@ export class HeadGrid extends AttentionSource(LessonPanel) {
   }
 
   storeChanged(full) {
+    if (!this.store.get().result) this.awaitRun(); // alone on a page: the lesson's run
     this.#draw(full);
     this.#markNamed();
   }

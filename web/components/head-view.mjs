@@ -43,6 +43,7 @@ export class HeadView extends AttentionSource(LessonPanel) {
   #overlayShape = ''; // tokens and head count of the overlay lines
 
   storeChanged(full) {
+    if (!this.store.get().result) this.awaitRun(); // alone on a page: the lesson's run
     this.#draw(full);
   }
 

@@ -38,6 +38,11 @@ export const AttentionSource = (Panel) =>
       this.#receiver.set(value);
     }
 
+    // Alone on a page the panel shows the lesson's run (lesson-panel.mjs), unless it has data of its own.
+    awaitRun(waiting) {
+      if (!this.ownData) super.awaitRun(waiting);
+    }
+
     #accept(value, norm) {
       this.#given = value;
       this.#error = '';

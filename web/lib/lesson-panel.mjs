@@ -29,6 +29,7 @@
 //                           data-* attribute for tests and styles: data-state, or data-status
 //                           where static stateAttribute = 'status'
 //   showWhenReady(ready, {waiting, body})   a panel drawn from the run: waiting until it is there
+//                           (awaitRun(): alone on a page, the lesson's run is made for it)
 //   addGuidance(after)      Show me, Reset and the Predict-then-reveal question, after the element
 //                           `after` (frame() adds it for a declared panel); see the guidance section
 //
@@ -61,6 +62,7 @@
 // the reader's, Back/Forward's, Show me's or Reset's, reaches it as controlsChanged(names).
 import { StoreElement } from './store-element.mjs';
 import { getTrainedModel, getTranslationModel, modelsBaseURL } from './context.mjs';
+import { errorText } from './error-text.mjs';
 import { el } from './dom.mjs';
 import { labelHostBy } from './panel-styles.mjs';
 import { locale, text } from './panel-strings.mjs';
@@ -96,6 +98,7 @@ export class LessonPanel extends StoreElement {
   #loadWired = false;
   #guide = null; // the guidance bar's parts, once addGuidance() has run
   #guesses = new Map(); // question key → the reader's guess
+  #runAsked = false; // awaitRun() has asked for the lesson's run (and it has not failed)
   #texts = []; // [element, string key, attribute] of text() and labelled(): set again when the language changes
 
   connectedCallback() {
@@ -206,7 +209,25 @@ export class LessonPanel extends StoreElement {
     waiting.hidden = ready;
     body.hidden = !ready;
     this.setState(ready ? 'ready' : 'loading');
+    if (!ready) this.awaitRun(waiting);
     return ready;
+  }
+
+  // A panel drawn from the main view's run calls this while there is none: on a page without
+  // <attention-explorer>, the lesson's run is made for it (./lesson-run.mjs). If that fails,
+  // `waiting` (the line shown meanwhile) says why, and the next call tries again.
+  awaitRun(waiting = null) {
+    if (this.#runAsked || !globalThis.document || document.querySelector('attention-explorer')) return;
+    this.#runAsked = true;
+    import('./lesson-run.mjs')
+      .then(({ runLessonIfAlone }) => runLessonIfAlone(this))
+      .catch((error) => {
+        this.#runAsked = false;
+        if (!waiting || this.store.get().result) return;
+        const lang = this.store.get().lang;
+        waiting.textContent = guidanceText(lang, 'lessonRunError', { message: errorText(error, lang) });
+        this.setState('error');
+      });
   }
 
   // The texts of text() in the page's language (./store-element.mjs calls it before a full redraw).

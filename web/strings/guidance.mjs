@@ -1,7 +1,9 @@
 // Strings of the lesson panels' guidance (web/lib/guidance.mjs, the LessonPanel base): Show me,
-// Reset, and the page-wide "Predict, then reveal" switch with each panel's question frame.
+// Reset, and the page-wide "Predict, then reveal" switch with each panel's question frame;
+// lessonRunError: a panel alone on a page whose lesson run could not be made (lesson-run.mjs).
 export default {
   en: {
+    lessonRunError: 'This panel shows the lesson sentence run by a trained model, which could not be loaded: {message}',
     showMe: 'Show me',
     showMeLabel: 'Show me: set the view to where this panel’s point shows',
     reset: 'Back to defaults',
@@ -13,6 +15,7 @@ export default {
     verdictWrong: 'The model: {answer}. Your guess was {guess}: it did not agree.',
   },
   zh: {
+    lessonRunError: '这个面板显示训练好的模型对课文句子的运行结果，但模型无法加载：{message}',
     showMe: '演示给我看',
     showMeLabel: '演示给我看：把视图调到能看出本面板要点的地方',
     reset: '恢复默认',
