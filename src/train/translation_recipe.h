@@ -20,7 +20,7 @@ inline constexpr char kTranslationModelName[] = "translate-en-zh";
 
 struct TranslationSettings {
   int d_model = 64, n_heads = 4, encoder_layers = 2, decoder_layers = 2, max_len = 48;
-  int steps = 5000, batch = 32, seed = 1;
+  int steps = 10000, batch = 32, seed = 1;
   float learning_rate = 3e-3f, weight_decay = 0.01f;
   int max_output = 40;  // greedy decoding stops after this many words
   // One key=value (seed, steps, batch, learning_rate, weight_decay), for experiments: train
