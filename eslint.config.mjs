@@ -29,7 +29,7 @@ export default [
   { files: ['web/**/*.mjs'], languageOptions: { globals: { ...globals.browser } } },
   // The page's file:// notice is a classic script (modules do not run from file://).
   { files: ['web/**/*.js'], languageOptions: { sourceType: 'script', globals: { ...globals.browser } } },
-  { files: ['web/lib/engine.mjs', 'web/lib/context.mjs'], languageOptions: { globals: { ...globals.node } } },
+  { files: ['web/lib/wasm-module.mjs', 'web/lib/context.mjs'], languageOptions: { globals: { ...globals.node } } },
   // Tools, scripts and tests run in Node; end-to-end tests also pass functions to the page.
   {
     files: ['tools/**/*.mjs', 'scripts/**/*.mjs', 'tests/**/*.mjs', '*.mjs'],

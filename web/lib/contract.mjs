@@ -69,6 +69,11 @@ export function refuse(call, option, expected, got) {
   });
 }
 
+// The 'deleted' EngineError of a model, workspace, bench or session used after delete().
+export function deleted(call, what) {
+  return new EngineError(`${call}: this ${what} was deleted`, 'deleted', { call });
+}
+
 // --- readers: (call, option, value) → the checked value --------------------------------------
 
 export const boolean = () => (call, option, v) =>
@@ -210,6 +215,21 @@ export const runOptions = {
   scale: boolean(),
   scoreMultiplier: finite(-MAX_SCORE_MULTIPLIER, MAX_SCORE_MULTIPLIER),
 };
+
+const SEED_MAX = Number.MAX_SAFE_INTEGER; // seeds cross as doubles: whole and exact below 2^53
+export const seed = integer(0, SEED_MAX);
+
+// {config, weights, vocab} of a trained model: two texts and a Uint8Array.
+export function modelFiles(call, files) {
+  const bytes = (c, option, v) =>
+    v instanceof Uint8Array ? v : refuse(c, option, 'a Uint8Array (model.safetensors)', v);
+  const [config, weights, vocab] = args(call, [files.config, files.weights, files.vocab], {
+    config: text(),
+    weights: bytes,
+    vocab: text(),
+  });
+  return { config, weights, vocab };
+}
 
 // {causal, window, scale, scoreMultiplier, knockout, ablate, topK} of TrainedModel.analyze,
 // bounded by the model's config.
