@@ -25,6 +25,7 @@ import { format, messages } from '../i18n.mjs';
 import { el, svgNode } from '../lib/dom.mjs';
 import { attentionReceiver, matrixOf } from '../lib/attention-data.mjs';
 import { adoptStyles, resolvedColour } from '../lib/resolved-colour.mjs';
+import { DEFAULT_STOPS, rampIndex, rampOf } from '../lib/heat-ramp.mjs';
 import css from './attention-heatmap.css.mjs';
 
 const FONT = 13; // label size in viewBox units (= px at natural size)
@@ -34,79 +35,8 @@ const VALUES_CELL = 40,
 const VALUES_MIN_SCALE = 0.72,
   PLAIN_MIN_SCALE = 0.4; // smallest scales at which text stays legible
 const TITLES_MAX_N = 32; // above this, one shared <title> follows the pointer: halves the DOM
-const DEFAULT_STOPS = ['#ffffff', '#4a90c8', '#0b2a5b']; // style.css sets --ae-heat-0..2
 
 const clamp = (v, max) => Math.min(max, Math.max(0, v));
-
-// --- colour ramp, interpolated in OKLab so equal steps in weight look like equal steps ---
-
-const toLinear = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-const toGamma = (c) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
-const mix = (m, v) => m.map((row) => row[0] * v[0] + row[1] * v[1] + row[2] * v[2]);
-// Matrices from Björn Ottosson's OKLab definition.
-const RGB_LMS = [
-  [0.4122214708, 0.5363325363, 0.0514459929],
-  [0.2119034982, 0.6806995451, 0.1073969566],
-  [0.0883024619, 0.2817188376, 0.6299787005],
-];
-const LMS_LAB = [
-  [0.2104542553, 0.793617785, -0.0040720468],
-  [1.9779984951, -2.428592205, 0.4505937099],
-  [0.0259040371, 0.7827717662, -0.808675766],
-];
-const LAB_LMS = [
-  [1, 0.3963377774, 0.2158037573],
-  [1, -0.1055613458, -0.0638541728],
-  [1, -0.0894841775, -1.291485548],
-];
-const LMS_RGB = [
-  [4.0767416621, -3.3077115913, 0.2309699292],
-  [-1.2684380046, 2.6097574011, -0.3413193965],
-  [-0.0041960863, -0.7034186147, 1.707614701],
-];
-
-function hexToOklab(hex) {
-  const rgb = [1, 3, 5].map((i) => toLinear(parseInt(hex.slice(i, i + 2), 16) / 255));
-  return mix(LMS_LAB, mix(RGB_LMS, rgb).map(Math.cbrt));
-}
-
-const oklabToLinear = (lab) =>
-  mix(
-    LMS_RGB,
-    mix(LAB_LMS, lab).map((c) => c ** 3),
-  ).map((c) => clamp(c, 1));
-const toHex = (rgb) =>
-  '#' +
-  rgb
-    .map((c) =>
-      Math.round(toGamma(c) * 255)
-        .toString(16)
-        .padStart(2, '0'),
-    )
-    .join('');
-
-// 256 precomputed {fill, ink} over [0, 1]; ink is whichever of white/black text contrasts more.
-function buildRamp(hexes) {
-  const stops = hexes.map((h, i) => hexToOklab(/^#[0-9a-f]{6}$/i.test(h) ? h : DEFAULT_STOPS[i]));
-  return Array.from({ length: 256 }, (_, i) => {
-    const t = (i / 255) * (stops.length - 1);
-    const k = Math.min(Math.floor(t), stops.length - 2);
-    const rgb = oklabToLinear(stops[k].map((v, c) => v + (stops[k + 1][c] - v) * (t - k)));
-    const luminance = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
-    return { fill: toHex(rgb), ink: luminance < 0.18 ? '#ffffff' : '#111111' }; // 0.18: equal contrast
-  });
-}
-
-// The ramp of each set of stops, built once: every heatmap of a page (the main view's, each
-// panel's) asks for the same colours (the first view's heatmaps spent 37 ms building theirs).
-const ramps = new Map();
-function rampOf(hexes) {
-  const key = hexes.join(' ');
-  if (!ramps.has(key)) ramps.set(key, buildRamp(hexes));
-  return ramps.get(key);
-}
-
-const rampIndex = (value) => Math.round(clamp(value, 1) * 255) || 0;
 
 // --- DOM helpers ---
 
@@ -408,14 +338,27 @@ export class AttentionHeatmap extends ElementBase {
     const { svg } = this.#parts;
     const tokens = [...this.#data.tokens];
     const keys = [...this.#data.keys];
-    const unknown = new Set(this.#data.unknown);
-    const q = tokens.length,
-      k = keys.length;
     const small = this.#showsValues();
     const cell = small ? VALUES_CELL : PLAIN_CELL;
-    const { labels, keyLabels, labelWidth, left, top, width, height } = this.#geometry(cell);
+    const geometry = this.#geometry(cell);
+    const { left, top, labelWidth } = geometry;
 
     this.#hoverTitle.remove();
+    this.#sizeSvg(svg, geometry, small);
+    const { rowLabels, colLabels } = this.#drawLabels(svg, geometry, cell);
+    const { marker, highlight } = this.#drawCells(svg, geometry, cell, small);
+
+    this.#tokens = tokens;
+    this.#keys = keys;
+    this.#layout = layoutKey(this.#data);
+    this.#grid = { left, top, cell, marker, highlight, rowLabels, colLabels, labelWidth, values: small };
+    if (this.#active && (this.#active.row >= tokens.length || this.#active.col >= keys.length)) this.#active = null;
+    this.#update();
+    this.#showHighlight();
+  }
+
+  // An empty svg of the grid's size, with or without values in its cells.
+  #sizeSvg(svg, { width, height }, small) {
     svg.replaceChildren();
     for (const [key, v] of Object.entries({ viewBox: `0 0 ${width} ${height}`, width, height }))
       svg.setAttribute(key, v);
@@ -423,7 +366,10 @@ export class AttentionHeatmap extends ElementBase {
     svg.style.maxWidth = `${Math.round(width * 1.6)}px`;
     svg.style.minWidth = `${Math.round(width * (small ? VALUES_MIN_SCALE : PLAIN_MIN_SCALE))}px`;
     this.dataset.layout = small ? 'values' : 'plain';
+  }
 
+  // The axis titles, the row labels (queries) and the column labels (keys); unknown words marked.
+  #drawLabels(svg, { labels, keyLabels, left, top }, cell) {
     const axis = { x: left - 8, class: 'axis', 'text-anchor': 'end' };
     svgNode('text', { ...axis, y: top - 26 }, svg, this.#strings.queries);
     svgNode('text', { ...axis, y: top - 8 }, svg, this.#strings.keys);
@@ -446,13 +392,20 @@ export class AttentionHeatmap extends ElementBase {
         y = top - 8;
       return svgNode('text', { x, y, class: 'label', transform: `rotate(-45 ${x} ${y})` }, svg, label);
     });
-    for (const i of unknown) {
+    for (const i of new Set(this.#data.unknown)) {
       for (const text of [rowLabels[i], this.#norm.cross ? null : colLabels[i]].filter(Boolean)) {
         text.classList.add('unknown');
         svgNode('title', {}, text, this.#strings.unknown);
       }
     }
+    return { rowLabels, colLabels };
+  }
 
+  // One rect per weight (with its <title> on small grids and its value when `small`), the frame,
+  // and the keyboard cursor's and the highlight's marks (#cells filled; the marks returned).
+  #drawCells(svg, { labels, keyLabels, left, top }, cell, small) {
+    const q = labels.length,
+      k = keyLabels.length;
     const cells = svgNode('g', {}, svg);
     const values = small ? svgNode('g', { class: 'values', 'text-anchor': 'middle' }, svg) : null;
     this.#cells = [];
@@ -474,14 +427,7 @@ export class AttentionHeatmap extends ElementBase {
     svgNode('rect', { class: 'frame', x: left - 0.5, y: top - 0.5, width: k * cell, height: q * cell }, svg);
     const marker = svgNode('rect', { class: 'marker', width: cell + 1, height: cell + 1 }, svg);
     const highlight = svgNode('rect', { class: 'highlight', width: cell + 1, height: cell + 1 }, svg);
-
-    this.#tokens = tokens;
-    this.#keys = keys;
-    this.#layout = layoutKey(this.#data);
-    this.#grid = { left, top, cell, marker, highlight, rowLabels, colLabels, labelWidth, values: small };
-    if (this.#active && (this.#active.row >= q || this.#active.col >= k)) this.#active = null;
-    this.#update();
-    this.#showHighlight();
+    return { marker, highlight };
   }
 
   // Same tokens, new values (another head, layer, mask or seed): attributes and text only.
