@@ -37,157 +37,22 @@ import {
   modelsBaseURL,
   shareModel,
 } from '../lib/context.mjs';
-import { coreferenceHead, coreferenceRow } from '../lib/coreference-head.mjs';
-import { drawFocus } from '../lib/focus-strip.mjs';
+import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { LESSON_MODELS } from '../lib/lesson.mjs';
-import { pronounOf } from '../lib/model-lesson.mjs';
 import * as mainView from '../lib/main-view.mjs';
 import { OWN_MODEL, UNTRAINED } from '../lib/main-view.mjs';
 import { ownModelText } from '../lib/panel-model.mjs';
-import { LoadProgress } from '../lib/load-progress.mjs';
-import { locale as localeOf, numberFormat, percent } from '../lib/panel-strings.mjs';
+import { locale as localeOf, numberFormat } from '../lib/panel-strings.mjs';
 import { mountShadow } from '../lib/panel-styles.mjs';
 import { createStore, initialView } from '../lib/store.mjs';
 import { unreadLanguage } from '../lib/vocabulary-help.mjs';
-import { trustedHTML } from '../lib/trusted.mjs';
 import { VocabularyView } from '../lib/vocabulary-view.mjs';
 import css from './attention-explorer.css.mjs';
+import { IDS, viewTemplate } from './attention-explorer.markup.mjs';
+import { StatusLine } from './explorer-status.mjs';
+import { drawAnswer } from './explorer-answer.mjs';
 import heatmapCss from './attention-heatmap.css.mjs';
 import './attention-heatmap.mjs';
-
-// The view's markup, parsed once, when the first element is made (viewTemplate(): nothing
-// touches the DOM at import). Ids are the shadow root's own (one set per element).
-const MARKUP = `
-<form id="controls" class="card controls" part="controls panel" aria-labelledby="controls-title">
-  <h2 id="controls-title" class="visually-hidden" data-t="controls"></h2>
-  <div class="field"><label for="model" data-t="model"></label><select id="model" part="select"></select></div>
-  <div id="own-model" class="own-model" hidden>
-    <p class="own-local" data-own="local"></p>
-    <label for="own-files" data-own="pick"></label>
-    <input id="own-files" type="file" multiple accept=".json,.txt,.bpe,.safetensors">
-    <div id="own-drop" class="own-drop" data-own="drop"></div>
-    <progress id="own-progress" max="1" value="0" hidden></progress>
-    <p id="own-status" role="status" aria-live="polite"></p>
-    <p class="own-panels" data-own="panels"></p>
-  </div>
-  <div class="field sentence">
-    <label for="sentence" data-t="sentence"></label>
-    <textarea id="sentence" rows="3" part="sentence" autocomplete="off" spellcheck="false"></textarea>
-    <button type="button" id="swap" class="chip" part="button" hidden></button>
-    <p id="sentence-note" class="answer-note" role="status" hidden></p>
-    <details id="vocab" class="vocab" hidden>
-      <summary id="vocab-summary"></summary>
-      <div class="vocab-body">
-        <label for="vocab-filter" data-t="vocabFilter"></label>
-        <input id="vocab-filter" type="search" autocomplete="off" spellcheck="false" aria-describedby="vocab-hint">
-        <p id="vocab-hint" class="vocab-hint" data-t="vocabHint"></p>
-        <ul id="vocab-list" class="vocab-list" aria-labelledby="vocab-summary"></ul>
-        <p id="vocab-none" class="vocab-hint" hidden data-t="vocabNone"></p>
-      </div>
-    </details>
-  </div>
-  <fieldset id="random-settings" hidden>
-    <legend data-t="randomSettings"></legend>
-    <div class="grid">
-      <div class="field"><label for="heads" data-t="heads"></label>
-        <select id="heads" part="select"><option>1</option><option>2</option><option selected>4</option><option>8</option></select></div>
-      <div class="field"><label for="layers" data-t="layers"></label>
-        <select id="layers" part="select"><option>1</option><option selected>2</option><option>3</option><option>4</option></select></div>
-      <div class="field"><label for="positional" data-t="positional"></label>
-        <select id="positional" part="select">
-          <option value="none" data-t="posNone"></option><option value="sinusoidal" data-t="posSinusoidal" selected></option>
-          <option value="learned" data-t="posLearned"></option><option value="rope" data-t="posRope"></option>
-        </select></div>
-      <div class="field"><label for="seed" data-t="seed"></label>
-        <input id="seed" type="number" inputmode="numeric" min="0" max="4294967295" step="1" value="42"></div>
-    </div>
-  </fieldset>
-</form>
-<section class="card result" part="result panel" aria-labelledby="result-title">
-  <h2 id="result-title" data-t="result"></h2>
-  <p id="status" class="status" part="status" role="status"></p>
-  <progress id="load-progress" class="load-progress" max="1" value="0" hidden aria-labelledby="status"></progress>
-  <div id="error" class="error" part="error" role="alert"></div>
-  <button type="button" id="other-model" class="chip" part="button" hidden></button>
-  <div id="prediction" class="prediction" part="answer" hidden>
-    <p id="answer" class="answer"></p>
-    <p id="answer-note" class="answer-note" hidden></p>
-    <div id="focus" class="focus" part="focus" hidden>
-      <p class="focus-title"></p>
-      <ol class="focus-words"></ol>
-      <p class="focus-note"></p>
-    </div>
-    <div class="alternatives">
-      <span id="alternatives-title" data-t="alternatives"></span>
-      <ol id="alternatives" aria-labelledby="alternatives-title"></ol>
-    </div>
-  </div>
-  <p id="unknown" class="unknown-note" hidden></p>
-  <ul id="suggestions" class="suggestions" hidden></ul>
-  <div class="result-head">
-    <div class="view">
-      <div class="field inline"><label for="layer" data-t="layer"></label><select id="layer" part="select"></select></div>
-      <div class="field inline"><label for="head" data-t="head"></label><select id="head" part="select"></select></div>
-    </div>
-    <fieldset class="switches">
-      <legend data-t="attention"></legend>
-      <div class="check"><input id="causal" type="checkbox" part="checkbox"><label for="causal" data-t="causal"></label></div>
-      <div class="check"><input id="scale" type="checkbox" part="checkbox" checked><label for="scale" data-t="scale"></label></div>
-    </fieldset>
-  </div>
-  <p class="howto" data-t="howToRead"></p>
-  <ae-attention-heatmap id="heatmap" part="heatmap"></ae-attention-heatmap>
-  <ae-export-buttons target="heatmap" view="heatmap" json></ae-export-buttons>
-</section>
-<div class="slot-box aside" hidden><slot name="aside"></slot></div>
-<div class="slot-box below" hidden><slot></slot></div>`;
-
-const IDS = [
-  'controls',
-  'model',
-  'own-model',
-  'own-files',
-  'sentence',
-  'swap',
-  'sentence-note',
-  'vocab',
-  'vocab-summary',
-  'vocab-filter',
-  'vocab-list',
-  'vocab-none',
-  'random-settings',
-  'heads',
-  'layers',
-  'positional',
-  'seed',
-  'causal',
-  'scale',
-  'layer',
-  'head',
-  'status',
-  'load-progress',
-  'error',
-  'other-model',
-  'prediction',
-  'answer',
-  'answer-note',
-  'alternatives',
-  'unknown',
-  'suggestions',
-  'focus',
-  'heatmap',
-];
-
-let template = null;
-function viewTemplate() {
-  if (!template) {
-    template = document.createElement('template');
-    template.innerHTML = trustedHTML(MARKUP);
-  }
-  return template;
-}
-
-let errorWords = null; // error-text.mjs's errorText, fetched on the first error (not in the first view)
 
 export class AttentionExplorer extends ElementBase {
   static observedAttributes = [
@@ -230,8 +95,7 @@ export class AttentionExplorer extends ElementBase {
   #pending = {}; // {layer, head, causal, scale, sentence}: set by the host, applied once a model shows
   #sentences = new mainView.SentenceMemory(); // each model keeps its own sentence
   #attempt = null; // {text, causal, scale} of the last run tried
-  #status = null; // {key, params} of the status line while something loads
-  #error = null; // {key, params, cause}, kept so that it can be worded again
+  #line = null; // StatusLine: the status line, the load bar and the error box
   #timer = 0;
   #scheduled = false;
   #reflecting = false; // a property setter is writing its attribute
@@ -358,7 +222,7 @@ export class AttentionExplorer extends ElementBase {
   // What is shown: {model, sentence, layer, head (1-based), causal, scale, lang, status
   // ('loading' | 'ready' | 'error'), tokens, prediction}; after an error, no tokens or prediction.
   view() {
-    const run = this.#error ? null : this.#shownRun();
+    const run = this.#line.error ? null : this.#shownRun();
     const attempt = this.#attempt ?? { text: this.sentence, causal: this.causal, scale: this.scale };
     return {
       model: this.model,
@@ -477,6 +341,7 @@ export class AttentionExplorer extends ElementBase {
     ui.result = shadow.querySelector('.result');
     ui.slots = [...shadow.querySelectorAll('slot')];
     this.#ui = ui;
+    this.#line = new StatusLine(ui, { t: (k, p) => this.#t(k, p), lang: () => this.#lang() });
     this.#chosen = this.hasAttribute('model');
     if (this.hasAttribute('models-base')) this.#useModelsBase(this.getAttribute('models-base'));
     if (this.hasAttribute('sentence')) {
@@ -523,7 +388,7 @@ export class AttentionExplorer extends ElementBase {
         this.#shareStore();
         this.#layOut();
       });
-    this.#setStatus('loading');
+    this.#line.set('loading');
     this.dataset.status = 'loading';
     this.#translate();
     this.#layOut();
@@ -608,8 +473,7 @@ export class AttentionExplorer extends ElementBase {
     this.#translateSentenceNote();
     if (!ui['other-model'].hidden) this.#offerModelFor(ui['other-model'].dataset.lang);
     if (this.#shown) this.#fillRanges();
-    if (this.#status) this.#setStatus(this.#status.key, this.#status.params);
-    if (this.#error) this.#showErrorText();
+    this.#line.translate();
     this.#showView();
     this.#showPrediction();
   }
@@ -711,7 +575,7 @@ export class AttentionExplorer extends ElementBase {
     if (this.#started || this.#badBase) return;
     this.#started = true;
     try {
-      const engine = getEngine((p) => this.#loadProgress().set('engine', p));
+      const engine = getEngine((p) => this.#line.progress().set('engine', p));
       this.#index = mainView.orderModels(await getModelIndex(this.#base));
       this.#downloadFirstModel();
       this.#engine = await engine;
@@ -720,7 +584,7 @@ export class AttentionExplorer extends ElementBase {
       return this.#fail('loadError', { message: error.message }, null);
     }
     for (const { name, label } of getLocalModels()) this.#local.set(name, label);
-    if (this.#status?.key === 'loading') this.#setStatus(null);
+    if (this.#line.status?.key === 'loading') this.#line.set(null);
     const name = this.#startingModel();
     this.#name = null;
     this.#fillMenu();
@@ -765,22 +629,22 @@ export class AttentionExplorer extends ElementBase {
     this.dataset.model = name;
     if (name === OWN_MODEL) return this.#chooseOwn();
     if (!trained) {
-      this.#setStatus(null); // another model may still be loading: it is kept for later
+      this.#line.set(null); // another model may still be loading: it is kept for later
       return this.#use(null);
     }
     this.#shown = null; // a run waits until the model is here
     const label = messages[this.#lang()].models?.[name] ?? this.#local.get(name) ?? name;
-    this.#setStatus('loadingModel', { name: label });
+    this.#line.set('loadingModel', { name: label });
     this.dataset.status = 'loading';
     ui.result.classList.add('stale');
     const expected = this.#index.find((m) => m.name === name)?.bytes ?? null; // a gzipped download has no length
     const progress = ({ loaded, total }) => {
       if (this.#name !== name) return;
-      const bar = this.#loadProgress();
+      const bar = this.#line.progress();
       bar.set('model', { loaded, total: total ?? expected });
       const sum = bar.sum(); // the engine's bytes and the model's, as the bar shows them
       const kb = (bytes) => numberFormat(this.#lang()).format(Math.round(bytes / 1024));
-      this.#setStatus('loadingModelBytes', { name: label, loaded: kb(sum.loaded), total: kb(sum.total) });
+      this.#line.set('loadingModelBytes', { name: label, loaded: kb(sum.loaded), total: kb(sum.total) });
     };
     try {
       const model = await getTrainedModel(name, progress, this.#base); // fetched once, shared with the panels
@@ -788,14 +652,14 @@ export class AttentionExplorer extends ElementBase {
     } catch (error) {
       if (this.#name === name) this.#fail('modelError', { name: label }, error);
     } finally {
-      if (this.#name === name && this.#status?.key.startsWith('loadingModel')) this.#setStatus(null);
+      if (this.#name === name && this.#line.status?.key.startsWith('loadingModel')) this.#line.set(null);
     }
   }
 
   // "Open a model…": the picker (fetched on first use), and the model opened, if any.
   async #chooseOwn() {
     const ui = this.#ui;
-    this.#setStatus(null);
+    this.#line.set(null);
     if (!this.#own) {
       const { setUpOwnModel } = await import('../lib/own-model-picker.mjs');
       this.#own ??= setUpOwnModel({
@@ -1042,76 +906,25 @@ export class AttentionExplorer extends ElementBase {
     };
     Object.assign(this.dataset, { layer, head });
     this.#store.set({ layer, head });
-    if (changed && !this.#error) this.#changed();
+    if (changed && !this.#line.error) this.#changed();
   }
 
   // The trained model's answer with the runners-up, and the words it does not know.
   #showPrediction() {
-    const ui = this.#ui;
-    const lang = this.#lang();
-    const { prediction, unknown = [], tokens = [] } = (!this.#error && this.#shownRun()) || {};
-    const config = this.#shown?.config;
-    ui.prediction.hidden = !prediction;
-    this.dataset.prediction = prediction?.token ?? '';
-    if (prediction) {
-      const [before, p, after] = mainView.answerParts(prediction, config, lang, (x) => percent(x, lang));
-      const probability = Object.assign(document.createElement('span'), { className: 'probability', textContent: p });
-      ui.answer.replaceChildren(before, probability, after);
-      ui.alternatives.replaceChildren(
-        ...prediction.top
-          .slice(1)
-          .map(({ token, probability }) =>
-            Object.assign(document.createElement('li'), { textContent: `${token} ${percent(probability, lang)}` }),
-          ),
-      );
-    }
-    const outside = prediction && mainView.answerOutsideSentence(prediction.token, tokens, config);
-    const ask = prediction && !outside && mainView.needsAskingPrompt(tokens, config);
-    ui['answer-note'].hidden = !(outside || ask);
-    ui['answer-note'].textContent = outside
-      ? this.#t('answerNotInSentence', { word: prediction.token })
-      : ask
-        ? this.#t('answerAskPrompt', { pronoun: pronounOf(config) })
-        : '';
-    this.dataset.answerInSentence = prediction ? String(!outside) : '';
-    // What the pronoun looks at in the coreference head, under the answer (the lesson's first screen).
-    const focus = prediction ? coreferenceRow(this.#shownRun(), config) : null;
-    drawFocus(ui.focus, focus, tokens, prediction?.token, lang);
-    this.#vocabulary.suggest(tokens, prediction ? unknown : [], mainView.SUGGESTIONS);
-    // The words are styled like their labels in the heatmap.
-    const words = unknown.map((i) =>
-      Object.assign(document.createElement('span'), { className: 'unknown-word', textContent: tokens[i] }),
-    );
-    const [before, after] = this.#t('unknownNote').split('{words}');
-    ui.unknown.replaceChildren(before, ...words.flatMap((w, i) => (i ? [', ', w] : [w])), after);
-    // A whole sentence in the other language: say that, rather than list every word of it.
-    const language = this.#vocabulary.language;
-    const unread = language && unreadLanguage({ tokens, unknown }, language);
-    if (unread) {
-      const example = mainView.sentencePair(config)[0];
-      ui.unknown.textContent = this.#t(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example });
-    }
-    ui.unknown.hidden = unknown.length === 0;
-  }
-
-  #setStatus(key, params) {
-    this.#status = key && { key, params };
-    if (!key?.startsWith('loading')) this.#progress?.done();
-    this.#ui.status.hidden = !key;
-    if (key) this.#ui.status.textContent = this.#t(key, params);
-  }
-
-  #progress = null;
-  #loadProgress() {
-    this.#progress ??= new LoadProgress(this.#ui['load-progress']);
-    return this.#progress;
+    const run = (!this.#line.error && this.#shownRun()) || {};
+    const shown = drawAnswer(this.#ui, run, {
+      config: this.#shown?.config,
+      lang: this.#lang(),
+      t: (k, p) => this.#t(k, p),
+      vocabulary: this.#vocabulary,
+    });
+    Object.assign(this.dataset, shown);
   }
 
   // `cause`, the error thrown, is worded in the element's language by its code (error-text.mjs).
   #fail(key, params, cause) {
     const ui = this.#ui;
-    this.#error = { key, params, cause };
-    this.#showErrorText();
+    this.#line.fail(key, params, cause);
     this.dataset.status = 'error';
     this.dataset.errorCode = cause?.code ?? '';
     // The heatmap and answer of the last good run are not shown for another sentence.
@@ -1123,31 +936,10 @@ export class AttentionExplorer extends ElementBase {
     this.#changed();
   }
 
-  // The error-text module is fetched on the first error only, so that it is not part of the
-  // first view's transfer; offline, the raw words.
-  #showErrorText() {
-    const { key, params, cause } = this.#error;
-    if (cause && !errorWords) {
-      import('../lib/error-text.mjs')
-        .then(
-          (m) => m.errorText,
-          () => (error) => error.message,
-        )
-        .then((words) => {
-          errorWords = words;
-          if (this.#error) this.#showErrorText();
-        });
-    }
-    const message = cause ? (errorWords?.(cause, this.#lang()) ?? '') : params.message;
-    this.#ui.error.textContent = this.#t(key, { ...params, message });
-    this.#ui.error.title = cause?.message ?? ''; // the core's own words, for whoever debugs
-  }
-
   #clearError() {
     const ui = this.#ui;
-    this.#error = null;
+    this.#line.clear();
     ui['other-model'].hidden = true;
-    ui.error.textContent = ui.error.title = '';
     delete this.dataset.errorCode;
     ui.result.classList.remove('stale', 'failed');
   }
