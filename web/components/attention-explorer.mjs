@@ -28,21 +28,13 @@
 // does not leak out; theme with --ae-* custom properties and ::part() (docs/embedding.md).
 import { ElementBase, define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
-import {
-  getEngine,
-  getLocalModels,
-  getModelIndex,
-  getTrainedModel,
-  onLocalModel,
-  modelsBaseURL,
-  shareModel,
-} from '../lib/context.mjs';
+import { onLocalModel } from '../lib/context.mjs';
 import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { LESSON_MODELS } from '../lib/lesson.mjs';
 import * as mainView from '../lib/main-view.mjs';
-import { OWN_MODEL, UNTRAINED } from '../lib/main-view.mjs';
-import { ownModelText } from '../lib/panel-model.mjs';
-import { locale as localeOf, numberFormat } from '../lib/panel-strings.mjs';
+import { UNTRAINED } from '../lib/main-view.mjs';
+import { MAIN_CONTROLS, attributeOf, controlsOf } from '../lib/main-controls.mjs';
+import { locale as localeOf } from '../lib/panel-strings.mjs';
 import { mountShadow } from '../lib/panel-styles.mjs';
 import { createStore, initialView } from '../lib/store.mjs';
 import { unreadLanguage } from '../lib/vocabulary-help.mjs';
@@ -51,47 +43,49 @@ import css from './attention-explorer.css.mjs';
 import { IDS, viewTemplate } from './attention-explorer.markup.mjs';
 import { StatusLine } from './explorer-status.mjs';
 import { drawAnswer } from './explorer-answer.mjs';
+import { ExplorerModels } from './explorer-models.mjs';
 import heatmapCss from './attention-heatmap.css.mjs';
 import './attention-heatmap.mjs';
 
 export class AttentionExplorer extends ElementBase {
   static observedAttributes = [
-    'model',
-    'sentence',
-    'layer',
-    'head',
-    'causal',
-    'no-scale',
+    ...Object.keys(MAIN_CONTROLS).map(attributeOf),
     'lang',
     'models-base',
     'untrained',
     'open-files',
-    'heads',
-    'layers',
-    'positional',
-    'seed',
   ];
+
+  // model, sentence, layer, head, causal, scale and the recipe (heads, layers, positional, seed):
+  // a property per declared control (../lib/main-controls.mjs) that reads what the view shows
+  // and sets its attribute.
+  static {
+    for (const [name, spec] of Object.entries(MAIN_CONTROLS)) {
+      Object.defineProperty(this.prototype, name, {
+        configurable: true,
+        get() {
+          return this.#read(name, spec);
+        },
+        set(value) {
+          const on = spec.kind === 'switch' && Boolean(value) !== Boolean(spec.inverted);
+          this.#reflect(attributeOf(name), spec.kind === 'switch' ? on : String(value));
+        },
+      });
+    }
+  }
 
   #store = createStore({ ...initialView(), model: '', controls: {} });
   #unsubscribe = null;
   #ui = null;
   #root = null; // the shadow root's wrapper (part="root")
   #vocabulary = null; // VocabularyView
-  #engine = null;
-  #index = []; // models/index.json's entries, in the lesson's order
-  #local = new Map(); // name → label of the models trained in the page or loaded from disk
+  #models = null; // ExplorerModels: the menu and the model chosen, once built
   #offLocal = null;
-  #started = false; // the first model is chosen once the engine and the index are here
-  #badBase = false; // models-base is no URL: shown as this element's error
-  #base = null; // URL of this element's models/ directory (models-base), null: the page's
-  #name = null; // the model chosen (the menu's value)
-  #chosen = false; // chosen by the host or the reader: it no longer follows the language
   #shown = null; // the model on view: a TrainedModel, the RandomModel, or null while one loads
   #shownName = null; // the name of the model last shown
   #runBy = null; // the model that made the store's result
   #random = null; // the RandomModel, kept while its recipe stays
   #randomKey = ''; // JSON of the config it was built from
-  #own = null; // the "Open a model…" picker, once chosen (own-model-picker.mjs)
   #pending = {}; // {layer, head, causal, scale, sentence}: set by the host, applied once a model shows
   #sentences = new mainView.SentenceMemory(); // each model keeps its own sentence
   #attempt = null; // {text, causal, scale} of the last run tried
@@ -117,55 +111,11 @@ export class AttentionExplorer extends ElementBase {
       const { model, sentence, layer, head, causal, scale, result, config } = s;
       next.set({ model, sentence, layer, head, causal, scale, result, config });
     }
-    if (this.#base) next.set({ modelsBase: this.#base.href }); // the panels inside load from it
+    if (this.#models?.base) next.set({ modelsBase: this.#models.base.href }); // the panels inside load from it
     if (this.isConnected) this.#subscribe();
     this.#shareStore();
     // The language is the new store's (a host that shares its store sets both).
     if (this.#ui && this.#ui.model.dataset.lang !== this.#lang()) this.#languageChanged();
-  }
-
-  get model() {
-    return this.#name ?? this.getAttribute('model') ?? LESSON_MODELS[this.#lang()] ?? LESSON_MODELS.en;
-  }
-  set model(name) {
-    this.#reflect('model', String(name));
-  }
-
-  // What the text box holds (the reader may have typed since it was set).
-  get sentence() {
-    return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? '';
-  }
-  set sentence(text) {
-    this.#reflect('sentence', String(text));
-  }
-
-  // 1-based, as labelled; null until a model says which head it opens on.
-  get layer() {
-    return this.#selected('layer');
-  }
-  set layer(n) {
-    this.#reflect('layer', String(n));
-  }
-
-  get head() {
-    return this.#selected('head');
-  }
-  set head(n) {
-    this.#reflect('head', String(n));
-  }
-
-  get causal() {
-    return this.#ui?.causal.checked ?? this.hasAttribute('causal');
-  }
-  set causal(on) {
-    this.#reflect('causal', Boolean(on));
-  }
-
-  get scale() {
-    return this.#ui?.scale.checked ?? !this.hasAttribute('no-scale');
-  }
-  set scale(on) {
-    this.#reflect('no-scale', !on);
   }
 
   get lang() {
@@ -180,32 +130,6 @@ export class AttentionExplorer extends ElementBase {
   }
   set modelsBase(url) {
     this.setAttribute('models-base', String(url));
-  }
-
-  // The untrained model's recipe (strings, as in the link): heads, layers, positional, seed.
-  get heads() {
-    return this.#ui?.heads.value ?? this.getAttribute('heads');
-  }
-  set heads(n) {
-    this.#reflect('heads', String(n));
-  }
-  get layers() {
-    return this.#ui?.layers.value ?? this.getAttribute('layers');
-  }
-  set layers(n) {
-    this.#reflect('layers', String(n));
-  }
-  get positional() {
-    return this.#ui?.positional.value ?? this.getAttribute('positional');
-  }
-  set positional(kind) {
-    this.#reflect('positional', String(kind));
-  }
-  get seed() {
-    return this.#ui?.seed.value.trim() ?? this.getAttribute('seed');
-  }
-  set seed(n) {
-    this.#reflect('seed', String(n));
   }
 
   // The model on view (TrainedModel, RandomModel or a model opened from disk: its config,
@@ -245,12 +169,12 @@ export class AttentionExplorer extends ElementBase {
     this.#subscribe();
     this.#followHostLanguage();
     this.#offLocal ??= onLocalModel(({ name, label }) => {
-      this.#local.set(name, label);
-      this.#fillMenu();
+      this.#models.local.set(name, label);
+      this.#models.fillMenu();
     });
     // A microtask later: a host that configures the element in the same script (the page
     // applying its link) does so before the first model is chosen.
-    queueMicrotask(() => this.#start());
+    queueMicrotask(() => this.#models.start());
   }
 
   disconnectedCallback() {
@@ -279,25 +203,46 @@ export class AttentionExplorer extends ElementBase {
     if (this.#ui) this.#apply(name);
   }
 
+  // A control's value as its property gives it: what the view shows, else its attribute. The
+  // model: the one chosen, else the lesson's in the element's language; the sentence: what the
+  // text box holds (the reader may have typed since it was set); layer and head: 1-based, null
+  // until a model says which head it opens on; the recipe: strings, as in the link.
+  #read(name, { kind, inverted }) {
+    const attribute = attributeOf(name);
+    const control = this.#ui?.[name];
+    switch (kind) {
+      case 'model':
+        return this.#models?.name ?? this.getAttribute('model') ?? LESSON_MODELS[this.#lang()] ?? LESSON_MODELS.en;
+      case 'sentence':
+        return control?.value ?? this.getAttribute(attribute) ?? '';
+      case 'index':
+        return this.#selected(name);
+      case 'switch':
+        return control?.checked ?? this.hasAttribute(attribute) !== Boolean(inverted);
+      default:
+        return control?.value.trim() ?? this.getAttribute(attribute);
+    }
+  }
+
   #apply(name) {
     const ui = this.#ui;
     const value = this.getAttribute(name);
     switch (name) {
       case 'model':
-        this.#chosen = true;
+        this.#models.chosen = true;
         // The model on view again: nothing to do (a model that failed to load is tried again).
-        if (value !== null && !(value === this.#name && this.#shown)) this.#choose(value);
+        if (value !== null && !(value === this.#models.name && this.#shown)) this.#models.choose(value);
         return;
       case 'models-base':
-        if (!this.#useModelsBase(value)) return;
-        this.#started = false;
-        this.#start();
+        if (!this.#models.useBase(value)) return;
+        this.#models.started = false;
+        this.#models.start();
         return;
       case 'lang':
         return this.#followHostLanguage();
       case 'untrained':
       case 'open-files':
-        return this.#fillMenu();
+        return this.#models.fillMenu();
       case 'sentence':
         ui.sentence.value = value ?? '';
         this.#pending.sentence = true;
@@ -324,7 +269,7 @@ export class AttentionExplorer extends ElementBase {
     }
     // Applied now to a trained model on view; a model still loading takes it when it shows, the
     // random model at its next run (after its recipe, which may change the selectors' range).
-    if (this.#shown && this.#name !== UNTRAINED) {
+    if (this.#shown && this.#models.name !== UNTRAINED) {
       delete this.#pending.sentence;
       this.#applyPending();
     }
@@ -342,16 +287,27 @@ export class AttentionExplorer extends ElementBase {
     ui.slots = [...shadow.querySelectorAll('slot')];
     this.#ui = ui;
     this.#line = new StatusLine(ui, { t: (k, p) => this.#t(k, p), lang: () => this.#lang() });
-    this.#chosen = this.hasAttribute('model');
-    if (this.hasAttribute('models-base')) this.#useModelsBase(this.getAttribute('models-base'));
+    this.#models = new ExplorerModels({
+      element: this,
+      ui,
+      line: this.#line,
+      lang: () => this.#lang(),
+      store: () => this.#store,
+      fail: (key, params, cause) => this.#fail(key, params, cause),
+      use: (model) => this.#use(model),
+      unshow: () => (this.#shown = null),
+      leave: () => this.#sentences.leave(this.#shownName, ui.sentence.value),
+    });
+    this.#models.chosen = this.hasAttribute('model');
+    if (this.hasAttribute('models-base')) this.#models.useBase(this.getAttribute('models-base'));
     if (this.hasAttribute('sentence')) {
       ui.sentence.value = this.getAttribute('sentence');
       this.#pending.sentence = true;
     } else {
       ui.sentence.value = mainView.sentencePair(null)[0];
     }
-    for (const name of ['layer', 'head', 'causal', 'no-scale', 'heads', 'layers', 'positional', 'seed'])
-      if (this.hasAttribute(name)) this.#apply(name);
+    for (const kind of ['index', 'switch', 'recipe'])
+      for (const name of controlsOf(kind).map(attributeOf)) if (this.hasAttribute(name)) this.#apply(name);
     this.#vocabulary = new VocabularyView(
       {
         box: ui.vocab,
@@ -370,17 +326,17 @@ export class AttentionExplorer extends ElementBase {
     for (const control of [ui.heads, ui.layers, ui.positional, ui.causal, ui.scale])
       control.addEventListener('change', () => this.#runNow());
     ui.model.addEventListener('change', () => {
-      this.#chosen = true;
-      this.#choose(ui.model.value);
+      this.#models.chosen = true;
+      this.#models.choose(ui.model.value);
     });
     ui.swap.addEventListener('click', () => {
       ui.sentence.value = mainView.swapFor(this.#shown?.config).swap(ui.sentence.value);
       this.#runNow();
     });
     ui['other-model'].addEventListener('click', () => {
-      this.#chosen = true;
+      this.#models.chosen = true;
       ui['other-model'].hidden = true;
-      this.#choose(ui['other-model'].dataset.model);
+      this.#models.choose(ui['other-model'].dataset.model);
     });
     for (const select of [ui.layer, ui.head]) select.addEventListener('change', () => this.#showView(true));
     for (const slot of ui.slots)
@@ -466,8 +422,8 @@ export class AttentionExplorer extends ElementBase {
     const strings = messages[this.#lang()];
     for (const node of this.shadowRoot.querySelectorAll('[data-t]')) node.textContent = strings[node.dataset.t];
     ui.heatmap.strings = strings.heatmap;
-    this.#own?.translate();
-    this.#fillMenu();
+    this.#models.own?.translate();
+    this.#models.fillMenu();
     this.#vocabulary.translate();
     this.#translateSwap();
     this.#translateSentenceNote();
@@ -481,17 +437,11 @@ export class AttentionExplorer extends ElementBase {
   // The lesson's model follows the language while the view is still its default (the lesson
   // model and its own sentence, nothing chosen); a typed sentence or another model stays.
   #followLanguage() {
-    if (!this.#started || this.#chosen || !this.#shown) return;
-    const wanted = this.#lessonModel(this.#lang());
-    if (!wanted || wanted === this.#name || !Object.values(LESSON_MODELS).includes(this.#name)) return;
+    if (!this.#models.started || this.#models.chosen || !this.#shown) return;
+    const wanted = this.#models.lessonModel(this.#lang());
+    if (!wanted || wanted === this.#models.name || !Object.values(LESSON_MODELS).includes(this.#models.name)) return;
     if (!mainView.sentencePair(this.#shown.config).includes(this.#ui.sentence.value)) return;
-    this.#choose(wanted);
-  }
-
-  // The trained coreference model that reads `lang`, if the menu lists it.
-  #lessonModel(lang) {
-    const name = LESSON_MODELS[lang];
-    return this.#index.some((m) => m.name === name) ? name : undefined;
+    this.#models.choose(wanted);
   }
 
   // --- the store ---
@@ -500,10 +450,10 @@ export class AttentionExplorer extends ElementBase {
     if (changed.has('lang')) this.#languageChanged();
     // A panel's Show me may choose another model (web/lib/guidance.mjs): open it as the menu would,
     // at the layer and head it names.
-    if (changed.has('model') && s.model && s.model !== this.#name && this.#offers(s.model)) {
-      this.#chosen = true;
+    if (changed.has('model') && s.model && s.model !== this.#models.name && this.#models.offers(s.model)) {
+      this.#models.chosen = true;
       Object.assign(this.#pending, { layer: s.layer, head: s.head });
-      this.#choose(s.model);
+      this.#models.choose(s.model);
       return;
     }
     // Another panel (the head grid, the head view) focused a head: follow it.
@@ -515,183 +465,14 @@ export class AttentionExplorer extends ElementBase {
     this.#showView(true);
   }
 
-  // Whether the menu has `name`.
-  #offers(name) {
-    if (name === UNTRAINED) return this.hasAttribute('untrained');
-    return this.#index.some((m) => m.name === name) || this.#local.has(name);
-  }
-
-  // --- the model menu ---
-
-  // Untrained (with the attribute), models/index.json's models in the lesson's order, the models
-  // trained in the page or loaded from disk (context.mjs addLocalModel), "Open a model…" (with
-  // the attribute); the model chosen is always one of them.
-  #fillMenu() {
-    const ui = this.#ui;
-    if (!ui) return;
-    const strings = messages[this.#lang()];
-    const label = (name) => strings.models?.[name] ?? this.#local.get(name) ?? name;
-    const options = [];
-    if (this.hasAttribute('untrained')) options.push(new Option(strings.untrained, UNTRAINED));
-    const group = (id, title, names) => {
-      if (!names.length) return;
-      const node = Object.assign(document.createElement('optgroup'), { id, label: title });
-      node.append(...names.map((name) => new Option(label(name), name)));
-      options.push(node);
-    };
-    group(
-      'trained-models',
-      strings.trainedGroup,
-      this.#index.map((m) => m.name),
-    );
-    group('local-models', strings.localGroup, [...this.#local.keys()]);
-    if (this.hasAttribute('open-files')) options.push(new Option(ownModelText(this.#lang(), 'option'), OWN_MODEL));
-    const name = this.model;
-    const listed = (node) => (node.tagName === 'OPTGROUP' ? [...node.children] : [node]).some((o) => o.value === name);
-    if (!options.some(listed)) options.push(new Option(label(name), name));
-    ui.model.replaceChildren(...options);
-    ui.model.value = name;
-  }
-
-  // --- choosing a model ---
-
-  // A models-base that is no URL is this element's error (shown in it), not an exception that
-  // leaves it blank; false then.
-  #useModelsBase(value) {
-    try {
-      this.#base = value ? modelsBaseURL(value) : null;
-      this.#store.set({ modelsBase: this.#base?.href ?? null }); // the panels inside load from it
-      this.#badBase = false;
-    } catch (error) {
-      this.#badBase = true; // nothing is loaded from the page's base instead
-      this.#fail('baseError', { message: error.message }, error);
-    }
-    return !this.#badBase;
-  }
-
-  // The first model, once the engine and models/index.json are here: the host's, else the lesson's
-  // in the element's language. Again when models-base changes: the menu and the model anew.
-  async #start() {
-    if (this.#started || this.#badBase) return;
-    this.#started = true;
-    try {
-      const engine = getEngine((p) => this.#line.progress().set('engine', p));
-      this.#index = mainView.orderModels(await getModelIndex(this.#base));
-      this.#downloadFirstModel();
-      this.#engine = await engine;
-    } catch (error) {
-      this.#started = false;
-      return this.#fail('loadError', { message: error.message }, null);
-    }
-    for (const { name, label } of getLocalModels()) this.#local.set(name, label);
-    if (this.#line.status?.key === 'loading') this.#line.set(null);
-    const name = this.#startingModel();
-    this.#name = null;
-    this.#fillMenu();
-    this.#choose(name);
-  }
-
-  // The model the start will open begins to download as soon as the menu is read, while the
-  // engine may still compile (a link's model is named by then: the page reads the same menu).
-  #downloadFirstModel() {
-    const name = this.#startingModel();
-    if (this.#index.some((m) => m.name === name)) getTrainedModel(name, null, this.#base).catch(() => {}); // #choose reports
-  }
-
-  // The model the start opens: one chosen before it, the host's, else #firstModel().
-  #startingModel() {
-    return this.#name ?? this.getAttribute('model') ?? this.#firstModel();
-  }
-
-  // No model named: the lesson's trained model in the element's language (else the English one),
-  // else random weights when offered, else the first listed.
-  #firstModel() {
-    const lesson = this.#lessonModel(this.#lang()) ?? this.#lessonModel('en');
-    if (lesson) return lesson;
-    if (this.hasAttribute('untrained')) return UNTRAINED;
-    return this.#index[0]?.name ?? LESSON_MODELS.en;
-  }
-
-  async #choose(name) {
-    if (!this.#engine) {
-      this.#name = name; // chosen before the start: the start opens it
-      return;
-    }
-    const ui = this.#ui;
-    this.#sentences.leave(this.#shownName, ui.sentence.value);
-    this.#name = name;
-    if ([...ui.model.options].some((o) => o.value === name)) ui.model.value = name;
-    else this.#fillMenu();
-    const trained = name !== UNTRAINED;
-    ui['random-settings'].hidden = trained;
-    ui['own-model'].hidden = true;
-    ui['other-model'].hidden = true;
-    this.dataset.model = name;
-    if (name === OWN_MODEL) return this.#chooseOwn();
-    if (!trained) {
-      this.#line.set(null); // another model may still be loading: it is kept for later
-      return this.#use(null);
-    }
-    this.#shown = null; // a run waits until the model is here
-    const label = messages[this.#lang()].models?.[name] ?? this.#local.get(name) ?? name;
-    this.#line.set('loadingModel', { name: label });
-    this.dataset.status = 'loading';
-    ui.result.classList.add('stale');
-    const expected = this.#index.find((m) => m.name === name)?.bytes ?? null; // a gzipped download has no length
-    const progress = ({ loaded, total }) => {
-      if (this.#name !== name) return;
-      const bar = this.#line.progress();
-      bar.set('model', { loaded, total: total ?? expected });
-      const sum = bar.sum(); // the engine's bytes and the model's, as the bar shows them
-      const kb = (bytes) => numberFormat(this.#lang()).format(Math.round(bytes / 1024));
-      this.#line.set('loadingModelBytes', { name: label, loaded: kb(sum.loaded), total: kb(sum.total) });
-    };
-    try {
-      const model = await getTrainedModel(name, progress, this.#base); // fetched once, shared with the panels
-      if (this.#name === name) this.#use(model);
-    } catch (error) {
-      if (this.#name === name) this.#fail('modelError', { name: label }, error);
-    } finally {
-      if (this.#name === name && this.#line.status?.key.startsWith('loadingModel')) this.#line.set(null);
-    }
-  }
-
-  // "Open a model…": the picker (fetched on first use), and the model opened, if any.
-  async #chooseOwn() {
-    const ui = this.#ui;
-    this.#line.set(null);
-    if (!this.#own) {
-      const { setUpOwnModel } = await import('../lib/own-model-picker.mjs');
-      this.#own ??= setUpOwnModel({
-        box: ui['own-model'],
-        getEngine,
-        lang: () => this.#lang(),
-        onModel: (model) => {
-          shareModel(OWN_MODEL, model); // the lesson panels ask the context for the shown model
-          if (this.#name !== OWN_MODEL) return;
-          if (model) this.#use(model);
-          else this.#chooseOwn();
-        },
-      });
-      // Files given to the picker before it was set up (e.g. by a script) are opened now.
-      if (ui['own-files'].files?.length) this.#own.open(ui['own-files'].files);
-      if (this.#name !== OWN_MODEL) return;
-    }
-    ui['own-model'].hidden = false;
-    const model = this.#own.current();
-    if (model) return this.#use(model);
-    this.#shown = null;
-    ui.result.classList.add('stale');
-  }
-
   // Shows `model` (a TrainedModel, or null for the random one) with its task's defaults, then
   // what the host set for it.
   #use(model) {
     const ui = this.#ui;
     this.#shown = model ?? this.#random;
-    if (model) this.#emit('ae-model-load', { model: this.#name, config: model.config });
+    if (model) this.#emit('ae-model-load', { model: this.#models.name, config: model.config });
     const previous = this.#shownName;
-    this.#shownName = this.#name;
+    this.#shownName = this.#models.name;
     this.#chooseSentence(model, previous);
     this.#translateSwap();
     ui.causal.checked = Boolean(this.#shown?.config.causal); // start from the mask it was trained with
@@ -725,7 +506,8 @@ export class AttentionExplorer extends ElementBase {
     const { model } = note.dataset;
     if (!model) return;
     const strings = messages[this.#lang()];
-    const name = model === UNTRAINED ? strings.untrained : (strings.models?.[model] ?? this.#local.get(model) ?? model);
+    const name =
+      model === UNTRAINED ? strings.untrained : (strings.models?.[model] ?? this.#models.local.get(model) ?? model);
     note.textContent = this.#t('sentenceKeptAside', { model: name });
   }
 
@@ -738,7 +520,7 @@ export class AttentionExplorer extends ElementBase {
   // A refused sentence in the other language: offer the model that reads it, keeping the sentence.
   #offerModelFor(lang) {
     const button = this.#ui['other-model'];
-    const name = this.#lessonModel(lang);
+    const name = this.#models.lessonModel(lang);
     button.hidden = !name;
     if (!name) return;
     Object.assign(button.dataset, { model: name, lang });
@@ -795,7 +577,7 @@ export class AttentionExplorer extends ElementBase {
     this.#random?.delete();
     this.#random = null;
     this.#randomKey = '';
-    this.#shown = this.#random = this.#engine.createRandomModel(config);
+    this.#shown = this.#random = this.#models.engine.createRandomModel(config);
     this.#randomKey = this.dataset.config = key;
     this.#fillRanges();
     this.#emit('ae-model-load', { model: UNTRAINED, config: this.#random.config });
@@ -810,8 +592,8 @@ export class AttentionExplorer extends ElementBase {
     const ui = this.#ui;
     clearTimeout(this.#timer);
     ui.swap.hidden = !mainView.swapFor(this.#shown?.config).test(ui.sentence.value);
-    if (!this.#engine || !this.#name) return; // the first run happens once the engine has loaded
-    const trained = this.#name !== UNTRAINED;
+    if (!this.#models.engine || !this.#models.name) return; // the first run happens once the engine has loaded
+    const trained = this.#models.name !== UNTRAINED;
     if (trained && !this.#shown) return; // still loading, or it failed and says so
     if (!trained) {
       const seed = mainView.readSeed(ui.seed.value);
@@ -840,9 +622,9 @@ export class AttentionExplorer extends ElementBase {
       }
       return this.#fail('runError', {}, error);
     }
-    Object.assign(this.dataset, { model: this.#name, run: JSON.stringify(options), text, status: 'ready' });
+    Object.assign(this.dataset, { model: this.#models.name, run: JSON.stringify(options), text, status: 'ready' });
     this.#runBy = this.#shown;
-    this.#store.set({ model: this.#name, sentence: text, ...options, result, config: this.#shown.config });
+    this.#store.set({ model: this.#models.name, sentence: text, ...options, result, config: this.#shown.config });
     this.#clearError();
     this.#showView();
     this.#showPrediction();
