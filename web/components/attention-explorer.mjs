@@ -29,11 +29,10 @@
 import { ElementBase, define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
 import { onLocalModel } from '../lib/context.mjs';
-import { coreferenceHead } from '../lib/coreference-head.mjs';
 import { LESSON_MODELS } from '../lib/lesson.mjs';
 import * as mainView from '../lib/main-view.mjs';
 import { UNTRAINED } from '../lib/main-view.mjs';
-import { MAIN_CONTROLS, attributeOf, controlsOf } from '../lib/main-controls.mjs';
+import { MAIN_CONTROLS, attributeOf, controlOfAttribute, controlsOf } from '../lib/main-controls.mjs';
 import { locale as localeOf } from '../lib/panel-strings.mjs';
 import { mountShadow } from '../lib/panel-styles.mjs';
 import { createStore, initialView } from '../lib/store.mjs';
@@ -42,6 +41,7 @@ import { VocabularyView } from '../lib/vocabulary-view.mjs';
 import css from './attention-explorer.css.mjs';
 import { IDS, viewTemplate } from './attention-explorer.markup.mjs';
 import { StatusLine } from './explorer-status.mjs';
+import { ViewControls, selectedIndex } from './explorer-controls.mjs';
 import { drawAnswer } from './explorer-answer.mjs';
 import { ExplorerModels } from './explorer-models.mjs';
 import heatmapCss from './attention-heatmap.css.mjs';
@@ -86,7 +86,7 @@ export class AttentionExplorer extends ElementBase {
   #runBy = null; // the model that made the store's result
   #random = null; // the RandomModel, kept while its recipe stays
   #randomKey = ''; // JSON of the config it was built from
-  #pending = {}; // {layer, head, causal, scale, sentence}: set by the host, applied once a model shows
+  #controls = null; // ViewControls: the selectors and switches, and what the host set for the next model
   #sentences = new mainView.SentenceMemory(); // each model keeps its own sentence
   #attempt = null; // {text, causal, scale} of the last run tried
   #line = null; // StatusLine: the status line, the load bar and the error box
@@ -216,7 +216,7 @@ export class AttentionExplorer extends ElementBase {
       case 'sentence':
         return control?.value ?? this.getAttribute(attribute) ?? '';
       case 'index':
-        return this.#selected(name);
+        return selectedIndex(control, this.getAttribute(attribute));
       case 'switch':
         return control?.checked ?? this.hasAttribute(attribute) !== Boolean(inverted);
       default:
@@ -225,7 +225,6 @@ export class AttentionExplorer extends ElementBase {
   }
 
   #apply(name) {
-    const ui = this.#ui;
     const value = this.getAttribute(name);
     switch (name) {
       case 'model':
@@ -243,35 +242,14 @@ export class AttentionExplorer extends ElementBase {
       case 'untrained':
       case 'open-files':
         return this.#models.fillMenu();
-      case 'sentence':
-        ui.sentence.value = value ?? '';
-        this.#pending.sentence = true;
-        break;
-      case 'layer':
-      case 'head': {
-        const n = Number(value);
-        if (value !== null && Number.isInteger(n) && n >= 1) this.#pending[name] = n - 1;
-        break;
-      }
-      case 'causal':
-        this.#pending.causal = value !== null;
-        break;
-      case 'no-scale':
-        this.#pending.scale = value === null;
-        break;
-      default: {
-        // the recipe: a value the menu does not offer is ignored
-        const control = ui[name];
-        if (value === null) break;
-        if (control.tagName === 'SELECT' && ![...control.options].some((o) => o.value === value)) break;
-        control.value = value;
-      }
+      default:
+        this.#controls.take(controlOfAttribute(name), value);
     }
     // Applied now to a trained model on view; a model still loading takes it when it shows, the
     // random model at its next run (after its recipe, which may change the selectors' range).
     if (this.#shown && this.#models.name !== UNTRAINED) {
-      delete this.#pending.sentence;
-      this.#applyPending();
+      delete this.#controls.pending.sentence;
+      this.#controls.applyPending();
     }
     this.#schedule();
   }
@@ -286,6 +264,7 @@ export class AttentionExplorer extends ElementBase {
     ui.result = shadow.querySelector('.result');
     ui.slots = [...shadow.querySelectorAll('slot')];
     this.#ui = ui;
+    this.#controls = new ViewControls(ui, (k, p) => this.#t(k, p));
     this.#line = new StatusLine(ui, { t: (k, p) => this.#t(k, p), lang: () => this.#lang() });
     this.#models = new ExplorerModels({
       element: this,
@@ -302,7 +281,7 @@ export class AttentionExplorer extends ElementBase {
     if (this.hasAttribute('models-base')) this.#models.useBase(this.getAttribute('models-base'));
     if (this.hasAttribute('sentence')) {
       ui.sentence.value = this.getAttribute('sentence');
-      this.#pending.sentence = true;
+      this.#controls.pending.sentence = true;
     } else {
       ui.sentence.value = mainView.sentencePair(null)[0];
     }
@@ -428,7 +407,7 @@ export class AttentionExplorer extends ElementBase {
     this.#translateSwap();
     this.#translateSentenceNote();
     if (!ui['other-model'].hidden) this.#offerModelFor(ui['other-model'].dataset.lang);
-    if (this.#shown) this.#fillRanges();
+    if (this.#shown) this.#controls.fillRanges(this.#shown.config);
     this.#line.translate();
     this.#showView();
     this.#showPrediction();
@@ -452,7 +431,7 @@ export class AttentionExplorer extends ElementBase {
     // at the layer and head it names.
     if (changed.has('model') && s.model && s.model !== this.#models.name && this.#models.offers(s.model)) {
       this.#models.chosen = true;
-      Object.assign(this.#pending, { layer: s.layer, head: s.head });
+      Object.assign(this.#controls.pending, { layer: s.layer, head: s.head });
       this.#models.choose(s.model);
       return;
     }
@@ -468,19 +447,15 @@ export class AttentionExplorer extends ElementBase {
   // Shows `model` (a TrainedModel, or null for the random one) with its task's defaults, then
   // what the host set for it.
   #use(model) {
-    const ui = this.#ui;
     this.#shown = model ?? this.#random;
     if (model) this.#emit('ae-model-load', { model: this.#models.name, config: model.config });
     const previous = this.#shownName;
     this.#shownName = this.#models.name;
     this.#chooseSentence(model, previous);
     this.#translateSwap();
-    ui.causal.checked = Boolean(this.#shown?.config.causal); // start from the mask it was trained with
-    if (this.#shown) this.#fillRanges();
-    const head = model && coreferenceHead(model.config);
-    if (head) [ui.layer.value, ui.head.value] = [head.layer, head.head];
+    this.#controls.openOn(this.#shown?.config, model?.config); // the mask it was trained with, its coreference head
     this.#vocabulary.show(model);
-    if (model) this.#applyPending(); // the random model: at the run, once its recipe is built
+    if (model) this.#controls.applyPending(); // the random model: at the run, once its recipe is built
     this.#runNow();
   }
 
@@ -491,8 +466,13 @@ export class AttentionExplorer extends ElementBase {
     const ui = this.#ui;
     const note = ui['sentence-note'];
     note.hidden = true;
-    const { text, setAside } = this.#sentences.open(this.#shownName, model, ui.sentence.value, this.#pending.sentence);
-    delete this.#pending.sentence;
+    const { text, setAside } = this.#sentences.open(
+      this.#shownName,
+      model,
+      ui.sentence.value,
+      this.#controls.pending.sentence,
+    );
+    delete this.#controls.pending.sentence;
     if (text !== ui.sentence.value) ui.sentence.value = text;
     if (setAside && previous) {
       note.dataset.model = previous;
@@ -527,47 +507,6 @@ export class AttentionExplorer extends ElementBase {
     button.textContent = this.#t('openModel', { name: messages[this.#lang()].models?.[name] ?? name });
   }
 
-  // Options 1..count for the layer and head selectors, keeping a selection that still exists;
-  // the head that config.json calls the coreference head is named (short, to fit a phone).
-  #fillRanges() {
-    const { nLayers, nHeads } = this.#shown.config;
-    for (const [select, count, key] of [
-      [this.#ui.layer, nLayers, 'layerN'],
-      [this.#ui.head, nHeads, 'headN'],
-    ]) {
-      const previous = Number(select.value) || 0;
-      select.replaceChildren(...Array.from({ length: count }, (_, i) => new Option(this.#t(key, { i: i + 1 }), i)));
-      select.value = previous < count ? previous : 0;
-    }
-    const named = coreferenceHead(this.#shown.config);
-    const option = named && this.#ui.head.options[named.head];
-    if (option) option.textContent = this.#t('headNamed', { i: named.head + 1 });
-  }
-
-  // What the host set while a model loaded, now that one is on view: the sentence is the
-  // model's to open with (#chooseSentence); the switches at once; layer and head once the
-  // selectors have the model's range (those out of range are dropped).
-  #applyPending() {
-    const ui = this.#ui;
-    const p = this.#pending;
-    if (p.causal !== undefined) ui.causal.checked = p.causal;
-    if (p.scale !== undefined) ui.scale.checked = p.scale;
-    delete p.causal;
-    delete p.scale;
-    if (!ui.layer.options.length) return;
-    for (const key of ['layer', 'head']) {
-      if (p[key] !== undefined && p[key] < ui[key].options.length) ui[key].value = p[key];
-      delete p[key];
-    }
-  }
-
-  #selected(key) {
-    const select = this.#ui?.[key];
-    if (select?.options.length) return Number(select.value) + 1;
-    const n = Number(this.getAttribute(key));
-    return this.hasAttribute(key) && Number.isInteger(n) && n >= 1 ? n : null;
-  }
-
   // --- run ---
 
   // Builds the random model only when its config changed, freeing the old one's wasm memory.
@@ -579,7 +518,7 @@ export class AttentionExplorer extends ElementBase {
     this.#randomKey = '';
     this.#shown = this.#random = this.#models.engine.createRandomModel(config);
     this.#randomKey = this.dataset.config = key;
-    this.#fillRanges();
+    this.#controls.fillRanges(this.#shown.config);
     this.#emit('ae-model-load', { model: UNTRAINED, config: this.#random.config });
   }
 
@@ -599,19 +538,19 @@ export class AttentionExplorer extends ElementBase {
       const seed = mainView.readSeed(ui.seed.value);
       if (seed === null) return this.#fail('seedError', { max: mainView.SEED_MAX }, null);
       try {
-        this.#ensureRandomModel(mainView.randomConfig(this.#recipe(), seed));
+        this.#ensureRandomModel(mainView.randomConfig(this.#controls.recipe(), seed));
       } catch (error) {
         return this.#fail('runError', {}, error);
       }
-      delete this.#pending.sentence;
-      this.#applyPending(); // the host's layer, head and switches, in the recipe's range
+      delete this.#controls.pending.sentence;
+      this.#controls.applyPending(); // the host's layer, head and switches, in the recipe's range
     }
     const text = ui.sentence.value;
-    const options = { causal: ui.causal.checked, scale: ui.scale.checked };
+    const options = this.#controls.options();
     this.#attempt = { text, ...options };
     let result;
     try {
-      const layer = Number(ui.layer.value) || 0;
+      const { layer } = this.#controls;
       result = mainView.runView(this.#shown, text, { ...options, ...mainView.tracedLayers(this.#shown.config, layer) });
     } catch (error) {
       const unread = trained && this.#readLanguage(text);
@@ -629,11 +568,6 @@ export class AttentionExplorer extends ElementBase {
     this.#showView();
     this.#showPrediction();
     this.#changed();
-  }
-
-  #recipe() {
-    const { heads, layers, positional } = this.#ui;
-    return { heads: heads.value, layers: layers.value, positional: positional.value };
   }
 
   #runSoon() {
@@ -677,8 +611,7 @@ export class AttentionExplorer extends ElementBase {
     const ui = this.#ui;
     const result = this.#shownRun();
     if (!result) return;
-    const layer = Number(ui.layer.value) || 0;
-    const head = Number(ui.head.value) || 0;
+    const { layer, head } = this.#controls;
     if (!result.layers[layer]) return this.#run();
     ui.heatmap.data = {
       tokens: result.tokens,

@@ -33,3 +33,6 @@ export const controlsOf = (kind) => Object.keys(MAIN_CONTROLS).filter((name) => 
 
 // The store keys whose change by the reader is a history entry of its own.
 export const historyControls = () => Object.keys(MAIN_CONTROLS).filter((name) => MAIN_CONTROLS[name].history);
+
+// The control whose attribute is `attribute` (no-scale → scale), or undefined.
+export const controlOfAttribute = (attribute) => Object.keys(MAIN_CONTROLS).find((n) => attributeOf(n) === attribute);
