@@ -44,6 +44,8 @@ import { StatusLine } from './explorer-status.mjs';
 import { ViewControls, selectedIndex } from './explorer-controls.mjs';
 import { drawAnswer } from './explorer-answer.mjs';
 import { ExplorerModels } from './explorer-models.mjs';
+import { SentenceBox } from './explorer-sentence.mjs';
+import { layOut, shareStore } from './explorer-slots.mjs';
 import heatmapCss from './attention-heatmap.css.mjs';
 import './attention-heatmap.mjs';
 
@@ -84,10 +86,8 @@ export class AttentionExplorer extends ElementBase {
   #shown = null; // the model on view: a TrainedModel, the RandomModel, or null while one loads
   #shownName = null; // the name of the model last shown
   #runBy = null; // the model that made the store's result
-  #random = null; // the RandomModel, kept while its recipe stays
-  #randomKey = ''; // JSON of the config it was built from
   #controls = null; // ViewControls: the selectors and switches, and what the host set for the next model
-  #sentences = new mainView.SentenceMemory(); // each model keeps its own sentence
+  #sentence = null; // SentenceBox: the sentence each model keeps, the swap, the other language's model
   #attempt = null; // {text, causal, scale} of the last run tried
   #line = null; // StatusLine: the status line, the load bar and the error box
   #timer = 0;
@@ -275,7 +275,12 @@ export class AttentionExplorer extends ElementBase {
       fail: (key, params, cause) => this.#fail(key, params, cause),
       use: (model) => this.#use(model),
       unshow: () => (this.#shown = null),
-      leave: () => this.#sentences.leave(this.#shownName, ui.sentence.value),
+      leave: () => this.#sentence.leave(this.#shownName),
+    });
+    this.#sentence = new SentenceBox(ui, {
+      t: (k, p) => this.#t(k, p),
+      lang: () => this.#lang(),
+      models: this.#models,
     });
     this.#models.chosen = this.hasAttribute('model');
     if (this.hasAttribute('models-base')) this.#models.useBase(this.getAttribute('models-base'));
@@ -309,7 +314,7 @@ export class AttentionExplorer extends ElementBase {
       this.#models.choose(ui.model.value);
     });
     ui.swap.addEventListener('click', () => {
-      ui.sentence.value = mainView.swapFor(this.#shown?.config).swap(ui.sentence.value);
+      this.#sentence.swap(this.#shown?.config);
       this.#runNow();
     });
     ui['other-model'].addEventListener('click', () => {
@@ -321,21 +326,12 @@ export class AttentionExplorer extends ElementBase {
     for (const slot of ui.slots)
       slot.addEventListener('slotchange', () => {
         this.#shareStore();
-        this.#layOut();
+        layOut(this.#root, ui.slots);
       });
     this.#line.set('loading');
     this.dataset.status = 'loading';
     this.#translate();
-    this.#layOut();
-  }
-
-  // The slots' boxes show only when something is placed in them (so that empty ones take no room).
-  #layOut() {
-    for (const slot of this.#ui.slots) {
-      const filled = slot.assignedElements().length > 0;
-      slot.parentElement.hidden = !filled;
-      this.#root.classList.toggle(slot.name ? 'has-aside' : 'has-below', filled);
-    }
+    layOut(this.#root, ui.slots);
   }
 
   #subscribe() {
@@ -343,22 +339,9 @@ export class AttentionExplorer extends ElementBase {
     this.#unsubscribe = this.#store.subscribe((s, changed) => this.#storeChanged(s, changed));
   }
 
-  // Panels that follow a store (they have a `store` property) share this element's: those placed
-  // inside it, and its own export buttons; one whose module loads later, once its tag is defined.
+  // The panels inside share this element's store (./explorer-slots.mjs).
   #shareStore() {
-    if (!this.#ui) return;
-    const inside = (panel) => this.contains(panel) || this.shadowRoot.contains(panel);
-    const share = (panel) => {
-      if ('store' in panel && panel.store !== this.#store && inside(panel)) panel.store = this.#store;
-    };
-    const panels = [...this.shadowRoot.querySelectorAll('ae-export-buttons')];
-    for (const slot of this.#ui.slots)
-      for (const node of slot.assignedElements({ flatten: true })) panels.push(node, ...node.querySelectorAll('*'));
-    for (const panel of panels) {
-      if (!panel.localName.startsWith('ae-')) continue;
-      if (customElements.get(panel.localName)) share(panel);
-      else customElements.whenDefined(panel.localName).then(() => share(panel));
-    }
+    if (this.#ui) shareStore(this, this.#ui.slots, this.#store);
   }
 
   // --- language ---
@@ -404,23 +387,16 @@ export class AttentionExplorer extends ElementBase {
     this.#models.own?.translate();
     this.#models.fillMenu();
     this.#vocabulary.translate();
-    this.#translateSwap();
-    this.#translateSentenceNote();
-    if (!ui['other-model'].hidden) this.#offerModelFor(ui['other-model'].dataset.lang);
+    this.#sentence.translate(this.#shown?.config);
     if (this.#shown) this.#controls.fillRanges(this.#shown.config);
     this.#line.translate();
     this.#showView();
     this.#showPrediction();
   }
 
-  // The lesson's model follows the language while the view is still its default (the lesson
-  // model and its own sentence, nothing chosen); a typed sentence or another model stays.
+  // The lesson's model follows the language while the view is its default (ExplorerModels).
   #followLanguage() {
-    if (!this.#models.started || this.#models.chosen || !this.#shown) return;
-    const wanted = this.#models.lessonModel(this.#lang());
-    if (!wanted || wanted === this.#models.name || !Object.values(LESSON_MODELS).includes(this.#models.name)) return;
-    if (!mainView.sentencePair(this.#shown.config).includes(this.#ui.sentence.value)) return;
-    this.#models.choose(wanted);
+    if (this.#shown) this.#models.followLanguage(this.#shown.config, this.#ui.sentence.value);
   }
 
   // --- the store ---
@@ -437,89 +413,35 @@ export class AttentionExplorer extends ElementBase {
     }
     // Another panel (the head grid, the head view) focused a head: follow it.
     if (!(changed.has('layer') || changed.has('head')) || !this.#shown) return;
-    const ui = this.#ui;
-    if (String(s.layer) === ui.layer.value && String(s.head) === ui.head.value) return;
-    if (s.layer >= ui.layer.options.length || s.head >= ui.head.options.length) return;
-    [ui.layer.value, ui.head.value] = [s.layer, s.head];
-    this.#showView(true);
+    if (this.#controls.select(s.layer, s.head)) this.#showView(true);
   }
 
   // Shows `model` (a TrainedModel, or null for the random one) with its task's defaults, then
   // what the host set for it.
   #use(model) {
-    this.#shown = model ?? this.#random;
+    this.#shown = model ?? this.#models.random;
     if (model) this.#emit('ae-model-load', { model: this.#models.name, config: model.config });
     const previous = this.#shownName;
     this.#shownName = this.#models.name;
-    this.#chooseSentence(model, previous);
-    this.#translateSwap();
+    this.#sentence.open(this.#shownName, model, previous, this.#controls.pending.sentence);
+    delete this.#controls.pending.sentence;
+    this.#sentence.swapFor(this.#shown?.config);
     this.#controls.openOn(this.#shown?.config, model?.config); // the mask it was trained with, its coreference head
     this.#vocabulary.show(model);
     if (model) this.#controls.applyPending(); // the random model: at the run, once its recipe is built
     this.#runNow();
   }
 
-  // The sentence a model opens with: the host's; a sentence the reader typed, when this model can
-  // read it (carried over); else the one this model showed last, else its own default — and when
-  // a typed sentence had to give way, a note says so (it comes back with the model it was typed for).
-  #chooseSentence(model, previous) {
-    const ui = this.#ui;
-    const note = ui['sentence-note'];
-    note.hidden = true;
-    const { text, setAside } = this.#sentences.open(
-      this.#shownName,
-      model,
-      ui.sentence.value,
-      this.#controls.pending.sentence,
-    );
-    delete this.#controls.pending.sentence;
-    if (text !== ui.sentence.value) ui.sentence.value = text;
-    if (setAside && previous) {
-      note.dataset.model = previous;
-      this.#translateSentenceNote();
-      note.hidden = false;
-    }
-  }
-
-  #translateSentenceNote() {
-    const note = this.#ui['sentence-note'];
-    const { model } = note.dataset;
-    if (!model) return;
-    const strings = messages[this.#lang()];
-    const name =
-      model === UNTRAINED ? strings.untrained : (strings.models?.[model] ?? this.#models.local.get(model) ?? model);
-    note.textContent = this.#t('sentenceKeptAside', { model: name });
-  }
-
-  // "Swap tired ↔ wide", or the words of the model's own pair (累 ↔ 宽).
-  #translateSwap() {
-    const { first, second } = mainView.swapFor(this.#shown?.config);
-    this.#ui.swap.textContent = this.#t('swap', { a: first, b: second });
-  }
-
-  // A refused sentence in the other language: offer the model that reads it, keeping the sentence.
-  #offerModelFor(lang) {
-    const button = this.#ui['other-model'];
-    const name = this.#models.lessonModel(lang);
-    button.hidden = !name;
-    if (!name) return;
-    Object.assign(button.dataset, { model: name, lang });
-    button.textContent = this.#t('openModel', { name: messages[this.#lang()].models?.[name] ?? name });
-  }
-
   // --- run ---
 
-  // Builds the random model only when its config changed, freeing the old one's wasm memory.
+  // The random model of `config` on view, when it is another than the one shown.
   #ensureRandomModel(config) {
-    const key = JSON.stringify(config);
-    if (key === this.#randomKey) return;
-    this.#random?.delete();
-    this.#random = null;
-    this.#randomKey = '';
-    this.#shown = this.#random = this.#models.engine.createRandomModel(config);
-    this.#randomKey = this.dataset.config = key;
+    const random = this.#models.randomModel(config);
+    if (!random) return;
+    this.#shown = random;
+    this.dataset.config = JSON.stringify(config);
     this.#controls.fillRanges(this.#shown.config);
-    this.#emit('ae-model-load', { model: UNTRAINED, config: this.#random.config });
+    this.#emit('ae-model-load', { model: UNTRAINED, config: random.config });
   }
 
   // The store's run while it is the shown model's (after another model is chosen, not yet).
@@ -530,7 +452,7 @@ export class AttentionExplorer extends ElementBase {
   #run() {
     const ui = this.#ui;
     clearTimeout(this.#timer);
-    ui.swap.hidden = !mainView.swapFor(this.#shown?.config).test(ui.sentence.value);
+    this.#sentence.showSwap(this.#shown?.config);
     if (!this.#models.engine || !this.#models.name) return; // the first run happens once the engine has loaded
     const trained = this.#models.name !== UNTRAINED;
     if (trained && !this.#shown) return; // still loading, or it failed and says so
@@ -557,7 +479,7 @@ export class AttentionExplorer extends ElementBase {
       if (unread) {
         const example = mainView.sentencePair(this.#shown.config)[0];
         this.#fail(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example }, error);
-        return this.#offerModelFor(unread);
+        return this.#sentence.offerModelFor(unread);
       }
       return this.#fail('runError', {}, error);
     }

@@ -81,6 +81,16 @@ export class ViewControls {
     }
   }
 
+  // Selects `layer` and `head` (0-based) when they are another head within the selectors'
+  // range; → whether they did.
+  select(layer, head) {
+    const ui = this.#ui;
+    if (String(layer) === ui.layer.value && String(head) === ui.head.value) return false;
+    if (layer >= ui.layer.options.length || head >= ui.head.options.length) return false;
+    [ui.layer.value, ui.head.value] = [layer, head];
+    return true;
+  }
+
   // The untrained model's recipe as main-view.mjs's randomConfig reads it.
   recipe() {
     const { heads, layers, positional } = this.#ui;

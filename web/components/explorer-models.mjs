@@ -27,6 +27,8 @@ export class ExplorerModels {
   name = null; // the model chosen (the menu's value)
   chosen = false; // chosen by the host or the reader: it no longer follows the language
   own = null; // the "Open a model…" picker, once chosen (own-model-picker.mjs)
+  random = null; // the RandomModel, kept while its recipe stays
+  #randomKey = ''; // JSON of the config it was built from
   #host;
   #element;
   #line;
@@ -42,6 +44,30 @@ export class ExplorerModels {
 
   #lang() {
     return this.#host.lang();
+  }
+
+  // The random model of `config`, built only when its config changed (the old one's wasm memory
+  // freed); null when it is the one built already.
+  randomModel(config) {
+    const key = JSON.stringify(config);
+    if (key === this.#randomKey) return null;
+    this.random?.delete();
+    this.random = null;
+    this.#randomKey = '';
+    this.random = this.engine.createRandomModel(config);
+    this.#randomKey = key;
+    return this.random;
+  }
+
+  // The lesson's model follows the language while the view is still its default (the lesson
+  // model and its own sentence, nothing chosen); a typed sentence or another model stays.
+  // shown: the config of the model on view; sentence: the one in the box.
+  followLanguage(shown, sentence) {
+    if (!this.started || this.chosen) return;
+    const wanted = this.lessonModel(this.#lang());
+    if (!wanted || wanted === this.name || !Object.values(LESSON_MODELS).includes(this.name)) return;
+    if (!mainView.sentencePair(shown).includes(sentence)) return;
+    this.choose(wanted);
   }
 
   // Whether the menu has `name`.
