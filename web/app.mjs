@@ -10,6 +10,7 @@ import { getEngine, getModelIndex } from './lib/context.mjs';
 import { format, messages, pickLanguage } from './i18n.mjs';
 import { store } from './lib/store.mjs';
 import { readUrlState, urlFor } from './lib/url-state.mjs';
+import { controlsOf, historyControls, paramOf } from './lib/main-controls.mjs';
 import { streamingControls } from './lib/panel-controls.mjs';
 import './components/attention-explorer.mjs';
 import { OWN_MODEL, UNTRAINED, taskOf } from './lib/main-view.mjs';
@@ -193,18 +194,19 @@ function readLink({ withLanguage = true } = {}) {
 function showLink(link, { opening = false } = {}) {
   const listed = link.model === UNTRAINED || index.some((m) => m.name === link.model);
   if (listed && (opening || link.model !== explorer.model)) explorer.model = link.model;
-  const recipe = { heads: 'heads', layers: 'layers', pos: 'positional', seed: 'seed' };
-  for (const [key, property] of Object.entries(recipe))
-    if (link.random[key] !== undefined) explorer[property] = link.random[key];
+  for (const name of controlsOf('recipe')) {
+    const value = link.random[paramOf(name)];
+    if (value !== undefined) explorer[name] = value;
+  }
   if (link.sentence !== undefined) explorer.sentence = link.sentence;
-  for (const key of ['causal', 'scale', 'layer', 'head'])
+  for (const key of [...controlsOf('switch'), ...controlsOf('index')])
     if (link[key] !== undefined) explorer[key] = typeof link[key] === 'number' ? link[key] + 1 : link[key];
 }
 
 // The untrained model's recipe, kept in the URL with the view; null for a trained model.
 const recipe = () =>
   store.get().model === UNTRAINED
-    ? { heads: explorer.heads, layers: explorer.layers, pos: explorer.positional, seed: explorer.seed }
+    ? Object.fromEntries(controlsOf('recipe').map((name) => [paramOf(name), explorer[name]]))
     : null;
 
 const URL_DELAY_MS = 150; // browsers throttle rapid history calls
@@ -214,7 +216,7 @@ const STREAM_MS = 1500; // changes to one typed or dragged control this close to
 // language only update the entry shown, and so does a panel's control typed in or dragged again
 // within STREAM_MS of its last change. Changes the page makes by itself (defaults on load, a
 // restored entry) never push.
-const HISTORY_KEYS = ['model', 'layer', 'head', 'causal', 'scale', 'controls', 'step'];
+const HISTORY_KEYS = [...historyControls(), 'controls', 'step']; // the main view's: main-controls.mjs
 const LINK_KEYS = [...HISTORY_KEYS, 'result', 'sentence', 'token', 'panel', 'lang'];
 const history_ = { timer: 0, keys: new Set(), byReader: false, restoring: false, controls: {}, stream: '', at: 0 };
 function writeLinkSoon(changed) {

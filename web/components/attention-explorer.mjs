@@ -28,210 +28,68 @@
 // does not leak out; theme with --ae-* custom properties and ::part() (docs/embedding.md).
 import { ElementBase, define } from '../lib/define.mjs';
 import { format, messages } from '../i18n.mjs';
-import {
-  getEngine,
-  getLocalModels,
-  getModelIndex,
-  getTrainedModel,
-  onLocalModel,
-  modelsBaseURL,
-  shareModel,
-} from '../lib/context.mjs';
-import { coreferenceHead, coreferenceRow } from '../lib/coreference-head.mjs';
-import { drawFocus } from '../lib/focus-strip.mjs';
+import { onLocalModel } from '../lib/context.mjs';
 import { LESSON_MODELS } from '../lib/lesson.mjs';
-import { pronounOf } from '../lib/model-lesson.mjs';
 import * as mainView from '../lib/main-view.mjs';
-import { OWN_MODEL, UNTRAINED } from '../lib/main-view.mjs';
-import { ownModelText } from '../lib/panel-model.mjs';
-import { LoadProgress } from '../lib/load-progress.mjs';
-import { locale as localeOf, numberFormat, percent } from '../lib/panel-strings.mjs';
+import { UNTRAINED } from '../lib/main-view.mjs';
+import { MAIN_CONTROLS, attributeOf, controlOfAttribute, controlsOf } from '../lib/main-controls.mjs';
+import { locale as localeOf } from '../lib/panel-strings.mjs';
 import { mountShadow } from '../lib/panel-styles.mjs';
 import { createStore, initialView } from '../lib/store.mjs';
 import { unreadLanguage } from '../lib/vocabulary-help.mjs';
-import { trustedHTML } from '../lib/trusted.mjs';
 import { VocabularyView } from '../lib/vocabulary-view.mjs';
 import css from './attention-explorer.css.mjs';
+import { IDS, viewTemplate } from './attention-explorer.markup.mjs';
+import { StatusLine } from './explorer-status.mjs';
+import { ViewControls, selectedIndex } from './explorer-controls.mjs';
+import { drawAnswer } from './explorer-answer.mjs';
+import { ExplorerModels } from './explorer-models.mjs';
+import { SentenceBox } from './explorer-sentence.mjs';
+import { layOut, shareStore } from './explorer-slots.mjs';
 import heatmapCss from './attention-heatmap.css.mjs';
 import './attention-heatmap.mjs';
 
-// The view's markup, parsed once, when the first element is made (viewTemplate(): nothing
-// touches the DOM at import). Ids are the shadow root's own (one set per element).
-const MARKUP = `
-<form id="controls" class="card controls" part="controls panel" aria-labelledby="controls-title">
-  <h2 id="controls-title" class="visually-hidden" data-t="controls"></h2>
-  <div class="field"><label for="model" data-t="model"></label><select id="model" part="select"></select></div>
-  <div id="own-model" class="own-model" hidden>
-    <p class="own-local" data-own="local"></p>
-    <label for="own-files" data-own="pick"></label>
-    <input id="own-files" type="file" multiple accept=".json,.txt,.bpe,.safetensors">
-    <div id="own-drop" class="own-drop" data-own="drop"></div>
-    <progress id="own-progress" max="1" value="0" hidden></progress>
-    <p id="own-status" role="status" aria-live="polite"></p>
-    <p class="own-panels" data-own="panels"></p>
-  </div>
-  <div class="field sentence">
-    <label for="sentence" data-t="sentence"></label>
-    <textarea id="sentence" rows="3" part="sentence" autocomplete="off" spellcheck="false"></textarea>
-    <button type="button" id="swap" class="chip" part="button" hidden></button>
-    <p id="sentence-note" class="answer-note" role="status" hidden></p>
-    <details id="vocab" class="vocab" hidden>
-      <summary id="vocab-summary"></summary>
-      <div class="vocab-body">
-        <label for="vocab-filter" data-t="vocabFilter"></label>
-        <input id="vocab-filter" type="search" autocomplete="off" spellcheck="false" aria-describedby="vocab-hint">
-        <p id="vocab-hint" class="vocab-hint" data-t="vocabHint"></p>
-        <ul id="vocab-list" class="vocab-list" aria-labelledby="vocab-summary"></ul>
-        <p id="vocab-none" class="vocab-hint" hidden data-t="vocabNone"></p>
-      </div>
-    </details>
-  </div>
-  <fieldset id="random-settings" hidden>
-    <legend data-t="randomSettings"></legend>
-    <div class="grid">
-      <div class="field"><label for="heads" data-t="heads"></label>
-        <select id="heads" part="select"><option>1</option><option>2</option><option selected>4</option><option>8</option></select></div>
-      <div class="field"><label for="layers" data-t="layers"></label>
-        <select id="layers" part="select"><option>1</option><option selected>2</option><option>3</option><option>4</option></select></div>
-      <div class="field"><label for="positional" data-t="positional"></label>
-        <select id="positional" part="select">
-          <option value="none" data-t="posNone"></option><option value="sinusoidal" data-t="posSinusoidal" selected></option>
-          <option value="learned" data-t="posLearned"></option><option value="rope" data-t="posRope"></option>
-        </select></div>
-      <div class="field"><label for="seed" data-t="seed"></label>
-        <input id="seed" type="number" inputmode="numeric" min="0" max="4294967295" step="1" value="42"></div>
-    </div>
-  </fieldset>
-</form>
-<section class="card result" part="result panel" aria-labelledby="result-title">
-  <h2 id="result-title" data-t="result"></h2>
-  <p id="status" class="status" part="status" role="status"></p>
-  <progress id="load-progress" class="load-progress" max="1" value="0" hidden aria-labelledby="status"></progress>
-  <div id="error" class="error" part="error" role="alert"></div>
-  <button type="button" id="other-model" class="chip" part="button" hidden></button>
-  <div id="prediction" class="prediction" part="answer" hidden>
-    <p id="answer" class="answer"></p>
-    <p id="answer-note" class="answer-note" hidden></p>
-    <div id="focus" class="focus" part="focus" hidden>
-      <p class="focus-title"></p>
-      <ol class="focus-words"></ol>
-      <p class="focus-note"></p>
-    </div>
-    <div class="alternatives">
-      <span id="alternatives-title" data-t="alternatives"></span>
-      <ol id="alternatives" aria-labelledby="alternatives-title"></ol>
-    </div>
-  </div>
-  <p id="unknown" class="unknown-note" hidden></p>
-  <ul id="suggestions" class="suggestions" hidden></ul>
-  <div class="result-head">
-    <div class="view">
-      <div class="field inline"><label for="layer" data-t="layer"></label><select id="layer" part="select"></select></div>
-      <div class="field inline"><label for="head" data-t="head"></label><select id="head" part="select"></select></div>
-    </div>
-    <fieldset class="switches">
-      <legend data-t="attention"></legend>
-      <div class="check"><input id="causal" type="checkbox" part="checkbox"><label for="causal" data-t="causal"></label></div>
-      <div class="check"><input id="scale" type="checkbox" part="checkbox" checked><label for="scale" data-t="scale"></label></div>
-    </fieldset>
-  </div>
-  <p class="howto" data-t="howToRead"></p>
-  <ae-attention-heatmap id="heatmap" part="heatmap"></ae-attention-heatmap>
-  <ae-export-buttons target="heatmap" view="heatmap" json></ae-export-buttons>
-</section>
-<div class="slot-box aside" hidden><slot name="aside"></slot></div>
-<div class="slot-box below" hidden><slot></slot></div>`;
-
-const IDS = [
-  'controls',
-  'model',
-  'own-model',
-  'own-files',
-  'sentence',
-  'swap',
-  'sentence-note',
-  'vocab',
-  'vocab-summary',
-  'vocab-filter',
-  'vocab-list',
-  'vocab-none',
-  'random-settings',
-  'heads',
-  'layers',
-  'positional',
-  'seed',
-  'causal',
-  'scale',
-  'layer',
-  'head',
-  'status',
-  'load-progress',
-  'error',
-  'other-model',
-  'prediction',
-  'answer',
-  'answer-note',
-  'alternatives',
-  'unknown',
-  'suggestions',
-  'focus',
-  'heatmap',
-];
-
-let template = null;
-function viewTemplate() {
-  if (!template) {
-    template = document.createElement('template');
-    template.innerHTML = trustedHTML(MARKUP);
-  }
-  return template;
-}
-
-let errorWords = null; // error-text.mjs's errorText, fetched on the first error (not in the first view)
-
 export class AttentionExplorer extends ElementBase {
   static observedAttributes = [
-    'model',
-    'sentence',
-    'layer',
-    'head',
-    'causal',
-    'no-scale',
+    ...Object.keys(MAIN_CONTROLS).map(attributeOf),
     'lang',
     'models-base',
     'untrained',
     'open-files',
-    'heads',
-    'layers',
-    'positional',
-    'seed',
   ];
+
+  // model, sentence, layer, head, causal, scale and the recipe (heads, layers, positional, seed):
+  // a property per declared control (../lib/main-controls.mjs) that reads what the view shows
+  // and sets its attribute.
+  static {
+    for (const [name, spec] of Object.entries(MAIN_CONTROLS)) {
+      Object.defineProperty(this.prototype, name, {
+        configurable: true,
+        get() {
+          return this.#read(name, spec);
+        },
+        set(value) {
+          const on = spec.kind === 'switch' && Boolean(value) !== Boolean(spec.inverted);
+          this.#reflect(attributeOf(name), spec.kind === 'switch' ? on : String(value));
+        },
+      });
+    }
+  }
 
   #store = createStore({ ...initialView(), model: '', controls: {} });
   #unsubscribe = null;
   #ui = null;
   #root = null; // the shadow root's wrapper (part="root")
   #vocabulary = null; // VocabularyView
-  #engine = null;
-  #index = []; // models/index.json's entries, in the lesson's order
-  #local = new Map(); // name → label of the models trained in the page or loaded from disk
+  #models = null; // ExplorerModels: the menu and the model chosen, once built
   #offLocal = null;
-  #started = false; // the first model is chosen once the engine and the index are here
-  #badBase = false; // models-base is no URL: shown as this element's error
-  #base = null; // URL of this element's models/ directory (models-base), null: the page's
-  #name = null; // the model chosen (the menu's value)
-  #chosen = false; // chosen by the host or the reader: it no longer follows the language
   #shown = null; // the model on view: a TrainedModel, the RandomModel, or null while one loads
   #shownName = null; // the name of the model last shown
   #runBy = null; // the model that made the store's result
-  #random = null; // the RandomModel, kept while its recipe stays
-  #randomKey = ''; // JSON of the config it was built from
-  #own = null; // the "Open a model…" picker, once chosen (own-model-picker.mjs)
-  #pending = {}; // {layer, head, causal, scale, sentence}: set by the host, applied once a model shows
-  #sentences = new mainView.SentenceMemory(); // each model keeps its own sentence
+  #controls = null; // ViewControls: the selectors and switches, and what the host set for the next model
+  #sentence = null; // SentenceBox: the sentence each model keeps, the swap, the other language's model
   #attempt = null; // {text, causal, scale} of the last run tried
-  #status = null; // {key, params} of the status line while something loads
-  #error = null; // {key, params, cause}, kept so that it can be worded again
+  #line = null; // StatusLine: the status line, the load bar and the error box
   #timer = 0;
   #scheduled = false;
   #reflecting = false; // a property setter is writing its attribute
@@ -253,55 +111,11 @@ export class AttentionExplorer extends ElementBase {
       const { model, sentence, layer, head, causal, scale, result, config } = s;
       next.set({ model, sentence, layer, head, causal, scale, result, config });
     }
-    if (this.#base) next.set({ modelsBase: this.#base.href }); // the panels inside load from it
+    if (this.#models?.base) next.set({ modelsBase: this.#models.base.href }); // the panels inside load from it
     if (this.isConnected) this.#subscribe();
     this.#shareStore();
     // The language is the new store's (a host that shares its store sets both).
     if (this.#ui && this.#ui.model.dataset.lang !== this.#lang()) this.#languageChanged();
-  }
-
-  get model() {
-    return this.#name ?? this.getAttribute('model') ?? LESSON_MODELS[this.#lang()] ?? LESSON_MODELS.en;
-  }
-  set model(name) {
-    this.#reflect('model', String(name));
-  }
-
-  // What the text box holds (the reader may have typed since it was set).
-  get sentence() {
-    return this.#ui?.sentence.value ?? this.getAttribute('sentence') ?? '';
-  }
-  set sentence(text) {
-    this.#reflect('sentence', String(text));
-  }
-
-  // 1-based, as labelled; null until a model says which head it opens on.
-  get layer() {
-    return this.#selected('layer');
-  }
-  set layer(n) {
-    this.#reflect('layer', String(n));
-  }
-
-  get head() {
-    return this.#selected('head');
-  }
-  set head(n) {
-    this.#reflect('head', String(n));
-  }
-
-  get causal() {
-    return this.#ui?.causal.checked ?? this.hasAttribute('causal');
-  }
-  set causal(on) {
-    this.#reflect('causal', Boolean(on));
-  }
-
-  get scale() {
-    return this.#ui?.scale.checked ?? !this.hasAttribute('no-scale');
-  }
-  set scale(on) {
-    this.#reflect('no-scale', !on);
   }
 
   get lang() {
@@ -318,32 +132,6 @@ export class AttentionExplorer extends ElementBase {
     this.setAttribute('models-base', String(url));
   }
 
-  // The untrained model's recipe (strings, as in the link): heads, layers, positional, seed.
-  get heads() {
-    return this.#ui?.heads.value ?? this.getAttribute('heads');
-  }
-  set heads(n) {
-    this.#reflect('heads', String(n));
-  }
-  get layers() {
-    return this.#ui?.layers.value ?? this.getAttribute('layers');
-  }
-  set layers(n) {
-    this.#reflect('layers', String(n));
-  }
-  get positional() {
-    return this.#ui?.positional.value ?? this.getAttribute('positional');
-  }
-  set positional(kind) {
-    this.#reflect('positional', String(kind));
-  }
-  get seed() {
-    return this.#ui?.seed.value.trim() ?? this.getAttribute('seed');
-  }
-  set seed(n) {
-    this.#reflect('seed', String(n));
-  }
-
   // The model on view (TrainedModel, RandomModel or a model opened from disk: its config,
   // parameterCount, …), or null while one loads. Owned by the element: do not delete it.
   get shownModel() {
@@ -358,7 +146,7 @@ export class AttentionExplorer extends ElementBase {
   // What is shown: {model, sentence, layer, head (1-based), causal, scale, lang, status
   // ('loading' | 'ready' | 'error'), tokens, prediction}; after an error, no tokens or prediction.
   view() {
-    const run = this.#error ? null : this.#shownRun();
+    const run = this.#line.error ? null : this.#shownRun();
     const attempt = this.#attempt ?? { text: this.sentence, causal: this.causal, scale: this.scale };
     return {
       model: this.model,
@@ -381,12 +169,12 @@ export class AttentionExplorer extends ElementBase {
     this.#subscribe();
     this.#followHostLanguage();
     this.#offLocal ??= onLocalModel(({ name, label }) => {
-      this.#local.set(name, label);
-      this.#fillMenu();
+      this.#models.local.set(name, label);
+      this.#models.fillMenu();
     });
     // A microtask later: a host that configures the element in the same script (the page
     // applying its link) does so before the first model is chosen.
-    queueMicrotask(() => this.#start());
+    queueMicrotask(() => this.#models.start());
   }
 
   disconnectedCallback() {
@@ -415,54 +203,53 @@ export class AttentionExplorer extends ElementBase {
     if (this.#ui) this.#apply(name);
   }
 
+  // A control's value as its property gives it: what the view shows, else its attribute. The
+  // model: the one chosen, else the lesson's in the element's language; the sentence: what the
+  // text box holds (the reader may have typed since it was set); layer and head: 1-based, null
+  // until a model says which head it opens on; the recipe: strings, as in the link.
+  #read(name, { kind, inverted }) {
+    const attribute = attributeOf(name);
+    const control = this.#ui?.[name];
+    switch (kind) {
+      case 'model':
+        return this.#models?.name ?? this.getAttribute('model') ?? LESSON_MODELS[this.#lang()] ?? LESSON_MODELS.en;
+      case 'sentence':
+        return control?.value ?? this.getAttribute(attribute) ?? '';
+      case 'index':
+        return selectedIndex(control, this.getAttribute(attribute));
+      case 'switch':
+        return control?.checked ?? this.hasAttribute(attribute) !== Boolean(inverted);
+      default:
+        return control?.value.trim() ?? this.getAttribute(attribute);
+    }
+  }
+
   #apply(name) {
-    const ui = this.#ui;
     const value = this.getAttribute(name);
     switch (name) {
       case 'model':
-        this.#chosen = true;
+        this.#models.chosen = true;
         // The model on view again: nothing to do (a model that failed to load is tried again).
-        if (value !== null && !(value === this.#name && this.#shown)) this.#choose(value);
+        if (value !== null && !(value === this.#models.name && this.#shown)) this.#models.choose(value);
         return;
       case 'models-base':
-        if (!this.#useModelsBase(value)) return;
-        this.#started = false;
-        this.#start();
+        if (!this.#models.useBase(value)) return;
+        this.#models.started = false;
+        this.#models.start();
         return;
       case 'lang':
         return this.#followHostLanguage();
       case 'untrained':
       case 'open-files':
-        return this.#fillMenu();
-      case 'sentence':
-        ui.sentence.value = value ?? '';
-        this.#pending.sentence = true;
-        break;
-      case 'layer':
-      case 'head': {
-        const n = Number(value);
-        if (value !== null && Number.isInteger(n) && n >= 1) this.#pending[name] = n - 1;
-        break;
-      }
-      case 'causal':
-        this.#pending.causal = value !== null;
-        break;
-      case 'no-scale':
-        this.#pending.scale = value === null;
-        break;
-      default: {
-        // the recipe: a value the menu does not offer is ignored
-        const control = ui[name];
-        if (value === null) break;
-        if (control.tagName === 'SELECT' && ![...control.options].some((o) => o.value === value)) break;
-        control.value = value;
-      }
+        return this.#models.fillMenu();
+      default:
+        this.#controls.take(controlOfAttribute(name), value);
     }
     // Applied now to a trained model on view; a model still loading takes it when it shows, the
     // random model at its next run (after its recipe, which may change the selectors' range).
-    if (this.#shown && this.#name !== UNTRAINED) {
-      delete this.#pending.sentence;
-      this.#applyPending();
+    if (this.#shown && this.#models.name !== UNTRAINED) {
+      delete this.#controls.pending.sentence;
+      this.#controls.applyPending();
     }
     this.#schedule();
   }
@@ -477,16 +264,34 @@ export class AttentionExplorer extends ElementBase {
     ui.result = shadow.querySelector('.result');
     ui.slots = [...shadow.querySelectorAll('slot')];
     this.#ui = ui;
-    this.#chosen = this.hasAttribute('model');
-    if (this.hasAttribute('models-base')) this.#useModelsBase(this.getAttribute('models-base'));
+    this.#controls = new ViewControls(ui, (k, p) => this.#t(k, p));
+    this.#line = new StatusLine(ui, { t: (k, p) => this.#t(k, p), lang: () => this.#lang() });
+    this.#models = new ExplorerModels({
+      element: this,
+      ui,
+      line: this.#line,
+      lang: () => this.#lang(),
+      store: () => this.#store,
+      fail: (key, params, cause) => this.#fail(key, params, cause),
+      use: (model) => this.#use(model),
+      unshow: () => (this.#shown = null),
+      leave: () => this.#sentence.leave(this.#shownName),
+    });
+    this.#sentence = new SentenceBox(ui, {
+      t: (k, p) => this.#t(k, p),
+      lang: () => this.#lang(),
+      models: this.#models,
+    });
+    this.#models.chosen = this.hasAttribute('model');
+    if (this.hasAttribute('models-base')) this.#models.useBase(this.getAttribute('models-base'));
     if (this.hasAttribute('sentence')) {
       ui.sentence.value = this.getAttribute('sentence');
-      this.#pending.sentence = true;
+      this.#controls.pending.sentence = true;
     } else {
       ui.sentence.value = mainView.sentencePair(null)[0];
     }
-    for (const name of ['layer', 'head', 'causal', 'no-scale', 'heads', 'layers', 'positional', 'seed'])
-      if (this.hasAttribute(name)) this.#apply(name);
+    for (const kind of ['index', 'switch', 'recipe'])
+      for (const name of controlsOf(kind).map(attributeOf)) if (this.hasAttribute(name)) this.#apply(name);
     this.#vocabulary = new VocabularyView(
       {
         box: ui.vocab,
@@ -505,37 +310,28 @@ export class AttentionExplorer extends ElementBase {
     for (const control of [ui.heads, ui.layers, ui.positional, ui.causal, ui.scale])
       control.addEventListener('change', () => this.#runNow());
     ui.model.addEventListener('change', () => {
-      this.#chosen = true;
-      this.#choose(ui.model.value);
+      this.#models.chosen = true;
+      this.#models.choose(ui.model.value);
     });
     ui.swap.addEventListener('click', () => {
-      ui.sentence.value = mainView.swapFor(this.#shown?.config).swap(ui.sentence.value);
+      this.#sentence.swap(this.#shown?.config);
       this.#runNow();
     });
     ui['other-model'].addEventListener('click', () => {
-      this.#chosen = true;
+      this.#models.chosen = true;
       ui['other-model'].hidden = true;
-      this.#choose(ui['other-model'].dataset.model);
+      this.#models.choose(ui['other-model'].dataset.model);
     });
     for (const select of [ui.layer, ui.head]) select.addEventListener('change', () => this.#showView(true));
     for (const slot of ui.slots)
       slot.addEventListener('slotchange', () => {
         this.#shareStore();
-        this.#layOut();
+        layOut(this.#root, ui.slots);
       });
-    this.#setStatus('loading');
+    this.#line.set('loading');
     this.dataset.status = 'loading';
     this.#translate();
-    this.#layOut();
-  }
-
-  // The slots' boxes show only when something is placed in them (so that empty ones take no room).
-  #layOut() {
-    for (const slot of this.#ui.slots) {
-      const filled = slot.assignedElements().length > 0;
-      slot.parentElement.hidden = !filled;
-      this.#root.classList.toggle(slot.name ? 'has-aside' : 'has-below', filled);
-    }
+    layOut(this.#root, ui.slots);
   }
 
   #subscribe() {
@@ -543,22 +339,9 @@ export class AttentionExplorer extends ElementBase {
     this.#unsubscribe = this.#store.subscribe((s, changed) => this.#storeChanged(s, changed));
   }
 
-  // Panels that follow a store (they have a `store` property) share this element's: those placed
-  // inside it, and its own export buttons; one whose module loads later, once its tag is defined.
+  // The panels inside share this element's store (./explorer-slots.mjs).
   #shareStore() {
-    if (!this.#ui) return;
-    const inside = (panel) => this.contains(panel) || this.shadowRoot.contains(panel);
-    const share = (panel) => {
-      if ('store' in panel && panel.store !== this.#store && inside(panel)) panel.store = this.#store;
-    };
-    const panels = [...this.shadowRoot.querySelectorAll('ae-export-buttons')];
-    for (const slot of this.#ui.slots)
-      for (const node of slot.assignedElements({ flatten: true })) panels.push(node, ...node.querySelectorAll('*'));
-    for (const panel of panels) {
-      if (!panel.localName.startsWith('ae-')) continue;
-      if (customElements.get(panel.localName)) share(panel);
-      else customElements.whenDefined(panel.localName).then(() => share(panel));
-    }
+    if (this.#ui) shareStore(this, this.#ui.slots, this.#store);
   }
 
   // --- language ---
@@ -601,33 +384,19 @@ export class AttentionExplorer extends ElementBase {
     const strings = messages[this.#lang()];
     for (const node of this.shadowRoot.querySelectorAll('[data-t]')) node.textContent = strings[node.dataset.t];
     ui.heatmap.strings = strings.heatmap;
-    this.#own?.translate();
-    this.#fillMenu();
+    this.#models.own?.translate();
+    this.#models.fillMenu();
     this.#vocabulary.translate();
-    this.#translateSwap();
-    this.#translateSentenceNote();
-    if (!ui['other-model'].hidden) this.#offerModelFor(ui['other-model'].dataset.lang);
-    if (this.#shown) this.#fillRanges();
-    if (this.#status) this.#setStatus(this.#status.key, this.#status.params);
-    if (this.#error) this.#showErrorText();
+    this.#sentence.translate(this.#shown?.config);
+    if (this.#shown) this.#controls.fillRanges(this.#shown.config);
+    this.#line.translate();
     this.#showView();
     this.#showPrediction();
   }
 
-  // The lesson's model follows the language while the view is still its default (the lesson
-  // model and its own sentence, nothing chosen); a typed sentence or another model stays.
+  // The lesson's model follows the language while the view is its default (ExplorerModels).
   #followLanguage() {
-    if (!this.#started || this.#chosen || !this.#shown) return;
-    const wanted = this.#lessonModel(this.#lang());
-    if (!wanted || wanted === this.#name || !Object.values(LESSON_MODELS).includes(this.#name)) return;
-    if (!mainView.sentencePair(this.#shown.config).includes(this.#ui.sentence.value)) return;
-    this.#choose(wanted);
-  }
-
-  // The trained coreference model that reads `lang`, if the menu lists it.
-  #lessonModel(lang) {
-    const name = LESSON_MODELS[lang];
-    return this.#index.some((m) => m.name === name) ? name : undefined;
+    if (this.#shown) this.#models.followLanguage(this.#shown.config, this.#ui.sentence.value);
   }
 
   // --- the store ---
@@ -636,305 +405,43 @@ export class AttentionExplorer extends ElementBase {
     if (changed.has('lang')) this.#languageChanged();
     // A panel's Show me may choose another model (web/lib/guidance.mjs): open it as the menu would,
     // at the layer and head it names.
-    if (changed.has('model') && s.model && s.model !== this.#name && this.#offers(s.model)) {
-      this.#chosen = true;
-      Object.assign(this.#pending, { layer: s.layer, head: s.head });
-      this.#choose(s.model);
+    if (changed.has('model') && s.model && s.model !== this.#models.name && this.#models.offers(s.model)) {
+      this.#models.chosen = true;
+      Object.assign(this.#controls.pending, { layer: s.layer, head: s.head });
+      this.#models.choose(s.model);
       return;
     }
     // Another panel (the head grid, the head view) focused a head: follow it.
     if (!(changed.has('layer') || changed.has('head')) || !this.#shown) return;
-    const ui = this.#ui;
-    if (String(s.layer) === ui.layer.value && String(s.head) === ui.head.value) return;
-    if (s.layer >= ui.layer.options.length || s.head >= ui.head.options.length) return;
-    [ui.layer.value, ui.head.value] = [s.layer, s.head];
-    this.#showView(true);
-  }
-
-  // Whether the menu has `name`.
-  #offers(name) {
-    if (name === UNTRAINED) return this.hasAttribute('untrained');
-    return this.#index.some((m) => m.name === name) || this.#local.has(name);
-  }
-
-  // --- the model menu ---
-
-  // Untrained (with the attribute), models/index.json's models in the lesson's order, the models
-  // trained in the page or loaded from disk (context.mjs addLocalModel), "Open a model…" (with
-  // the attribute); the model chosen is always one of them.
-  #fillMenu() {
-    const ui = this.#ui;
-    if (!ui) return;
-    const strings = messages[this.#lang()];
-    const label = (name) => strings.models?.[name] ?? this.#local.get(name) ?? name;
-    const options = [];
-    if (this.hasAttribute('untrained')) options.push(new Option(strings.untrained, UNTRAINED));
-    const group = (id, title, names) => {
-      if (!names.length) return;
-      const node = Object.assign(document.createElement('optgroup'), { id, label: title });
-      node.append(...names.map((name) => new Option(label(name), name)));
-      options.push(node);
-    };
-    group(
-      'trained-models',
-      strings.trainedGroup,
-      this.#index.map((m) => m.name),
-    );
-    group('local-models', strings.localGroup, [...this.#local.keys()]);
-    if (this.hasAttribute('open-files')) options.push(new Option(ownModelText(this.#lang(), 'option'), OWN_MODEL));
-    const name = this.model;
-    const listed = (node) => (node.tagName === 'OPTGROUP' ? [...node.children] : [node]).some((o) => o.value === name);
-    if (!options.some(listed)) options.push(new Option(label(name), name));
-    ui.model.replaceChildren(...options);
-    ui.model.value = name;
-  }
-
-  // --- choosing a model ---
-
-  // A models-base that is no URL is this element's error (shown in it), not an exception that
-  // leaves it blank; false then.
-  #useModelsBase(value) {
-    try {
-      this.#base = value ? modelsBaseURL(value) : null;
-      this.#store.set({ modelsBase: this.#base?.href ?? null }); // the panels inside load from it
-      this.#badBase = false;
-    } catch (error) {
-      this.#badBase = true; // nothing is loaded from the page's base instead
-      this.#fail('baseError', { message: error.message }, error);
-    }
-    return !this.#badBase;
-  }
-
-  // The first model, once the engine and models/index.json are here: the host's, else the lesson's
-  // in the element's language. Again when models-base changes: the menu and the model anew.
-  async #start() {
-    if (this.#started || this.#badBase) return;
-    this.#started = true;
-    try {
-      const engine = getEngine((p) => this.#loadProgress().set('engine', p));
-      this.#index = mainView.orderModels(await getModelIndex(this.#base));
-      this.#downloadFirstModel();
-      this.#engine = await engine;
-    } catch (error) {
-      this.#started = false;
-      return this.#fail('loadError', { message: error.message }, null);
-    }
-    for (const { name, label } of getLocalModels()) this.#local.set(name, label);
-    if (this.#status?.key === 'loading') this.#setStatus(null);
-    const name = this.#startingModel();
-    this.#name = null;
-    this.#fillMenu();
-    this.#choose(name);
-  }
-
-  // The model the start will open begins to download as soon as the menu is read, while the
-  // engine may still compile (a link's model is named by then: the page reads the same menu).
-  #downloadFirstModel() {
-    const name = this.#startingModel();
-    if (this.#index.some((m) => m.name === name)) getTrainedModel(name, null, this.#base).catch(() => {}); // #choose reports
-  }
-
-  // The model the start opens: one chosen before it, the host's, else #firstModel().
-  #startingModel() {
-    return this.#name ?? this.getAttribute('model') ?? this.#firstModel();
-  }
-
-  // No model named: the lesson's trained model in the element's language (else the English one),
-  // else random weights when offered, else the first listed.
-  #firstModel() {
-    const lesson = this.#lessonModel(this.#lang()) ?? this.#lessonModel('en');
-    if (lesson) return lesson;
-    if (this.hasAttribute('untrained')) return UNTRAINED;
-    return this.#index[0]?.name ?? LESSON_MODELS.en;
-  }
-
-  async #choose(name) {
-    if (!this.#engine) {
-      this.#name = name; // chosen before the start: the start opens it
-      return;
-    }
-    const ui = this.#ui;
-    this.#sentences.leave(this.#shownName, ui.sentence.value);
-    this.#name = name;
-    if ([...ui.model.options].some((o) => o.value === name)) ui.model.value = name;
-    else this.#fillMenu();
-    const trained = name !== UNTRAINED;
-    ui['random-settings'].hidden = trained;
-    ui['own-model'].hidden = true;
-    ui['other-model'].hidden = true;
-    this.dataset.model = name;
-    if (name === OWN_MODEL) return this.#chooseOwn();
-    if (!trained) {
-      this.#setStatus(null); // another model may still be loading: it is kept for later
-      return this.#use(null);
-    }
-    this.#shown = null; // a run waits until the model is here
-    const label = messages[this.#lang()].models?.[name] ?? this.#local.get(name) ?? name;
-    this.#setStatus('loadingModel', { name: label });
-    this.dataset.status = 'loading';
-    ui.result.classList.add('stale');
-    const expected = this.#index.find((m) => m.name === name)?.bytes ?? null; // a gzipped download has no length
-    const progress = ({ loaded, total }) => {
-      if (this.#name !== name) return;
-      const bar = this.#loadProgress();
-      bar.set('model', { loaded, total: total ?? expected });
-      const sum = bar.sum(); // the engine's bytes and the model's, as the bar shows them
-      const kb = (bytes) => numberFormat(this.#lang()).format(Math.round(bytes / 1024));
-      this.#setStatus('loadingModelBytes', { name: label, loaded: kb(sum.loaded), total: kb(sum.total) });
-    };
-    try {
-      const model = await getTrainedModel(name, progress, this.#base); // fetched once, shared with the panels
-      if (this.#name === name) this.#use(model);
-    } catch (error) {
-      if (this.#name === name) this.#fail('modelError', { name: label }, error);
-    } finally {
-      if (this.#name === name && this.#status?.key.startsWith('loadingModel')) this.#setStatus(null);
-    }
-  }
-
-  // "Open a model…": the picker (fetched on first use), and the model opened, if any.
-  async #chooseOwn() {
-    const ui = this.#ui;
-    this.#setStatus(null);
-    if (!this.#own) {
-      const { setUpOwnModel } = await import('../lib/own-model-picker.mjs');
-      this.#own ??= setUpOwnModel({
-        box: ui['own-model'],
-        getEngine,
-        lang: () => this.#lang(),
-        onModel: (model) => {
-          shareModel(OWN_MODEL, model); // the lesson panels ask the context for the shown model
-          if (this.#name !== OWN_MODEL) return;
-          if (model) this.#use(model);
-          else this.#chooseOwn();
-        },
-      });
-      // Files given to the picker before it was set up (e.g. by a script) are opened now.
-      if (ui['own-files'].files?.length) this.#own.open(ui['own-files'].files);
-      if (this.#name !== OWN_MODEL) return;
-    }
-    ui['own-model'].hidden = false;
-    const model = this.#own.current();
-    if (model) return this.#use(model);
-    this.#shown = null;
-    ui.result.classList.add('stale');
+    if (this.#controls.select(s.layer, s.head)) this.#showView(true);
   }
 
   // Shows `model` (a TrainedModel, or null for the random one) with its task's defaults, then
   // what the host set for it.
   #use(model) {
-    const ui = this.#ui;
-    this.#shown = model ?? this.#random;
-    if (model) this.#emit('ae-model-load', { model: this.#name, config: model.config });
+    this.#shown = model ?? this.#models.random;
+    if (model) this.#emit('ae-model-load', { model: this.#models.name, config: model.config });
     const previous = this.#shownName;
-    this.#shownName = this.#name;
-    this.#chooseSentence(model, previous);
-    this.#translateSwap();
-    ui.causal.checked = Boolean(this.#shown?.config.causal); // start from the mask it was trained with
-    if (this.#shown) this.#fillRanges();
-    const head = model && coreferenceHead(model.config);
-    if (head) [ui.layer.value, ui.head.value] = [head.layer, head.head];
+    this.#shownName = this.#models.name;
+    this.#sentence.open(this.#shownName, model, previous, this.#controls.pending.sentence);
+    delete this.#controls.pending.sentence;
+    this.#sentence.swapFor(this.#shown?.config);
+    this.#controls.openOn(this.#shown?.config, model?.config); // the mask it was trained with, its coreference head
     this.#vocabulary.show(model);
-    if (model) this.#applyPending(); // the random model: at the run, once its recipe is built
+    if (model) this.#controls.applyPending(); // the random model: at the run, once its recipe is built
     this.#runNow();
-  }
-
-  // The sentence a model opens with: the host's; a sentence the reader typed, when this model can
-  // read it (carried over); else the one this model showed last, else its own default — and when
-  // a typed sentence had to give way, a note says so (it comes back with the model it was typed for).
-  #chooseSentence(model, previous) {
-    const ui = this.#ui;
-    const note = ui['sentence-note'];
-    note.hidden = true;
-    const { text, setAside } = this.#sentences.open(this.#shownName, model, ui.sentence.value, this.#pending.sentence);
-    delete this.#pending.sentence;
-    if (text !== ui.sentence.value) ui.sentence.value = text;
-    if (setAside && previous) {
-      note.dataset.model = previous;
-      this.#translateSentenceNote();
-      note.hidden = false;
-    }
-  }
-
-  #translateSentenceNote() {
-    const note = this.#ui['sentence-note'];
-    const { model } = note.dataset;
-    if (!model) return;
-    const strings = messages[this.#lang()];
-    const name = model === UNTRAINED ? strings.untrained : (strings.models?.[model] ?? this.#local.get(model) ?? model);
-    note.textContent = this.#t('sentenceKeptAside', { model: name });
-  }
-
-  // "Swap tired ↔ wide", or the words of the model's own pair (累 ↔ 宽).
-  #translateSwap() {
-    const { first, second } = mainView.swapFor(this.#shown?.config);
-    this.#ui.swap.textContent = this.#t('swap', { a: first, b: second });
-  }
-
-  // A refused sentence in the other language: offer the model that reads it, keeping the sentence.
-  #offerModelFor(lang) {
-    const button = this.#ui['other-model'];
-    const name = this.#lessonModel(lang);
-    button.hidden = !name;
-    if (!name) return;
-    Object.assign(button.dataset, { model: name, lang });
-    button.textContent = this.#t('openModel', { name: messages[this.#lang()].models?.[name] ?? name });
-  }
-
-  // Options 1..count for the layer and head selectors, keeping a selection that still exists;
-  // the head that config.json calls the coreference head is named (short, to fit a phone).
-  #fillRanges() {
-    const { nLayers, nHeads } = this.#shown.config;
-    for (const [select, count, key] of [
-      [this.#ui.layer, nLayers, 'layerN'],
-      [this.#ui.head, nHeads, 'headN'],
-    ]) {
-      const previous = Number(select.value) || 0;
-      select.replaceChildren(...Array.from({ length: count }, (_, i) => new Option(this.#t(key, { i: i + 1 }), i)));
-      select.value = previous < count ? previous : 0;
-    }
-    const named = coreferenceHead(this.#shown.config);
-    const option = named && this.#ui.head.options[named.head];
-    if (option) option.textContent = this.#t('headNamed', { i: named.head + 1 });
-  }
-
-  // What the host set while a model loaded, now that one is on view: the sentence is the
-  // model's to open with (#chooseSentence); the switches at once; layer and head once the
-  // selectors have the model's range (those out of range are dropped).
-  #applyPending() {
-    const ui = this.#ui;
-    const p = this.#pending;
-    if (p.causal !== undefined) ui.causal.checked = p.causal;
-    if (p.scale !== undefined) ui.scale.checked = p.scale;
-    delete p.causal;
-    delete p.scale;
-    if (!ui.layer.options.length) return;
-    for (const key of ['layer', 'head']) {
-      if (p[key] !== undefined && p[key] < ui[key].options.length) ui[key].value = p[key];
-      delete p[key];
-    }
-  }
-
-  #selected(key) {
-    const select = this.#ui?.[key];
-    if (select?.options.length) return Number(select.value) + 1;
-    const n = Number(this.getAttribute(key));
-    return this.hasAttribute(key) && Number.isInteger(n) && n >= 1 ? n : null;
   }
 
   // --- run ---
 
-  // Builds the random model only when its config changed, freeing the old one's wasm memory.
+  // The random model of `config` on view, when it is another than the one shown.
   #ensureRandomModel(config) {
-    const key = JSON.stringify(config);
-    if (key === this.#randomKey) return;
-    this.#random?.delete();
-    this.#random = null;
-    this.#randomKey = '';
-    this.#shown = this.#random = this.#engine.createRandomModel(config);
-    this.#randomKey = this.dataset.config = key;
-    this.#fillRanges();
-    this.#emit('ae-model-load', { model: UNTRAINED, config: this.#random.config });
+    const random = this.#models.randomModel(config);
+    if (!random) return;
+    this.#shown = random;
+    this.dataset.config = JSON.stringify(config);
+    this.#controls.fillRanges(this.#shown.config);
+    this.#emit('ae-model-load', { model: UNTRAINED, config: random.config });
   }
 
   // The store's run while it is the shown model's (after another model is chosen, not yet).
@@ -945,49 +452,44 @@ export class AttentionExplorer extends ElementBase {
   #run() {
     const ui = this.#ui;
     clearTimeout(this.#timer);
-    ui.swap.hidden = !mainView.swapFor(this.#shown?.config).test(ui.sentence.value);
-    if (!this.#engine || !this.#name) return; // the first run happens once the engine has loaded
-    const trained = this.#name !== UNTRAINED;
+    this.#sentence.showSwap(this.#shown?.config);
+    if (!this.#models.engine || !this.#models.name) return; // the first run happens once the engine has loaded
+    const trained = this.#models.name !== UNTRAINED;
     if (trained && !this.#shown) return; // still loading, or it failed and says so
     if (!trained) {
       const seed = mainView.readSeed(ui.seed.value);
       if (seed === null) return this.#fail('seedError', { max: mainView.SEED_MAX }, null);
       try {
-        this.#ensureRandomModel(mainView.randomConfig(this.#recipe(), seed));
+        this.#ensureRandomModel(mainView.randomConfig(this.#controls.recipe(), seed));
       } catch (error) {
         return this.#fail('runError', {}, error);
       }
-      delete this.#pending.sentence;
-      this.#applyPending(); // the host's layer, head and switches, in the recipe's range
+      delete this.#controls.pending.sentence;
+      this.#controls.applyPending(); // the host's layer, head and switches, in the recipe's range
     }
     const text = ui.sentence.value;
-    const options = { causal: ui.causal.checked, scale: ui.scale.checked };
+    const options = this.#controls.options();
     this.#attempt = { text, ...options };
     let result;
     try {
-      const layer = Number(ui.layer.value) || 0;
+      const { layer } = this.#controls;
       result = mainView.runView(this.#shown, text, { ...options, ...mainView.tracedLayers(this.#shown.config, layer) });
     } catch (error) {
       const unread = trained && this.#readLanguage(text);
       if (unread) {
         const example = mainView.sentencePair(this.#shown.config)[0];
         this.#fail(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example }, error);
-        return this.#offerModelFor(unread);
+        return this.#sentence.offerModelFor(unread);
       }
       return this.#fail('runError', {}, error);
     }
-    Object.assign(this.dataset, { model: this.#name, run: JSON.stringify(options), text, status: 'ready' });
+    Object.assign(this.dataset, { model: this.#models.name, run: JSON.stringify(options), text, status: 'ready' });
     this.#runBy = this.#shown;
-    this.#store.set({ model: this.#name, sentence: text, ...options, result, config: this.#shown.config });
+    this.#store.set({ model: this.#models.name, sentence: text, ...options, result, config: this.#shown.config });
     this.#clearError();
     this.#showView();
     this.#showPrediction();
     this.#changed();
-  }
-
-  #recipe() {
-    const { heads, layers, positional } = this.#ui;
-    return { heads: heads.value, layers: layers.value, positional: positional.value };
   }
 
   #runSoon() {
@@ -1031,8 +533,7 @@ export class AttentionExplorer extends ElementBase {
     const ui = this.#ui;
     const result = this.#shownRun();
     if (!result) return;
-    const layer = Number(ui.layer.value) || 0;
-    const head = Number(ui.head.value) || 0;
+    const { layer, head } = this.#controls;
     if (!result.layers[layer]) return this.#run();
     ui.heatmap.data = {
       tokens: result.tokens,
@@ -1042,76 +543,25 @@ export class AttentionExplorer extends ElementBase {
     };
     Object.assign(this.dataset, { layer, head });
     this.#store.set({ layer, head });
-    if (changed && !this.#error) this.#changed();
+    if (changed && !this.#line.error) this.#changed();
   }
 
   // The trained model's answer with the runners-up, and the words it does not know.
   #showPrediction() {
-    const ui = this.#ui;
-    const lang = this.#lang();
-    const { prediction, unknown = [], tokens = [] } = (!this.#error && this.#shownRun()) || {};
-    const config = this.#shown?.config;
-    ui.prediction.hidden = !prediction;
-    this.dataset.prediction = prediction?.token ?? '';
-    if (prediction) {
-      const [before, p, after] = mainView.answerParts(prediction, config, lang, (x) => percent(x, lang));
-      const probability = Object.assign(document.createElement('span'), { className: 'probability', textContent: p });
-      ui.answer.replaceChildren(before, probability, after);
-      ui.alternatives.replaceChildren(
-        ...prediction.top
-          .slice(1)
-          .map(({ token, probability }) =>
-            Object.assign(document.createElement('li'), { textContent: `${token} ${percent(probability, lang)}` }),
-          ),
-      );
-    }
-    const outside = prediction && mainView.answerOutsideSentence(prediction.token, tokens, config);
-    const ask = prediction && !outside && mainView.needsAskingPrompt(tokens, config);
-    ui['answer-note'].hidden = !(outside || ask);
-    ui['answer-note'].textContent = outside
-      ? this.#t('answerNotInSentence', { word: prediction.token })
-      : ask
-        ? this.#t('answerAskPrompt', { pronoun: pronounOf(config) })
-        : '';
-    this.dataset.answerInSentence = prediction ? String(!outside) : '';
-    // What the pronoun looks at in the coreference head, under the answer (the lesson's first screen).
-    const focus = prediction ? coreferenceRow(this.#shownRun(), config) : null;
-    drawFocus(ui.focus, focus, tokens, prediction?.token, lang);
-    this.#vocabulary.suggest(tokens, prediction ? unknown : [], mainView.SUGGESTIONS);
-    // The words are styled like their labels in the heatmap.
-    const words = unknown.map((i) =>
-      Object.assign(document.createElement('span'), { className: 'unknown-word', textContent: tokens[i] }),
-    );
-    const [before, after] = this.#t('unknownNote').split('{words}');
-    ui.unknown.replaceChildren(before, ...words.flatMap((w, i) => (i ? [', ', w] : [w])), after);
-    // A whole sentence in the other language: say that, rather than list every word of it.
-    const language = this.#vocabulary.language;
-    const unread = language && unreadLanguage({ tokens, unknown }, language);
-    if (unread) {
-      const example = mainView.sentencePair(config)[0];
-      ui.unknown.textContent = this.#t(unread === 'zh' ? 'readsEnglish' : 'readsChinese', { example });
-    }
-    ui.unknown.hidden = unknown.length === 0;
-  }
-
-  #setStatus(key, params) {
-    this.#status = key && { key, params };
-    if (!key?.startsWith('loading')) this.#progress?.done();
-    this.#ui.status.hidden = !key;
-    if (key) this.#ui.status.textContent = this.#t(key, params);
-  }
-
-  #progress = null;
-  #loadProgress() {
-    this.#progress ??= new LoadProgress(this.#ui['load-progress']);
-    return this.#progress;
+    const run = (!this.#line.error && this.#shownRun()) || {};
+    const shown = drawAnswer(this.#ui, run, {
+      config: this.#shown?.config,
+      lang: this.#lang(),
+      t: (k, p) => this.#t(k, p),
+      vocabulary: this.#vocabulary,
+    });
+    Object.assign(this.dataset, shown);
   }
 
   // `cause`, the error thrown, is worded in the element's language by its code (error-text.mjs).
   #fail(key, params, cause) {
     const ui = this.#ui;
-    this.#error = { key, params, cause };
-    this.#showErrorText();
+    this.#line.fail(key, params, cause);
     this.dataset.status = 'error';
     this.dataset.errorCode = cause?.code ?? '';
     // The heatmap and answer of the last good run are not shown for another sentence.
@@ -1123,31 +573,10 @@ export class AttentionExplorer extends ElementBase {
     this.#changed();
   }
 
-  // The error-text module is fetched on the first error only, so that it is not part of the
-  // first view's transfer; offline, the raw words.
-  #showErrorText() {
-    const { key, params, cause } = this.#error;
-    if (cause && !errorWords) {
-      import('../lib/error-text.mjs')
-        .then(
-          (m) => m.errorText,
-          () => (error) => error.message,
-        )
-        .then((words) => {
-          errorWords = words;
-          if (this.#error) this.#showErrorText();
-        });
-    }
-    const message = cause ? (errorWords?.(cause, this.#lang()) ?? '') : params.message;
-    this.#ui.error.textContent = this.#t(key, { ...params, message });
-    this.#ui.error.title = cause?.message ?? ''; // the core's own words, for whoever debugs
-  }
-
   #clearError() {
     const ui = this.#ui;
-    this.#error = null;
+    this.#line.clear();
     ui['other-model'].hidden = true;
-    ui.error.textContent = ui.error.title = '';
     delete this.dataset.errorCode;
     ui.result.classList.remove('stale', 'failed');
   }

@@ -66,7 +66,8 @@ import { errorText } from './error-text.mjs';
 import { el } from './dom.mjs';
 import { labelHostBy } from './panel-styles.mjs';
 import { locale, text } from './panel-strings.mjs';
-import { guidanceText, onPredictChange, predictOn, reveal, setControl } from './guidance.mjs';
+import { guidanceText } from './guidance.mjs';
+import { GuidanceBar } from './panel-guidance.mjs';
 import {
   buildControl,
   fillOptions,
@@ -96,8 +97,7 @@ export class LessonPanel extends StoreElement {
   #typing = 0; // the timer of a pause in typing
   #offControls = null;
   #loadWired = false;
-  #guide = null; // the guidance bar's parts, once addGuidance() has run
-  #guesses = new Map(); // question key → the reader's guess
+  #guide = null; // the GuidanceBar, once addGuidance() has run
   #runAsked = false; // awaitRun() has asked for the lesson's run (and it has not failed)
   #texts = []; // [element, string key, attribute] of text() and labelled(): set again when the language changes
 
@@ -413,10 +413,10 @@ export class LessonPanel extends StoreElement {
 
   setState(state) {
     this.dataset[this.constructor.stateAttribute] = state;
-    this.#scheduleGuidance();
+    this.#guide?.schedule();
   }
 
-  // --- guidance (issue 11): Show me, Reset, Predict then reveal (../lib/guidance.mjs) ---
+  // --- guidance (issue 11): Show me, Reset, Predict then reveal (./panel-guidance.mjs) ---
   // A declared panel (static controls) has it under its intro, Reset from its declared defaults
   // and Show me's {controls} through setValues(). A panel without the table opts in with
   // this.addGuidance(after) in build() and declares what it has:
@@ -457,146 +457,13 @@ export class LessonPanel extends StoreElement {
   }
 
   addGuidance(after) {
-    const bar = el('div', 'ae-guide');
-    after.after(bar);
-    const show = el('button', 'chip ae-guide-show', bar, { type: 'button' });
-    const reset = el('button', 'chip ae-guide-reset', bar, { type: 'button' });
-    const ask = el('div', 'ae-guide-ask', bar, { role: 'group' });
-    const prompt = el('p', 'ae-guide-question', ask, { id: this.newId('ae-guide-q') });
-    ask.setAttribute('aria-labelledby', prompt.id);
-    const choices = el('div', 'ae-guide-choices', ask);
-    const verdict = el('p', 'ae-guide-verdict', bar, { role: 'status', tabindex: '-1' });
-    show.hidden = reset.hidden = ask.hidden = true;
-    if (!this.#has('showMe')) show.remove(); // a declared panel has only the guidance it lists
-    if (!this.#has('predict')) ask.remove();
-    show.addEventListener('click', () => this.#applyShowMe());
-    reset.addEventListener('click', () => this.#applyDefaults());
-    choices.addEventListener('click', (e) => {
-      const choice = e.target.closest('button');
-      if (choice) this.#guess(choice.dataset.value);
-    });
-    this.#guide = { bar, show, reset, ask, prompt, choices, verdict, hidden: [], asked: '', unlisten: null };
-    // A control the reader changes may change the answer or whether there is a point to show.
-    // Listened to on the panel's root, not the element: `change` does not leave a shadow root.
-    for (const type of ['input', 'change']) after.parentNode.addEventListener(type, () => this.#scheduleGuidance());
-    this.#scheduleGuidance();
+    this.#guide = new GuidanceBar(this, after);
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
     this.#offControls?.();
     this.#offControls = null;
-    this.#guide?.unlisten?.();
-    if (this.#guide) this.#guide.unlisten = null;
-  }
-
-  // Re-reads the panel's declarations after a redraw, a store change or the switch: coalesced
-  // into one update per task, before the browser paints numbers that should be hidden.
-  #scheduleGuidance() {
-    const g = this.#guide;
-    if (!g) return;
-    if (!g.unlisten && this.isConnected) {
-      const offStore = this.store.subscribe(() => this.#scheduleGuidance());
-      const offPredict = onPredictChange(() => this.#scheduleGuidance());
-      g.unlisten = () => (offStore(), offPredict());
-    }
-    if (g.pending) return;
-    g.pending = true;
-    queueMicrotask(() => {
-      g.pending = false;
-      this.#updateGuidance();
-    });
-  }
-
-  #guideText(key, params) {
-    return guidanceText(this.store.get().lang, key, params);
-  }
-
-  async #updateGuidance() {
-    const g = this.#guide;
-    g.show.textContent = this.#guideText('showMe');
-    g.show.title = this.#guideText('showMeLabel');
-    g.reset.textContent = this.#guideText('reset');
-    g.reset.title = this.#guideText('resetLabel');
-    g.reset.hidden = !this.defaults();
-    this.#updateQuestion();
-    const view = this.#has('showMe') ? await this.showMe() : null;
-    g.show.hidden = !view;
-  }
-
-  #updateQuestion() {
-    const g = this.#guide;
-    const q = predictOn() && this.#has('predict') ? this.question() : null;
-    const guess = q ? this.#guesses.get(q.key) : undefined;
-    const asking = Boolean(q) && guess === undefined;
-    for (const node of g.hidden) node.style.visibility = '';
-    g.hidden = asking ? q.hide.filter(Boolean) : [];
-    for (const node of g.hidden) node.style.visibility = 'hidden';
-    this.toggleAttribute('data-guessing', asking);
-    g.ask.hidden = !asking;
-    if (asking) {
-      const asked = `${q.key}|${this.store.get().lang}|${q.text}`;
-      if (g.asked !== asked) {
-        g.asked = asked;
-        g.prompt.textContent = `${this.#guideText('guessFirst')} ${q.text}`;
-        g.choices.replaceChildren(
-          ...q.choices.map(({ value, label }) =>
-            el('button', 'chip', null, { type: 'button', 'data-value': value }, label),
-          ),
-        );
-      }
-    }
-    const answer = q && !asking ? q.answer() : null;
-    const label = (value) => q.choices.find((c) => String(c.value) === String(value))?.label ?? String(value);
-    if (answer === null || answer === undefined) {
-      g.verdict.textContent = '';
-      delete g.verdict.dataset.agreed;
-      return;
-    }
-    const agreed = String(answer) === String(guess);
-    g.verdict.dataset.agreed = String(agreed);
-    g.verdict.dataset.answer = String(answer);
-    g.verdict.textContent = this.#guideText(agreed ? 'verdictRight' : 'verdictWrong', {
-      answer: label(answer),
-      guess: label(guess),
-    });
-  }
-
-  #guess(value) {
-    const q = this.question();
-    if (!q) return;
-    this.#guesses.set(q.key, value);
-    this.#updateQuestion();
-    this.#guide.verdict.focus(); // the pressed choice is gone: keep the keyboard in the panel
-  }
-
-  async #applyShowMe() {
-    const view = await this.showMe();
-    if (!view) return;
-    const patch = typeof view.store === 'function' ? await view.store() : view.store;
-    if (patch) this.store.set(patch);
-    this.#setControls(view.controls);
-    reveal(view.reveal ?? document.getElementById(this.getAttribute('reveal') ?? '') ?? this);
-  }
-
-  #applyDefaults() {
-    this.#setControls(this.defaults());
-    this.#guesses.clear();
-    this.#updateQuestion();
-  }
-
-  // A declared panel lists its guidance; the others have what their methods give.
-  #has(what) {
-    return !this.constructor.controls || this.constructor.guidance.includes(what);
-  }
-
-  #setControls(values) {
-    if (this.constructor.controls) return this.setValues(values);
-    const controls = this.guideControls();
-    for (const [name, value] of Object.entries(values ?? {})) {
-      const control = controls[name];
-      if (typeof control === 'function') control(value);
-      else if (control) setControl(control, value);
-    }
+    this.#guide?.disconnect();
   }
 }

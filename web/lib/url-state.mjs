@@ -7,9 +7,9 @@
 // own controls as <panel>.<name>=<value> (e.g. scaling.d=256; see panel-controls.mjs).
 // layer and head are 1-based in the URL (as labelled on the page), 0-based in the store.
 // Parsing is lenient: a missing or malformed value is left out and the page default stays.
+// The main view's parameters are those its controls declare (main-controls.mjs).
+import { MAIN_CONTROLS, controlsOf, paramOf } from './main-controls.mjs';
 
-const SWITCHES = ['causal', 'scale'];
-const RANDOM = { heads: /^\d{1,2}$/, layers: /^\d{1,2}$/, pos: /^(none|sinusoidal|learned|rope)$/, seed: /^\d{1,10}$/ };
 const CONTROL = /^[a-z][a-z0-9-]{0,31}\.[a-zA-Z][\w-]{0,31}$/; // <panel>.<name>
 const MAX_CONTROL = 200; // characters of one control's value
 const MAX_SENTENCE = 2000; // longer text is no link anyone sends; the engine reports its own limit
@@ -30,21 +30,18 @@ export function readUrlState(search) {
   if (lang === 'en' || lang === 'zh') out.lang = lang;
   const sentence = params.get('s');
   if (sentence !== null && sentence.length <= MAX_SENTENCE) out.sentence = sentence;
-  for (const [key, name] of [
-    ['layer', 'layer'],
-    ['head', 'head'],
-    ['token', 'tok'],
-  ]) {
+  for (const [key, name] of [...controlsOf('index').map((n) => [n, paramOf(n)]), ['token', 'tok']]) {
     const text = params.get(name);
     if (text && /^\d{1,3}$/.test(text) && Number(text) >= 1) out[key] = Number(text) - 1;
   }
-  for (const key of SWITCHES) {
-    const text = params.get(key);
+  for (const key of controlsOf('switch')) {
+    const text = params.get(paramOf(key));
     if (text === '0' || text === '1') out[key] = text === '1';
   }
-  for (const [key, pattern] of Object.entries(RANDOM)) {
+  for (const name of controlsOf('recipe')) {
+    const key = paramOf(name);
     const text = params.get(key);
-    if (text && pattern.test(text)) out.random[key] = text;
+    if (text && MAIN_CONTROLS[name].pattern.test(text)) out.random[key] = text;
   }
   return out;
 }
@@ -54,14 +51,11 @@ export function urlFor(
   { model, sentence, layer, head, token, causal, scale, panel, lang, step, controls = {} },
   random,
 ) {
-  const params = new URLSearchParams({
-    model,
-    s: sentence,
-    layer: layer + 1,
-    head: head + 1,
-    causal: +causal,
-    scale: +scale,
-  });
+  const view = { model, sentence, layer, head, causal, scale };
+  const linked = { index: (i) => i + 1, switch: (on) => +on };
+  const params = new URLSearchParams();
+  for (const [name, { kind }] of Object.entries(MAIN_CONTROLS))
+    if (kind !== 'recipe') params.set(paramOf(name), linked[kind]?.(view[name]) ?? view[name]);
   if (Number.isInteger(token)) params.set('tok', token + 1);
   if (panel) params.set('panel', panel);
   if (lang) params.set('lang', lang);
