@@ -30,6 +30,11 @@ struct FamilyAdditions {
   std::array<std::vector<std::string>, 2> adjectives;
   std::vector<std::pair<std::string, std::string>> flipped;  // template → the same event, polarity flipped
   std::array<std::vector<std::string>, 2> flip_adjectives;
+  // Flipped events whose negation is the word `no` ("had no way to reach" / "had a way to reach"),
+  // placed first so that held_flip_frames, which holds out the last flippable frames, holds out the
+  // same frames as without them. Without these, fit's "had no room for" was the only `no` a model
+  // saw, and a held-out "had room for" was a negation it had never seen removed.
+  std::vector<std::pair<std::string, std::string>> no_frames = {};
 };
 
 void append_new(std::vector<std::string>& to, const std::vector<std::string>& words) {
@@ -43,6 +48,9 @@ void extend_family(CorefLexicon& lx, CorefFamily& f, const FamilyAdditions& a) {
   std::vector<CorefTemplate> extra;
   for (const auto& p : a.templates) extra.push_back({p, p.starts_with("{1}"), false});
   f.templates.insert(held, extra.begin(), extra.end());
+  std::vector<CorefTemplate> first;
+  for (const auto& frame : a.no_frames) first.push_back({frame.first, frame.first.starts_with("{1}"), false});
+  f.templates.insert(f.templates.begin(), first.begin(), first.end());
   for (size_t role = 0; role < 2; ++role) {
     std::vector<std::string> nouns;
     for (const auto& item : a.nouns[role]) {
@@ -58,7 +66,9 @@ void extend_family(CorefLexicon& lx, CorefFamily& f, const FamilyAdditions& a) {
   }
   if (f.shared_pool) f.nouns[1] = f.nouns[0];
   f.flipped.assign(f.templates.size(), "");
-  for (const auto& [pattern, flipped] : a.flipped) {
+  std::vector<std::pair<std::string, std::string>> flips = a.no_frames;
+  flips.insert(flips.end(), a.flipped.begin(), a.flipped.end());
+  for (const auto& [pattern, flipped] : flips) {
     const std::string& wanted = pattern;  // clang 14 (the wasm build) cannot capture a structured binding
     const auto t = std::find_if(f.templates.begin(), f.templates.end(),
                                 [&](const CorefTemplate& x) { return x.pattern == wanted; });
@@ -108,7 +118,8 @@ std::vector<FamilyAdditions> english_additions() {
         {"{0} went through {1}", "{0} didn't go through {1}"},
         {"{0} easily broke {1}", "{0} couldn't break {1}"},
         {"{1} got smashed by {0}", "{1} didn't get smashed by {0}"}},
-       {w("hard solid strong thick"), w("weak flimsy")}},
+       {w("hard solid strong thick"), w("weak flimsy")},
+       {{"{0} left a dent in {1}", "{0} left no dent in {1}"}}},
       {"lift",
        {"{0} was unable to lift {1}", "{0} tried but failed to lift {1}", "{0} couldn't pick up {1}",
         "{0} can't lift {1}"},
@@ -125,7 +136,8 @@ std::vector<FamilyAdditions> english_additions() {
         {"{0} can't lift {1}", "{0} can lift {1}"},
         {"{0} did not lift {1}", "{0} lifted {1}"},
         {"{1} was never lifted by {0}", "{1} was lifted up by {0}"}},
-       {w("small tiny light little"), w("big large huge enormous massive")}},
+       {w("small tiny light little"), w("big large huge enormous massive")},
+       {{"{0} had no power to lift {1}", "{0} had the power to lift {1}"}}},
       {"reach",
        {"{0} was unable to reach {1}", "{0} tried but failed to reach {1}", "{0} couldn't get to {1}",
         "{0} can't reach {1}", "{0} couldn't climb {1}"},
@@ -145,7 +157,8 @@ std::vector<FamilyAdditions> english_additions() {
         {"{0} couldn't climb {1}", "{0} climbed {1}"},
         {"{0} did not reach {1}", "{0} did reach {1}"},
         {"{1} could not be reached by {0}", "{1} could easily be reached by {0}"}},
-       {w("short small"), w("tall")}},
+       {w("short small"), w("tall")},
+       {{"{0} had no way to reach {1}", "{0} had a way to reach {1}"}}},
       {"overtake",
        {"{0} went past {1}", "{0} got past {1}", "{1} was left behind by {0}"},
        {w("motorcycle pickup"), {}},
@@ -161,7 +174,8 @@ std::vector<FamilyAdditions> english_additions() {
         {"{1} was left behind by {0}", "{1} wasn't left behind by {0}"},
         {"{0} easily passed {1}", "{0} could not pass {1}"},
         {"{1} was easily overtaken by {0}", "{1} was never overtaken by {0}"}},
-       {w("fast quick powerful speedy swift rapid"), w("slow old heavy sluggish overloaded loaded")}},
+       {w("fast quick powerful speedy swift rapid"), w("slow old heavy sluggish overloaded loaded")},
+       {{"{0} had no trouble passing {1}", "{0} had trouble passing {1}"}}},
   };
 }
 

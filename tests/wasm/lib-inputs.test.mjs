@@ -100,6 +100,24 @@ test('vocabulary help: a word too long for nearestWords gets no suggestion inste
   assert.deepEqual(asked, ['bycicle']);
 });
 
+test("vocabulary help: an offer is never the typed word's opposite (unable → able, careless → careful)", () => {
+  const near = {
+    unable: ['able', 'unsable'],
+    possible: ['impossible', 'passible'],
+    careles: ['careless'],
+    careless: ['careful', 'carless'],
+  };
+  const model = { nearestWords: (word) => near[word].map((w, i) => ({ word: w, distance: i + 1 })) };
+  const words = Object.keys(near);
+  const offers = suggestionsFor(model, words, [0, 1, 2, 3], 3);
+  assert.deepEqual(offers, [
+    { word: 'unable', near: ['unsable'] },
+    { word: 'possible', near: ['passible'] },
+    { word: 'careles', near: ['careless'] },
+    { word: 'careless', near: ['carless'] },
+  ]);
+});
+
 test('vocabulary help: positions out of range are bad-option EngineErrors; an empty replacement removes the word', () => {
   const model = { nearestWords: () => [] };
   assert.throws(() => suggestionsFor(model, ['a'], [3]), isCode('bad-option'));

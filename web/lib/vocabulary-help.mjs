@@ -38,6 +38,20 @@ const CONTRACTION =
   /^(?:ai|are|ca|could|did|does|do|had|has|have|is|might|must|need|sha|should|was|were|wo|would)?n'?t$/;
 export const negates = (word) => NEGATIONS.has(word) || CONTRACTION.test(word);
 
+// Prefixes that turn a word into its opposite ("able" / "unable", "possible" / "impossible") and
+// the suffixes that oppose each other ("careless" / "careful"). An offer that is the typed word
+// with its opposite's affix is not a spelling fix but the other meaning: "unable" is never offered
+// "able", nor "able" "unable".
+const OPPOSING_PREFIX = /^(?:un|in|im|il|ir|dis|non)(?=.{3})/;
+const OPPOSING_SUFFIX = /(?<=.{3})(?:less|ful)$/;
+export function opposes(typed, offered) {
+  if (typed === offered) return false;
+  const [shorter, longer] = typed.length <= offered.length ? [typed, offered] : [offered, typed];
+  if (longer.replace(OPPOSING_PREFIX, '') === shorter) return true;
+  const stem = (word) => word.replace(OPPOSING_SUFFIX, '');
+  return OPPOSING_SUFFIX.test(typed) && OPPOSING_SUFFIX.test(offered) && stem(typed) === stem(offered);
+}
+
 // A contraction typed without its apostrophe, with it ("didnt" → "didn't"), when the model reads
 // every token of that (the tokenizer splits it into "did" and "n't"); else null.
 function withApostrophe(model, word) {
@@ -49,7 +63,7 @@ function withApostrophe(model, word) {
 // [{word, near: [known words, nearest first]}] for each distinct unknown word of a run that
 // has a known word close enough to offer; none for a word over MAX_WORD_LENGTH (no typo: a
 // pasted run of letters, which nearestWords refuses). An offer keeps the word's negation (see
-// negates).
+// negates) and is never the word's opposite (see opposes).
 export function suggestionsFor(model, tokens, unknown, k = 3) {
   const out = [];
   const position = integer(0, tokens.length - 1);
@@ -61,7 +75,7 @@ export function suggestionsFor(model, tokens, unknown, k = 3) {
     const near = model
       .nearestWords(word, k, max)
       .map((n) => n.word)
-      .filter((w) => negates(w) === negating && w !== fixed);
+      .filter((w) => negates(w) === negating && !opposes(word, w) && w !== fixed);
     if (fixed) near.unshift(fixed);
     if (near.length) out.push({ word, near: near.slice(0, k) });
   }
