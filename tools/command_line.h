@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstdlib>
+#include <exception>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 
 namespace ae_tools {
@@ -66,5 +68,12 @@ class CommandLine {
   std::string tool_, usage_, flag_;
   int at_ = 0;
 };
+
+// A tool's report of the exception that ended it, for main's catch: "TOOL: WHAT" and the exit
+// code, 2 for an invalid_argument (a bad setting or input), 1 for anything else.
+inline int report_failure(const std::string& tool, const std::exception& e) {
+  std::cerr << tool << ": " << e.what() << "\n";
+  return dynamic_cast<const std::invalid_argument*>(&e) ? 2 : 1;
+}
 
 }  // namespace ae_tools

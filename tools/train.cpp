@@ -153,11 +153,7 @@ int main(int argc, char** argv) {
       save_translation(args, t);
     }
     write_index(args);
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "train: " << e.what() << "\n";
-    return 2;
   } catch (const std::exception& e) {
-    std::cerr << "train: " << e.what() << "\n";
-    return 1;
+    return ae_tools::report_failure("train", e);
   }
 }

@@ -97,11 +97,7 @@ int main(int argc, char** argv) {
       write_file(dir / "model.f32.safetensors", session.export_files(ae::DType::F32, "trained-here").safetensors);
     }
     std::cout << result.dump() << "\n";
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "train_here: " << e.what() << "\n";
-    return 2;
   } catch (const std::exception& e) {
-    std::cerr << "train_here: " << e.what() << "\n";
-    return 1;
+    return ae_tools::report_failure("train_here", e);
   }
 }

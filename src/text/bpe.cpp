@@ -1,6 +1,7 @@
 #include "text/bpe.h"
 
 #include "io/json_input.h"
+#include "text/tokenizer.h"
 #include "text/unicode_classes.h"
 #include "util/error.h"
 
@@ -53,24 +54,6 @@ std::vector<CodePoint> decode_utf8(std::string_view text) {
     i += n;
   }
   return out;
-}
-
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xc0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3f));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xe0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (c & 0x3f));
-  } else {
-    out += static_cast<char>(0xf0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3f));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (c & 0x3f));
-  }
 }
 
 // GPT-2's bytes_to_unicode: the character (as UTF-8) that stands for each byte.

@@ -73,23 +73,6 @@ void push_word(std::string word, std::vector<std::string>& out) {
   out.push_back(word.substr(cut));
 }
 
-void append_utf8(std::string& s, char32_t c) {
-  if (c < 0x80) s += static_cast<char>(c);
-  else if (c < 0x800) {
-    s += static_cast<char>(0xC0 | (c >> 6));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    s += static_cast<char>(0xE0 | (c >> 12));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (c >> 18));
-    s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
 // CJK characters that write words (not punctuation, full-width forms or kana).
 bool is_ideograph(char32_t c) {
   return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0xF900 && c <= 0xFAFF) ||
@@ -117,6 +100,23 @@ size_t push_longest_word(const std::vector<char32_t>& cps, size_t start, const L
 }
 
 }  // namespace
+
+void append_utf8(std::string& s, char32_t c) {
+  if (c < 0x80) s += static_cast<char>(c);
+  else if (c < 0x800) {
+    s += static_cast<char>(0xC0 | (c >> 6));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    s += static_cast<char>(0xE0 | (c >> 12));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (c >> 18));
+    s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
 
 std::vector<std::string> split_words(std::string_view text) { return split_words(text, Lexicon{}); }
 

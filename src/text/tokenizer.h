@@ -33,4 +33,7 @@ std::vector<std::string> split_words(std::string_view text, const Lexicon& known
 // that have no vocabulary of their own; ids below first_id stay free for special tokens.
 int hashed_token_id(std::string_view word, int vocab_size, int first_id = 0);
 
+// Appends code point c to out as UTF-8 (one to four bytes; c ≤ U+10FFFF, not checked).
+void append_utf8(std::string& out, char32_t c);
+
 }  // namespace ae

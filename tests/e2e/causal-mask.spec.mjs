@@ -7,7 +7,7 @@
 // "animal" once |i − j| ≥ w; the language switch, a 375 px screen (no page-level horizontal
 // overflow after interacting), and a bad sentence that the panel recovers from.
 import fs from 'node:fs';
-import { SHOTS, expect, expectNoSeriousAxeViolationsInSchemes, test } from './fixtures.mjs';
+import { SHOTS, evaluateOnModel, expect, expectNoSeriousAxeViolationsInSchemes, test } from './fixtures.mjs';
 import { fitsWidth, matrixValues, newPageAt, openPanelAt, panelStrings } from './fixtures.mjs'; // opening and reading a lesson panel
 import { DECODER_PROMPT } from '../../web/lib/lesson.mjs';
 
@@ -20,42 +20,37 @@ const openPanel = (page) => openPanelAt(page, '#causal-mask', 'ae-causal-mask', 
 
 // analyze() of the sentence and its partner; rows compared here, for every layer and head.
 function api(page, text, partner, causal, layer, head) {
-  return page.evaluate(
-    async ({ text, partner, causal, layer, head }) => {
-      const { loadEngine } = await import('/lib/engine.mjs');
-      const engine = await loadEngine();
-      const model = await engine.fetchTrainedModel(new URL('/models/coref-decoder/', location.href));
-      try {
-        const a = model.analyze(text, { causal, topK: 3 }),
-          b = model.analyze(partner, { causal, topK: 3 });
-        const n = a.n,
-          it = a.tokens.indexOf('it'),
-          last = a.prediction.position;
-        const rowOf = (r, l, h, i) =>
-          Array.from(r.layers[l].selfAttention.heads[h].weights.subarray(i * n, (i + 1) * n), String);
-        let itIdentical = true;
-        a.layers.forEach((lay, l) =>
-          lay.selfAttention.heads.forEach((_, h) => {
-            itIdentical &&= JSON.stringify(rowOf(a, l, h, it)) === JSON.stringify(rowOf(b, l, h, it));
-          }),
-        );
-        const h = a.layers[layer].selfAttention.heads[head];
-        return {
-          tokens: a.tokens,
-          n,
-          it,
-          last,
-          scores: Array.from(h.maskedScores, String),
-          weights: Array.from(h.weights, String),
-          itRows: [rowOf(a, layer, head, it), rowOf(b, layer, head, it)],
-          itIdentical,
-          answerRows: [rowOf(a, layer, head, last), rowOf(b, layer, head, a.prediction.position)],
-          predictions: [a.prediction.token, b.prediction.token],
-          probability: String(a.prediction.probability),
-        };
-      } finally {
-        model.delete();
-      }
+  return evaluateOnModel(
+    page,
+    'coref-decoder',
+    ({ model }, { text, partner, causal, layer, head }) => {
+      const a = model.analyze(text, { causal, topK: 3 }),
+        b = model.analyze(partner, { causal, topK: 3 });
+      const n = a.n,
+        it = a.tokens.indexOf('it'),
+        last = a.prediction.position;
+      const rowOf = (r, l, h, i) =>
+        Array.from(r.layers[l].selfAttention.heads[h].weights.subarray(i * n, (i + 1) * n), String);
+      let itIdentical = true;
+      a.layers.forEach((lay, l) =>
+        lay.selfAttention.heads.forEach((_, h) => {
+          itIdentical &&= JSON.stringify(rowOf(a, l, h, it)) === JSON.stringify(rowOf(b, l, h, it));
+        }),
+      );
+      const h = a.layers[layer].selfAttention.heads[head];
+      return {
+        tokens: a.tokens,
+        n,
+        it,
+        last,
+        scores: Array.from(h.maskedScores, String),
+        weights: Array.from(h.weights, String),
+        itRows: [rowOf(a, layer, head, it), rowOf(b, layer, head, it)],
+        itIdentical,
+        answerRows: [rowOf(a, layer, head, last), rowOf(b, layer, head, a.prediction.position)],
+        predictions: [a.prediction.token, b.prediction.token],
+        probability: String(a.prediction.probability),
+      };
     },
     { text, partner, causal, layer, head },
   );
@@ -63,32 +58,27 @@ function api(page, text, partner, causal, layer, head) {
 
 // The coref-encoder with a sliding window: the row of "it" in the coreference head and the answers.
 function apiWindow(page, text, window) {
-  return page.evaluate(
-    async ({ text, window }) => {
-      const { loadEngine } = await import('/lib/engine.mjs');
-      const engine = await loadEngine();
-      const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
-      try {
-        const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
-        const full = model.analyze(text, { topK: 3 }),
-          run = model.analyze(text, { window, topK: 3 });
-        const it = full.prediction.position,
-          n = run.n;
-        return {
-          tokens: run.tokens,
-          it,
-          referent: full.tokens.indexOf(full.prediction.token),
-          layer,
-          head,
-          row: Array.from(run.layers[layer].selfAttention.heads[head].weights.subarray(it * n, (it + 1) * n), String),
-          prediction: run.prediction.token,
-          probability: String(run.prediction.probability),
-          fullPrediction: full.prediction.token,
-          fullProbability: String(full.prediction.probability),
-        };
-      } finally {
-        model.delete();
-      }
+  return evaluateOnModel(
+    page,
+    'coref-encoder',
+    ({ model }, { text, window }) => {
+      const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
+      const full = model.analyze(text, { topK: 3 }),
+        run = model.analyze(text, { window, topK: 3 });
+      const it = full.prediction.position,
+        n = run.n;
+      return {
+        tokens: run.tokens,
+        it,
+        referent: full.tokens.indexOf(full.prediction.token),
+        layer,
+        head,
+        row: Array.from(run.layers[layer].selfAttention.heads[head].weights.subarray(it * n, (it + 1) * n), String),
+        prediction: run.prediction.token,
+        probability: String(run.prediction.probability),
+        fullPrediction: full.prediction.token,
+        fullProbability: String(full.prediction.probability),
+      };
     },
     { text, window },
   );

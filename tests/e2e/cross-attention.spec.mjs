@@ -4,7 +4,7 @@
 // trace; cross: Q from A, K and V from B — an n×m matrix); after changing layer/head and
 // swapping; the language switch, a 375 px screen, and a bad sentence that the panel recovers from.
 import fs from 'node:fs';
-import { SHOTS, expect, expectNoSeriousAxeViolationsInSchemes, test } from './fixtures.mjs';
+import { SHOTS, evaluateOnModel, expect, expectNoSeriousAxeViolationsInSchemes, test } from './fixtures.mjs';
 import { fitsWidth, matrixValues, openPanelAt, panelStrings } from './fixtures.mjs'; // opening and reading a lesson panel
 import { LESSON } from '../../web/lib/lesson.mjs';
 
@@ -16,32 +16,27 @@ const panel = (page) => page.locator('ae-cross-attention');
 const openPanel = (page) => openPanelAt(page, '#cross', 'ae-cross-attention', { shows: { 'data-a': A } });
 
 function api(page, a, b, layer, head) {
-  return page.evaluate(
-    async ({ a, b, layer, head }) => {
-      const { loadEngine } = await import('/lib/engine.mjs');
-      const engine = await loadEngine();
-      const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
-      try {
-        const ra = model.analyze(a),
-          rb = model.analyze(b);
-        const ha = ra.layers[layer].selfAttention.heads[head],
-          hb = rb.layers[layer].selfAttention.heads[head];
-        const dk = model.config.headDim;
-        const self = engine.attention({ q: ha.q, k: ha.k, v: ha.v, n: ra.n, m: ra.n, dk });
-        const cross = engine.attention({ q: ha.q, k: hb.k, v: hb.v, n: ra.n, m: rb.n, dk });
-        return {
-          n: ra.n,
-          m: rb.n,
-          rows: ra.tokens,
-          cols: rb.tokens,
-          self: Array.from(self.weights, String),
-          trace: Array.from(ha.weights, String),
-          cross: Array.from(cross.weights, String),
-          coref: JSON.parse(model.config.configJson).coreference_head,
-        };
-      } finally {
-        model.delete();
-      }
+  return evaluateOnModel(
+    page,
+    'coref-encoder',
+    ({ engine, model }, { a, b, layer, head }) => {
+      const ra = model.analyze(a),
+        rb = model.analyze(b);
+      const ha = ra.layers[layer].selfAttention.heads[head],
+        hb = rb.layers[layer].selfAttention.heads[head];
+      const dk = model.config.headDim;
+      const self = engine.attention({ q: ha.q, k: ha.k, v: ha.v, n: ra.n, m: ra.n, dk });
+      const cross = engine.attention({ q: ha.q, k: hb.k, v: hb.v, n: ra.n, m: rb.n, dk });
+      return {
+        n: ra.n,
+        m: rb.n,
+        rows: ra.tokens,
+        cols: rb.tokens,
+        self: Array.from(self.weights, String),
+        trace: Array.from(ha.weights, String),
+        cross: Array.from(cross.weights, String),
+        coref: JSON.parse(model.config.configJson).coreference_head,
+      };
     },
     { a, b, layer, head },
   );

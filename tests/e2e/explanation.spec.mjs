@@ -5,6 +5,7 @@
 // probability by at least 0.0005; keyboard use, a 375 px screen, the language switch and a bad sentence.
 import fs from 'node:fs';
 import { SHOTS, expect, expectNoSeriousAxeViolations, openPanelAt, test, newPageAt } from './fixtures.mjs';
+import { evaluateOnModel } from './fixtures.mjs'; // the engine's numbers, loaded in the page
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
 const LESSON = PAIR.tired;
@@ -19,57 +20,52 @@ const openPanel = (page) => openPanelAt(page, '#explanation', 'ae-explanation', 
 // change in the predicted word's probability for every single-word knockout, every
 // single-head ablation and the given set of ablated heads (numbers as strings: exact match).
 function api(page, text, ablate = []) {
-  return page.evaluate(
-    async ({ text, ablate }) => {
-      const { loadEngine } = await import('/lib/engine.mjs');
-      const engine = await loadEngine();
-      const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
-      try {
-        const topK = model.config.vocabSize;
-        const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
-        const base = model.analyze(text, { topK });
-        const { position: it, token: word, probability } = base.prediction;
-        const n = base.n;
-        const p = (r) => r.prediction.top.find((t) => t.token === word).probability;
-        const w = base.layers[layer].selfAttention.heads[head].weights;
-        const knockouts = base.tokens.map((_, j) => {
-          const r = model.analyze(text, { topK, knockout: [j] });
-          return { delta: String(p(r) - probability), prediction: r.prediction.token };
-        });
-        const referent = base.tokens.findIndex((t, i) => t === word && i !== it);
-        const singles = [];
-        for (let l = 0; l < base.layers.length; l++) {
-          for (let h = 0; h < base.layers[l].selfAttention.heads.length; h++) {
-            const r = model.analyze(text, { topK, ablate: [[l, h]] });
-            singles.push({
-              layer: l,
-              head: h,
-              delta: String(p(r) - probability),
-              attention: String(base.layers[l].selfAttention.heads[h].weights[it * n + referent]),
-            });
-          }
+  return evaluateOnModel(
+    page,
+    'coref-encoder',
+    ({ model }, { text, ablate }) => {
+      const topK = model.config.vocabSize;
+      const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
+      const base = model.analyze(text, { topK });
+      const { position: it, token: word, probability } = base.prediction;
+      const n = base.n;
+      const p = (r) => r.prediction.top.find((t) => t.token === word).probability;
+      const w = base.layers[layer].selfAttention.heads[head].weights;
+      const knockouts = base.tokens.map((_, j) => {
+        const r = model.analyze(text, { topK, knockout: [j] });
+        return { delta: String(p(r) - probability), prediction: r.prediction.token };
+      });
+      const referent = base.tokens.findIndex((t, i) => t === word && i !== it);
+      const singles = [];
+      for (let l = 0; l < base.layers.length; l++) {
+        for (let h = 0; h < base.layers[l].selfAttention.heads.length; h++) {
+          const r = model.analyze(text, { topK, ablate: [[l, h]] });
+          singles.push({
+            layer: l,
+            head: h,
+            delta: String(p(r) - probability),
+            attention: String(base.layers[l].selfAttention.heads[h].weights[it * n + referent]),
+          });
         }
-        const ablated = ablate.length ? model.analyze(text, { topK, ablate }) : base;
-        return {
-          tokens: base.tokens,
-          word,
-          probability: String(probability),
-          layer,
-          head,
-          it,
-          referent,
-          attention: Array.from(w.subarray(it * n, it * n + n), String),
-          knockouts,
-          singles,
-          ablated: {
-            prediction: ablated.prediction.token,
-            probability: String(p(ablated)),
-            delta: String(p(ablated) - probability),
-          },
-        };
-      } finally {
-        model.delete();
       }
+      const ablated = ablate.length ? model.analyze(text, { topK, ablate }) : base;
+      return {
+        tokens: base.tokens,
+        word,
+        probability: String(probability),
+        layer,
+        head,
+        it,
+        referent,
+        attention: Array.from(w.subarray(it * n, it * n + n), String),
+        knockouts,
+        singles,
+        ablated: {
+          prediction: ablated.prediction.token,
+          probability: String(p(ablated)),
+          delta: String(p(ablated) - probability),
+        },
+      };
     },
     { text, ablate },
   );

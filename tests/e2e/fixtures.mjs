@@ -167,6 +167,22 @@ export function fitsWidth(locator) {
   );
 }
 
+// fn({ engine, model }, arg) in the page, with a separately loaded engine and the trained model
+// `name` from /models/ (deleted afterwards, also when fn throws); fn is passed as to page.evaluate.
+export async function evaluateOnModel(page, name, fn, arg) {
+  const loaded = await page.evaluateHandle(async (name) => {
+    const { loadEngine } = await import('/lib/engine.mjs');
+    const engine = await loadEngine();
+    return { engine, model: await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href)) };
+  }, name);
+  try {
+    return await loaded.evaluate(fn, arg);
+  } finally {
+    await loaded.evaluate(({ model }) => model.delete());
+    await loaded.dispose();
+  }
+}
+
 // Recomputes the page's current run with a separately loaded engine in the page, from the
 // state the main view publishes (data-model, data-config, data-run, data-text):
 // {tokens, n, prediction, layers: [layer][head] → n×n weights as nested arrays of numbers}.

@@ -4,7 +4,7 @@
 // plus keyboard use, the language switch, a 375 px screen and an axe scan of the panels.
 import fs from 'node:fs';
 import { AxeBuilder, openAt } from './fixtures.mjs';
-import { SHOTS, app, chooseModel, expect, openPage, test } from './fixtures.mjs';
+import { SHOTS, app, chooseModel, evaluateOnModel, expect, openPage, test } from './fixtures.mjs';
 import qkvStrings from '../../web/strings/qkv-steps.mjs';
 import scalingStrings from '../../web/strings/scaling.mjs';
 import multiHeadStrings from '../../web/strings/multi-head.mjs';
@@ -17,11 +17,10 @@ const fixed = (x, digits = 3) => Number(x).toFixed(digits).replace(/^-/, '\u2212
 // The main panel's run recomputed from what #app publishes (model, run options, text).
 async function apiRun(page) {
   const state = await app(page).evaluate((el) => ({ ...el.dataset }));
-  return page.evaluate(async ({ model: name, run, text, layer, head }) => {
-    const { loadEngine } = await import('/lib/engine.mjs');
-    const engine = await loadEngine();
-    const model = await engine.fetchTrainedModel(new URL(`/models/${name}/`, location.href));
-    try {
+  return evaluateOnModel(
+    page,
+    state.model,
+    ({ engine, model }, { run, text, layer, head }) => {
       const r = model.analyze(text, JSON.parse(run));
       const l = Number(layer),
         h = Number(head);
@@ -47,10 +46,9 @@ async function apiRun(page) {
         params: engine.attentionParameterCount(at.concat.length / r.n, at.heads.length),
         oneHead: engine.attentionParameterCount(at.concat.length / r.n, 1),
       };
-    } finally {
-      model.delete();
-    }
-  }, state);
+    },
+    state,
+  );
 }
 
 const rowOf = (flat, r, width) => flat.slice(r * width, (r + 1) * width);
@@ -175,31 +173,26 @@ test.describe('with the coreference model', () => {
       { scale: true, scoreMultiplier: 4 },
       { scale: false, scoreMultiplier: 4 },
     ];
-    const [normal, low, high, raw] = await page.evaluate(
-      async ({ text, settings }) => {
-        const { loadEngine } = await import('/lib/engine.mjs');
-        const engine = await loadEngine();
-        const model = await engine.fetchTrainedModel(new URL('/models/coref-encoder/', location.href));
-        try {
-          const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
-          return settings.map((options) => {
-            const r = model.analyze(text, options);
-            const it = r.prediction.position,
-              n = r.n;
-            const row = r.layers[layer].selfAttention.heads[head].weights.slice(it * n, it * n + n);
-            return {
-              referent: r.prediction.token,
-              probability: String(r.prediction.probability),
-              layer,
-              head,
-              weights: Array.from(row, String),
-              entropy: String(engine.rowEntropy(row)),
-              factor: String(engine.attentionScoreScale(model.config.headDim, options)),
-            };
-          });
-        } finally {
-          model.delete();
-        }
+    const [normal, low, high, raw] = await evaluateOnModel(
+      page,
+      'coref-encoder',
+      ({ engine, model }, { text, settings }) => {
+        const { layer, head } = JSON.parse(model.config.configJson).coreference_head;
+        return settings.map((options) => {
+          const r = model.analyze(text, options);
+          const it = r.prediction.position,
+            n = r.n;
+          const row = r.layers[layer].selfAttention.heads[head].weights.slice(it * n, it * n + n);
+          return {
+            referent: r.prediction.token,
+            probability: String(r.prediction.probability),
+            layer,
+            head,
+            weights: Array.from(row, String),
+            entropy: String(engine.rowEntropy(row)),
+            factor: String(engine.attentionScoreScale(model.config.headDim, options)),
+          };
+        });
       },
       { text: LESSON, settings },
     );

@@ -7,17 +7,8 @@
 #include "inference/trained_model.h"
 #include "io/checkpoint.h"
 
-namespace {
-
-struct Shipped {
-  std::string weights = fuzz::shipped_file("coref-decoder", "model.safetensors");
-  std::string vocab = fuzz::shipped_file("coref-decoder", "vocab.txt");
-};
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const Shipped shipped;
+  const fuzz::ShippedDecoder& shipped = fuzz::shipped_decoder();
   fuzz::expect_ok_or_invalid_argument([&] {
     ae::TrainedModel model(ae::load_checkpoint_from_memory(fuzz::as_text(data, size), shipped.weights, shipped.vocab));
     model.analyze("the cat saw it");

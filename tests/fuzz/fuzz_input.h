@@ -28,6 +28,19 @@ inline std::string shipped_file(const std::string& model, const char* file) {
   return bytes.str();
 }
 
+// The shipped decoder's checkpoint files, read once per process: a target replaces one of them
+// with the fuzzer's bytes.
+struct ShippedDecoder {
+  std::string config = shipped_file("coref-decoder", "config.json");
+  std::string weights = shipped_file("coref-decoder", "model.safetensors");
+  std::string vocab = shipped_file("coref-decoder", "vocab.txt");
+};
+
+inline const ShippedDecoder& shipped_decoder() {
+  static const ShippedDecoder files;
+  return files;
+}
+
 // Runs f and swallows the one expected exception type.
 template <typename F>
 void expect_ok_or_invalid_argument(F&& f) {

@@ -9,17 +9,8 @@
 
 #include <cstdlib>
 
-namespace {
-
-struct Shipped {
-  std::string config = fuzz::shipped_file("coref-decoder", "config.json");
-  std::string vocab = fuzz::shipped_file("coref-decoder", "vocab.txt");
-};
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const Shipped shipped;
+  const fuzz::ShippedDecoder& shipped = fuzz::shipped_decoder();
   fuzz::expect_ok_or_invalid_argument([&] {
     const ae::SafetensorsFile file = ae::parse_safetensors(fuzz::as_text(data, size));
     std::vector<ae::NamedTensor> tensors;

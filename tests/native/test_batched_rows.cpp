@@ -18,19 +18,10 @@
 
 using namespace ae;
 using ae::test::float_bits;
+using ae::test::short_run;
+using ae::test::TrainingCase;
 using ae::test::varied_task;
 using ae::test::weight_bits;
-
-namespace {
-
-struct Case {
-  std::string name;
-  ModelConfig config;
-  float dropout;
-  bool offsets;
-};
-
-}  // namespace
 
 TEST_CASE("batched rows: a step over the stacked batch gives the per-example loop's weights bit for bit") {
   using enum PositionalEncoding;
@@ -44,23 +35,17 @@ TEST_CASE("batched rows: a step over the stacked batch gives the per-example loo
   untied.causal = true;
   ModelConfig rope{.vocab_size = 40, .d_model = 32, .n_heads = 2, .n_layers = 2, .max_len = 12, .positional = Rope};
   ModelConfig small{.vocab_size = 40, .d_model = 16, .n_heads = 2, .n_layers = 1, .max_len = 12, .positional = None};
-  const std::vector<Case> cases = {{"pre-LN, tied, learned, dropout", recipe, 0.1f, true},
-                                   {"pre-LN, tied, learned", recipe, 0.0f, false},
-                                   {"post-LN, sinusoidal, dropout", post, 0.1f, true},
-                                   {"untied, causal, dropout", untied, 0.1f, false},
-                                   {"RoPE, dropout", rope, 0.1f, true},
-                                   {"d 16, no positions", small, 0.0f, false}};
+  const std::vector<TrainingCase> cases = {{"pre-LN, tied, learned, dropout", recipe, 0.1f, true},
+                                           {"pre-LN, tied, learned", recipe, 0.0f, false},
+                                           {"post-LN, sinusoidal, dropout", post, 0.1f, true},
+                                           {"untied, causal, dropout", untied, 0.1f, false},
+                                           {"RoPE, dropout", rope, 0.1f, true},
+                                           {"d 16, no positions", small, 0.0f, false}};
   const auto examples = varied_task(96, 40, 7);
-  for (const Case& c : cases) {
+  for (const TrainingCase& c : cases) {
     CAPTURE(c.name);
-    TrainOptions o;
-    o.steps = 6;
-    o.batch_size = 16;
+    TrainOptions o = short_run(c, 6, 2);
     o.group_size = 2;
-    o.dropout = c.dropout;
-    o.random_position_offset = c.offsets;
-    o.optimizer.learning_rate = 3e-3f;
-    o.optimizer.warmup_steps = 2;
     Transformer batched(c.config), looped(c.config);
     batched.init_random(11, 0.5f);
     looped.init_random(11, 0.5f);

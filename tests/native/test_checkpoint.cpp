@@ -21,6 +21,13 @@
 #include <string>
 #include <vector>
 
+namespace doctest {
+template <>
+struct StringMaker<ae::ModelConfig> {
+  static String convert(const ae::ModelConfig& c) { return ae::config_to_json(c).dump().c_str(); }
+};
+}  // namespace doctest
+
 namespace {
 
 using nlohmann::json;
@@ -107,18 +114,7 @@ TEST_CASE("checkpoint: config.json round trip") {
     CHECK(j["format"] == "attention-explorer/1");
     CHECK(j.size() == 13);
     const ae::ModelConfig back = ae::config_from_json(json::parse(j.dump()));
-    CHECK(back.vocab_size == config.vocab_size);
-    CHECK(back.d_model == config.d_model);
-    CHECK(back.n_heads == config.n_heads);
-    CHECK(back.n_layers == config.n_layers);
-    CHECK(back.d_ff == config.d_ff);
-    CHECK(back.max_len == config.max_len);
-    CHECK(back.positional == config.positional);
-    CHECK(back.norm == config.norm);
-    CHECK(back.causal == config.causal);
-    CHECK(back.cross_attention == config.cross_attention);
-    CHECK(back.layer_norm_eps == config.layer_norm_eps);
-    CHECK(back.rope_base == config.rope_base);
+    CHECK(back == config);  // every field (a failure prints both as config.json)
   }
   // Floats are written as their shortest decimal, not as the widened double.
   const std::string text = ae::config_to_json(ae::ModelConfig{}).dump();

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <initializer_list>
 #include <string>
 
 using namespace ae;
@@ -49,6 +50,18 @@ void check_gradient(const std::string& what, Matrix& x, const Matrix& analytic, 
     INFO(what << " entry " << i << ": analytic " << a << ", numeric " << numeric);
     CHECK(std::abs(a - numeric) <= 2e-3 + 3e-2 * std::max(std::abs(a), std::abs(numeric)));
   }
+}
+
+// One matrix (an input or a parameter) and the analytic gradient of the loss in it.
+struct GradientOf {
+  const char* name;
+  Matrix& value;
+  const Matrix& analytic;
+};
+
+// check_gradient for each matrix of checks against the same loss.
+void check_gradients(const std::function<double()>& loss, std::initializer_list<GradientOf> checks) {
+  for (const GradientOf& c : checks) check_gradient(c.name, c.value, c.analytic, loss);
 }
 
 // The weight gradients of the four projections of a multi-head attention.
@@ -109,6 +122,23 @@ ModelConfig tiny_decoder_config(NormPlacement norm) {
   return c;
 }
 
+// A 4 → 16 → 4 FeedForward on 3 rows, with the dropout mask after GELU if one is given.
+void check_feed_forward_gradients(uint64_t seed, const Matrix* mask) {
+  Rng rng(seed);
+  FeedForward ffn(4, 16);
+  ffn.init_random(rng);
+  Matrix x = ref::random_matrix(3, 4, rng);
+  const Matrix r = ref::random_matrix(3, 4, rng);
+  FeedForward grad(4, 16);
+  Matrix hidden;
+  ffn.forward(x, &hidden, mask);
+  const Matrix dx = ffn.backward(x, hidden, r, grad, mask);
+  check_gradients([&] { return weighted_sum(ffn.forward(x, nullptr, mask), r); },
+                  {{"dx", x, dx},
+                   {"d expand.weight", ffn.expand.weight, grad.expand.weight},
+                   {"d project.weight", ffn.project.weight, grad.project.weight}});
+}
+
 }  // namespace
 
 TEST_CASE("gradient: linear layer") {
@@ -120,10 +150,8 @@ TEST_CASE("gradient: linear layer") {
   const Matrix r = ref::random_matrix(4, 3, rng);
   Linear grad(5, 3);
   const Matrix dx = layer.backward(x, r, grad);
-  auto loss = [&] { return weighted_sum(layer.forward(x), r); };
-  check_gradient("dx", x, dx, loss);
-  check_gradient("dW", layer.weight, grad.weight, loss);
-  check_gradient("db", layer.bias, grad.bias, loss);
+  check_gradients([&] { return weighted_sum(layer.forward(x), r); },
+                  {{"dx", x, dx}, {"dW", layer.weight, grad.weight}, {"db", layer.bias, grad.bias}});
 }
 
 TEST_CASE("gradient: layer norm") {
@@ -136,10 +164,8 @@ TEST_CASE("gradient: layer norm") {
   LayerNorm grad(6, 1e-5f);
   grad.gamma.setZero();
   const Matrix dx = norm.backward(x, r, grad);
-  auto loss = [&] { return weighted_sum(norm.forward(x), r); };
-  check_gradient("dx", x, dx, loss);
-  check_gradient("dgamma", norm.gamma, grad.gamma, loss);
-  check_gradient("dbeta", norm.beta, grad.beta, loss);
+  check_gradients([&] { return weighted_sum(norm.forward(x), r); },
+                  {{"dx", x, dx}, {"dgamma", norm.gamma, grad.gamma}, {"dbeta", norm.beta, grad.beta}});
 }
 
 TEST_CASE("gradient: GELU") {
@@ -153,21 +179,7 @@ TEST_CASE("gradient: GELU") {
   check_gradient("dx", x, Matrix(derivative.array() * r.array()), [&] { return weighted_sum(gelu(x), r); });
 }
 
-TEST_CASE("gradient: feed-forward") {
-  Rng rng(4);
-  FeedForward ffn(4, 16);
-  ffn.init_random(rng);
-  Matrix x = ref::random_matrix(3, 4, rng);
-  const Matrix r = ref::random_matrix(3, 4, rng);
-  FeedForward grad(4, 16);
-  Matrix hidden;
-  ffn.forward(x, &hidden);
-  const Matrix dx = ffn.backward(x, hidden, r, grad, nullptr);
-  auto loss = [&] { return weighted_sum(ffn.forward(x), r); };
-  check_gradient("dx", x, dx, loss);
-  check_gradient("d expand.weight", ffn.expand.weight, grad.expand.weight, loss);
-  check_gradient("d project.weight", ffn.project.weight, grad.project.weight, loss);
-}
+TEST_CASE("gradient: feed-forward") { check_feed_forward_gradients(4, nullptr); }
 
 TEST_CASE("gradient: attention under every mask, scaled and unscaled") {
   struct Case {
@@ -197,10 +209,8 @@ TEST_CASE("gradient: attention under every mask, scaled and unscaled") {
     o.scale = c.scale;
     const AttentionTrace t = attention_traced(q, k, v, o);
     const AttentionGradients g = attention_backward(q, k, v, t, o, r);
-    auto loss = [&] { return weighted_sum(attention(q, k, v, o), r); };
-    check_gradient("dq", q, g.q, loss);
-    check_gradient("dk", k, g.k, loss);
-    check_gradient("dv", v, g.v, loss);
+    check_gradients([&] { return weighted_sum(attention(q, k, v, o), r); },
+                    {{"dq", q, g.q}, {"dk", k, g.k}, {"dv", v, g.v}});
   }
 }
 
@@ -406,28 +416,14 @@ TEST_CASE("gradient: attention with dropout on the weights") {
     CHECK(t.output.isApprox((t.weights.array() * t.dropout_mask.array()).matrix() * v));
     CHECK(attention(q, k, v, o) == t.output);
     const AttentionGradients g = attention_backward(q, k, v, t, o, r);
-    auto loss = [&] { return weighted_sum(attention(q, k, v, o), r); };
-    check_gradient("dq", q, g.q, loss);
-    check_gradient("dk", k, g.k, loss);
-    check_gradient("dv", v, g.v, loss);
+    check_gradients([&] { return weighted_sum(attention(q, k, v, o), r); },
+                    {{"dq", q, g.q}, {"dk", k, g.k}, {"dv", v, g.v}});
   }
 }
 
 TEST_CASE("gradient: feed-forward with dropout after GELU") {
-  Rng rng(22);
-  FeedForward ffn(4, 16);
-  ffn.init_random(rng);
-  Matrix x = ref::random_matrix(3, 4, rng);
-  const Matrix r = ref::random_matrix(3, 4, rng);
   const Matrix mask = dropout_mask(3, 16, 0.4f, 5);
-  FeedForward grad(4, 16);
-  Matrix hidden;
-  ffn.forward(x, &hidden, &mask);
-  const Matrix dx = ffn.backward(x, hidden, r, grad, &mask);
-  auto loss = [&] { return weighted_sum(ffn.forward(x, nullptr, &mask), r); };
-  check_gradient("dx", x, dx, loss);
-  check_gradient("d expand.weight", ffn.expand.weight, grad.expand.weight, loss);
-  check_gradient("d project.weight", ffn.project.weight, grad.project.weight, loss);
+  check_feed_forward_gradients(22, &mask);
 }
 
 TEST_CASE("gradient: whole model with dropout (fixed seed), every positional encoding") {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -48,6 +49,16 @@ ref::DMat gelu_rows(ref::DMat x) {
 
 // Chained float products and norms of O(1) values.
 constexpr double kAbs = 5e-6, kRel = 1e-5;
+
+// Each named stage against its plain recomputation.
+void check_stages_near(const std::map<std::string, const ae::Matrix*>& stages,
+                       const std::vector<std::pair<std::string, ref::DMat>>& expected) {
+  for (const auto& [name, want] : expected) {
+    const auto& name_ = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(name_);
+    CHECK_MATRIX_NEAR(*stages.at(name), want, kAbs, kRel);
+  }
+}
 
 }  // namespace
 
@@ -92,13 +103,13 @@ TEST_CASE("layer_stages: nine stages in the lesson's order, each recomputed from
         const ref::DMat n2 = ln(r1, layer.ln_ffn);
         const ref::DMat hidden = gelu_rows(ref::linear(n2, layer.ffn.expand));
         const ref::DMat f = ref::linear(hidden, layer.ffn.project);
-        CHECK_MATRIX_NEAR(*s["norm1"], n1, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["attention"], att, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["residual1"], r1, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["norm2"], n2, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["ffnHidden"], hidden, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["ffn"], f, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["output"], ref::add(r1, f), kAbs, kRel);
+        check_stages_near(s, {{"norm1", n1},
+                              {"attention", att},
+                              {"residual1", r1},
+                              {"norm2", n2},
+                              {"ffnHidden", hidden},
+                              {"ffn", f},
+                              {"output", ref::add(r1, f)}});
         // The compositions hold exactly: the core adds the very same floats.
         CHECK_MATRIX_EQUAL(*s["residual1"], ae::Matrix(*s["input"] + *s["attention"]));
         CHECK_MATRIX_EQUAL(*s["output"], ae::Matrix(*s["residual1"] + *s["ffn"]));
@@ -110,13 +121,13 @@ TEST_CASE("layer_stages: nine stages in the lesson's order, each recomputed from
         const ref::DMat hidden = gelu_rows(ref::linear(n1, layer.ffn.expand));
         const ref::DMat f = ref::linear(hidden, layer.ffn.project);
         const ref::DMat r2 = ref::add(n1, f);
-        CHECK_MATRIX_NEAR(*s["attention"], att, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["residual1"], r1, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["norm1"], n1, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["ffnHidden"], hidden, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["ffn"], f, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["residual2"], r2, kAbs, kRel);
-        CHECK_MATRIX_NEAR(*s["output"], ln(r2, layer.ln_ffn), kAbs, kRel);
+        check_stages_near(s, {{"attention", att},
+                              {"residual1", r1},
+                              {"norm1", n1},
+                              {"ffnHidden", hidden},
+                              {"ffn", f},
+                              {"residual2", r2},
+                              {"output", ln(r2, layer.ln_ffn)}});
         CHECK_MATRIX_EQUAL(*s["residual1"], ae::Matrix(*s["input"] + *s["attention"]));
         CHECK_MATRIX_EQUAL(*s["residual2"], ae::Matrix(*s["norm1"] + *s["ffn"]));
         CHECK_MATRIX_EQUAL(*s["norm2"], *s["output"]);

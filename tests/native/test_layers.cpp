@@ -9,12 +9,23 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 namespace {
 
 constexpr int kSizes[] = {1, 3, 4, 5, 15, 16, 17, 64};
+
+// One case of Linear or FeedForward: n rows of `width` features through `inner` (Linear's
+// output width, FeedForward's hidden width).
+struct Shape {
+  int n, width, inner;
+};
+
+std::ostream& operator<<(std::ostream& os, const Shape& s) {
+  return os << "n " << s.n << ", width " << s.width << ", inner " << s.inner;
+}
 
 // Fills every parameter a visit() reaches with N(0, scale²) values, so biases and norm gains
 // are not the trivial 0 and 1 that would hide a missing term.
@@ -175,16 +186,11 @@ TEST_CASE("gelu's tanh form stays within 1e-3 of the exact erf form") {
 // --- Linear and FeedForward ---------------------------------------------------------------
 
 TEST_CASE("Linear computes x.W + b") {
-  struct Shape {
-    int n, in, out;
-  };
   for (const Shape s : {Shape{1, 1, 1}, Shape{3, 4, 5}, Shape{16, 15, 17}, Shape{5, 64, 16}, Shape{17, 16, 64}}) {
-    CAPTURE(s.n);
-    CAPTURE(s.in);
-    CAPTURE(s.out);
-    ae::Linear layer(s.in, s.out);
-    randomize(layer, 10 + s.in, 1.0);
-    const ae::Matrix x = ref::random_matrix(s.n, s.in, 20 + s.n);
+    CAPTURE(s);
+    ae::Linear layer(s.width, s.inner);
+    randomize(layer, 10 + s.width, 1.0);
+    const ae::Matrix x = ref::random_matrix(s.n, s.width, 20 + s.n);
     // Float dot products over ≤ 64 unit-variance terms (|y| ≲ 30): observed ≲ 2e-6.
     CHECK_MATRIX_NEAR(layer.forward(x), ref::linear(ref::to_double(x), layer), 1e-5, 1e-6);
   }
@@ -207,16 +213,11 @@ TEST_CASE("Linear::init_random draws N(0, 1/in) weights and zero biases") {
 }
 
 TEST_CASE("FeedForward is project(gelu(expand(x)))") {
-  struct Shape {
-    int n, d, ff;
-  };
   for (const Shape s : {Shape{1, 4, 16}, Shape{5, 8, 32}, Shape{17, 16, 64}, Shape{3, 15, 7}}) {
-    CAPTURE(s.n);
-    CAPTURE(s.d);
-    CAPTURE(s.ff);
-    ae::FeedForward ffn(s.d, s.ff);
-    randomize(ffn, 30 + s.d, 0.5);
-    const ae::Matrix x = ref::random_matrix(s.n, s.d, 40 + s.n);
+    CAPTURE(s);
+    ae::FeedForward ffn(s.width, s.inner);
+    randomize(ffn, 30 + s.width, 0.5);
+    const ae::Matrix x = ref::random_matrix(s.n, s.width, 40 + s.n);
     // Two float products over ≤ 64 terms, see Linear.
     CHECK_MATRIX_NEAR(ffn.forward(x), ref::feed_forward(ref::to_double(x), ffn), 1e-5, 1e-6);
   }

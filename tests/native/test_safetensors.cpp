@@ -41,21 +41,11 @@ std::string zeros(size_t n) { return std::string(n, '\0'); }
 
 // The message of the std::invalid_argument that parsing throws ("" if none is thrown).
 std::string parse_error(const std::string& bytes) {
-  try {
-    ae::parse_safetensors(bytes);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return error_of<std::invalid_argument>([&] { ae::parse_safetensors(bytes); });
 }
 
 std::string write_error(const std::vector<ae::NamedTensor>& tensors) {
-  try {
-    ae::write_safetensors(tensors);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return error_of<std::invalid_argument>([&] { ae::write_safetensors(tensors); });
 }
 
 }  // namespace

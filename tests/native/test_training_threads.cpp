@@ -18,6 +18,8 @@
 #include <vector>
 
 using namespace ae;
+using ae::test::short_run;
+using ae::test::TrainingCase;
 using ae::test::varied_task;
 using ae::test::weight_bits;
 
@@ -50,25 +52,13 @@ TEST_CASE("training threads: 1, 2 and 4 threads give the same weights bit for bi
   ModelConfig post = tied;
   post.norm = NormPlacement::Post;
   post.positional = Sinusoidal;
-  struct Case {
-    std::string name;
-    ModelConfig config;
-    float dropout;
-    bool offsets;
-  };
-  const std::vector<Case> cases = {{"pre-LN, tied, learned, dropout, offsets", tied, 0.1f, true},
-                                   {"untied, causal, RoPE", untied, 0.0f, false},
-                                   {"post-LN, sinusoidal, dropout", post, 0.1f, false}};
+  const std::vector<TrainingCase> cases = {{"pre-LN, tied, learned, dropout, offsets", tied, 0.1f, true},
+                                           {"untied, causal, RoPE", untied, 0.0f, false},
+                                           {"post-LN, sinusoidal, dropout", post, 0.1f, false}};
   const auto examples = varied_task(64, 30, 3);
-  for (const Case& c : cases) {
+  for (const TrainingCase& c : cases) {
     CAPTURE(c.name);
-    TrainOptions o;
-    o.steps = 4;
-    o.batch_size = 16;
-    o.dropout = c.dropout;
-    o.random_position_offset = c.offsets;
-    o.optimizer.learning_rate = 3e-3f;
-    o.optimizer.warmup_steps = 1;
+    TrainOptions o = short_run(c, 4, 1);
     o.batched_rows = false;
     const Run loop = train_with(c.config, examples, o);  // the per-example loop, no threads
     o.batched_rows = true;

@@ -1,6 +1,8 @@
 // Vocabulary: fixed special ids, the vocab.txt round trip, errors that name the line,
 // encode() reporting unknown words instead of dropping them, and nearest() against a plain
 // recursive edit distance.
+#include "error_of.h"
+#include "text/tokenizer.h"
 #include "text/vocabulary.h"
 
 #include "util/rng.h"
@@ -20,34 +22,13 @@ using ae::Vocabulary;
 
 // The message of the std::invalid_argument that parse() throws, or "" if it does not throw.
 std::string parse_error(const std::string& text) {
-  try {
-    Vocabulary::parse(text);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return error_of<std::invalid_argument>([&] { Vocabulary::parse(text); });
 }
 
 // Code points → UTF-8 (the test's words are written as U"…" so the reference sees characters).
 std::string to_utf8(const std::u32string& s) {
   std::string out;
-  for (char32_t c : s) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-  }
+  for (char32_t c : s) ae::append_utf8(out, c);
   return out;
 }
 

@@ -8,6 +8,21 @@
 #include <stdexcept>
 #include <string>
 
+namespace {
+
+// parse_word_order(text) finds the given agent, verb and patient.
+void check_roles(const std::string& text, const std::string& agent, const std::string& verb,
+                 const std::string& patient) {
+  CAPTURE(text);
+  const auto roles = ae::parse_word_order(text);
+  REQUIRE(roles.has_value());
+  CHECK(roles->agent == agent);
+  CHECK(roles->verb == verb);
+  CHECK(roles->patient == patient);
+}
+
+}  // namespace
+
 TEST_CASE("parse_word_order recovers the roles of every corpus sentence") {
   ae::WordOrderOptions options;
   options.train = 400;
@@ -17,12 +32,7 @@ TEST_CASE("parse_word_order recovers the roles of every corpus sentence") {
   int checked = 0;
   for (const auto* split : {&corpus.train, &corpus.validation, &corpus.heldout})
     for (const ae::WordOrderExample& e : *split) {
-      CAPTURE(e.text);
-      const auto roles = ae::parse_word_order(e.text);
-      REQUIRE(roles.has_value());
-      CHECK(roles->agent == e.agent_word);
-      CHECK(roles->patient == e.patient_word);
-      CHECK(roles->verb == e.verb);
+      check_roles(e.text, e.agent_word, e.verb, e.patient_word);
       ++checked;
     }
   CHECK(checked == 600);
@@ -37,14 +47,8 @@ TEST_CASE("parse_word_order: the lesson's pair and each pattern by hand") {
   };
   for (const Case c :
        {Case{"猫追狗", "猫", "追", "狗"}, Case{"狗追猫", "狗", "追", "猫"}, Case{"今天鸟在看鱼", "鸟", "看", "鱼"},
-        Case{"刚才马踢了牛", "马", "踢", "牛"}, Case{"昨天 猫 咬 鼠", "猫", "咬", "鼠"}}) {
-    CAPTURE(c.text);
-    const auto roles = ae::parse_word_order(c.text);
-    REQUIRE(roles.has_value());
-    CHECK(roles->agent == c.agent);
-    CHECK(roles->verb == c.verb);
-    CHECK(roles->patient == c.patient);
-  }
+        Case{"刚才马踢了牛", "马", "踢", "牛"}, Case{"昨天 猫 咬 鼠", "猫", "咬", "鼠"}})
+    check_roles(c.text, c.agent, c.verb, c.patient);
 }
 
 TEST_CASE("parse_word_order rejects text outside the grammar") {

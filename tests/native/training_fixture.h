@@ -5,6 +5,8 @@
 //     same one twice)
 //   weight_bits(model): every parameter's bits in visiting order (a float compare would let −0
 //     and +0 pass); float_bits(f): one float's
+//   TrainingCase, short_run(c, steps, warmup): a configuration compared and the options of its
+//     few-step run (batch 16, learning rate 3e-3)
 #pragma once
 
 #include "model/transformer.h"
@@ -33,6 +35,24 @@ inline std::vector<TrainingExample> varied_task(int count, int vocab, uint64_t s
     out.push_back(ex);
   }
   return out;
+}
+
+struct TrainingCase {
+  std::string name;
+  ModelConfig config;
+  float dropout;
+  bool offsets;  // TrainOptions::random_position_offset
+};
+
+inline TrainOptions short_run(const TrainingCase& c, int steps, int warmup_steps) {
+  TrainOptions o;
+  o.steps = steps;
+  o.batch_size = 16;
+  o.dropout = c.dropout;
+  o.random_position_offset = c.offsets;
+  o.optimizer.learning_rate = 3e-3f;
+  o.optimizer.warmup_steps = warmup_steps;
+  return o;
 }
 
 inline uint32_t float_bits(float f) {
