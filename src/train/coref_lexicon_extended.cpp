@@ -45,11 +45,13 @@ void append_new(std::vector<std::string>& to, const std::vector<std::string>& wo
 void extend_family(CorefLexicon& lx, CorefFamily& f, const FamilyAdditions& a) {
   const auto held =
       std::find_if(f.templates.begin(), f.templates.end(), [](const CorefTemplate& t) { return t.heldout; });
-  std::vector<CorefTemplate> extra;
-  for (const auto& p : a.templates) extra.push_back({p, p.starts_with("{1}"), false});
+  const auto trained = [](const std::string& pattern) {
+    return CorefTemplate{pattern, pattern.starts_with("{1}"), false};
+  };
+  std::vector<CorefTemplate> extra, first;
+  for (const auto& p : a.templates) extra.push_back(trained(p));
+  for (const auto& frame : a.no_frames) first.push_back(trained(frame.first));
   f.templates.insert(held, extra.begin(), extra.end());
-  std::vector<CorefTemplate> first;
-  for (const auto& frame : a.no_frames) first.push_back({frame.first, frame.first.starts_with("{1}"), false});
   f.templates.insert(f.templates.begin(), first.begin(), first.end());
   for (size_t role = 0; role < 2; ++role) {
     std::vector<std::string> nouns;
