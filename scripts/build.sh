@@ -45,3 +45,14 @@ for f in attention.mjs attention.wasm attention-relaxed.mjs attention-relaxed.wa
   [ -f "build/wasm/$f" ] || continue
   cmp -s "build/wasm/$f" "web/dist/$f" || cp "build/wasm/$f" "web/dist/$f"
 done
+
+# dist/sizes.json: each .wasm's size in bytes, for the page's download progress (a server that
+# gzips sends no Content-Length of the bytes the page receives); a few bytes, where the package's
+# manifest.json (scripts/dist.mjs) would cost the first view 2 KB of hashes.
+sizes=""
+for f in web/dist/attention.wasm web/dist/attention-relaxed.wasm web/dist/attention-full.wasm \
+         web/dist/attention-full-relaxed.wasm; do
+  [ -f "$f" ] && sizes="$sizes${sizes:+,}\"$(basename "$f")\":$(stat -c %s "$f")"
+done
+echo "{$sizes}" > web/dist/sizes.json.tmp
+cmp -s web/dist/sizes.json.tmp web/dist/sizes.json && rm web/dist/sizes.json.tmp || mv web/dist/sizes.json.tmp web/dist/sizes.json

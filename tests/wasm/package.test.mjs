@@ -37,6 +37,7 @@ test('the tarball holds the prebuilt module, its manifest, the models and the li
     'web/dist/attention-full.mjs',
     'web/dist/attention-full.wasm',
     'web/dist/manifest.json',
+    'web/dist/sizes.json',
     'LICENSE',
     'CHANGELOG.md',
     'index.mjs',

@@ -5,7 +5,6 @@
 // models (trained-model.mjs), the trainer (training-session.mjs), the benchmarks' objects
 // (wasm-timing.mjs), model downloads (model-download.mjs) and the module's builds
 // (wasm-module.mjs) are re-exported from here.
-import { loadBpeTokenizer, openGpt2Model } from './own-model.mjs';
 import {
   EngineError,
   args,
@@ -37,6 +36,11 @@ export { TrainedModel, TranslationModel, TrainingSession, KernelWorkspace, Model
 export { MODULE_FILES, chooseModule, relaxedSimdSupported } from './wasm-module.mjs';
 
 const INT32_MAX = 2 ** 31 - 1;
+
+// The GPT-2 loader's JS (own-model.mjs), imported with the full module it needs, not with the
+// page's first view: loadEngine awaits it for a full module, openGpt2Model on first use.
+let ownModel = null;
+const importOwnModel = async () => (ownModel ??= await import('./own-model.mjs'));
 
 // A Transformer with seeded random weights: real forward passes, untrained parameters.
 export class RandomModel {
@@ -165,14 +169,16 @@ export class Engine {
   // weights a File/Blob (streamed into wasm memory, onProgress({loaded, total})) or Uint8Array.
   // The model lives in the full module (full(), loaded here on first use once the files passed
   // their checks); it has the same JS interface whichever module holds it.
-  openGpt2Model(files, { onProgress } = {}) {
+  async openGpt2Model(files, { onProgress } = {}) {
+    const { openGpt2Model } = await importOwnModel();
     return openGpt2Model(async () => (await this.full()).#module, files, { onProgress });
   }
 
   // GPT-2's byte-level BPE tokenizer alone: {vocab: vocab.json text, merges: merges.txt text}.
   // Full module only (see full()).
   loadBpeTokenizer(files) {
-    return loadBpeTokenizer(this.#fullOnly('loadBpeTokenizer', "GPT-2's tokenizer"), files ?? {});
+    const module = this.#fullOnly('loadBpeTokenizer', "GPT-2's tokenizer");
+    return ownModel.loadBpeTokenizer(module, files ?? {}); // a full module's engine has it (loadEngine)
   }
 
   // Fetches the three files of a model directory (fetchModelFiles: a URL ending in '/', relative
@@ -388,6 +394,7 @@ export async function loadEngine(moduleOptions = {}, build = chooseModule(), { o
   if (!Object.hasOwn(MODULE_FILES, build)) refuse('loadEngine', 'build', BUILD_NAMES, build);
   const optionsFor = (b) => (typeof moduleOptions === 'function' ? moduleOptions(b) : moduleOptions);
   const module = await createWasmModule(build, optionsFor(build), onProgress);
+  if (module.TrainingSession) await importOwnModel(); // the full module: loadBpeTokenizer is synchronous
   return new Engine(module, isRelaxed(build) ? 'relaxed' : 'simd128', () => loadFullEngine(moduleOptions, build));
 }
 

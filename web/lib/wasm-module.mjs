@@ -128,17 +128,17 @@ function nodeWasmBinary(build, moduleOptions) {
   }
 }
 
-// The .wasm's size from the build's manifest.json (dist/, beside the glue), or null: a server
-// that gzips sends no Content-Length of the bytes the page receives.
+// The .wasm's size from the build's sizes.json (dist/, beside the glue; scripts/build.sh), or
+// null: a server that gzips sends no Content-Length of the bytes the page receives.
 function expectedBytes(file) {
-  return fetch(new URL('../dist/manifest.json', import.meta.url), { credentials: 'same-origin' })
+  return fetch(new URL('../dist/sizes.json', import.meta.url), { credentials: 'same-origin' })
     .then((r) => (r.ok ? r.json() : null))
-    .then((manifest) => manifest?.files?.[`web/dist/${file}`]?.bytes ?? null)
+    .then((sizes) => (Number.isSafeInteger(sizes?.[file]) ? sizes[file] : null))
     .catch(() => null);
 }
 
 // `response` with a body that reports {loaded, total} to onProgress as it is read; total is the
-// Content-Length of an unencoded body, else the manifest's size (`expected`, a promise), else null.
+// Content-Length of an unencoded body, else sizes.json's (`expected`, a promise), else null.
 function counted(response, expected, onProgress) {
   if (!response.body || typeof TransformStream !== 'function') return response;
   const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
