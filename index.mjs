@@ -4,6 +4,7 @@
 import { getEngine } from './web/lib/context.mjs';
 
 export * from './web/lib/engine.mjs';
+export { TrainingSession } from './web/lib/training-session.mjs'; // loaded by the page with the full module only
 export { addLocalModel, getEngine, getTrainedModel, getModelIndex, setModelsBase } from './web/lib/context.mjs';
 export { createStore } from './web/lib/store.mjs';
 

@@ -12,10 +12,10 @@ import {
   ModelBench,
   RandomModel,
   TrainedModel,
-  TrainingSession,
   Engine,
   fetchModelFiles,
 } from '../../web/lib/engine.mjs';
+import { TrainingSession } from '../../index.mjs'; // the package's entry: engine.mjs leaves it to the full module
 import { loadNodeBenchEngine, loadNodeEngine, loadNodeFullEngine, shippedConfig, shippedModel } from './helpers.mjs';
 import { editSafetensors, float32Bytes } from './safetensors-edit.mjs';
 import { DECODER_PROMPT, LESSON } from '../../web/lib/lesson.mjs';

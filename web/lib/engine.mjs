@@ -2,9 +2,10 @@
 // It adds no model math: it checks every input against the contract (contract.mjs), loads the
 // module, turns C++ exceptions into EngineErrors, and frees C++ objects. Every array it returns
 // is a Float32Array copy owned by JS (see README). The package's entry for all of it: the
-// models (trained-model.mjs), the trainer (training-session.mjs), the benchmarks' objects
-// (wasm-timing.mjs), model downloads (model-download.mjs) and the module's builds
-// (wasm-module.mjs) are re-exported from here.
+// models (trained-model.mjs), the benchmarks' objects (wasm-timing.mjs), model downloads
+// (model-download.mjs) and the module's builds (wasm-module.mjs) are re-exported from here;
+// the trainer's class (training-session.mjs) by the package's index.mjs, since the page
+// loads it only with the full module.
 import {
   EngineError,
   args,
@@ -24,7 +25,6 @@ import { guarded } from './guarded.mjs';
 import { unpackAnalysis } from './unpack.mjs';
 import { absoluteUrl, downloadModelFiles } from './model-download.mjs';
 import { TrainedModel, TranslationModel } from './trained-model.mjs';
-import { TrainingSession } from './training-session.mjs';
 import { KernelWorkspace, ModelBench } from './wasm-timing.mjs';
 import { BUILD_NAMES, MODULE_FILES, chooseModule, createWasmModule, fullBuildOf, isRelaxed } from './wasm-module.mjs';
 
@@ -32,15 +32,20 @@ export { EngineError } from './contract.mjs'; // what every failed call throws (
 export { guarded, unpackAnalysis };
 export { TRACE_FORMAT, TRACE_VERSION, readTrace, traceName } from './trace.mjs';
 export { fetchModelFiles } from './model-download.mjs';
-export { TrainedModel, TranslationModel, TrainingSession, KernelWorkspace, ModelBench };
+export { TrainedModel, TranslationModel, KernelWorkspace, ModelBench };
+// TrainingSession: exported by the package's entry (index.mjs) from ./training-session.mjs.
 export { MODULE_FILES, chooseModule, relaxedSimdSupported } from './wasm-module.mjs';
 
 const INT32_MAX = 2 ** 31 - 1;
 
-// The GPT-2 loader's JS (own-model.mjs), imported with the full module it needs, not with the
-// page's first view: loadEngine awaits it for a full module, openGpt2Model on first use.
+// The JS of what only the full module has — the GPT-2 loader (own-model.mjs) and the trainer
+// (training-session.mjs) — imported with that module, not with the page's first view: loadEngine
+// awaits both for a full module (their calls are synchronous), openGpt2Model on first use.
 let ownModel = null;
+let training = null;
 const importOwnModel = async () => (ownModel ??= await import('./own-model.mjs'));
+const importFullParts = () =>
+  Promise.all([importOwnModel(), import('./training-session.mjs').then((m) => (training = m))]);
 
 // A Transformer with seeded random weights: real forward passes, untrained parameters.
 export class RandomModel {
@@ -329,7 +334,8 @@ export class Engine {
   // heads, layers, batch, learningRate}; a missing one takes the task's recipe value.
   // Full module only (see full()): the page runs it in its training worker, on the full module.
   createTrainingSession(settings = {}) {
-    return new TrainingSession(this.#fullOnly('createTrainingSession', 'the trainer'), settings);
+    const module = this.#fullOnly('createTrainingSession', 'the trainer');
+    return new training.TrainingSession(module, settings); // a full module's engine has it (loadEngine)
   }
 
   // files: as loadTrainedModel; a copy of the model for timing inside wasm (benchmarks; only
@@ -394,7 +400,7 @@ export async function loadEngine(moduleOptions = {}, build = chooseModule(), { o
   if (!Object.hasOwn(MODULE_FILES, build)) refuse('loadEngine', 'build', BUILD_NAMES, build);
   const optionsFor = (b) => (typeof moduleOptions === 'function' ? moduleOptions(b) : moduleOptions);
   const module = await createWasmModule(build, optionsFor(build), onProgress);
-  if (module.TrainingSession) await importOwnModel(); // the full module: loadBpeTokenizer is synchronous
+  if (module.TrainingSession) await importFullParts();
   return new Engine(module, isRelaxed(build) ? 'relaxed' : 'simd128', () => loadFullEngine(moduleOptions, build));
 }
 

@@ -5,7 +5,13 @@
 // nothing is sent anywhere. The element imports this module when the reader first chooses it.
 import { pickGpt2Files } from './own-model.mjs';
 import { text } from './panel-strings.mjs';
-import strings from '../strings/own-model.mjs';
+import menuStrings from '../strings/own-model-menu.mjs';
+import pickerStrings from '../strings/own-model.mjs';
+
+// The picker shows the menu's strings (the note that nothing is uploaded) beside its own.
+const strings = Object.fromEntries(
+  Object.keys(pickerStrings).map((lang) => [lang, { ...menuStrings[lang], ...pickerStrings[lang] }]),
+);
 
 const FILE_NAMES = { config: 'config.json', weights: 'model.safetensors', vocab: 'vocab.json', merges: 'merges.txt' };
 const MB = 1024 * 1024;

@@ -3,7 +3,7 @@
 // <attention-explorer> through context.shareModel), else the panel's own lesson model; and the
 // line that says so.
 import { text } from './panel-strings.mjs';
-import strings from '../strings/own-model.mjs';
+import strings from '../strings/own-model-menu.mjs';
 
 // The model menu's name of a model opened from disk (own-model-picker.mjs).
 export const OWN_MODEL = 'own';

@@ -1,9 +1,7 @@
-// Strings of the "Open a model…" choice of the model menu (web/lib/own-model-picker.mjs).
+// Strings of the "Open a model…" picker (web/lib/own-model-picker.mjs), fetched with it; the menu's
+// and the panels' few (./own-model-menu.mjs) come with the first view.
 export default {
   en: {
-    option: 'Open a model…',
-    title: 'Open your own model',
-    local: 'Your files are read by this browser tab and never leave this machine: nothing is uploaded.',
     pick: 'Choose the four files of a GPT-2-layout checkpoint: config.json, model.safetensors, vocab.json and merges.txt.',
     drop: 'Or drop the four files here.',
     missing: 'Missing: {names}. Choose all four files at once.',
@@ -14,13 +12,8 @@ export default {
     failed: 'This model could not be opened: {message}',
     panels:
       'With your model, the heatmap, the head view, All heads, Q, K, V step by step, Multi-head, the Transformer layer, the causal mask, the KV cache, the n² cost and the knock-outs run on it. Why ÷√d, positional encoding and self vs cross-attention keep their own small models: they compare models trained for their lesson, which your model is not.',
-    panelOwn: 'This panel runs your model opened from disk ({layers} layers × {heads} heads).',
-    panelLesson: 'This panel runs the lesson model {name}.',
   },
   zh: {
-    option: '打开模型…',
-    title: '打开你自己的模型',
-    local: '文件只由这个浏览器标签页读取，不会离开这台电脑：不会上传任何东西。',
     pick: '选择 GPT-2 格式检查点的四个文件：config.json、model.safetensors、vocab.json 和 merges.txt。',
     drop: '也可以把这四个文件拖到这里。',
     missing: '缺少：{names}。请一次选择全部四个文件。',
@@ -31,7 +24,5 @@ export default {
     failed: '无法打开这个模型：{message}',
     panels:
       '使用你的模型时，热力图、注意力连线、全部注意力头、Q/K/V 分步、多头、Transformer 层、因果掩码、KV 缓存、n² 代价和剔除实验都在它上面运行。为什么要 ÷√d、位置编码和自注意力与交叉注意力仍使用各自的小模型：它们比较的是为该课程训练的模型，你的模型不是这样的模型。',
-    panelOwn: '这个面板运行你从磁盘打开的模型（{layers} 层 × {heads} 个头）。',
-    panelLesson: '这个面板运行课程模型 {name}。',
   },
 };
