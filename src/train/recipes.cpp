@@ -245,16 +245,40 @@ CorefSettings shipped_coref_settings(CorefReader reader, CorefLanguage language)
     s.steps = 6000;
     s.relabel = 0.5f;
     s.first_seed = 4;
-  } else if (language == CorefLanguage::English) {  // 5 of 5 seeds pass
-    s.steps = 6000;
+  } else if (language == CorefLanguage::English) {
+    // The extended corpus (issue 34: a family noun in a phrase, role adjectives before nouns,
+    // flipped events, the learners' words), half the flippable pairs flipped, flipped frames held
+    // out: 3 of 5 seeds pass (2, 4, 5; docs/models.md). On the first corpus, 6000 steps: 5 of 5.
+    s.extended = true;
+    s.flip_frames = true;
+    s.flip_share = 0.5;
+    s.steps = 10000;
     s.relabel = 0.2f;
-    s.first_seed = 3;
+    s.first_seed = 4;
   } else {  // Chinese: 4 of 5 seeds pass (2–5); at 6000 steps none of the first three did
     s.steps = 8000;
     s.relabel = 0.5f;
     s.first_seed = 4;
   }
   return s;
+}
+
+CorefOptions coref_corpus_options(const CorefSettings& settings) {
+  CorefOptions o;
+  o.language = coref_language(settings.language);
+  o.extended = settings.extended;
+  o.flip_frames = settings.flip_frames;
+  o.flip_share = settings.flip_share;
+  return o;
+}
+
+CorefOptions coref_corpus_options(const json& settings) {
+  CorefSettings s;
+  s.language = settings.value("language", s.language);
+  s.extended = settings.value("extended", s.extended);
+  s.flip_frames = settings.value("flip_frames", s.flip_frames);
+  s.flip_share = settings.value("flip_share", s.flip_share);
+  return coref_corpus_options(s);
 }
 
 json CorefSettings::to_json() const {
@@ -532,12 +556,7 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
   const std::string name = coref_model_name(reader, language);
   const CorefTargets targets;
   const auto t_corpus = Clock::now();
-  CorefOptions corpus_options;
-  corpus_options.language = language;
-  corpus_options.extended = settings.extended;
-  corpus_options.flip_frames = settings.flip_frames;
-  corpus_options.flip_share = settings.flip_share;
-  const CorefCorpus corpus = make_coref_corpus(corpus_options);
+  const CorefCorpus corpus = make_coref_corpus(coref_corpus_options(settings));
   const Vocabulary vocab = Vocabulary::from_words(corpus_words(corpus));
   const auto make = [reader](const CorefExample& e, const Vocabulary& v) { return coref_example(reader, e, v); };
   const auto natural_set = examples_of(corpus.train, vocab, make);

@@ -79,10 +79,17 @@ struct CorefSettings {
   nlohmann::json to_json() const;
 };
 
+// The corpus a model with these settings trains on (language, extended, flip_frames, flip_share).
+CorefOptions coref_corpus_options(const CorefSettings& settings);
+// The same from a model's metrics.json "settings" (keys left out take CorefSettings' defaults):
+// what the checks of a shipped model rebuild its splits from.
+CorefOptions coref_corpus_options(const nlohmann::json& settings);
+
 // The shipped models' settings (what `train` uses before any --set): one seed each, every
 // family's pairs partly relabelled (relabel 0.2 for the English encoder, 0.5 for the Chinese
-// encoder and the decoder: 16.9 %, 14.0 % and 41.7 % of the training sentences change), the
-// English encoder and the decoder 6000 steps, the Chinese encoder 8000.
+// encoder and the decoder: 17.5 %, 14.0 % and 41.7 % of the training sentences change); the
+// English encoder on the extended corpus (flipped frames held out, half the flippable pairs
+// flipped) for 10000 steps, the decoder 6000, the Chinese encoder 8000, both on the first corpus.
 // With 2000 steps a noun in a role it never had in training is answered from its identity (23.5 %
 // right); training longer makes the model read the role from the sentence, and relabelling keeps
 // the identity from telling it (docs/models.md, "Training longer", "Relabelled nouns").

@@ -81,12 +81,11 @@ TEST_CASE("shipped coreference models: metrics.json's split reports, head and cr
     const CorefLanguage language = model.second;
     const std::string name = coref_model_name(reader, language);
     CAPTURE(name);
-    CorefOptions corpus_options;
-    corpus_options.language = language;
-    const CorefCorpus corpus = make_coref_corpus(corpus_options);
+    const json metrics = read_metrics(name);
+    const CorefCorpus corpus = make_coref_corpus(coref_corpus_options(metrics["settings"]));  // the model's own
+    REQUIRE(corpus.language == language);
     const Checkpoint c = load(name);
     const Vocabulary vocab = Vocabulary::parse(c.vocab_text);
-    const json metrics = read_metrics(name);
     const json& shipped = metrics["shipped"];
     const json& targets = metrics["targets"];
 
@@ -114,7 +113,9 @@ TEST_CASE("shipped coreference models: metrics.json's split reports, head and cr
       CHECK(r.flip_rate == doctest::Approx(m["flip_rate"].get<double>()).epsilon(1e-6));
       accuracy_ok = accuracy_ok && r.accuracy >= targets["accuracy"].get<double>();
       in_sentence_ok = in_sentence_ok && r.answer_in_sentence >= targets["answer_in_sentence"].get<double>();
-      flip_ok = flip_ok && r.flip_rate >= targets["flip_rate"].get<double>();
+      // The extended corpus's held-out splits have a stricter flip target (coref_split_targets).
+      flip_ok = flip_ok &&
+                r.flip_rate >= std::max(targets["flip_rate"].get<double>(), coref_split_targets(split_name).flip_rate);
       if (split_name == "validation") CHECK(r.accuracy >= 0.9);  // a floor the shipped models keep
     }
     // The criteria flags must say what the numbers say: a model cannot claim what it lacks.
