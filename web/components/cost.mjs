@@ -20,6 +20,7 @@
 // the head is as wide as one of its heads (its config's headDim), and the panel says so.
 import { define } from '../lib/define.mjs';
 import { getEngine } from '../lib/context.mjs';
+import '../lib/wasm-timing.mjs'; // the engine's createKernelWorkspace (not in the first view)
 import { OWN_MODEL, showsOwnModel } from '../lib/panel-model.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
 import strings from '../strings/cost.mjs';

@@ -7,7 +7,7 @@
 //   (an element's models-base attribute) instead of the page's (setModelsBase); each directory's
 //   models are cached apart, so one element's bad base leaves the others' loads alone.
 import { refuse } from './contract.mjs';
-import { EngineError, fetchModelFiles, loadEngine } from './engine.mjs';
+import { EngineError, fetchModelFiles, loadEngine } from './engine-core.mjs'; // not the timing classes: ./engine.mjs
 
 let engine = null; // Promise<Engine>
 const models = new Map(); // name → Promise<TrainedModel>

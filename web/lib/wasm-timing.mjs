@@ -1,7 +1,9 @@
-// Timing the core from JS (engine.mjs, Engine.createKernelWorkspace and createModelBench): the
-// benchmarks' objects, never the page's.
+// Timing the core from JS (Engine.createKernelWorkspace and createModelBench, engine-core.mjs):
+// the benchmarks' objects and the n² cost panel's, never the first view's. Importing this module
+// lets an engine make them (./engine.mjs and components/cost.mjs do).
 import { EngineError, args, boolean, deleted, integer, modelFiles, options, seed, text } from './contract.mjs';
 import { guarded } from './guarded.mjs';
+import { provideTiming } from './engine-core.mjs';
 
 // Operand buffers in wasm memory for timing the fast kernels from JS (bindings/kernels.cpp):
 // write the operands through a, b, c once, then time gemm()/attentionFused()/attentionTraced()
@@ -138,3 +140,6 @@ const THROUGHPUT_OPTIONS = {
   examples: integer(2, 1_000_000),
   seed,
 };
+
+// The engine makes these (createKernelWorkspace, createModelBench) once this module is loaded.
+provideTiming({ KernelWorkspace, ModelBench });
