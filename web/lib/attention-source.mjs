@@ -70,26 +70,14 @@ export const AttentionSource = (Panel) =>
       this.#error = format((messages[this.#lang()] ?? messages.en).heatmap.dataError, { message: error.message });
       this.store = createStore({ ...initialView(), model: '', lang: this.#lang() });
       this.#showError();
-      this.dispatchEvent(
-        new CustomEvent('ae-error', {
-          detail: { key: 'dataError', code: null, message: error.message },
-          bubbles: true,
-          composed: true,
-        }),
-      );
+      this.dispatchEvent(dataErrorEvent(error.message));
     }
 
     // The message in the panel's shadow root (once built), everything else hidden while it shows.
     #showError() {
       const panel = this.shadowRoot?.querySelector('.ae-panel');
       if (!panel) return;
-      let box = panel.querySelector(':scope > p.ae-data-error');
-      if (!box && this.#error) {
-        box = Object.assign(document.createElement('p'), { className: 'error ae-data-error' });
-        box.setAttribute('role', 'alert');
-        box.setAttribute('part', 'error');
-        panel.append(box);
-      }
+      const box = panel.querySelector(':scope > p.ae-data-error') ?? (this.#error ? errorBox(panel) : null);
       adoptStyles(panel, CSS);
       panel.classList.toggle('ae-data-failed', Boolean(this.#error));
       panel.classList.toggle('ae-own-data', Boolean(this.#given || this.#error));
@@ -98,3 +86,21 @@ export const AttentionSource = (Panel) =>
       else if (this.dataset.state === 'error') delete this.dataset.state;
     }
   };
+
+// The panel's error paragraph, made when the first error shows.
+function errorBox(panel) {
+  const box = Object.assign(document.createElement('p'), { className: 'error ae-data-error' });
+  box.setAttribute('role', 'alert');
+  box.setAttribute('part', 'error');
+  panel.append(box);
+  return box;
+}
+
+// The `ae-error` event of data that cannot be drawn (no core code: the data is the host's).
+function dataErrorEvent(message) {
+  return new CustomEvent('ae-error', {
+    detail: { key: 'dataError', code: null, message },
+    bubbles: true,
+    composed: true,
+  });
+}

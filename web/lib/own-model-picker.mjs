@@ -66,19 +66,7 @@ export function setUpOwnModel({ box, getEngine, lang, onModel }) {
         },
       });
       model = opened;
-      const c = opened.config;
-      show(
-        'opened',
-        {
-          name: files.weights.name,
-          layers: c.nLayers,
-          heads: c.nHeads,
-          d: c.dModel,
-          params: opened.parameterCount.toLocaleString(),
-          ms: Math.round(performance.now() - started),
-        },
-        'ready',
-      );
+      show('opened', openedFacts(files, opened, started), 'ready');
       box.dataset.loadMs = String(Math.round(performance.now() - started));
       onModel(opened);
     } catch (error) {
@@ -95,17 +83,34 @@ export function setUpOwnModel({ box, getEngine, lang, onModel }) {
   }
 
   $('own-files').addEventListener('change', (e) => open(e.target.files));
-  const drop = $('own-drop');
-  drop.addEventListener('dragover', (e) => {
-    e.preventDefault();
-    drop.classList.add('over');
-  });
-  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-  drop.addEventListener('drop', (e) => {
-    e.preventDefault();
-    drop.classList.remove('over');
-    open(e.dataTransfer.files);
-  });
+  acceptDrops($('own-drop'), open);
   translate();
   return { current: () => model, translate, open };
+}
+
+// What the status says of a model just opened (the 'opened' string's parameters).
+function openedFacts(files, opened, started) {
+  const c = opened.config;
+  return {
+    name: files.weights.name,
+    layers: c.nLayers,
+    heads: c.nHeads,
+    d: c.dModel,
+    params: opened.parameterCount.toLocaleString(),
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+// Files dropped on `zone` go to open(files); the zone is marked while something is over it.
+function acceptDrops(zone, open) {
+  zone.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    zone.classList.add('over');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+  zone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    zone.classList.remove('over');
+    open(e.dataTransfer.files);
+  });
 }
