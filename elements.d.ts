@@ -84,6 +84,8 @@ export interface AttentionExplorerElement extends HTMLElement {
   /** the heatmap it draws */
   readonly heatmap: HTMLElement | null;
   view(): ExplorerView;
+  /** back to the view its markup set (the defaults for what it did not set): "Back to defaults" */
+  reset(): void;
 }
 
 /**

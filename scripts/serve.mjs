@@ -45,7 +45,10 @@ const compressible = (type) => /^(text\/|application\/(json|wasm|octet-stream)|i
 // gzipped bytes of the page's scripts (docs/benchmarks.md). Each file is minified once and kept until
 // its size or mtime changes. A file esbuild cannot parse is sent as it is, so that the browser
 // names the error in the source. Without esbuild (node_modules not installed), files go as they are.
-const MINIFIABLE = /\.(m?js|css)$/i;
+// An HTML page goes without its comments (notes for those who read the source; the page has no
+// inline script or style, where "<!--" could mean something else).
+const MINIFIABLE = /\.(m?js|css|html)$/i;
+const withoutComments = (html) => html.replace(/<!--[\s\S]*?-->\n?/g, '');
 let esbuild; // the module, null when it is not installed
 const minifiedCache = new Map(); // real path → {size, mtimeMs, code}
 
@@ -65,6 +68,7 @@ async function loadEsbuild() {
 async function minifiedSource(handle, file, stat) {
   const cached = minifiedCache.get(file);
   if (cached?.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.code;
+  if (/\.html$/i.test(file)) return remember(file, stat, withoutComments(await handle.readFile('utf8')));
   const build = await loadEsbuild();
   if (!build) return null;
   let code;
@@ -77,6 +81,10 @@ async function minifiedSource(handle, file, stat) {
   } catch {
     return null;
   }
+  return remember(file, stat, code);
+}
+
+function remember(file, stat, code) {
   const bytes = Buffer.from(code);
   minifiedCache.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, code: bytes });
   return bytes;

@@ -2,9 +2,9 @@
 // as tests/e2e/panel-controls.spec.mjs walks the panels': changing it on screen changes its link
 // parameter; a control declared `history` is one history entry, Back shows the previous value and
 // Forward the new one again, and the others only update the entry shown; the link reloaded shows
-// the same value; the link without the parameter opens the default. The main view has no Reset
-// button (its default is what a link without the parameter opens). The parameters are checked
-// against the names links have always used, so that an old shared link still opens the same view.
+// the same value; the link without the parameter opens the default; "Back to defaults" returns it
+// to what a page opened without a link shows. The parameters are checked against the names links
+// have always used, so that an old shared link still opens the same view.
 import { expect, app, openPage, test } from './fixtures.mjs';
 import { MAIN_CONTROLS, paramOf } from '../../web/lib/main-controls.mjs';
 import { LESSON, LESSON_MODELS } from '../../web/lib/lesson.mjs';
@@ -55,6 +55,8 @@ for (const [name, spec] of Object.entries(MAIN_CONTROLS))
     test.setTimeout(120_000);
     const param = paramOf(name);
     const field = fieldOf(page, name);
+    await openPage(page, '/'); // what the page opens with, and Reset returns to
+    const opening = await valueOf(field);
     await openPage(page, START);
     await page.waitForTimeout(400); // the page's own first link is written
     const before = await valueOf(field);
@@ -87,4 +89,43 @@ for (const [name, spec] of Object.entries(MAIN_CONTROLS))
     await openPage(page, `${without.pathname}${without.search}`);
     const fallback = name === 'model' ? LESSON_MODELS.en : before;
     await expect.poll(() => valueOf(field), `${name}: default`).toBe(fallback);
+
+    await openPage(page, link);
+    await resetView(page);
+    await expect.poll(() => valueOf(field), `${name}: Back to defaults`).toBe(opening);
   });
+
+async function resetView(page) {
+  await app(page).locator('#reset').click();
+  await expect(app(page)).toHaveAttribute('data-model', LESSON_MODELS.en);
+  await expect(app(page)).toHaveAttribute('data-status', 'ready');
+}
+
+// The fresh page's view and link, after every control was changed: the same, as one history entry
+// that Back undoes.
+test("Back to defaults returns the whole main view and its link to a fresh page's", async ({ page }) => {
+  test.setTimeout(120_000);
+  const names = Object.keys(MAIN_CONTROLS);
+  const values = () => Promise.all(names.map((name) => valueOf(fieldOf(page, name))));
+  const search = () => new URL(page.url()).search;
+  await openPage(page, '/');
+  await page.waitForTimeout(400); // the page's own first link is written
+  const [opening, openingLink] = [await values(), search()];
+  await openPage(page, START);
+  for (const name of names.filter((n) => n !== 'model')) {
+    const field = fieldOf(page, name);
+    await setValue(field, await otherValue(field, name, await valueOf(field)));
+  }
+  await fieldOf(page, 'sentence').fill('the cat sat on the mat because it was tired');
+  await expect(app(page)).toHaveAttribute('data-status', 'ready');
+  await page.waitForTimeout(400);
+  const [changed, changedLink, start] = [await values(), search(), await entries(page)];
+  expect(changed).not.toEqual(opening);
+  await resetView(page);
+  await expect.poll(values).toEqual(opening);
+  await expect.poll(search).toBe(openingLink);
+  expect(await entries(page)).toBe(start + 1);
+  await page.goBack();
+  await expect.poll(search).toBe(changedLink);
+  await expect.poll(values).toEqual(changed);
+});

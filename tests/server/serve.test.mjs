@@ -96,7 +96,7 @@ test('refuses ".." in any spelling, and answers 404 for missing or dangling path
 
 // A module and a classic script, minified when the server is asked to, and what comes back
 // still runs the same (evaluated here as data: modules and a Function body).
-test('minify: scripts and stylesheets are sent minified and still behave the same; a file esbuild cannot parse goes as it is', async () => {
+test('minify: scripts and stylesheets are sent minified and still behave the same, pages without comments; a file esbuild cannot parse goes as it is', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'serve-minify-'));
   const moduleSource = [
     '// a comment that goes',
@@ -140,6 +140,12 @@ test('minify: scripts and stylesheets are sent minified and still behave the sam
     assert.equal(css.text.trim(), '.card{color:red;margin:0}');
     assert.match(css.headers.get('content-type'), /^text\/css/);
     assert.equal((await fetchText(plain.url, 'm.mjs')).text, moduleSource);
+    // a page goes without its comments, the directory's index.html too
+    const page = '<!doctype html>\n<!-- a note\n  on two lines -->\n<p>kept <!-- inline --></p>\n';
+    fs.writeFileSync(path.join(root, 'index.html'), page);
+    assert.equal((await fetchText(minified.url, 'index.html')).text, '<!doctype html>\n<p>kept </p>\n');
+    assert.equal((await fetchText(minified.url, '')).text, '<!doctype html>\n<p>kept </p>\n');
+    assert.equal((await fetchText(plain.url, 'index.html')).text, page);
     // a changed file is minified again
     fs.writeFileSync(path.join(root, 'm.mjs'), moduleSource.replace('* 2', '* 3') + '\n');
     const again = (await fetchText(minified.url, 'm.mjs')).text;

@@ -1,7 +1,22 @@
 // <attention-explorer>'s markup (./attention-explorer.mjs): the controls card (model, sentence with
 // the swap and the vocabulary, the untrained model's recipe) and the result card (status, answer,
 // layer and head, the switches, the heatmap), and the two slots.
+import { MAIN_CONTROLS, controlsOf } from '../lib/main-controls.mjs';
 import { trustedHTML } from '../lib/trusted.mjs';
+
+// An untrained model's recipe field, as declared (../lib/main-controls.mjs): a menu of its
+// options with the default selected, or a number box.
+function recipeField(name) {
+  const { options, default: value, label = name, max } = MAIN_CONTROLS[name];
+  const option = ([v, key]) =>
+    `<option value="${v}"${key ? ` data-t="${key}"` : ''}${v === value ? ' selected' : ''}>${key ? '' : v}</option>`;
+  const entries = Array.isArray(options) ? options.map((v) => [v]) : Object.entries(options ?? {});
+  const control = options
+    ? `<select id="${name}" part="select">${entries.map(option).join('')}</select>`
+    : `<input id="${name}" type="number" inputmode="numeric" min="0" max="${max}" step="1" value="${value}">`;
+  return `
+      <div class="field"><label for="${name}" data-t="${label}"></label>${control}</div>`;
+}
 
 // The view's markup, parsed once, when the first element is made (viewTemplate(): nothing
 // touches the DOM at import). Ids are the shadow root's own (one set per element).
@@ -36,19 +51,7 @@ const MARKUP = `
   </div>
   <fieldset id="random-settings" hidden>
     <legend data-t="randomSettings"></legend>
-    <div class="grid">
-      <div class="field"><label for="heads" data-t="heads"></label>
-        <select id="heads" part="select"><option>1</option><option>2</option><option selected>4</option><option>8</option></select></div>
-      <div class="field"><label for="layers" data-t="layers"></label>
-        <select id="layers" part="select"><option>1</option><option selected>2</option><option>3</option><option>4</option></select></div>
-      <div class="field"><label for="positional" data-t="positional"></label>
-        <select id="positional" part="select">
-          <option value="none" data-t="posNone"></option><option value="sinusoidal" data-t="posSinusoidal" selected></option>
-          <option value="learned" data-t="posLearned"></option><option value="rope" data-t="posRope"></option>
-        </select></div>
-      <div class="field"><label for="seed" data-t="seed"></label>
-        <input id="seed" type="number" inputmode="numeric" min="0" max="4294967295" step="1" value="42"></div>
-    </div>
+    <div class="grid">${controlsOf('recipe').map(recipeField).join('')}</div>
   </fieldset>
 </form>
 <section class="card result" part="result panel" aria-labelledby="result-title">
@@ -77,6 +80,7 @@ const MARKUP = `
       <div class="field inline"><label for="layer" data-t="layer"></label><select id="layer" part="select"></select></div>
       <div class="field inline"><label for="head" data-t="head"></label><select id="head" part="select"></select></div>
     </div>
+    <button type="button" id="reset" class="chip" part="button" data-t="resetView"></button>
     <fieldset class="switches">
       <legend data-t="attention"></legend>
       <div class="check"><input id="causal" type="checkbox" part="checkbox"><label for="causal" data-t="causal"></label></div>
@@ -113,6 +117,7 @@ export const IDS = [
   'scale',
   'layer',
   'head',
+  'reset',
   'status',
   'load-progress',
   'error',

@@ -10,14 +10,15 @@
 //     <section slot="aside">…</section>       (under the controls)
 //   </attention-explorer>
 // Attributes (and properties): model, sentence, layer and head (1-based, as labelled; by default
-// the model's coreference head), causal and no-scale (booleans; properties `causal`, `scale`;
-// by default the mask the model was trained with, and ÷√d on), lang ('en' | 'zh'; by default the
-// nearest lang="" around it), models-base (this element's models/ directory, by default the page's
-// (setModelsBase); a bad one is this element's error, other elements keep theirs), untrained and open-files (booleans: the menu offers random weights,
-// and "Open a model…" for a GPT-2 checkpoint on disk), heads, layers, positional and seed (the
-// untrained model's recipe). Without `model` it opens the lesson's model in its language and
-// follows the language until a model is chosen. Properties only: `store` (get, or set to share
-// one store with panels elsewhere), `shownModel` (the model on view), `heatmap`, `view()`.
+// the model's coreference head), causal and no-scale (booleans; properties `causal`, `scale`; by
+// default the mask the model was trained with, and ÷√d on), lang ('en' | 'zh'; by default the
+// nearest lang="" around it), models-base (this element's models/ directory, by default the
+// page's (setModelsBase); a bad one is this element's error only), untrained and open-files
+// (booleans: the menu offers random weights, and "Open a model…" for a GPT-2 checkpoint on disk),
+// heads, layers, positional and seed (the untrained model's recipe). Without `model` it opens the
+// lesson's model in its language and follows the language until a model is chosen. Properties
+// only: `store` (get, or set to share one store with panels elsewhere), `shownModel` (the model
+// on view), `heatmap`, `view()`; reset() (its "Back to defaults" button) returns to its markup's view.
 // Events (CustomEvent, bubbling; named ae-* so that a native `change` from a control an author
 // puts inside is never taken for one of them): ae-change (detail: view()) whenever what it
 // shows changes; ae-model-load ({model, config}) when a model is on view; ae-error ({key, code,
@@ -41,7 +42,7 @@ import { VocabularyView } from '../lib/vocabulary-view.mjs';
 import css from './attention-explorer.css.mjs';
 import { IDS, viewTemplate } from './attention-explorer.markup.mjs';
 import { StatusLine } from './explorer-status.mjs';
-import { ViewControls, selectedIndex } from './explorer-controls.mjs';
+import { ViewControls, controlAttributes, readControl, setAttributes } from './explorer-controls.mjs';
 import { drawAnswer } from './explorer-answer.mjs';
 import { ExplorerModels } from './explorer-models.mjs';
 import { SentenceBox } from './explorer-sentence.mjs';
@@ -66,7 +67,9 @@ export class AttentionExplorer extends ElementBase {
       Object.defineProperty(this.prototype, name, {
         configurable: true,
         get() {
-          return this.#read(name, spec);
+          // the model: the one chosen, else the markup's, else the lesson's in the element's language
+          const model = () => this.#models?.name ?? this.getAttribute('model') ?? LESSON_MODELS[this.#lang()];
+          return readControl(name, this.#ui?.[name], this, model);
         },
         set(value) {
           const on = spec.kind === 'switch' && Boolean(value) !== Boolean(spec.inverted);
@@ -94,6 +97,7 @@ export class AttentionExplorer extends ElementBase {
   #scheduled = false;
   #reflecting = false; // a property setter is writing its attribute
   #langObserver = null;
+  #authored = {}; // {control name: its attribute as the markup set it, or null}: what Reset returns to
 
   // --- properties ---
 
@@ -162,6 +166,27 @@ export class AttentionExplorer extends ElementBase {
     };
   }
 
+  // Back to what the element opened with: the model, sentence, layer, head and switches its
+  // markup set, else the defaults (../lib/main-controls.mjs) — the lesson's model in its language,
+  // that model's sentence, coreference head and trained mask, ÷√d on, the declared recipe. The
+  // attributes return to the markup's too. An ae-change follows, as for any change.
+  reset() {
+    if (!this.#ui) return;
+    this.#reflecting = true;
+    try {
+      setAttributes(this, this.#authored);
+    } finally {
+      this.#reflecting = false;
+    }
+    this.#controls.reset(this.#authored);
+    this.#sentence.reset();
+    this.#ui['other-model'].hidden = true;
+    const model = this.#models.resetTo(this.#authored.model);
+    if (model === this.#models.name && (this.#shown || model === UNTRAINED))
+      this.#use(model === UNTRAINED ? null : this.#shown);
+    else this.#models.choose(model);
+  }
+
   // --- lifecycle ---
 
   connectedCallback() {
@@ -201,27 +226,6 @@ export class AttentionExplorer extends ElementBase {
       this.#reflecting = false;
     }
     if (this.#ui) this.#apply(name);
-  }
-
-  // A control's value as its property gives it: what the view shows, else its attribute. The
-  // model: the one chosen, else the lesson's in the element's language; the sentence: what the
-  // text box holds (the reader may have typed since it was set); layer and head: 1-based, null
-  // until a model says which head it opens on; the recipe: strings, as in the link.
-  #read(name, { kind, inverted }) {
-    const attribute = attributeOf(name);
-    const control = this.#ui?.[name];
-    switch (kind) {
-      case 'model':
-        return this.#models?.name ?? this.getAttribute('model') ?? LESSON_MODELS[this.#lang()] ?? LESSON_MODELS.en;
-      case 'sentence':
-        return control?.value ?? this.getAttribute(attribute) ?? '';
-      case 'index':
-        return selectedIndex(control, this.getAttribute(attribute));
-      case 'switch':
-        return control?.checked ?? this.hasAttribute(attribute) !== Boolean(inverted);
-      default:
-        return control?.value.trim() ?? this.getAttribute(attribute);
-    }
   }
 
   #apply(name) {
@@ -282,6 +286,7 @@ export class AttentionExplorer extends ElementBase {
       lang: () => this.#lang(),
       models: this.#models,
     });
+    this.#authored = controlAttributes(this);
     this.#models.chosen = this.hasAttribute('model');
     if (this.hasAttribute('models-base')) this.#models.useBase(this.getAttribute('models-base'));
     if (this.hasAttribute('sentence')) {
@@ -323,6 +328,7 @@ export class AttentionExplorer extends ElementBase {
       this.#models.choose(ui['other-model'].dataset.model);
     });
     for (const select of [ui.layer, ui.head]) select.addEventListener('change', () => this.#showView(true));
+    ui.reset.addEventListener('click', () => this.reset());
     for (const slot of ui.slots)
       slot.addEventListener('slotchange', () => {
         this.#shareStore();

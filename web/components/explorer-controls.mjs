@@ -3,7 +3,7 @@
 // for the model on view, and what the host set while no model was on view (`pending`), applied
 // once one is.
 import { coreferenceHead } from '../lib/coreference-head.mjs';
-import { MAIN_CONTROLS } from '../lib/main-controls.mjs';
+import { MAIN_CONTROLS, attributeOf } from '../lib/main-controls.mjs';
 
 export class ViewControls {
   pending = {}; // {layer, head, causal, scale, sentence}: set by the host, applied once a model shows
@@ -81,6 +81,19 @@ export class ViewControls {
     }
   }
 
+  // Back to what the view opens with (Reset): the host's attributes as the markup set them
+  // (`authored`: {name: attribute value or null}), else each control's declared default. Layer
+  // and head go to the first until the model names its coreference head (openOn); the sentence
+  // is the model's own unless the markup gave one.
+  reset(authored) {
+    const ui = this.#ui;
+    this.pending = {};
+    for (const name of ['heads', 'layers', 'positional', 'seed']) ui[name].value = MAIN_CONTROLS[name].default;
+    ui.scale.checked = MAIN_CONTROLS.scale.default;
+    for (const select of [ui.layer, ui.head]) if (select.options.length) select.value = 0;
+    for (const [name, value] of Object.entries(authored)) if (value !== null) this.take(name, value);
+  }
+
   // Selects `layer` and `head` (0-based) when they are another head within the selectors'
   // range; → whether they did.
   select(layer, head) {
@@ -118,4 +131,36 @@ export function selectedIndex(select, attribute) {
   if (select?.options.length) return Number(select.value) + 1;
   const n = Number(attribute);
   return attribute !== null && Number.isInteger(n) && n >= 1 ? n : null;
+}
+
+// A declared control's value as the element's property gives it (`control`: its element on
+// screen, if built; `model()`: the model's name): what the view shows, else the attribute. The
+// sentence: what the text box holds (the reader may have typed since it was set); layer and
+// head: 1-based, null until a model says which head it opens on; the recipe: strings, as in the link.
+export function readControl(name, control, element, model) {
+  const { kind, inverted } = MAIN_CONTROLS[name];
+  const attribute = element.getAttribute(attributeOf(name));
+  switch (kind) {
+    case 'model':
+      return model();
+    case 'sentence':
+      return control?.value ?? attribute ?? '';
+    case 'index':
+      return selectedIndex(control, attribute);
+    case 'switch':
+      return control?.checked ?? (attribute !== null) !== Boolean(inverted);
+    default:
+      return control?.value.trim() ?? attribute;
+  }
+}
+
+// {control name: its attribute on `element`, or null when it has none}.
+export const controlAttributes = (element) =>
+  Object.fromEntries(Object.keys(MAIN_CONTROLS).map((name) => [name, element.getAttribute(attributeOf(name))]));
+
+// Sets the controls' attributes to `values` ({name: value, or null to remove it}).
+export function setAttributes(element, values) {
+  for (const [name, value] of Object.entries(values))
+    if (value === null) element.removeAttribute(attributeOf(name));
+    else element.setAttribute(attributeOf(name), value);
 }

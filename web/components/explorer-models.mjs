@@ -155,6 +155,13 @@ export class ExplorerModels {
     if (this.index.some((m) => m.name === name)) getTrainedModel(name, null, this.base).catch(() => {}); // #choose reports
   }
 
+  // Reset: the model the view opens with (`authored`: the host's markup's, else #firstModel()),
+  // which follows the language again unless the markup named it.
+  resetTo(authored) {
+    this.chosen = authored !== null;
+    return authored ?? this.#firstModel();
+  }
+
   // The model the start opens: one chosen before it, the host's, else #firstModel().
   #startingModel() {
     return this.name ?? this.#element.getAttribute('model') ?? this.#firstModel();

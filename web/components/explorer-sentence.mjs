@@ -3,7 +3,7 @@
 // a note says so), the tired ↔ wide swap, and the offer of the model that reads a sentence in
 // the other language.
 import { messages } from '../i18n.mjs';
-import { SentenceMemory, UNTRAINED, swapFor } from '../lib/main-view.mjs';
+import { SentenceMemory, UNTRAINED, sentencePair, swapFor } from '../lib/main-view.mjs';
 
 export class SentenceBox {
   #ui;
@@ -11,6 +11,7 @@ export class SentenceBox {
   #lang;
   #models; // ExplorerModels: the lesson's models, the labels of the page's own
   #memory = new SentenceMemory(); // each model keeps its own sentence
+  #fresh = false; // reset() was the last move: nothing to keep
 
   // ui: the element's elements by id; t(key, params), lang(): its words; models: ExplorerModels.
   constructor(ui, { t, lang, models }) {
@@ -20,9 +21,18 @@ export class SentenceBox {
     this.#models = models;
   }
 
-  // The model `name` leaves the view: its sentence is kept for it.
+  // The model `name` leaves the view: its sentence is kept for it (not after reset(), until the
+  // next model opens).
   leave(name) {
-    this.#memory.leave(name, this.#ui.sentence.value);
+    if (!this.#fresh) this.#memory.leave(name, this.#ui.sentence.value);
+  }
+
+  // Reset: no model keeps a sentence, and the next one opens with its own.
+  reset() {
+    this.#memory = new SentenceMemory();
+    this.#fresh = true;
+    this.#ui.sentence.value = sentencePair(null)[0]; // a default, so no model takes it for typed
+    this.#ui['sentence-note'].hidden = true;
   }
 
   // The sentence the model `name` opens with: the host's (`given`); a sentence the reader typed,
@@ -30,6 +40,7 @@ export class SentenceBox {
   // own default — and when a typed sentence had to give way, a note says so (it comes back with
   // the model it was typed for, `previous`).
   open(name, model, previous, given) {
+    this.#fresh = false;
     const ui = this.#ui;
     const note = ui['sentence-note'];
     note.hidden = true;

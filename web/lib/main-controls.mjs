@@ -12,17 +12,31 @@
 //   pattern    recipe: what a link may hold
 //   history    a change the reader makes is a history entry of its own (Back undoes it); the
 //              others only update the entry shown
+//   default    what the view opens with and Reset returns to, where the element's markup sets no
+//              attribute; without one it is the model's: the lesson's model in the element's
+//              language, that model's own sentence, its coreference head (else the first), the
+//              mask it was trained with
+//   options    recipe: the menu's values ({value: label key} when they have words), as the
+//              element's markup builds it (../components/attention-explorer.markup.mjs); none:
+//              a number box from 0 to `max`
+//   label      the label's key in ../i18n.mjs, if not the name
 export const MAIN_CONTROLS = {
   model: { kind: 'model', history: true },
   sentence: { kind: 'sentence', param: 's' },
   layer: { kind: 'index', history: true },
   head: { kind: 'index', history: true },
   causal: { kind: 'switch', history: true },
-  scale: { kind: 'switch', attribute: 'no-scale', inverted: true, history: true },
-  heads: { kind: 'recipe', pattern: /^\d{1,2}$/ },
-  layers: { kind: 'recipe', pattern: /^\d{1,2}$/ },
-  positional: { kind: 'recipe', param: 'pos', pattern: /^(none|sinusoidal|learned|rope)$/ },
-  seed: { kind: 'recipe', pattern: /^\d{1,10}$/ },
+  scale: { kind: 'switch', attribute: 'no-scale', inverted: true, history: true, default: true },
+  heads: { kind: 'recipe', pattern: /^\d{1,2}$/, options: ['1', '2', '4', '8'], default: '4' },
+  layers: { kind: 'recipe', pattern: /^\d{1,2}$/, options: ['1', '2', '3', '4'], default: '2' },
+  positional: {
+    kind: 'recipe',
+    param: 'pos',
+    pattern: /^(none|sinusoidal|learned|rope)$/,
+    options: { none: 'posNone', sinusoidal: 'posSinusoidal', learned: 'posLearned', rope: 'posRope' },
+    default: 'sinusoidal',
+  },
+  seed: { kind: 'recipe', pattern: /^\d{1,10}$/, max: 0xffffffff, default: '42' },
 };
 
 export const attributeOf = (name) => MAIN_CONTROLS[name].attribute ?? name;
