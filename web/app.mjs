@@ -80,9 +80,12 @@ function showBanner() {
   const config = shown?.config;
   if (!config) return; // loading or failed: the banner still describes the model shown
   if (model === OWN_MODEL) return say(ownModelText(lang(), 'title'), ownModelText(lang(), 'local'));
-  const { seeds_passing: passing, seeds_trained: trained } = config.metadata;
+  // The recipe's seed study when the trainer names one (npm run train trains only the seed that
+  // ships); else the seeds this file's run trained, when there were several.
+  const { seeds_passing: passing, seeds_trained: trained, seed_study: study } = config.metadata;
   const parts = [format(messages[lang()].bannerTrained[taskOf(config)] ?? '', { pronoun: pronounOf(config) })];
-  if (passing !== undefined && trained !== undefined) parts.push(t('bannerSeeds', { passing, trained }));
+  if (study) parts.push(t('bannerSeeds', study));
+  else if (passing !== undefined && trained > 1) parts.push(t('bannerSeeds', { passing, trained }));
   if (config.positional === 'none') parts.push(t('bannerNoPositions'));
   say(t('bannerTrainedTitle'), parts.join(' '));
 }

@@ -20,7 +20,8 @@ export const messages = {
       'next-word':
         'Trained to continue sentences like this one: after “it =” it writes the word “it” refers to. It is causal: each word sees only earlier words.',
     },
-    bannerSeeds: '{passing} of {trained} training seeds passed the held-out test.',
+    bannerSeeds:
+      'Trained with {trained} different seeds, this recipe passed the held-out tests with {passing} of them.',
     bannerNoPositions:
       'Without positional encoding it sees only a bag of words: 猫追狗 and 狗追猫 look the same to it.',
     tocTitle: 'Lesson panels',
@@ -206,7 +207,7 @@ export const messages = {
       'word-order': '用简短的中文句子训练，找出动作的发出者（施事者）；答案从 [CLS] 词元读出。',
       'next-word': '训练目标是续写这类句子：在 “it =” 之后写出 “it” 所指的词。它是因果模型：每个词只能看到前面的词。',
     },
-    bannerSeeds: '{trained} 个训练种子中有 {passing} 个通过了留出集测试。',
+    bannerSeeds: '用 {trained} 个不同的随机种子训练这套配方，其中 {passing} 个通过了留出集测试。',
     bannerNoPositions: '没有位置编码时，它看到的只是一袋词：猫追狗和狗追猫对它来说完全一样。',
     tocTitle: '本课各部分',
     skip: '跳到模型和句子',

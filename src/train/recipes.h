@@ -73,6 +73,10 @@ struct CorefSettings {
   double flip_share = 0.3;   // CorefOptions::flip_share: the share of flippable pairs that are flipped
   PositionalEncoding positional = PositionalEncoding::Rope;
   int first_seed = 1, seeds = 3;
+  // The seed study behind a shipped recipe (docs/models.md, "Seeds"): of `study_seeds` seeds trained
+  // with it, `study_passing` passed every target. 0: no study (set() clears it for any setting but
+  // the seeds: a changed recipe has not been studied). The page's banner says it.
+  int study_passing = 0, study_seeds = 0;
   std::string language = "en";  // the corpus's: "en" (it) or "zh" (它, the encoder only)
   // "d_model=64" etc.; throws std::invalid_argument naming the key or the value.
   void set(const std::string& assignment);

@@ -154,6 +154,12 @@ TEST_CASE("shipped coreference models: metrics.json's split reports, head and cr
     CHECK(metrics["seeds_trained"].get<size_t>() == metrics["seeds"].size());
     CHECK(c.config_json["seeds_passing"] == metrics["seeds_passing"]);
     CHECK(c.config_json["seeds_trained"] == metrics["seeds_trained"]);
+    // The seed study the page's banner quotes is the recipe's, as the trainer states it.
+    const CorefSettings recipe = shipped_coref_settings(reader, language);
+    REQUIRE(c.config_json.contains("seed_study"));
+    CHECK(c.config_json["seed_study"] ==
+          nlohmann::json{{"passing", recipe.study_passing}, {"trained", recipe.study_seeds}});
+    CHECK(settings["seed_study"] == c.config_json["seed_study"]);
   }
 }
 

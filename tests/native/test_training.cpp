@@ -339,6 +339,28 @@ TEST_CASE("CorefSettings::set takes key=value and names what is wrong") {
   CHECK_THROWS_WITH_AS(s.set("relabel_shared=2"), doctest::Contains("relabel_shared"), std::invalid_argument);
 }
 
+TEST_CASE("CorefSettings: a shipped recipe names its seed study; changing the recipe drops it, the seeds do not") {
+  struct Recipe {
+    ae::CorefReader reader;
+    ae::CorefLanguage language;
+    int passing;  // of 5 (docs/models.md)
+  };
+  for (const Recipe r : {Recipe{ae::CorefReader::Encoder, ae::CorefLanguage::English, 3},
+                         Recipe{ae::CorefReader::Decoder, ae::CorefLanguage::English, 3},
+                         Recipe{ae::CorefReader::Encoder, ae::CorefLanguage::Chinese, 4}}) {
+    ae::CorefSettings s = ae::shipped_coref_settings(r.reader, r.language);
+    CHECK(s.to_json()["seed_study"] == nlohmann::json{{"passing", r.passing}, {"trained", 5}});
+    s.set("first_seed=2");
+    s.set("seeds=5");
+    CHECK(s.to_json().contains("seed_study"));
+    CHECK_THROWS(s.set("steps=abc"));  // refused: the recipe is unchanged
+    CHECK(s.to_json().contains("seed_study"));
+    s.set("steps=100");
+    CHECK_FALSE(s.to_json().contains("seed_study"));
+  }
+  CHECK_FALSE(ae::CorefSettings{}.to_json().contains("seed_study"));
+}
+
 TEST_CASE("a focus phase draws its batches only from the focus groups, then from all") {
   // Every odd example is poisoned (a prediction position past its end throws), so a step that
   // draws one fails: the focus groups are the even ones (groups of one).
