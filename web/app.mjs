@@ -10,7 +10,7 @@ import { getEngine, getModelIndex } from './lib/context.mjs';
 import { format, messages, pickLanguage } from './i18n.mjs';
 import { store } from './lib/store.mjs';
 import { readUrlState, urlFor } from './lib/url-state.mjs';
-import { controlsOf, historyControls, paramOf } from './lib/main-controls.mjs';
+import { MAIN_CONTROLS, controlsOf, historyControls, paramOf } from './lib/main-controls.mjs';
 import { streamingControls } from './lib/panel-controls.mjs';
 import './components/attention-explorer.mjs';
 import { OWN_MODEL, UNTRAINED, taskOf } from './lib/main-view.mjs';
@@ -76,7 +76,8 @@ function showBanner() {
   };
   // Before the first model is shown: say that it loads, never describe a model not shown.
   if (!drawn) return say(t('loading'), '');
-  if (model === UNTRAINED) return say(t('bannerTitle'), t('banner', { seed: shown?.config.seed ?? 42 }));
+  if (model === UNTRAINED)
+    return say(t('bannerTitle'), t('banner', { seed: shown?.config.seed ?? Number(MAIN_CONTROLS.seed.default) }));
   const config = shown?.config;
   if (!config) return; // loading or failed: the banner still describes the model shown
   if (model === OWN_MODEL) return say(ownModelText(lang(), 'title'), ownModelText(lang(), 'local'));

@@ -7,7 +7,7 @@ import { trustedHTML } from '../lib/trusted.mjs';
 // An untrained model's recipe field, as declared (../lib/main-controls.mjs): a menu of its
 // options with the default selected, or a number box.
 function recipeField(name) {
-  const { options, default: value, label = name, max } = MAIN_CONTROLS[name];
+  const { options, default: value, max } = MAIN_CONTROLS[name];
   const option = ([v, key]) =>
     `<option value="${v}"${key ? ` data-t="${key}"` : ''}${v === value ? ' selected' : ''}>${key ? '' : v}</option>`;
   const entries = Array.isArray(options) ? options.map((v) => [v]) : Object.entries(options ?? {});
@@ -15,7 +15,7 @@ function recipeField(name) {
     ? `<select id="${name}" part="select">${entries.map(option).join('')}</select>`
     : `<input id="${name}" type="number" inputmode="numeric" min="0" max="${max}" step="1" value="${value}">`;
   return `
-      <div class="field"><label for="${name}" data-t="${label}"></label>${control}</div>`;
+      <div class="field"><label for="${name}" data-t="${name}"></label>${control}</div>`;
 }
 
 // The view's markup, parsed once, when the first element is made (viewTemplate(): nothing

@@ -180,7 +180,6 @@ export class AttentionExplorer extends ElementBase {
     }
     this.#controls.reset(this.#authored);
     this.#sentence.reset();
-    this.#ui['other-model'].hidden = true;
     const model = this.#models.resetTo(this.#authored.model);
     if (model === this.#models.name && (this.#shown || model === UNTRAINED))
       this.#use(model === UNTRAINED ? null : this.#shown);

@@ -88,8 +88,8 @@ export class ViewControls {
   reset(authored) {
     const ui = this.#ui;
     this.pending = {};
-    for (const name of ['heads', 'layers', 'positional', 'seed']) ui[name].value = MAIN_CONTROLS[name].default;
-    ui.scale.checked = MAIN_CONTROLS.scale.default;
+    for (const [name, { kind, default: value }] of Object.entries(MAIN_CONTROLS))
+      if (value !== undefined) ui[name][kind === 'switch' ? 'checked' : 'value'] = value;
     for (const select of [ui.layer, ui.head]) if (select.options.length) select.value = 0;
     for (const [name, value] of Object.entries(authored)) if (value !== null) this.take(name, value);
   }

@@ -19,7 +19,6 @@
 //   options    recipe: the menu's values ({value: label key} when they have words), as the
 //              element's markup builds it (../components/attention-explorer.markup.mjs); none:
 //              a number box from 0 to `max`
-//   label      the label's key in ../i18n.mjs, if not the name
 export const MAIN_CONTROLS = {
   model: { kind: 'model', history: true },
   sentence: { kind: 'sentence', param: 's' },

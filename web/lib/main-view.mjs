@@ -4,6 +4,7 @@
 // model's config and the run's result, so Node tests them too.
 import { format, messages } from '../i18n.mjs';
 import { DEFAULT_SENTENCES, LESSON } from './lesson.mjs';
+import { MAIN_CONTROLS } from './main-controls.mjs';
 import { deciderSwap, lessonPair, pronounOf } from './model-lesson.mjs';
 import { OWN_MODEL } from './panel-model.mjs';
 import { unreadLanguage, vocabularyLanguage } from './vocabulary-help.mjs';
@@ -20,7 +21,7 @@ export const UNTRAINED = 'untrained';
 // The untrained model: d_model 32 (1, 2, 4 and 8 heads all divide it) and the recipe the
 // reader chooses. The binding casts the seed to uint64: it stays a small whole number.
 const D_MODEL = 32;
-export const SEED_MAX = 0xffffffff;
+export const SEED_MAX = MAIN_CONTROLS.seed.max;
 
 // The seed typed in the box, or null when it is not a whole number from 0 to SEED_MAX.
 export function readSeed(text) {
