@@ -307,4 +307,11 @@ test('cross-attention (query tokens ≠ key tokens) in the heatmap, head view, h
   const pattern = page.locator('#pattern');
   await expect(pattern.locator('.ae-ap-keys .ae-ap-token')).toHaveText(['the', 'black', 'cat']);
   await expect(pattern.locator('.ae-ap-keys .ae-ap-token').nth(2)).toHaveAttribute('data-weight', /^0\.8/);
+  // Its pickers: the layers by the data's names; one head, so no head picker.
+  const patternLayer = pattern.getByRole('combobox', { name: 'Layer', exact: true });
+  await expect(patternLayer.locator('option')).toHaveText(['enc-dec 1', 'enc-dec 2']);
+  await expect(pattern.getByRole('combobox', { name: 'Head', exact: true })).toBeHidden();
+  await patternLayer.selectOption({ label: 'enc-dec 2' });
+  await expect(pattern).toHaveAttribute('data-layer', '1');
+  await expect(pattern.locator('.ae-ap-keys .ae-ap-token').nth(2)).toHaveAttribute('data-weight', /^0\.6/);
 });

@@ -10,17 +10,21 @@
 import fs from 'node:fs';
 import { expect, openPage, test } from './fixtures.mjs';
 import { LESSON } from '../../web/lib/lesson.mjs';
+import { PANELS } from '../../web/lib/panel-list.mjs';
 
 // The declared panels' tags, read from their sources (one test each); the page then gives each
-// one's table. AE_PANELS=ae-positions,ae-kv-cache walks only those (while working on one).
+// one's table. AE_PANELS=ae-positions,ae-kv-cache walks only those (while working on one). An
+// element that is no panel of the page (<ae-attention-pattern>, for a site author's own data)
+// has no link: own-data.spec.mjs walks its controls.
 const ONLY = process.env.AE_PANELS?.split(',') ?? null;
+const ON_PAGE = new Set(PANELS.map((panel) => panel.tag));
 const DECLARED = fs
   .readdirSync('web/components')
   .filter((file) => file.endsWith('.mjs'))
   .map((file) => fs.readFileSync(`web/components/${file}`, 'utf8'))
   .filter((source) => /^ {2}static controls = /m.test(source))
   .map((source) => source.match(/^define\('([a-z-]+)'/m)[1])
-  .filter((tag) => !ONLY || ONLY.includes(tag));
+  .filter((tag) => ON_PAGE.has(tag) && (!ONLY || ONLY.includes(tag)));
 const TYPED_TAIL = 4; // the last characters of a sentence are typed one by one, pausing between keys
 // The main view's link parameter of a store key (web/lib/url-state.mjs), and whether its change
 // is a history entry (web/app.mjs HISTORY_KEYS).

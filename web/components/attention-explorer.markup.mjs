@@ -4,38 +4,53 @@
 import { MAIN_CONTROLS, controlsOf } from '../lib/main-controls.mjs';
 import { trustedHTML } from '../lib/trusted.mjs';
 
-// An untrained model's recipe field, as declared (../lib/main-controls.mjs): a menu of its
-// options with the default selected, or a number box.
-function recipeField(name) {
+// A declared control's field (../lib/main-controls.mjs), built from its kind: its element, with
+// the id of its name, and its label (data-t: the string of its name, in the page's language). A
+// recipe's element is a menu of its options with the default selected, or a number box; a switch
+// is checked when its default is on. `extra` is the view's own markup inside the field.
+const ELEMENT = {
+  model: (name) => `<select id="${name}" part="select"></select>`,
+  index: (name) => `<select id="${name}" part="select"></select>`,
+  sentence: (name) =>
+    `<textarea id="${name}" rows="3" part="sentence" autocomplete="off" spellcheck="false"></textarea>`,
+  switch: (name) =>
+    `<input id="${name}" type="checkbox" part="checkbox"${MAIN_CONTROLS[name].default ? ' checked' : ''}>`,
+  recipe: recipeElement,
+};
+const FIELD_CLASS = {
+  model: 'field',
+  index: 'field inline',
+  sentence: 'field sentence',
+  recipe: 'field',
+  switch: 'check',
+};
+
+function recipeElement(name) {
   const { options, default: value, max } = MAIN_CONTROLS[name];
   const option = ([v, key]) =>
     `<option value="${v}"${key ? ` data-t="${key}"` : ''}${v === value ? ' selected' : ''}>${key ? '' : v}</option>`;
   const entries = Array.isArray(options) ? options.map((v) => [v]) : Object.entries(options ?? {});
-  const control = options
+  return options
     ? `<select id="${name}" part="select">${entries.map(option).join('')}</select>`
     : `<input id="${name}" type="number" inputmode="numeric" min="0" max="${max}" step="1" value="${value}">`;
-  return `
-      <div class="field"><label for="${name}" data-t="${name}"></label>${control}</div>`;
 }
 
-// The view's markup, parsed once, when the first element is made (viewTemplate(): nothing
-// touches the DOM at import). Ids are the shadow root's own (one set per element).
-const MARKUP = `
-<form id="controls" class="card controls" part="controls panel" aria-labelledby="controls-title">
-  <h2 id="controls-title" class="visually-hidden" data-t="controls"></h2>
-  <div class="field"><label for="model" data-t="model"></label><select id="model" part="select"></select></div>
-  <div id="own-model" class="own-model" hidden>
-    <p class="own-local" data-own="local"></p>
-    <label for="own-files" data-own="pick"></label>
-    <input id="own-files" type="file" multiple accept=".json,.txt,.bpe,.safetensors">
-    <div id="own-drop" class="own-drop" data-own="drop"></div>
-    <progress id="own-progress" max="1" value="0" hidden></progress>
-    <p id="own-status" role="status" aria-live="polite"></p>
-    <p class="own-panels" data-own="panels"></p>
-  </div>
-  <div class="field sentence">
-    <label for="sentence" data-t="sentence"></label>
-    <textarea id="sentence" rows="3" part="sentence" autocomplete="off" spellcheck="false"></textarea>
+function controlField(name, extra = '') {
+  const { kind } = MAIN_CONTROLS[name];
+  const label = `<label for="${name}" data-t="${name}"></label>`;
+  const element = ELEMENT[kind](name);
+  const inside = kind === 'switch' ? element + label : label + element; // a check box before its label
+  return `<div class="${FIELD_CLASS[kind]}">${inside}${extra}</div>`;
+}
+
+// The fields of every declared control of `kind`, in the table's order.
+const fields = (kind) =>
+  controlsOf(kind)
+    .map((name) => controlField(name))
+    .join('');
+
+// The sentence field's own parts: the swap, the note under it and the vocabulary.
+const SENTENCE_EXTRAS = `
     <button type="button" id="swap" class="chip" part="button" hidden></button>
     <p id="sentence-note" class="answer-note" role="status" hidden></p>
     <details id="vocab" class="vocab" hidden>
@@ -47,11 +62,27 @@ const MARKUP = `
         <ul id="vocab-list" class="vocab-list" aria-labelledby="vocab-summary"></ul>
         <p id="vocab-none" class="vocab-hint" hidden data-t="vocabNone"></p>
       </div>
-    </details>
+    </details>`;
+
+// The view's markup, parsed once, when the first element is made (viewTemplate(): nothing
+// touches the DOM at import). Ids are the shadow root's own (one set per element).
+const MARKUP = `
+<form id="controls" class="card controls" part="controls panel" aria-labelledby="controls-title">
+  <h2 id="controls-title" class="visually-hidden" data-t="controls"></h2>
+  ${controlField('model')}
+  <div id="own-model" class="own-model" hidden>
+    <p class="own-local" data-own="local"></p>
+    <label for="own-files" data-own="pick"></label>
+    <input id="own-files" type="file" multiple accept=".json,.txt,.bpe,.safetensors">
+    <div id="own-drop" class="own-drop" data-own="drop"></div>
+    <progress id="own-progress" max="1" value="0" hidden></progress>
+    <p id="own-status" role="status" aria-live="polite"></p>
+    <p class="own-panels" data-own="panels"></p>
   </div>
+  ${controlField('sentence', SENTENCE_EXTRAS)}
   <fieldset id="random-settings" hidden>
     <legend data-t="randomSettings"></legend>
-    <div class="grid">${controlsOf('recipe').map(recipeField).join('')}</div>
+    <div class="grid">${fields('recipe')}</div>
   </fieldset>
 </form>
 <section class="card result" part="result panel" aria-labelledby="result-title">
@@ -77,14 +108,12 @@ const MARKUP = `
   <ul id="suggestions" class="suggestions" hidden></ul>
   <div class="result-head">
     <div class="view">
-      <div class="field inline"><label for="layer" data-t="layer"></label><select id="layer" part="select"></select></div>
-      <div class="field inline"><label for="head" data-t="head"></label><select id="head" part="select"></select></div>
+      ${fields('index')}
     </div>
     <button type="button" id="reset" class="chip" part="button" data-t="resetView"></button>
     <fieldset class="switches">
       <legend data-t="attention"></legend>
-      <div class="check"><input id="causal" type="checkbox" part="checkbox"><label for="causal" data-t="causal"></label></div>
-      <div class="check"><input id="scale" type="checkbox" part="checkbox" checked><label for="scale" data-t="scale"></label></div>
+      ${fields('switch')}
     </fieldset>
   </div>
   <p class="howto" data-t="howToRead"></p>
@@ -94,13 +123,12 @@ const MARKUP = `
 <div class="slot-box aside" hidden><slot name="aside"></slot></div>
 <div class="slot-box below" hidden><slot></slot></div>`;
 
-// The elements the element finds by id (its `ui`, by id).
+// The elements the element finds by id (its `ui`, by id): every declared control, and the rest.
 export const IDS = [
+  ...Object.keys(MAIN_CONTROLS),
   'controls',
-  'model',
   'own-model',
   'own-files',
-  'sentence',
   'swap',
   'sentence-note',
   'vocab',
@@ -109,14 +137,6 @@ export const IDS = [
   'vocab-list',
   'vocab-none',
   'random-settings',
-  'heads',
-  'layers',
-  'positional',
-  'seed',
-  'causal',
-  'scale',
-  'layer',
-  'head',
   'reset',
   'status',
   'load-progress',

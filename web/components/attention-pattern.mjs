@@ -18,29 +18,39 @@ import css from './attention-pattern.css.mjs';
 
 const INK_FROM = 0.55; // from this weight on, the token's text takes the panel colour (contrast)
 
+// Its layer and head, bound to the element's store (the page's, or its own data's): one option per
+// layer or head of the run, named by the data's labels where it has them, hidden while there is
+// only one.
+const run = (panel) => panel.store.get().result;
+const picker = (kind, count, names) => ({
+  kind,
+  label: kind,
+  store: kind,
+  follows: ['result', 'layer'],
+  count,
+  optionText: (i, panel) => run(panel).labels?.[names]?.[i] ?? String(i + 1),
+  default: () => 0,
+  group: 'ae-ap-pick',
+  hideSingle: true,
+});
+
 export class AttentionPattern extends AttentionSource(LessonPanel) {
   static styles = [css];
   static strings = strings;
   static watched = ['result', 'layer', 'head', 'token', 'lang'];
+  static controls = {
+    layer: picker('layer', (p) => run(p)?.layers?.length, 'layers'),
+    head: picker('head', (p) => run(p)?.layers?.[p.store.get().layer]?.selfAttention.heads.length, 'heads'),
+  };
 
   #parts = null;
-  #shape = ''; // tokens and picker sizes drawn
+  #shape = ''; // tokens drawn
   #queries = []; // buttons
   #keys = []; // spans (self-attention: the buttons themselves)
 
   build() {
     const root = el('div', 'ae-ap');
-    const pick = el('div', 'ae-ap-pick', root);
-    const select = (name) => {
-      const id = this.newId(`ae-ap-${name}`);
-      const box = el('div', 'field', pick);
-      const label = el('label', '', box, { for: id });
-      const node = el('select', '', box, { id });
-      node.addEventListener('change', () => this.store.set({ [name]: Number(node.value) }));
-      return { box, label, node };
-    };
-    const layer = select('layer');
-    const head = select('head');
+    this.controlsIn(root, 'ae-ap');
     const queryLabel = el('p', 'ae-ap-label', root);
     const queries = el('div', 'ae-ap-tokens ae-ap-queries', root, { role: 'group' });
     const keyLabel = el('p', 'ae-ap-label', root);
@@ -59,7 +69,7 @@ export class AttentionPattern extends AttentionSource(LessonPanel) {
       e.preventDefault();
       this.#queries[i].focus();
     });
-    this.#parts = { layer, head, queryLabel, queries, keyLabel, keys, readout };
+    this.#parts = { queryLabel, queries, keyLabel, keys, readout };
     this.mount(root);
   }
 
@@ -72,23 +82,14 @@ export class AttentionPattern extends AttentionSource(LessonPanel) {
     const { result, layer: l, head: h, token } = this.store.get();
     const heads = result?.layers?.[l]?.selfAttention.heads;
     if (!heads?.[h]) return;
-    const { layer, head, queryLabel, queries, keyLabel, keys, readout } = this.#parts;
+    const { queryLabel, queries, keyLabel, keys, readout } = this.#parts;
     const tokens = [...result.tokens];
     const keyTokens = [...(result.keyTokens ?? tokens)];
     const cross = Boolean(result.keyTokens) && result.keyTokens !== result.tokens;
     const lang = this.store.get().lang;
-    const shape = JSON.stringify([tokens, cross && keyTokens, result.layers.length, heads.length, lang]);
+    const shape = JSON.stringify([tokens, cross && keyTokens, lang]);
     if (shape !== this.#shape) {
       this.#shape = shape;
-      const options = (sel, count, names, word) => {
-        sel.label.textContent = this.t(word);
-        sel.node.replaceChildren(
-          ...Array.from({ length: count }, (_, i) => el('option', '', null, { value: i }, names?.[i] ?? String(i + 1))),
-        );
-        sel.box.hidden = count < 2;
-      };
-      options(layer, result.layers.length, result.labels?.layers, 'layer');
-      options(head, heads.length, result.labels?.heads, 'head');
       this.#queries = tokens.map((t, i) => {
         const button = el('button', 'ae-ap-token', null, { type: 'button', 'data-index': i }, t);
         button.setAttribute('aria-label', this.t('token', { token: t, i: i + 1 }));
@@ -104,8 +105,6 @@ export class AttentionPattern extends AttentionSource(LessonPanel) {
       keys.hidden = keyLabel.hidden = !cross;
       keyLabel.textContent = this.t('keys');
     }
-    layer.node.value = String(l);
-    head.node.value = String(h);
     const from = selectedToken(tokens, token);
     const k = keyTokens.length;
     const row = heads[h].weights.subarray(from * k, from * k + k);

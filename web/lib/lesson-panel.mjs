@@ -17,6 +17,8 @@
 //                           the page's (context.mjs); a models-base that is no URL rejects, so
 //                           the panel shows it as its load error
 //   newId(prefix)           element ids unique on the page (`${prefix}-0`, `${prefix}-1`, …)
+//   controlsIn(root, cls)   the declared controls without frame()'s title, intro and guidance (an
+//                           element placed under a site author's own heading)
 //   frame(cls, lines)       what every build() starts with: {id, root, title, intro}, and the
 //                           declared controls and guidance under the intro, then the lines that
 //                           say the panel's state, named in `lines` (below); build() ends with
@@ -44,7 +46,8 @@
 //             the intro; this.group(cls) hands it to a panel that draws it elsewhere)
 //   options   select: [{value, label}] (label: a string key) or (panel) => […]
 //   count     layer/head: (panel) => how many (0-based in the panel, 1-based in link and labels);
-//             optionText(i, panel): an option's text, if not i + 1
+//             optionText(i, panel): an option's text, if not i + 1; hideSingle: the field is
+//             hidden while it offers fewer than two choices
 //   min, max, step   range: numbers or (panel) => number
 //   param     its name in the link, if not `name`; toLink / fromLink: value ↔ what the link
 //             holds, when they differ (the slider's 2ᵉ exponent e, linked as d = 2ᵉ)
@@ -186,6 +189,12 @@ export class LessonPanel extends StoreElement {
     return { id, root, title, intro, ...Object.fromEntries(lines.map((name) => line[name]())) };
   }
 
+  // The declared controls alone, in `root`, for a panel that has no title or intro of its own (an
+  // element a site author places under their own heading): no guidance bar.
+  controlsIn(root, cls) {
+    this.#buildControls(root, this.newId(cls));
+  }
+
   text(tag, className, parent, key, attrs = {}) {
     return this.labelled(el(tag, className, parent, attrs), key);
   }
@@ -315,6 +324,7 @@ export class LessonPanel extends StoreElement {
       else if (kind.passive) node.setAttribute('aria-label', name);
       else node.textContent = name;
       if (kind.options) fillOptions(node, kind.options(spec, this), (key) => this.t(key));
+      if (spec.hideSingle) node.parentElement.hidden = node.options.length < 2;
       for (const bound of ['min', 'max', 'step']) if (spec[bound] !== undefined) node[bound] = given(spec[bound], this);
     }
     this.#sync({ quiet });
@@ -396,7 +406,7 @@ export class LessonPanel extends StoreElement {
       if (changed.has('lang') || ran) this.refreshControls({ quiet: !ran && !changed.has('controls') });
       else if (changed.has('controls')) this.#sync();
     });
-    this.#sync();
+    this.refreshControls({ quiet: false }); // a store that already holds a run gives its options now
   }
 
   // A panel with a model to fetch fetches it when it comes near, or when the keyboard enters it.

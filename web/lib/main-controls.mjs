@@ -16,9 +16,10 @@
 //              attribute; without one it is the model's: the lesson's model in the element's
 //              language, that model's own sentence, its coreference head (else the first), the
 //              mask it was trained with
-//   options    recipe: the menu's values ({value: label key} when they have words), as the
-//              element's markup builds it (../components/attention-explorer.markup.mjs); none:
-//              a number box from 0 to `max`
+//   options    recipe: the menu's values ({value: label key} when they have words); none: a
+//              number box from 0 to `max`
+// The element's markup builds each control's field from its kind, labelled by the string of its
+// name (../components/attention-explorer.markup.mjs).
 export const MAIN_CONTROLS = {
   model: { kind: 'model', history: true },
   sentence: { kind: 'sentence', param: 's' },
