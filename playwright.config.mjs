@@ -14,6 +14,12 @@ export default defineConfig({
   workers: Number(process.env.AE_E2E_WORKERS ?? 2),
   retries: 0,
   reporter: 'list',
+  // Timed tests (*.alone.spec.mjs) run after every other test has finished, so that no other page
+  // shares the cores while they measure.
+  projects: [
+    { name: 'page', testIgnore: /\.alone\.spec\.mjs$/ },
+    { name: 'alone', testMatch: /\.alone\.spec\.mjs$/, dependencies: ['page'] },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     headless: true,

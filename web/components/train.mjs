@@ -321,12 +321,15 @@ export class Train extends LessonPanel {
     const p = this.#parts;
     const lang = this.store.get().lang;
     const progress = this.#run?.progress;
-    if (progress)
+    if (progress) {
       Object.assign(this.dataset, {
         step: progress.step,
         loss: progress.loss,
         validation: progress.validationAccuracy,
       });
+      if (progress.secondsLeft === null) delete this.dataset.secondsLeft;
+      else this.dataset.secondsLeft = progress.secondsLeft.toFixed(1);
+    }
     if (!this.#message) {
       p.status.textContent = '';
       return;
