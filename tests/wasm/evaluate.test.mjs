@@ -127,6 +127,39 @@ test('evaluate prints an aligned table by default', () => {
   for (const row of table) assert.equal(row.length, table[0].length, `"${row}"`);
 });
 
+// coref_split writes a model's own held-out split for evaluate (the per-frame tables of
+// docs/models.md): given the shipped encoder's corpus settings (metrics.json), evaluate reads the
+// split the trainer measured, so its overall figures are the trainer's, and its categories are
+// the split's frames.
+test('coref_split writes the split the trainer measured: evaluate gives its metrics.json figures', () => {
+  const name = corefModels.find((m) => m.task === 'coreference' && (m.language ?? 'en') === 'en').name;
+  const dir = path.join(modelsDir, name);
+  const { settings, shipped } = JSON.parse(readFileSync(path.join(dir, 'metrics.json'), 'utf8'));
+  const split = 'heldout_templates';
+  const args = ['--split', split, '--language', settings.language ?? 'en'];
+  if (settings.extended) args.push('--extended');
+  if (settings.flip_frames) args.push('--flip-frames');
+  if (settings.flip_share !== undefined) args.push('--flip-share', String(settings.flip_share));
+  const written = run('coref_split', args);
+  assert.equal(written.status, 0, written.stderr);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'coref-split-')), `${split}.jsonl`);
+  writeFileSync(file, written.stdout);
+  const rows = readLines(file);
+  assert.equal(rows.length, shipped.splits[split].examples);
+  for (const row of rows) assert.match(row.category, /^[a-z]+:\d+( polarity pair| both flipped)?$/);
+  const out = JSON.parse(evaluate(['--model', dir, '--file', file, '--json']));
+  assert.ok(
+    near(out.all.accuracy, shipped.splits[split].accuracy),
+    `${out.all.accuracy} vs ${shipped.splits[split].accuracy}`,
+  );
+  assert.ok(near(out.all.flip_rate, shipped.splits[split].flip_rate), 'flip rate');
+
+  const bad = run('coref_split', ['--split', 'heldout_nothing']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /no split "heldout_nothing"/);
+  assert.equal(run('coref_split', ['--split', split, '--flip-share', '1.5']).status, 2);
+});
+
 describe('command-line errors', () => {
   const encoder = path.join(modelsDir, corefModels.find((m) => m.task === 'coreference').name);
   const otherTask = path.join(modelsDir, index.models.find((m) => !corefModels.includes(m)).name);
