@@ -2,7 +2,7 @@
 // worker (web/lib/train-worker.mjs) through web/lib/engine.mjs's TrainingSession, which checks
 // every argument first. Nothing here trains or measures: it converts.
 //
-//   new TrainingSession({task, positional, seed, steps, heads, layers, batch, learningRate})
+//   new TrainingSession({task, positional, seed, steps, heads, layers, batch, learningRate, threads})
 //     .settings()                → the resolved settings (defaults filled in)
 //     .step(n)                   → {step, ran, loss, accuracy, learningRate, finished}: the last
 //                                  step run and the mean loss / batch accuracy of the n steps;
@@ -37,6 +37,7 @@ ae::SessionSettings settings_from_js(const val& o) {
   s.batch = aejs::int_option(o, "batch", 0);
   s.learning_rate = static_cast<float>(aejs::option<double>(o, "learningRate", 0.0));
   s.batched_rows = !aejs::option<bool>(o, "perExample", false);  // benchmarks: the per-example loop
+  s.threads = aejs::int_option(o, "threads", 1);  // the same bits for any number; 1 in a module without pthreads
   return s;
 }
 

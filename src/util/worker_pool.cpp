@@ -10,6 +10,10 @@ int usable_threads(int wanted) {
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
   (void)wanted;
   return 1;  // no std::thread in a module without SharedArrayBuffer
+#elif defined(AE_WASM_THREAD_POOL)
+  // The module's pthread workers, made at load: a thread beyond them would start only after the
+  // caller returns to its event loop, and run() would wait for it forever (CMakeLists.txt).
+  return std::clamp(wanted, 1, AE_WASM_THREAD_POOL + 1);
 #else
   return std::max(1, wanted);
 #endif
