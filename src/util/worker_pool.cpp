@@ -19,8 +19,30 @@ int usable_threads(int wanted) {
 #endif
 }
 
+namespace {
+
+#ifdef AE_WASM_THREAD_POOL
+// The module's prestarted workers that no live pool holds. Pools alive at the same time (two
+// training sessions) share them: a pool gets what the others left, and runs its tasks on fewer
+// threads (the same bits) rather than wait for a worker that cannot start.
+std::atomic<int> free_workers{AE_WASM_THREAD_POOL};
+int take_workers(int wanted) {
+  int free = free_workers.load();
+  int taken = 0;
+  do taken = std::min(wanted, free);
+  while (!free_workers.compare_exchange_weak(free, free - taken));
+  return taken;
+}
+void give_back_workers(int count) { free_workers += count; }
+#else
+int take_workers(int wanted) { return wanted; }
+void give_back_workers(int) {}
+#endif
+
+}  // namespace
+
 WorkerPool::WorkerPool(int threads) {
-  const int extra = usable_threads(threads) - 1;
+  const int extra = take_workers(usable_threads(threads) - 1);
   workers_.reserve(static_cast<size_t>(extra));
   for (int i = 0; i < extra; ++i) workers_.emplace_back([this] { work(); });
 }
@@ -32,6 +54,7 @@ WorkerPool::~WorkerPool() {
   }
   start_.notify_all();
   for (std::thread& t : workers_) t.join();
+  give_back_workers(static_cast<int>(workers_.size()));
 }
 
 void WorkerPool::drain() {

@@ -7,8 +7,9 @@
 // Emscripten 3.1.6 runs pthreads from a classic script only: the module is a CommonJS link, run
 // in a child Node (`--no-experimental-fetch`, or its loader fetches the .wasm by path) from a
 // scratch directory outside this package (whose "type": "module" would make its .worker.js an
-// ES module). A request for more threads than the module's prestarted workers is capped
-// (util/worker_pool.cpp), so it finishes with the same bits instead of waiting forever.
+// ES module). A request for more threads than the module's prestarted workers is capped, and two
+// sessions alive at once share them (util/worker_pool.cpp), so each finishes with the same bits
+// instead of waiting forever for a worker that cannot start.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -37,6 +38,18 @@ require('./attention-full-mt.cjs')().then((M) => {
     s.delete();
     return { threads: n, weights };
   });
+  // Two sessions alive at once, 4 threads each: they share the workers, the second runs on what
+  // the first left (none), and both finish with the same bits.
+  const [a, b] = [0, 1].map(() => new M.TrainingSession({ ...settings, threads: 4 }));
+  for (let done = 0; done < settings.steps; ) {
+    done = a.step(1).step;
+    b.step(1);
+  }
+  for (const s of [a, b]) {
+    const weights = createHash('sha256').update(Buffer.from(s.exportFiles(false, 'threads').weights)).digest('hex');
+    out.push({ threads: 'two sessions', weights });
+    s.delete();
+  }
   console.log(JSON.stringify(out));
   process.exit(0);
 }, (e) => { console.error(String(e)); process.exit(1); });
@@ -51,7 +64,7 @@ before(async () => {
   session.delete();
 });
 
-test('1, 2, 4 and 16 threads train the bits of the single-thread module', () => {
+test('1, 2, 4 and 16 threads, and two sessions at once, train the bits of the single-thread module', () => {
   const scratch = mkdtempSync(path.join(tmpdir(), 'train-threads-'));
   for (const file of FILES) copyFileSync(path.join(root, 'build/wasm', file), path.join(scratch, file));
   writeFileSync(path.join(scratch, 'child.cjs'), CHILD);
@@ -64,7 +77,7 @@ test('1, 2, 4 and 16 threads train the bits of the single-thread module', () => 
   const results = JSON.parse(run.stdout.trim().split('\n').at(-1));
   assert.deepEqual(
     results.map((r) => r.threads),
-    THREADS,
+    [...THREADS, 'two sessions', 'two sessions'],
   );
   for (const r of results) assert.equal(r.weights, single, `${r.threads} threads`);
 });
