@@ -1,17 +1,20 @@
-// Writes one evaluation split of a coreference corpus as JSON lines that `evaluate --file` reads:
-// each sentence with its referent and the other noun, and as its category the family and the
-// frame (template index) it was drawn from, with " polarity pair" (the pair differs in polarity
-// only) or " both flipped" where its event is flipped. So a model's misses on a held-out split
-// can be read frame by frame (docs/models.md), with the same options the model was trained on.
+// Writes one evaluation split of a coreference model's corpus as JSON lines that `evaluate --file`
+// reads: each sentence with its referent and the other noun, and as its category the family and
+// the frame (template index) it was drawn from, with " polarity pair" (the pair differs in
+// polarity only) or " both flipped" where its event is flipped. The corpus is the one the model
+// was trained on, from its metrics.json settings (coref_corpus_options), so a model's misses on a
+// held-out split can be read frame by frame (docs/models.md).
 //
-//   coref_split --split NAME [--language en|zh] [--extended] [--flip-frames] [--flip-share P]
-//               [--seed S] > split.jsonl
+//   coref_split --model DIR --split NAME > split.jsonl
 //   evaluate --model DIR --file split.jsonl
 #include "command_line.h"
 #include "train/corpus.h"
+#include "train/recipes.h"
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -24,41 +27,30 @@ std::string category(const ae::CorefExample& e) {
   return c;
 }
 
-// --flip-share's value, a number in [0, 1] as `train --set flip_share=` takes it.
-double share(ae_tools::CommandLine& cli) {
-  const std::string text = cli.value();
-  size_t used = 0;
-  double p = -1;
-  try {
-    p = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !(p >= 0 && p <= 1))
-    cli.fail("--flip-share expects a number in 0 … 1, got \"" + text + "\"");
-  return p;
+// The corpus settings the model at `dir` was trained with (its metrics.json "settings").
+nlohmann::json training_settings(const std::string& dir) {
+  std::ifstream in(std::filesystem::path(dir) / "metrics.json");
+  if (!in) throw std::invalid_argument(dir + "/metrics.json cannot be read (a directory `train` wrote?)");
+  const nlohmann::json metrics = nlohmann::json::parse(in);
+  if (!metrics.contains("settings"))
+    throw std::invalid_argument(dir + "/metrics.json has no \"settings\": not a coreference model's");
+  return metrics["settings"];
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  ae_tools::CommandLine cli(argc, argv, "coref_split",
-                            "usage: coref_split --split NAME [--language en|zh] [--extended] [--flip-frames] "
-                            "[--flip-share P] [--seed S]");
-  ae::CorefOptions options;
-  std::string split;
+  ae_tools::CommandLine cli(argc, argv, "coref_split", "usage: coref_split --model DIR --split NAME");
+  std::string model, split;
   while (cli.next()) {
-    if (cli.is("--split")) split = cli.value();
-    else if (cli.is("--language")) options.language = ae::coref_language(cli.value());
-    else if (cli.is("--extended")) options.extended = true;
-    else if (cli.is("--flip-frames")) options.flip_frames = true;
-    else if (cli.is("--flip-share")) options.flip_share = share(cli);
-    else if (cli.is("--seed")) options.seed = static_cast<uint64_t>(cli.whole(0, 1LL << 53));
+    if (cli.is("--model")) model = cli.value();
+    else if (cli.is("--split")) split = cli.value();
     else cli.unknown();
   }
+  if (model.empty()) cli.fail("--model is required");
   if (split.empty()) cli.fail("--split is required");
   try {
-    const ae::CorefCorpus corpus = ae::make_coref_corpus(options);
+    const ae::CorefCorpus corpus = ae::make_coref_corpus(ae::coref_corpus_options(training_settings(model)));
     for (const auto& [name, examples] : corpus.evaluation_splits()) {
       if (name != split) continue;
       for (const ae::CorefExample& e : *examples)
@@ -70,7 +62,7 @@ int main(int argc, char** argv) {
                   << "\n";
       return 0;
     }
-    cli.fail("no split \"" + split + "\" in this corpus");
+    cli.fail("no split \"" + split + "\" in this model's corpus");
   } catch (const std::exception& e) {
     return ae_tools::report_failure("coref_split", e);
   }

@@ -128,19 +128,14 @@ test('evaluate prints an aligned table by default', () => {
 });
 
 // coref_split writes a model's own held-out split for evaluate (the per-frame tables of
-// docs/models.md): given the shipped encoder's corpus settings (metrics.json), evaluate reads the
-// split the trainer measured, so its overall figures are the trainer's, and its categories are
-// the split's frames.
+// docs/models.md): the corpus its metrics.json settings make, so evaluate's overall figures on it
+// are the trainer's, and its categories are the split's frames.
 test('coref_split writes the split the trainer measured: evaluate gives its metrics.json figures', () => {
   const name = corefModels.find((m) => m.task === 'coreference' && (m.language ?? 'en') === 'en').name;
   const dir = path.join(modelsDir, name);
-  const { settings, shipped } = JSON.parse(readFileSync(path.join(dir, 'metrics.json'), 'utf8'));
+  const { shipped } = JSON.parse(readFileSync(path.join(dir, 'metrics.json'), 'utf8'));
   const split = 'heldout_templates';
-  const args = ['--split', split, '--language', settings.language ?? 'en'];
-  if (settings.extended) args.push('--extended');
-  if (settings.flip_frames) args.push('--flip-frames');
-  if (settings.flip_share !== undefined) args.push('--flip-share', String(settings.flip_share));
-  const written = run('coref_split', args);
+  const written = run('coref_split', ['--model', dir, '--split', split]);
   assert.equal(written.status, 0, written.stderr);
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'coref-split-')), `${split}.jsonl`);
   writeFileSync(file, written.stdout);
@@ -154,10 +149,11 @@ test('coref_split writes the split the trainer measured: evaluate gives its metr
   );
   assert.ok(near(out.all.flip_rate, shipped.splits[split].flip_rate), 'flip rate');
 
-  const bad = run('coref_split', ['--split', 'heldout_nothing']);
+  const bad = run('coref_split', ['--model', dir, '--split', 'heldout_nothing']);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /no split "heldout_nothing"/);
-  assert.equal(run('coref_split', ['--split', split, '--flip-share', '1.5']).status, 2);
+  assert.equal(run('coref_split', ['--model', path.join(modelsDir, 'no-such-model'), '--split', split]).status, 2);
+  assert.equal(run('coref_split', ['--split', split]).status, 2);
 });
 
 describe('command-line errors', () => {
