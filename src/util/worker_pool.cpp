@@ -10,10 +10,6 @@ int usable_threads(int wanted) {
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
   (void)wanted;
   return 1;  // no std::thread in a module without SharedArrayBuffer
-#elif defined(AE_WASM_THREAD_POOL)
-  // The module's pthread workers, made at load: a thread beyond them would start only after the
-  // caller returns to its event loop, and run() would wait for it forever (CMakeLists.txt).
-  return std::clamp(wanted, 1, AE_WASM_THREAD_POOL + 1);
 #else
   return std::max(1, wanted);
 #endif
@@ -22,9 +18,10 @@ int usable_threads(int wanted) {
 namespace {
 
 #ifdef AE_WASM_THREAD_POOL
-// The module's prestarted workers that no live pool holds. Pools alive at the same time (two
-// training sessions) share them: a pool gets what the others left, and runs its tasks on fewer
-// threads (the same bits) rather than wait for a worker that cannot start.
+// The module's pthread workers, made at load (CMakeLists.txt), that no live pool holds. A thread
+// beyond them would start only after the caller returned to its event loop, and run() would wait
+// for it forever; so a pool takes at most what is free (pools alive at the same time, two training
+// sessions, share them) and runs its tasks on fewer threads: the same bits.
 std::atomic<int> free_workers{AE_WASM_THREAD_POOL};
 int take_workers(int wanted) {
   int free = free_workers.load();

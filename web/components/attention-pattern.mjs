@@ -29,7 +29,7 @@ const picker = (kind, count, names) => ({
   follows: ['result', 'layer'],
   count,
   optionText: (i, panel) => run(panel).labels?.[names]?.[i] ?? String(i + 1),
-  default: () => 0,
+  default: 0,
   group: 'ae-ap-pick',
   hideSingle: true,
 });
