@@ -13,7 +13,8 @@ export default defineConfig({
   // AE_E2E_WORKERS=1 runs them one at a time.
   workers: Number(process.env.AE_E2E_WORKERS ?? 2),
   retries: 0,
-  reporter: 'list',
+  // list: as tests end; json: what scripts/test.sh's summary names when a test failed (e2e-failures.mjs)
+  reporter: [['list'], ['json', { outputFile: 'build/e2e-report.json' }]],
   // Timed tests (*.alone.spec.mjs) run after every other test has finished, so that no other page
   // shares the cores while they measure.
   projects: [

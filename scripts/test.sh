@@ -149,5 +149,9 @@ done
 echo
 echo "summary (wall time, CPU time of the processes it started):"
 printf '  %s\n' "${results[@]}"
+if printf '%s\n' "${results[@]}" | grep -q '^e2e FAILED'; then
+  echo "e2e tests that failed (or passed only on a retry):"
+  node scripts/e2e-failures.mjs
+fi
 echo "total: ${SECONDS} s, cpu $(child_cpu) s"
 exit "$failed"
