@@ -52,12 +52,21 @@ Matrix gather_rows(const Matrix& m, const std::vector<int>& rows) {
 
 Matrix Linear::backward(const Matrix& x, const Matrix& dy, Linear& grad, const RowSubset* rows) const {
   // y = x·W + b   (matmul: Eigen's sums, on the faster tiles)
-  {
+  // Eigen sums a column in pairs of rows, so a subset's bias sum is taken over all n rows.
+  const auto bias_sum = [&] {
+    return rows ? Matrix(scatter_rows(dy, *rows).colwise().sum()) : Matrix(dy.colwise().sum());
+  };
+  if (current_turn_ticket() >= 0) {
+    // A threaded step (train/trainer.cpp): the products off turn, on this example's thread, and
+    // only the additions in example order, so the threads do not wait for each other's products.
+    // The same bits as the additions below: those, too, take the whole sum first and then add it.
+    const Matrix dw = matmul(x, /*ta=*/true, dy, false), db = bias_sum();
     const InTurn turn(grad.turn);
+    grad.weight += dw;
+    grad.bias += db;
+  } else {
     matmul_add(grad.weight, x, /*transpose_a=*/true, dy, false);  // dW += xᵀ·dy (a row subset: fewer zero terms)
-    // Eigen sums a column in pairs of rows, so a subset's bias sum is taken over all n rows.
-    if (rows) grad.bias += scatter_rows(dy, *rows).colwise().sum();
-    else grad.bias += dy.colwise().sum();
+    grad.bias += bias_sum();
   }
   return matmul_transposed_b(dy, weight, grad.weight_t, rows ? rows->n : 0);  // dx = dy·Wᵀ
 }
