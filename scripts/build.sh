@@ -45,6 +45,13 @@ for f in attention.mjs attention.wasm attention-relaxed.mjs attention-relaxed.wa
   [ -f "build/wasm/$f" ] || continue
   cmp -s "build/wasm/$f" "web/dist/$f" || cp "build/wasm/$f" "web/dist/$f"
 done
+# attention-full-mt*: the trainer on pthreads, for the training worker of a cross-origin isolated
+# page (web/lib/train-worker-threads.js); its glue is a classic script, named .js for any server.
+for f in attention-full-mt.cjs attention-full-mt.wasm attention-full-mt.worker.js; do
+  [ -f "build/wasm/$f" ] || continue
+  to="web/dist/${f/%.cjs/.js}"
+  cmp -s "build/wasm/$f" "$to" || cp "build/wasm/$f" "$to"
+done
 
 # dist/sizes.json: each .wasm's size in bytes, for the page's download progress (a server that
 # gzips sends no Content-Length of the bytes the page receives); a few bytes, where the package's

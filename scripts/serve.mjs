@@ -1,6 +1,6 @@
 // Minimal static file server for Attention Explorer (Node's own modules; esbuild, when it is
 // installed, to send the page's JavaScript minified).
-// Usage: node scripts/serve.mjs [rootDir=web] [port=8080] [--no-minify]
+// Usage: node scripts/serve.mjs [rootDir=web] [port=8080] [--no-minify] [--no-isolation]
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +17,7 @@ export const CSP =
 export const MIME_TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.cjs': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm',
@@ -33,6 +34,15 @@ const COMMON_HEADERS = {
   'Content-Security-Policy': CSP,
   'Cache-Control': 'no-cache',
   'X-Content-Type-Options': 'nosniff',
+};
+// Cross-origin isolation: with these two headers on the page, the browser gives it
+// SharedArrayBuffer (self.crossOriginIsolated), and "Train it yourself" trains on several cores
+// (web/lib/train-worker-threads.js). A host that does not send them gets the single-thread trainer,
+// the same page otherwise (docs/embedding.md, "Training on several cores"). require-corp: every
+// subresource is same-origin here, so none needs a Cross-Origin-Resource-Policy of its own.
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
 const mimeOf = (file) => MIME_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
@@ -104,10 +114,10 @@ function acceptsGzip(header = '') {
   });
 }
 
-function sendStatus(res, status, message, extra = {}) {
+function sendStatus(res, common, status, message, extra = {}) {
   const body = `${status} ${message}\n`;
   res.writeHead(status, {
-    ...COMMON_HEADERS,
+    ...common,
     'Content-Type': 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     ...extra,
@@ -168,10 +178,10 @@ async function openInsideRoot(realRoot, requested) {
   }
 }
 
-function handler(root, realRoot, minify) {
+function handler(root, realRoot, minify, common) {
   return async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return sendStatus(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+      return sendStatus(res, common, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
     }
     // Inspect the raw path, not new URL(): the URL parser silently collapses
     // "/../" (and "%2e%2e"), which would hide traversal attempts instead of rejecting them.
@@ -179,33 +189,33 @@ function handler(root, realRoot, minify) {
     try {
       rel = decodeURIComponent(req.url.split(/[?#]/, 1)[0]);
     } catch {
-      return sendStatus(res, 400, 'Bad Request');
+      return sendStatus(res, common, 400, 'Bad Request');
     }
     if (rel.includes('\0') || rel.split(/[\\/]/).includes('..')) {
-      return sendStatus(res, 403, 'Forbidden');
+      return sendStatus(res, common, 403, 'Forbidden');
     }
     const requested = path.join(root, rel);
     if (requested !== root && !requested.startsWith(root + path.sep)) {
-      return sendStatus(res, 403, 'Forbidden'); // defence in depth
+      return sendStatus(res, common, 403, 'Forbidden'); // defence in depth
     }
     const found = await openInsideRoot(realRoot, requested);
-    if (found.status === 403) return sendStatus(res, 403, 'Forbidden');
-    if (found.status) return sendStatus(res, 404, 'Not Found');
+    if (found.status === 403) return sendStatus(res, common, 403, 'Forbidden');
+    if (found.status) return sendStatus(res, common, 404, 'Not Found');
     const body =
       minify && MINIFIABLE.test(found.file) ? await minifiedSource(found.handle, found.file, found.stat) : null;
     if (body) {
       found.handle.close().catch(() => {});
-      return sendBody(req, res, found.file, body);
+      return sendBody(req, res, common, found.file, body);
     }
-    serveFile(req, res, found);
+    serveFile(req, res, common, found);
   };
 }
 
 // Sends the file openInsideRoot opened (its handle is closed here).
-function serveFile(req, res, { handle, file, stat: st }) {
+function serveFile(req, res, common, { handle, file, stat: st }) {
   const type = mimeOf(file);
   const gzip = compressible(type) && acceptsGzip(req.headers['accept-encoding']);
-  const headers = { ...COMMON_HEADERS, 'Content-Type': type };
+  const headers = { ...common, 'Content-Type': type };
   if (compressible(type)) headers.Vary = 'Accept-Encoding';
   if (gzip) headers['Content-Encoding'] = 'gzip';
   else headers['Content-Length'] = st.size;
@@ -223,11 +233,11 @@ function serveFile(req, res, { handle, file, stat: st }) {
 }
 
 // Sends bytes made here (a minified file), gzipped as serveFile would.
-function sendBody(req, res, file, body) {
+function sendBody(req, res, common, file, body) {
   const type = mimeOf(file);
   const gzip = acceptsGzip(req.headers['accept-encoding']);
   const data = gzip ? zlib.gzipSync(body) : body;
-  const headers = { ...COMMON_HEADERS, 'Content-Type': type, Vary: 'Accept-Encoding', 'Content-Length': data.length };
+  const headers = { ...common, 'Content-Type': type, Vary: 'Accept-Encoding', 'Content-Length': data.length };
   if (gzip) headers['Content-Encoding'] = 'gzip';
   res.writeHead(200, headers);
   res.end(req.method === 'HEAD' ? undefined : data);
@@ -237,6 +247,8 @@ function sendBody(req, res, file, body) {
  * Start the server. Resolves to { server, port, url }.
  * portAttempts > 1: when the port is in use, try the following ports as well.
  * minify: send .js, .mjs and .css files minified (see minifiedSource); the command line's default.
+ * isolated: send ISOLATION_HEADERS (the command line's default; --no-isolation leaves them out, as
+ * a host that does not send them would).
  */
 export async function startServer({
   root = 'web',
@@ -244,13 +256,21 @@ export async function startServer({
   host = DEFAULT_HOST,
   portAttempts = 1,
   minify = false,
+  isolated = false,
 } = {}) {
   const absRoot = path.resolve(root);
   if (!fs.statSync(absRoot, { throwIfNoEntry: false })?.isDirectory()) {
     throw new Error(`serve: root directory not found: ${absRoot}`);
   }
   for (let i = 0; ; i++) {
-    const server = http.createServer(handler(absRoot, fs.realpathSync(absRoot), minify));
+    const server = http.createServer(
+      handler(
+        absRoot,
+        fs.realpathSync(absRoot),
+        minify,
+        isolated ? { ...COMMON_HEADERS, ...ISOLATION_HEADERS } : COMMON_HEADERS,
+      ),
+    );
     try {
       await new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -269,7 +289,8 @@ const isMain = process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLTo
 if (isMain) {
   const args = process.argv.slice(2);
   const minify = !args.includes('--no-minify');
-  const [rootArg = 'web', portArg] = args.filter((a) => a !== '--no-minify');
+  const isolated = !args.includes('--no-isolation');
+  const [rootArg = 'web', portArg] = args.filter((a) => !a.startsWith('--'));
   const port = portArg === undefined ? 8080 : Number(portArg);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`serve: invalid port: ${portArg}`);
@@ -277,7 +298,13 @@ if (isMain) {
   }
   try {
     // An explicit port is a contract (e.g. Playwright waits on it): never move it.
-    const { url } = await startServer({ root: rootArg, port, portAttempts: portArg === undefined ? 21 : 1, minify });
+    const { url } = await startServer({
+      root: rootArg,
+      port,
+      portAttempts: portArg === undefined ? 21 : 1,
+      minify,
+      isolated,
+    });
     console.log(`Attention Explorer: ${url}`);
   } catch (e) {
     console.error(e.code === 'EADDRINUSE' ? `serve: port ${port} is already in use` : e.message);

@@ -157,3 +157,21 @@ test('minify: scripts and stylesheets are sent minified and still behave the sam
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('isolated: every response, errors included, carries COOP and COEP; without it, neither', async () => {
+  const isolated = await startServer({ root: path.join(dir, 'root'), port: 0, isolated: true });
+  try {
+    for (const pathname of ['/', '/sub/a.txt', '/missing.txt', '/leak.txt']) {
+      const { headers } = await new Promise((resolve, reject) =>
+        http.get(`${isolated.url}${pathname.slice(1)}`, (res) => (res.resume(), resolve(res))).on('error', reject),
+      );
+      assert.equal(headers['cross-origin-opener-policy'], 'same-origin', pathname);
+      assert.equal(headers['cross-origin-embedder-policy'], 'require-corp', pathname);
+    }
+  } finally {
+    isolated.server.close();
+  }
+  const plain = await get('/sub/a.txt'); // the default server of this file: isolated left false
+  assert.equal(plain.headers['cross-origin-opener-policy'], undefined);
+  assert.equal(plain.headers['cross-origin-embedder-policy'], undefined);
+});

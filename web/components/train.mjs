@@ -1,5 +1,5 @@
 // <ae-train>: panel 15, "Train it yourself". The core's TrainingSession runs in a Web Worker
-// (../lib/train-worker.mjs); this element only sends start / pause / resume / stop and draws
+// (../lib/train-runner.mjs: on several cores where the page is cross-origin isolated); this element only sends start / pause / resume / stop and draws
 // what comes back: progress, the lesson pair's query row in every head (snapshots, with a
 // timeline to scrub once training is over), the head rule's referent / other weights over the
 // steps, and every run's validation accuracy (word order with and without positions side by
@@ -64,10 +64,18 @@ const unbundled = /\/components\/train\.mjs$/.test(here) && !here.startsWith('fi
 // is what Vite and webpack recognise: they bundle the worker with its imports (copied as a bare
 // asset, its `./engine.mjs` import would not load); a bundled page that enforces Trusted Types
 // needs a default policy for it (docs/embedding.md).
-function createTrainWorker() {
+function createTrainWorker(threaded) {
+  if (threaded) return new Worker(trustedScriptURL(new URL('../lib/train-worker-threads.js', here)));
   if (unbundled) return new Worker(trustedScriptURL(new URL('../lib/train-worker.mjs', here)), { type: 'module' });
   return new Worker(new URL('../lib/train-worker.mjs', import.meta.url), { type: 'module' });
 }
+
+// The trainer on several cores (../lib/train-worker-threads.js) where the page may share memory
+// with its workers (the server sent COOP and COEP: scripts/serve.mjs) and has more than one core;
+// the package's own layout only (a bundle has no dist/attention-full-mt.js beside it). Once it
+// fails to start, the single-thread worker for the rest of the page's life.
+let threadsUsable = unbundled && globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+const useThreads = () => threadsUsable && (globalThis.navigator?.hardwareConcurrency ?? 1) > 1;
 
 export class Train extends LessonPanel {
   static styles = [css];
@@ -93,6 +101,7 @@ export class Train extends LessonPanel {
 
   #parts = null;
   #worker = null;
+  #threaded = false; // the worker is the threaded one (train-worker-threads.js)
   #state = 'idle'; // idle | starting | running | paused | done
   #run = null; // {n, settings, snapshots: [], curve: [{step, value}], progress, files, label, stopped}
   #runs = []; // every run of this page: {n, settings, curve}
@@ -196,10 +205,25 @@ export class Train extends LessonPanel {
   }
 
   #createWorker() {
-    const worker = createTrainWorker();
+    const threaded = useThreads();
+    const worker = createTrainWorker(threaded);
     worker.onmessage = ({ data }) => this.#received(data);
-    worker.onerror = (event) => this.#failed({ message: event.message ?? 'the worker failed' });
+    worker.onerror = (event) => {
+      event.preventDefault?.(); // reported here, not as an uncaught error
+      this.#failed({ message: event.message ?? 'the worker failed', code: threaded ? 'unavailable' : 'internal' });
+    };
+    this.#threaded = threaded;
     return worker;
+  }
+
+  // The threaded worker could not load its module (a host that does not serve it, a browser that
+  // refuses its pthreads): the same run again in the single-thread worker.
+  #fallBack(error) {
+    console.warn(`Attention Explorer: training on one core: ${error.message}`);
+    threadsUsable = false;
+    this.#worker.terminate();
+    this.#worker = this.#createWorker();
+    this.#send({ type: 'start', settings: this.#run.settings });
   }
 
   #pauseOrResume() {
@@ -217,6 +241,8 @@ export class Train extends LessonPanel {
     const run = this.#run;
     if (data.type === 'started') {
       run.settings = data.settings;
+      run.threads = data.threads;
+      this.dataset.threads = String(data.threads);
       this.#state = 'running';
     } else if (data.type === 'progress') {
       run.progress = data;
@@ -267,6 +293,7 @@ export class Train extends LessonPanel {
   }
 
   #failed(error) {
+    if (this.#threaded && this.#state === 'starting' && error.code === 'unavailable') return this.#fallBack(error);
     this.#state = 'done';
     this.#worker?.terminate(); // a failed run may have left the worker's module broken
     this.#worker = null;
@@ -354,6 +381,7 @@ export class Train extends LessonPanel {
       loss: number(progress.loss, 3),
       validation: percent(progress.validationAccuracy, lang),
       rate: number(progress.stepsPerSecond, 1),
+      cores: this.t(this.#run.threads > 1 ? 'cores' : 'oneCore', { n: this.#run.threads }),
       left,
     });
   }

@@ -76,4 +76,5 @@ const TRAINING_SETTINGS = {
   batch: integer(1, 128), // coreference: even, 2–128 (whole minimal pairs); the core says so (bad-config)
   learningRate: finite(1e-5, 0.05),
   perExample: boolean(), // benchmarks: the per-example loop batched rows replaced (the same bits)
+  threads: integer(1, 16), // the threaded module's (train-worker-threads.js); the same bits for any number
 };
