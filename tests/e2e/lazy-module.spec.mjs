@@ -2,12 +2,14 @@
 // every lesson panel after it — runs on the page's module (attention-relaxed.wasm in Chromium)
 // and never fetches the full module (attention-full-relaxed.wasm: the trainer and the GPT-2
 // loader); opening a model from disk fetches it once, and "Train it yourself" fetches it in its
-// worker. Sizes are not asserted here: npm run size:wasm and npm run bench:page print them.
+// worker: on a 2-core machine (what the page is told here), the single-thread one, never the
+// threaded attention-full-mt.js, which needs a core beside the page's (train-threads.spec.mjs). Sizes are not asserted here: npm run size:wasm and npm run bench:page print them.
 import path from 'node:path';
 import { app, cells, expect, openPage, test } from './fixtures.mjs';
 
 const PAGE_MODULE = /\/dist\/attention-relaxed\.(wasm|mjs)$/;
 const FULL_MODULE = /\/dist\/attention-full(-relaxed)?\.(wasm|mjs)$/;
+const THREADED_MODULE = /\/dist\/attention-full-mt\.(wasm|js)$/; // its pthread workers load the .js again
 const GPT2 = ['config.json', 'model.safetensors', 'vocab.json', 'merges.txt'].map((f) =>
   path.join('tests/fixtures/gpt2-tiny', f),
 );
@@ -77,6 +79,7 @@ test('opening a model from disk fetches the full module once, and the model runs
 
 test('"Train it yourself" runs on the full module in its worker', async ({ page, context }) => {
   test.setTimeout(90_000);
+  await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 2 }));
   const requests = recordRequests(context);
   await openPage(page);
   await page.locator('#train').scrollIntoViewIfNeeded();
@@ -84,12 +87,14 @@ test('"Train it yourself" runs on the full module in its worker', async ({ page,
   await panel.locator('select[name="task"]').selectOption('word-order');
   await panel.locator('input[name="steps"]').fill('40');
   expect(matching(requests, FULL_MODULE)).toEqual([]);
+  expect(matching(requests, THREADED_MODULE)).toEqual([]);
   await panel.locator('button[data-action="start"]').click();
   await expect(panel).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   expect(matching(requests, FULL_MODULE)).toEqual([
     '/dist/attention-full-relaxed.mjs',
     '/dist/attention-full-relaxed.wasm',
   ]);
+  expect(matching(requests, THREADED_MODULE)).toEqual([]);
   // The trained model came back as its files and runs in the page's module.
   await expect(page.locator('#model option[value="trained-here-1"]')).toHaveCount(1);
 });

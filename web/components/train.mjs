@@ -52,6 +52,7 @@ const button = (action, label, press) => ({
 });
 
 let trainedCount = 0;
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 let loadedCount = 0;
 
 // The package's own file layout, not a bundle: this module is still web/components/train.mjs
@@ -71,11 +72,14 @@ function createTrainWorker(threaded) {
 }
 
 // The trainer on several cores (../lib/train-worker-threads.js) where the page may share memory
-// with its workers (the server sent COOP and COEP: scripts/serve.mjs) and has more than one core;
-// the package's own layout only (a bundle has no dist/attention-full-mt.js beside it). Once it
-// fails to start, the single-thread worker for the rest of the page's life.
+// with its workers (the server sent COOP and COEP: scripts/serve.mjs) and two cores are left once
+// one is kept for the page: with every core training, the page's own short tasks waited for one
+// and ran 60 ms long (train-pace.alone.spec). The package's own layout only (a bundle has no
+// dist/attention-full-mt.js beside it). Once it fails to start, one core for the rest of the page's life.
+const MAX_THREADS = 4; // the threaded module's 3 prestarted pthread workers + the worker itself
 let threadsUsable = unbundled && globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
-const useThreads = () => threadsUsable && (globalThis.navigator?.hardwareConcurrency ?? 1) > 1;
+const trainingThreads = () => Math.max(1, Math.min(MAX_THREADS, (globalThis.navigator?.hardwareConcurrency ?? 1) - 1));
+const useThreads = () => threadsUsable && trainingThreads() > 1;
 
 export class Train extends LessonPanel {
   static styles = [css];
@@ -200,7 +204,7 @@ export class Train extends LessonPanel {
     this.#state = 'starting';
     this.#message = { key: 'starting' };
     this.#error(null);
-    this.#send({ type: 'start', settings });
+    this.#send({ type: 'start', settings: this.#threaded ? { ...settings, threads: trainingThreads() } : settings });
     this.#render();
   }
 
@@ -276,9 +280,15 @@ export class Train extends LessonPanel {
       task: this.t(`tasks.${run.settings.task}`).split(/[:：]/)[0],
     });
     const name = `trained-here-${trainedCount}`;
+    // The finished run drawn, the model loaded and the menus told, each in a task of its own: in
+    // one, they made a main-thread task of 50–100 ms at the end of every run (train-pace.alone.spec).
+    this.#render();
     try {
       const engine = await getEngine();
-      addLocalModel(name, engine.loadTrainedModel(files), label);
+      await nextTask();
+      const model = engine.loadTrainedModel(files);
+      await nextTask();
+      addLocalModel(name, model, label);
       run.label = label;
       run.name = name;
       const step = run.snapshots.at(-1)?.step ?? 0;

@@ -9,12 +9,13 @@
 'use strict';
 
 // The module prestarts 3 pthread workers (AE_WASM_THREAD_POOL), so a session runs on at most 4.
+// The page says how many (components/train.mjs: one core fewer than there are); else all but one.
 const MAX_THREADS = 4;
 const pending = []; // messages that arrive while the runner is imported
 self.onmessage = (event) => pending.push(event);
 
 const glue = new URL('../dist/attention-full-mt.js', self.location.href).href;
-const threads = Math.max(1, Math.min(MAX_THREADS, self.navigator.hardwareConcurrency || 1));
+const threads = Math.max(1, Math.min(MAX_THREADS, (self.navigator.hardwareConcurrency || 1) - 1));
 
 // A failure to load the module says 'unavailable': the page then starts ./train-worker.mjs instead.
 function unavailable(error) {
