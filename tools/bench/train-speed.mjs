@@ -9,6 +9,8 @@
 // Threads (TrainOptions::threads, the same bits for any number): natively, train_here with
 // --threads 1 and --threads 2 in the same rounds, timed in wall time (processor time would add
 // the threads up) — so they are only meaningful on a quiet machine; the load average is printed.
+// In wasm, the pthread module (web/dist/attention-full-mt.*) with 1 and 2 threads, in Node and in
+// Chromium (./train-threads-wasm.mjs), also in wall time, in rounds of their own.
 // Writes its sections of docs/benchmarks.md (between TRAIN_START and TRAIN_END of machine.mjs,
 // and between THREADS_START and THREADS_END below).
 //
@@ -22,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadEngine } from '../../web/lib/engine.mjs';
+import { chromiumWasmThreads, nodeWasmThreads } from './train-threads-wasm.mjs';
 import { TRAIN_END, TRAIN_START, describeMachine, loadNow, machineLine, section } from './machine.mjs';
 import { fmtRatio, median, ratio, spread, table } from './stats.mjs';
 
@@ -29,7 +32,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const outFile = path.join(root, 'docs/benchmarks.md');
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
 const threadsOnly = process.argv.includes('--threads-only');
-const nativeOnly = threadsOnly || process.argv.includes('--native-only');
+const wasmLeftOut = process.argv.includes('--native-only');
+const nativeOnly = threadsOnly || wasmLeftOut; // the single-thread wasm columns
 const THREADS_START = '<!-- training threads benchmark: written by tools/bench/train-speed.mjs -->';
 const THREADS_END = '<!-- end of training threads benchmark -->';
 const log = (...a) => console.error(...a);
@@ -130,6 +134,21 @@ for (const c of CASES) {
   ]);
 }
 
+// The pthread module's rows: 1 and 2 threads in Node, then in Chromium.
+const threadedBuilt = existsSync(path.join(root, 'web/dist/attention-full-mt.js'));
+if (!wasmLeftOut && !threadedBuilt) log('web/dist/attention-full-mt.js is not built: no wasm thread columns');
+const wasmThreads = { node: null, chromium: null };
+if (!wasmLeftOut && threadedBuilt) {
+  log('wasm threads in Node…');
+  wasmThreads.node = nodeWasmThreads(root, CASES, rounds);
+  log('wasm threads in Chromium…');
+  wasmThreads.chromium = await chromiumWasmThreads(root, CASES, rounds);
+}
+const threadColumns = (r) => (r ? [range(r[1]), range(r[2]), fmtRatio(ratio(r[2], r[1]))] : ['–', '–', '–']);
+threadRows.forEach((row, i) =>
+  row.splice(4, 0, ...threadColumns(wasmThreads.node?.[i]), ...threadColumns(wasmThreads.chromium?.[i])),
+);
+
 const out = [
   TRAIN_START,
   '## Training in the page ("Train it yourself")',
@@ -169,11 +188,28 @@ const threadsOut = [
     `${machineLine(machine)}.`,
   'Natively (build/native/train_here), the trainer with `--threads 1` (its default: batched rows) and `--threads 2`',
   "(TrainOptions::threads: each step's examples on a pool of threads, every gradient summed in example order, so the",
-  'same bits), taking turns in every round. Steps per second of **wall time** (processor time would add the threads',
-  'up): medians over the rounds (least–most), and the same-round ratio 2 threads ÷ 1 (median, least–most). Wall time',
-  'counts every other process on the 2 cores: compare the load average above.',
+  'same bits), taking turns in every round. In wasm, the module compiled with pthreads (attention-full-mt) asked for',
+  "1 and 2 threads, in Node (a child `node --no-liftoff`) and in Chromium (the page's threaded training worker on a",
+  'cross-origin isolated server), in rounds of their own after a warm-up run. Steps per second of **wall time**',
+  '(processor time would add the threads up): medians over the rounds (least–most), and the same-round ratio',
+  '2 threads ÷ 1 (median, least–most). Wall time counts every other process on the 2 cores: compare the load average.',
   '',
-  table(['task', '1 thread (steps/s)', '2 threads (steps/s)', '2 ÷ 1 thread', 'whole run 1 / 2 threads'], threadRows),
+  table(
+    [
+      'task',
+      'native 1 thread',
+      'native 2 threads',
+      'native 2 ÷ 1',
+      'Node wasm 1',
+      'Node wasm 2',
+      'Node wasm 2 ÷ 1',
+      'Chromium wasm 1',
+      'Chromium wasm 2',
+      'Chromium wasm 2 ÷ 1',
+      'whole run native 1 / 2 threads',
+    ],
+    threadRows,
+  ),
   '',
   "Issue 36's target: ≥ 1.7× with 2 threads on this 2-core machine when quiet.",
   THREADS_END,
