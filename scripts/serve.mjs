@@ -37,7 +37,7 @@ const COMMON_HEADERS = {
 };
 // Cross-origin isolation: with these two headers on the page, the browser gives it
 // SharedArrayBuffer (self.crossOriginIsolated), and "Train it yourself" trains on several cores
-// (web/lib/train-worker-threads.js). A host that does not send them gets the single-thread trainer,
+// (web/lib/train-worker-threads.js; with 3 or more, one is kept for the page). A host that does not send them gets the single-thread trainer,
 // the same page otherwise (docs/embedding.md, "Training on several cores"). require-corp: every
 // subresource is same-origin here, so none needs a Cross-Origin-Resource-Policy of its own.
 export const ISOLATION_HEADERS = {

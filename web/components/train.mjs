@@ -1,13 +1,13 @@
 // <ae-train>: panel 15, "Train it yourself". The core's TrainingSession runs in a Web Worker
-// (../lib/train-runner.mjs: on several cores where the page is cross-origin isolated); this element only sends start / pause / resume / stop and draws
-// what comes back: progress, the lesson pair's query row in every head (snapshots, with a
-// timeline to scrub once training is over), the head rule's referent / other weights over the
-// steps, and every run's validation accuracy (word order with and without positions side by
-// side). The trained model joins the page's model menu (context.mjs addLocalModel), can be
-// downloaded in the documented format and loaded back from disk. No model math here: every
-// number drawn is one the worker's session gave. Reads the shared store: lang. Its settings are
-// declared controls (LessonPanel), linked as train.<name>; a task's recipe gives the defaults of
-// the others, and choosing a task brings them back to its recipe.
+// (../lib/train-runner.mjs: on several cores where the page is cross-origin isolated); this element
+// only sends start / pause / resume / stop and draws what comes back: progress, the lesson pair's
+// query row in every head (snapshots, with a timeline to scrub once training is over), the head
+// rule's referent / other weights over the steps, and every run's validation accuracy (word order
+// with and without positions side by side). The trained model joins the page's model menu
+// (context.mjs addLocalModel), can be downloaded in the documented format and loaded back from
+// disk. No model math here: every number drawn is one the worker's session gave. Reads the shared
+// store: lang. Its settings are declared controls (LessonPanel), linked as train.<name>; a task's
+// recipe gives the defaults of the others, and choosing a task brings them back to its recipe.
 import { define } from '../lib/define.mjs';
 import { addLocalModel, getEngine } from '../lib/context.mjs';
 import { LessonPanel } from '../lib/lesson-panel.mjs';
@@ -52,8 +52,8 @@ const button = (action, label, press) => ({
 });
 
 let trainedCount = 0;
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 let loadedCount = 0;
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 // The package's own file layout, not a bundle: this module is still web/components/train.mjs
 // (a bundler renames it into a chunk, and webpack makes import.meta.url a file: URL).
