@@ -81,7 +81,7 @@ struct FeedForward {
                   const Matrix* activation_mask, const RowSubset* rows = nullptr, const Matrix* activation = nullptr,
                   const Matrix* slope = nullptr) const;
   // Whether backward on t of n rows gives the whole input's sums bit for bit in this build
-  // (natively: the products run on the tiles; in wasm they are Eigen's, whose sums depend on n).
+  // (where the products run on the tiles; not where one is Eigen's, whose sums depend on n).
   bool rows_exact(Eigen::Index n, Eigen::Index t) const;
   void init_random(Rng& rng);
   void visit(const std::string& prefix, const ParameterVisitor& f);

@@ -135,8 +135,8 @@ class Transformer {
   // as backward() called on each example in turn adds them. The result is that loop's, bit for
   // bit (tests/native/test_training.cpp): a row of a tile product does not depend on the other
   // rows (gemm_rows_independent, matmul_runs_on_tiles); where a product would not run on the
-  // tiles for an example's own rows (every dL/dx in wasm, where matmul is Eigen's, whose sums
-  // depend on the number of rows), that product runs example by example, as before.
+  // tiles for an example's own rows (natively, a shape that Eigen sums in an order that depends
+  // on the number of rows), that product runs example by example, as before.
   // Supported: no cross-attention or memory, no head ablation, no traced_layers; each example's
   // options may differ in dropout_seed, position_offset and output_rows only.
   struct BatchExample {

@@ -42,18 +42,26 @@ void tile_product(Matrix& c, const Matrix& a, bool ta, const Matrix& b, bool tb,
 
 }  // namespace
 
-bool matmul_has_tiles() {
+namespace {
+
+// Whether Eigen's float GEBP has register tiles of two or three packets here (SSE, AVX, NEON),
+// whose sums the tiles reproduce. Without SIMD (wasm; mr = 1) its one-float "packets" keep even
+// and odd K apart, its sums depend on how many rows the product has, and it is scalar: a
+// training step in wasm spent 46 % of its time there. Such a build takes the tiles for every
+// product, and their order (each entry's K products from 0, then the old C) is the definition.
+bool eigen_has_simd_tiles() {
   using Traits = Eigen::internal::gebp_traits<float, float>;
   return Traits::mr >= 2 * Traits::LhsProgress;
 }
 
+}  // namespace
+
 bool matmul_runs_on_tiles(Eigen::Index rows, Eigen::Index cols, Eigen::Index inner) {
   using Traits = Eigen::internal::gebp_traits<float, float>;
+  if (rows <= 0 || cols <= 0 || inner <= 0) return false;  // nothing to sum
+  if (!eigen_has_simd_tiles()) return true;
   if (inner + rows + cols < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) return false;  // coefficient-wise product
-  if (rows <= 1 || cols <= 1 || inner == 0) return false;                      // GEMV, or nothing to sum
-  // Only GEBP's tiles of two or three packets sum each entry straight through K; its one-packet
-  // path (all of it where Eigen has no SIMD, mr = 1: wasm) keeps even and odd K apart.
-  if (!matmul_has_tiles()) return false;
+  if (rows == 1 || cols == 1) return false;                                    // GEMV
   if (cols % Traits::mr != 0) return false;  // the last columns would not be in a whole register tile
   // Eigen's cache blocks for this product (a row-major C is computed as Cᵀ: m = cols, n = rows).
   Eigen::Index kc = inner, mc = cols, nc = rows;

@@ -18,11 +18,14 @@
 // order (GemmArgs::products_first). Eigen sums differently where that does not hold, and these
 // functions then call Eigen itself: a product too small for its GEMM (K + rows + cols < 20, a
 // coefficient-wise product), a single row or column of C (its GEMV), C's columns not a multiple
-// of mr (the last ones go through other paths), K longer than its cache block kc (C gets one
-// sum per block), and every product of a build where Eigen has no SIMD (wasm: its one-float
-// "packets" go through a path that sums even and odd K apart). So in wasm these are Eigen. tests/native/test_matmul.cpp
-// holds both to the Eigen expression, bit for bit, over shapes on both sides of each of these limits (natively and in
-// wasm).
+// of mr (the last ones go through other paths) and K longer than its cache block kc (C gets one
+// sum per block). tests/native/test_matmul.cpp holds both to the Eigen expression, bit for bit, over shapes on both
+// sides of each of these limits.
+//
+// Where Eigen has no SIMD (wasm: mr = 1, its one-float "packets" sum even and odd K apart, in an order that depends on
+// the product's rows, and slowly) every product runs on the tiles, and their order is the definition: each entry's
+// products from k = 0, mul then add, then the old C (matmul_add), and past the tiles' K block of 512 the later
+// products added to that. The test holds the wasm build to a plain loop in that order.
 #pragma once
 
 #include "tensor.h"
@@ -45,8 +48,5 @@ Matrix matmul_transposed_b(const Matrix& a, const Matrix& b, const Matrix& b_t, 
 // Whether a product with C rows×cols and inner size `inner` runs on the tile kernels (true) or
 // on Eigen (false); for tests and benchmarks.
 bool matmul_runs_on_tiles(Eigen::Index rows, Eigen::Index cols, Eigen::Index inner);
-// Whether any product of this build runs on the tiles (natively; not in wasm, where every one is
-// Eigen's): otherwise a held transpose (matmul_transposed_b) is never read.
-bool matmul_has_tiles();
 
 }  // namespace ae

@@ -324,7 +324,7 @@ StepReport Trainer::step() {
   const float weight = 1.0f / static_cast<float>(options_.batch_size);
   zero_parameters(grads_);
   // The backward passes' dy·Wᵀ then read Wᵀ in place, without a transpose per example.
-  if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
+  grads_.hold_transposed_weights(model_);
   int b = 0;
   const BatchTally tally = run_batch(sampler_, dropout_stream_, step_, [&](size_t index, uint64_t) {
     const TrainingExample& ex = examples_[index];
@@ -348,7 +348,7 @@ constexpr size_t kBatchedRowsPass = 8;
 StepReport Trainer::step_batched() {
   const float weight = 1.0f / static_cast<float>(options_.batch_size);
   zero_parameters(grads_);
-  if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
+  grads_.hold_transposed_weights(model_);
   const std::vector<size_t> indices = sampler_.next_batch(step_);
   std::vector<Transformer::BatchExample> batch(indices.size());
   std::vector<std::vector<int>> at(indices.size());
@@ -405,7 +405,7 @@ StepReport Trainer::step_batched() {
 StepReport Trainer::step_threaded() {
   const float weight = 1.0f / static_cast<float>(options_.batch_size);
   zero_parameters(grads_);
-  if (matmul_has_tiles()) grads_.hold_transposed_weights(model_);
+  grads_.hold_transposed_weights(model_);
   const std::vector<size_t> indices = sampler_.next_batch(step_);
   example_options_.resize(indices.size());
   example_results_.resize(indices.size());
@@ -474,10 +474,8 @@ StepReport EncoderDecoderTrainer::step() {
   const float weight = 1.0f / static_cast<float>(options_.batch_size);
   zero_parameters(encoder_grads_);
   zero_parameters(decoder_grads_);
-  if (matmul_has_tiles()) {
-    encoder_grads_.hold_transposed_weights(encoder_);
-    decoder_grads_.hold_transposed_weights(decoder_);
-  }
+  encoder_grads_.hold_transposed_weights(encoder_);
+  decoder_grads_.hold_transposed_weights(decoder_);
   const EncoderDecoder pair{encoder_, decoder_};
   EncoderDecoderGradients grads{encoder_grads_, decoder_grads_};
   EncoderDecoderOptions run;

@@ -70,10 +70,8 @@ TEST_CASE("batched rows: one batch's gradients are the per-example sums bit for 
   model.init_random(3, 0.5f);
   const auto examples = varied_task(12, 40, 9);
   Transformer looped = gradient_buffer(c), batched = gradient_buffer(c);
-  if (matmul_has_tiles()) {
-    looped.hold_transposed_weights(model);
-    batched.hold_transposed_weights(model);
-  }
+  looped.hold_transposed_weights(model);
+  batched.hold_transposed_weights(model);
   std::vector<Transformer::BatchExample> batch;
   for (size_t e = 0; e < examples.size(); ++e) {
     RunOptions o;
