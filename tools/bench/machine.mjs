@@ -52,6 +52,20 @@ export const GPT2_END = '<!-- end of GPT-2 benchmark -->';
 // Likewise the training section of train-speed.mjs (`npm run bench:train`).
 export const TRAIN_START = '<!-- training benchmark: written by tools/bench/train-speed.mjs -->';
 export const TRAIN_END = '<!-- end of training benchmark -->';
+// …its threads table, and the default in-page run of train-page.mjs (`npm run bench:train-page`).
+export const THREADS_START = '<!-- training threads benchmark: written by tools/bench/train-speed.mjs -->';
+export const THREADS_END = '<!-- end of training threads benchmark -->';
+export const PAGE_RUN_START = '<!-- in-page training run: written by tools/bench/train-page.mjs -->';
+export const PAGE_RUN_END = '<!-- end of in-page training run -->';
+
+// `markdown` with its section from `start` to `end` replaced by `text`, or `text` added after the
+// section ending with `after` (else at the end) where it has none.
+export function putSection(markdown, start, end, text, after = null) {
+  const old = section(markdown, start, end);
+  if (old) return markdown.replace(old, () => text);
+  if (after && markdown.includes(after)) return markdown.replace(after, () => `${after}\n\n${text}`);
+  return `${markdown.trimEnd()}\n\n${text}\n`;
+}
 
 // The text from `start` to `end` (markers included), or null.
 export function section(markdown, start, end) {

@@ -29,6 +29,10 @@ import {
 import {
   GPT2_END,
   GPT2_START,
+  PAGE_RUN_END,
+  PAGE_RUN_START,
+  THREADS_END,
+  THREADS_START,
   TRAIN_END,
   TRAIN_START,
   browserSection,
@@ -778,6 +782,8 @@ const kept = [
   browserSection(old),
   pageSection(old),
   section(old, TRAIN_START, TRAIN_END),
+  section(old, THREADS_START, THREADS_END),
+  section(old, PAGE_RUN_START, PAGE_RUN_END),
   section(old, GPT2_START, GPT2_END),
 ].filter(Boolean);
 writeFileSync(outFile, text + '\n' + kept.map((part) => `\n${part}\n`).join(''));

@@ -15,17 +15,29 @@
 // and between THREADS_START and THREADS_END below).
 //
 //   node --no-liftoff tools/bench/train-speed.mjs [--rounds N] [--native-only] [--threads-only]
-//                                                                                 (npm run bench:train)
+//                                                 [--baseline WEB_DIR]           (npm run bench:train)
+// --baseline: also the wasm trainer of another build, in the same rounds: WEB_DIR is that build's
+// web/ folder (its lib/ and its built dist/attention-full.*), e.g. `git worktree add` of an earlier
+// commit after its `npm run build`. Its column and the ratio to it are "–" without one.
 // --native-only leaves wasm out (its columns read "–"): for a tree whose wasm module is not built.
 // --threads-only measures (and writes) only the threads table.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { loadEngine } from '../../web/lib/engine.mjs';
 import { chromiumWasmThreads, nodeWasmThreads } from './train-threads-wasm.mjs';
-import { TRAIN_END, TRAIN_START, describeMachine, loadNow, machineLine, section } from './machine.mjs';
+import {
+  THREADS_END,
+  THREADS_START,
+  TRAIN_END,
+  TRAIN_START,
+  describeMachine,
+  loadNow,
+  machineLine,
+  putSection,
+} from './machine.mjs';
 import { fmtRatio, median, ratio, spread, table } from './stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,9 +46,9 @@ const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
 const threadsOnly = process.argv.includes('--threads-only');
 const wasmLeftOut = process.argv.includes('--native-only');
 const nativeOnly = threadsOnly || wasmLeftOut; // the single-thread wasm columns
-const THREADS_START = '<!-- training threads benchmark: written by tools/bench/train-speed.mjs -->';
-const THREADS_END = '<!-- end of training threads benchmark -->';
 const log = (...a) => console.error(...a);
+const baselineAt = process.argv.indexOf('--baseline');
+const baselineDir = baselineAt > 0 ? path.resolve(process.argv[baselineAt + 1]) : null;
 
 // The shipped recipes' settings; `timed` steps of the full schedule are run and timed.
 const CASES = [
@@ -81,6 +93,12 @@ const machine = describeMachine();
 const engine = nativeOnly
   ? null
   : await loadEngine({ wasmBinary: readFileSync(path.join(root, 'web/dist/attention-full.wasm')) }, 'full');
+// Another build's trainer (--baseline), loaded from its own lib/ and dist/.
+async function loadBaseline(dir) {
+  const { loadEngine: loadOther } = await import(pathToFileURL(path.join(dir, 'lib/engine.mjs')).href);
+  return loadOther({ wasmBinary: readFileSync(path.join(dir, 'dist/attention-full.wasm')) }, 'full');
+}
+const baseline = baselineDir && !nativeOnly ? await loadBaseline(baselineDir) : null;
 const rows = [],
   threadRows = [];
 const range = (xs) => {
@@ -95,11 +113,13 @@ for (const c of CASES) {
     ['native per-example', () => native(c, true)],
     ['wasm batched', () => wasm(engine, c, false)],
     ['wasm per-example', () => wasm(engine, c, true)],
+    ['wasm baseline', () => wasm(baseline, c, false)],
     ['native 2 threads', () => (native(c, false, 2, wall), wall[2].at(-1))],
   ]
     .filter(([name]) => !nativeOnly || name.startsWith('native'))
+    .filter(([name]) => baseline || name !== 'wasm baseline')
     .filter(([name]) => !threadsOnly || name !== 'native per-example');
-  const times = { 'native per-example': [], 'wasm batched': [], 'wasm per-example': [] };
+  const times = { 'native per-example': [], 'wasm batched': [], 'wasm per-example': [], 'wasm baseline': [] };
   for (const [name] of runs) times[name] = [];
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < runs.length; i++) {
@@ -121,7 +141,8 @@ for (const c of CASES) {
   const nb = times['native batched'],
     np = times['native per-example'],
     wb = times['wasm batched'],
-    wp = times['wasm per-example'];
+    wp = times['wasm per-example'],
+    wo = times['wasm baseline'];
   rows.push([
     c.name,
     range(nb),
@@ -130,6 +151,8 @@ for (const c of CASES) {
     range(wb),
     range(wp),
     fmtRatio(ratio(wb, wp)),
+    range(wo),
+    fmtRatio(ratio(wb, wo)),
     `${(c.settings.steps / median(nb)).toFixed(0)} s / ${wb.length ? (c.settings.steps / median(wb)).toFixed(0) : '–'} s`,
   ]);
 }
@@ -170,14 +193,19 @@ const out = [
       'wasm batched',
       'wasm per-example',
       'wasm batched ÷ per-example',
+      'wasm baseline build',
+      'wasm batched ÷ baseline',
       'whole run batched native / wasm (CPU)',
     ],
     rows,
   ),
   '',
-  "Issue 36's target for batched rows: ≥ 1.5× one-thread steps/s against the per-example trainer. In wasm every",
-  "dL/dx product stays per example (Eigen's, whose sums depend on the number of rows: ops/matmul.h), so only the",
-  'forward products are batched there.',
+  "Issue 36's target for batched rows: ≥ 1.5× one-thread steps/s against the trainer before them. In wasm the",
+  "products of training run on the project's SIMD128 tiles (ops/matmul.h; Eigen has no wasm SIMD), in both loops, so",
+  'the baseline column is the wasm trainer of another build, in the same rounds' +
+    (baselineDir
+      ? ` (\`--baseline ${path.relative(root, baselineDir) || '.'}\`).`
+      : ': none was given (`--baseline WEB_DIR`).'),
   TRAIN_END,
 ].join('\n');
 const threadsOut = [
@@ -218,12 +246,8 @@ console.log(threadsOut);
 let existing = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
 if (!threadsOnly) {
   console.log(out);
-  const old = section(existing, TRAIN_START, TRAIN_END);
-  existing = old ? existing.replace(old, out) : `${existing.trimEnd()}\n\n${out}\n`;
+  existing = putSection(existing, TRAIN_START, TRAIN_END, out);
 }
-const oldThreads = section(existing, THREADS_START, THREADS_END);
-if (oldThreads) existing = existing.replace(oldThreads, threadsOut);
-else if (existing.includes(TRAIN_END)) existing = existing.replace(TRAIN_END, `${TRAIN_END}\n\n${threadsOut}`);
-else existing = `${existing.trimEnd()}\n\n${threadsOut}\n`;
+existing = putSection(existing, THREADS_START, THREADS_END, threadsOut, TRAIN_END);
 writeFileSync(outFile, existing);
 log(`wrote the training sections of ${path.relative(root, outFile)}`);
