@@ -230,8 +230,10 @@ function writeLinkSoon(changed) {
     const url = urlFor(store.get(), recipe());
     const streaming = continuesStream();
     const push = history_.keys.size > 0 && history_.byReader && !history_.restoring && !streaming;
+    // A write of what the page changed alone (the result, the panel read) leaves the reader's event
+    // to the change it started, which a panel may store later (after a typing pause).
+    if (history_.keys.size > 0) history_.byReader = false;
     history_.keys.clear();
-    history_.byReader = false;
     if (url === location.search) return;
     if (push) history.pushState(null, '', url);
     else history.replaceState(history.state, '', url);
