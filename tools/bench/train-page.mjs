@@ -32,7 +32,7 @@ const webAt = process.argv.indexOf('--web');
 const webDir = webAt > 0 ? path.resolve(process.argv[webAt + 1]) : path.join(root, 'web');
 const RUN_LIMIT_MS = 15 * 60_000;
 
-// One run in a fresh page: {seconds, steps, threads, task, rate} from the panel's own attributes.
+// One run in a fresh page: {seconds, steps, threads, task}, read from the panel itself.
 async function timedRun(browser, url) {
   const page = await browser.newPage();
   try {
