@@ -40,10 +40,6 @@ void tile_product(Matrix& c, const Matrix& a, bool ta, const Matrix& b, bool tb,
   gemm_muladd_tile()(g);
 }
 
-}  // namespace
-
-namespace {
-
 // Whether Eigen's float GEBP has register tiles of two or three packets here (SSE, AVX, NEON),
 // whose sums the tiles reproduce. Without SIMD (wasm; mr = 1) its one-float "packets" keep even
 // and odd K apart, its sums depend on how many rows the product has, and it is scalar: a

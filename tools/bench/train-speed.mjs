@@ -12,7 +12,7 @@
 // In wasm, the pthread module (web/dist/attention-full-mt.*) with 1 and 2 threads, in Node and in
 // Chromium (./train-threads-wasm.mjs), also in wall time, in rounds of their own.
 // Writes its sections of docs/benchmarks.md (between TRAIN_START and TRAIN_END of machine.mjs,
-// and between THREADS_START and THREADS_END below).
+// and between its THREADS_START and THREADS_END).
 //
 //   node --no-liftoff tools/bench/train-speed.mjs [--rounds N] [--native-only] [--threads-only]
 //                                                 [--baseline WEB_DIR]           (npm run bench:train)

@@ -6,7 +6,7 @@
 // messages — is in it. Paused time is left out. No figure before SHOW_AFTER of the steps: an early
 // figure was seen three to five times too long.
 
-export const WARM_UP = 0.01; // the fraction of steps after which the pace is measured
+export const WARM_UP = 0.01; // the fraction of steps before which no measured stretch starts
 export const SHOW_AFTER = 0.02; // the fraction of steps before which no figure is shown
 
 export class TimeLeft {
