@@ -133,11 +133,20 @@ test.describe('KV cache panel', () => {
     await view.getByRole('button', { name: 'Reset' }).click();
     await expect(view).toHaveAttribute('data-step', '0');
     await expect(view.locator('g.ae-kv-row')).toHaveCount(0);
-    await view.evaluate((el) => {
-      el.playMs = 100;
-    });
+    // Play shows the first step at once and names the button Pause; Pause holds the step.
+    const setPlayMs = (ms) =>
+      view.evaluate((el, value) => {
+        el.playMs = value;
+      }, ms);
+    await setPlayMs(60_000);
     await view.getByRole('button', { name: 'Play' }).click();
+    await expect(view).toHaveAttribute('data-step', '1');
     await expect(view.getByRole('button', { name: 'Pause' })).toHaveAttribute('aria-pressed', 'true');
+    await view.getByRole('button', { name: 'Pause' }).click();
+    await expect(view.getByRole('button', { name: 'Play' })).toHaveAttribute('aria-pressed', 'false');
+    await expect(view).toHaveAttribute('data-step', '1');
+    await setPlayMs(100);
+    await view.getByRole('button', { name: 'Play' }).click();
     await expect(view).toHaveAttribute('data-step', String(expected.steps.length));
     await expect(view.getByRole('button', { name: 'Play' })).toHaveAttribute('aria-pressed', 'false');
 

@@ -290,13 +290,14 @@ export class KvCache extends LessonPanel {
   }
 
   #play() {
-    this.control('play').node.setAttribute('aria-pressed', 'true');
-    this.control('play').node.textContent = this.t('pause');
     const tick = () => {
       if (!this.#step()) this.#stop();
     };
+    // The timer first: the first tick renders, and the render names the button by it (Pause).
+    this.#timer = setInterval(tick, this.playMs);
+    this.control('play').node.setAttribute('aria-pressed', 'true');
+    this.control('play').node.textContent = this.t('pause');
     tick();
-    if (this.#timer === 0 && this.#shown < this.#steps().length) this.#timer = setInterval(tick, this.playMs);
   }
 
   #stop() {
