@@ -30,11 +30,13 @@ struct FamilyAdditions {
   std::array<std::vector<std::string>, 2> adjectives;
   std::vector<std::pair<std::string, std::string>> flipped;  // template → the same event, polarity flipped
   std::array<std::vector<std::string>, 2> flip_adjectives;
-  // Flipped events whose negation is the word `no` ("had no way to reach" / "had a way to reach"),
-  // placed first so that held_flip_frames, which holds out the last flippable frames, holds out the
-  // same frames as without them. Without these, fit's "had no room for" was the only `no` a model
-  // saw, and a held-out "had room for" was a negation it had never seen removed.
-  std::vector<std::pair<std::string, std::string>> no_frames = {};
+  // Flipped events placed first, so that held_flip_frames, which holds out the last flippable
+  // frames, holds out the same frames as without them. English: negations with the word `no` ("had
+  // no way to reach" / "had a way to reach"); without them fit's "had no room for" was the only
+  // `no` a model saw, and a held-out "had room for" was a negation it had never seen removed.
+  // Chinese: 没能 V / 轻松 V 了 in the families where something failed, and a bare 没 V where
+  // something happened; without them 轻松 and a bare 没 were polarity words no trained flip had.
+  std::vector<std::pair<std::string, std::string>> first_frames = {};
 };
 
 void append_new(std::vector<std::string>& to, const std::vector<std::string>& words) {
@@ -50,7 +52,7 @@ void extend_family(CorefLexicon& lx, CorefFamily& f, const FamilyAdditions& a) {
   };
   std::vector<CorefTemplate> extra, first;
   for (const auto& p : a.templates) extra.push_back(trained(p));
-  for (const auto& frame : a.no_frames) first.push_back(trained(frame.first));
+  for (const auto& frame : a.first_frames) first.push_back(trained(frame.first));
   f.templates.insert(held, extra.begin(), extra.end());
   f.templates.insert(f.templates.begin(), first.begin(), first.end());
   for (size_t role = 0; role < 2; ++role) {
@@ -68,7 +70,7 @@ void extend_family(CorefLexicon& lx, CorefFamily& f, const FamilyAdditions& a) {
   }
   if (f.shared_pool) f.nouns[1] = f.nouns[0];
   f.flipped.assign(f.templates.size(), "");
-  std::vector<std::pair<std::string, std::string>> flips = a.no_frames;
+  std::vector<std::pair<std::string, std::string>> flips = a.first_frames;
   flips.insert(flips.end(), a.flipped.begin(), a.flipped.end());
   for (const auto& [pattern, flipped] : flips) {
     const std::string& wanted = pattern;  // clang 14 (the wasm build) cannot capture a structured binding
@@ -189,8 +191,13 @@ std::vector<FamilyAdditions> chinese_additions() {
        {w("小 病 冷"), w("窄 远 湿")},
        {},
        {}},
+      // The verb's ending tells the order (装不进: the object first; 装不下: the container first),
+      // never the verb or the adverb: each of 装 / 放 / 塞 and 怎么 也 / 始终 / 根本 is trained
+      // in both orders, and 里 with both polarities. Without these, seeds read the held-out
+      // "{1} 怎么 也 装不下 {0}" object first, and "放得进 … 里" as a failure (docs/models.md).
       {"fit",
-       {"{0} {m} 放不进 {1} 里", "{0} {m} 塞不进 {1} 里"},
+       {"{0} {m} 放不进 {1} 里", "{0} {m} 塞不进 {1} 里", "{1} {m} 始终 装不下 {0}", "{0} {m} 怎么 也 装不进 {1}",
+        "{1} {m} 根本 放不下 {0}", "{0} {m} 根本 塞不进 {1}", "{1} {m} 塞不下 {0}", "{1} {m} 里 始终 放不下 {0}"},
        {w("自行车:辆 打印机:台"), w("仓库:个 麻袋:个")},
        {w("胖"), w("紧")},
        {{"{0} {m} 放不进 {1}", "{0} {m} 放得进 {1}"},
@@ -199,9 +206,15 @@ std::vector<FamilyAdditions> chinese_additions() {
         {"{1} {m} 放不下 {0}", "{1} {m} 放得下 {0}"},
         {"{1} {m} 容不下 {0}", "{1} {m} 容得下 {0}"},
         {"{0} {m} 放不进 {1} 里", "{0} {m} 放得进 {1} 里"},
+        {"{0} {m} 塞不进 {1} 里", "{0} {m} 塞得进 {1} 里"},
         {"{0} {m} 怎么 也 放不进 {1}", "{0} {m} 轻松 放进 了 {1}"},
         {"{1} {m} 怎么 也 装不下 {0}", "{1} {m} 轻松 装下 了 {0}"}},
-       {w("大 高 宽 长 巨大 庞大"), w("小 窄 短 矮 狭小")}},
+       {w("大 高 宽 长 巨大 庞大"), w("小 窄 短 矮 狭小")},
+       // 放进 / 装下 (了) for what did go in, 没能 for what did not; 装下 and 容纳 are words no
+       // other trained frame has, so that held_flip_frames never reaches these frames.
+       {{"{0} {m} 没能 塞进 {1}", "{0} {m} 一下子 就 放进 了 {1}"},
+        {"{1} {m} 没能 容纳 {0}", "{1} {m} 一下子 就 装下 了 {0}"},
+        {"{0} {m} 始终 没能 放进 {1}", "{0} {m} 轻松 塞进 了 {1}"}}},
       {"break",
        {"{0} {m} 撞碎 了 {1}", "{1} {m} 被 {0} 撞碎 了", "{0} {m} 撞 破 了 {1}"},
        {w("拳头:个"), w("灯泡:个 眼镜:副")},
@@ -214,7 +227,8 @@ std::vector<FamilyAdditions> chinese_additions() {
         {"{1} {m} 被 {0} 撞碎 了", "{1} {m} 没有 被 {0} 撞碎"},
         {"{0} {m} 一下子 打碎 了 {1}", "{0} {m} 始终 没有 打碎 {1}"},
         {"{1} {m} 一下子 被 {0} 砸碎 了", "{1} {m} 始终 没 被 {0} 砸碎"}},
-       {w("硬 结实 坚固 坚硬"), w("脆弱 单薄")}},
+       {w("硬 结实 坚固 坚硬"), w("脆弱 单薄")},
+       {{"{0} {m} 敲碎 了 {1}", "{0} {m} 没 敲碎 {1}"}}},
       {"lift",
        {"{0} {m} 没能 抬起 {1}", "{0} {m} 举不起 {1}"},
        {w("汽车:辆 公交车:辆"), {}},
@@ -226,7 +240,10 @@ std::vector<FamilyAdditions> chinese_additions() {
         {"{0} {m} 举不起 {1}", "{0} {m} 举得起 {1}"},
         {"{0} {m} 始终 吊不起 {1}", "{0} {m} 轻松 吊起 了 {1}"},
         {"{1} {m} 始终 没 被 {0} 抬起来", "{1} {m} 轻松 被 {0} 抬起来 了"}},
-       {w("小 轻"), w("大 庞大 巨大")}},
+       {w("小 轻"), w("大 庞大 巨大")},
+       // 举起, a word no trained frame has, so that held_flip_frames never reaches this frame.
+       {{"{0} {m} 没能 抬动 {1}", "{0} {m} 轻松 举起 了 {1}"},
+        {"{1} {m} 没能 被 {0} 抬动", "{1} {m} 轻松 被 {0} 抬动 了"}}},
       {"reach",
        {"{0} {m} 够不到 {1}"},
        {w("小马:匹 蜥蜴:只"), w("大门:扇 柱子:根")},
@@ -237,7 +254,8 @@ std::vector<FamilyAdditions> chinese_additions() {
         {"{0} {m} 够不到 {1}", "{0} {m} 够得到 {1}"},
         {"{0} {m} 始终 够不着 {1}", "{0} {m} 轻松 够着 了 {1}"},
         {"{1} {m} 始终 没 被 {0} 爬上去", "{1} {m} 被 {0} 爬上去 了"}},
-       {w("矮 小"), w("高")}},
+       {w("矮 小"), w("高")},
+       {{"{0} {m} 没能 够到 {1}", "{0} {m} 轻松 够到 了 {1}"}}},
       {"overtake",
        {"{0} {m} 赶上 了 {1}"},
        {w("皮卡:辆"), {}},
@@ -249,7 +267,8 @@ std::vector<FamilyAdditions> chinese_additions() {
         {"{0} {m} 赶上 了 {1}", "{0} {m} 没 赶上 {1}"},
         {"{0} {m} 一下子 超过 了 {1}", "{0} {m} 始终 没有 超过 {1}"},
         {"{1} {m} 一下子 被 {0} 追上 了", "{1} {m} 始终 没 被 {0} 追上"}},
-       {w("快 迅速 快速 敏捷"), w("慢 重 笨重 迟缓 超载")}},
+       {w("快 迅速 快速 敏捷"), w("慢 重 笨重 迟缓 超载")},
+       {{"{0} {m} 甩开 了 {1}", "{0} {m} 没 甩开 {1}"}}},
   };
 }
 
