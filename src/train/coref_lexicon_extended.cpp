@@ -286,10 +286,18 @@ CorefLexicon extended_coref_lexicon(const CorefLexicon& base) {
   lx.extended = true;
   // An event that did not happen is said with "too" (cross), one that did with "so" (break).
   const std::vector<std::string> failed = family(lx, "cross").intensifiers, happened = family(lx, "break").intensifiers;
+  // Why something did not happen may also be said with a word of the other kind, as "so" and
+  // "really" are in both English lists: in Chinese 非常 and 很 (卡车没有超过公交车，因为它非常快).
+  // With the two lists apart, a model trained on flipped events read 非常 as "it happened" and
+  // answered the other noun of 那只动物没有穿过马路，因为它非常累 (0 of 8 such sentences right).
+  std::vector<std::string> failed_said = failed;
+  if (zh) failed_said.insert(failed_said.end(), {"非常 {}", "很 {}"});
   for (const auto& a : zh ? chinese_additions() : english_additions()) {
     CorefFamily& f = family(lx, a.family);
     extend_family(lx, f, a);
-    f.flipped_intensifiers = f.intensifiers == failed ? happened : failed;
+    const bool did_not_happen = f.intensifiers == failed;
+    if (did_not_happen) f.intensifiers = failed_said;
+    f.flipped_intensifiers = did_not_happen ? happened : failed_said;
   }
   family(lx, "fit").heldout_phrase = family(lx, "overtake").heldout_phrase = true;
   family(lx, "break").heldout_attributive = family(lx, "reach").heldout_attributive = true;

@@ -347,7 +347,7 @@ TEST_CASE("CorefSettings: a shipped recipe names its seed study; changing the re
   };
   for (const Recipe r : {Recipe{ae::CorefReader::Encoder, ae::CorefLanguage::English, 3},
                          Recipe{ae::CorefReader::Decoder, ae::CorefLanguage::English, 3},
-                         Recipe{ae::CorefReader::Encoder, ae::CorefLanguage::Chinese, 4}}) {
+                         Recipe{ae::CorefReader::Encoder, ae::CorefLanguage::Chinese, 3}}) {
     ae::CorefSettings s = ae::shipped_coref_settings(r.reader, r.language);
     CHECK(s.to_json()["seed_study"] == nlohmann::json{{"passing", r.passing}, {"trained", 5}});
     s.set("first_seed=2");
