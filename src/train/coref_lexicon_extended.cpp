@@ -34,8 +34,9 @@ struct FamilyAdditions {
   // frames, holds out the same frames as without them. English: negations with the word `no` ("had
   // no way to reach" / "had a way to reach"); without them fit's "had no room for" was the only
   // `no` a model saw, and a held-out "had room for" was a negation it had never seen removed.
-  // Chinese: 没能 V / 轻松 V 了 in the families where something failed, and a bare 没 V where
-  // something happened; without them 轻松 and a bare 没 were polarity words no trained flip had.
+  // Chinese: 没能 V against 轻松 V 了 / 一下子 就 V 了 in the families where something failed, and
+  // a bare 没 V where something happened; without them 轻松 and a bare 没 were polarity words no
+  // trained flip had.
   std::vector<std::pair<std::string, std::string>> first_frames = {};
 };
 
@@ -210,8 +211,9 @@ std::vector<FamilyAdditions> chinese_additions() {
         {"{0} {m} 怎么 也 放不进 {1}", "{0} {m} 轻松 放进 了 {1}"},
         {"{1} {m} 怎么 也 装不下 {0}", "{1} {m} 轻松 装下 了 {0}"}},
        {w("大 高 宽 长 巨大 庞大"), w("小 窄 短 矮 狭小")},
-       // 放进 / 装下 (了) for what did go in, 没能 for what did not; 装下 and 容纳 are words no
-       // other trained frame has, so that held_flip_frames never reaches these frames.
+       // 放进 / 装下 (了) for what did go in, 没能 for what did not. 装下 is in no other trained
+       // frame: held_flip_frames, which finds no container-first frame of fit to hold out before
+       // it reaches this one, passes this one by too, and fit keeps its one held-out flip.
        {{"{0} {m} 没能 塞进 {1}", "{0} {m} 一下子 就 放进 了 {1}"},
         {"{1} {m} 没能 容纳 {0}", "{1} {m} 一下子 就 装下 了 {0}"},
         {"{0} {m} 始终 没能 放进 {1}", "{0} {m} 轻松 塞进 了 {1}"}}},
