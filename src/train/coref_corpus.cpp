@@ -186,6 +186,7 @@ struct HeldOut {
   // trained (heldout_flipped); empty when off (then a family's heldout_flip holds out its flips).
   std::vector<std::vector<bool>> flip_frame;
   double flip_share = 0.3;  // CorefOptions::flip_share
+  double clause_first_share = 0.25;  // CorefOptions::clause_first_share
 };
 
 const std::string& pick(const std::vector<std::string>& v, int i) { return v[static_cast<size_t>(i)]; }
@@ -404,7 +405,8 @@ PairSpec draw_spec(const CorefLexicon& lx, int family, Split split, const HeldOu
     s.distractor_role = draw(rng, 2);
   }
   const double u = rng.uniform();
-  s.order = u < 0.55 ? CorefOrder::MainFirst : u < 0.8 ? CorefOrder::ClauseFirst : CorefOrder::TwoSentences;
+  const double main_first = 0.55 + (0.25 - h.clause_first_share);  // exactly 0.55 by default: the stream stays
+  s.order = u < main_first ? CorefOrder::MainFirst : u < 0.8 ? CorefOrder::ClauseFirst : CorefOrder::TwoSentences;
   s.opener = draw_optional(rng, 0.3, lx.openers.size());
   if (split == Split::Structures) {  // force the family's held-out structure
     if (f.heldout_opener && s.opener < 0) s.opener = draw(rng, lx.openers.size());
@@ -696,6 +698,7 @@ void fill_splits(const CorefLexicon& lx, const CorefOptions& options, const std:
   const uint64_t seed = options.seed;
   HeldOut held = make_held_out(lx, seed, options.extended && options.flip_frames);
   held.flip_share = options.flip_share;
+  held.clause_first_share = options.clause_first_share;
   int next_pair = 0;
   const size_t train_pairs = pairs_for(options.train);
   if (train_pairs > 0) {

@@ -71,6 +71,7 @@ struct CorefSettings {
   bool extended = false;
   bool flip_frames = false;  // CorefOptions::flip_frames: hold out flipped frames, not lift's flips
   double flip_share = 0.3;   // CorefOptions::flip_share: the share of flippable pairs that are flipped
+  double clause_first_share = 0.25;  // CorefOptions::clause_first_share
   PositionalEncoding positional = PositionalEncoding::Rope;
   int first_seed = 1, seeds = 3;
   // The seed study behind a shipped recipe (docs/models.md, "Seeds"): of `study_seeds` seeds trained
@@ -83,7 +84,8 @@ struct CorefSettings {
   nlohmann::json to_json() const;
 };
 
-// The corpus a model with these settings trains on (language, extended, flip_frames, flip_share).
+// The corpus a model with these settings trains on (language, extended, flip_frames, flip_share,
+// clause_first_share).
 CorefOptions coref_corpus_options(const CorefSettings& settings);
 // The same from a model's metrics.json "settings" (keys left out take CorefSettings' defaults):
 // what the checks of a shipped model rebuild its splits from.
