@@ -187,7 +187,8 @@ std::vector<FamilyAdditions> english_additions() {
 std::vector<FamilyAdditions> chinese_additions() {
   return {
       {"cross",
-       {"{0} {m} 没有 走过 {1}", "{0} {m} 不肯 走 {1}", "{0} {m} 过不了 {1}", "{0} {m} 没能 走过 {1}"},
+       {"{0} {m} 没有 走过 {1}", "{0} {m} 不肯 走 {1}", "{0} {m} 过不了 {1}", "{0} {m} 没能 走过 {1}",
+        "{0} {m} 始终 走不过 {1}", "{0} {m} 没法 走过 {1}"},
        {w("小狗:只 小猫:只"), w("池塘:个 隧道:条")},
        {w("小 病 冷"), w("窄 远 湿")},
        {},
@@ -215,6 +216,7 @@ std::vector<FamilyAdditions> chinese_additions() {
        // frame: held_flip_frames, which finds no container-first frame of fit to hold out before
        // it reaches this one, passes this one by too, and fit keeps its one held-out flip.
        {{"{0} {m} 没能 塞进 {1}", "{0} {m} 一下子 就 放进 了 {1}"},
+        {"{0} {m} 怎么 也 放不到 {1} 里", "{0} {m} 一下子 就 放到 了 {1} 里"},
         {"{1} {m} 没能 容纳 {0}", "{1} {m} 一下子 就 装下 了 {0}"},
         {"{0} {m} 始终 没能 放进 {1}", "{0} {m} 轻松 塞进 了 {1}"}}},
       {"break",
@@ -270,7 +272,7 @@ std::vector<FamilyAdditions> chinese_additions() {
         {"{0} {m} 一下子 超过 了 {1}", "{0} {m} 始终 没有 超过 {1}"},
         {"{1} {m} 一下子 被 {0} 追上 了", "{1} {m} 始终 没 被 {0} 追上"}},
        {w("快 迅速 快速 敏捷"), w("慢 重 笨重 迟缓 超载")},
-       {{"{0} {m} 甩开 了 {1}", "{0} {m} 没 甩开 {1}"}}},
+       {{"{0} {m} 甩开 了 {1}", "{0} {m} 没 甩开 {1}"}, {"{0} {m} 轻松 追上 了 {1}", "{0} {m} 没法 追上 {1}"}}},
   };
 }
 
