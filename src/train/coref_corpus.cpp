@@ -185,7 +185,7 @@ struct HeldOut {
   // CorefOptions::flip_frames: flip_frame[family][template], the template's flipped frame is never
   // trained (heldout_flipped); empty when off (then a family's heldout_flip holds out its flips).
   std::vector<std::vector<bool>> flip_frame;
-  double flip_share = 0.3;  // CorefOptions::flip_share
+  double flip_share = 0.3;           // CorefOptions::flip_share
   double clause_first_share = 0.25;  // CorefOptions::clause_first_share
 };
 

@@ -69,8 +69,8 @@ struct CorefSettings {
   // The extended corpus (CorefOptions::extended: issue 34's structures, learners' words and
   // held-out splits); off for every shipped model.
   bool extended = false;
-  bool flip_frames = false;  // CorefOptions::flip_frames: hold out flipped frames, not lift's flips
-  double flip_share = 0.3;   // CorefOptions::flip_share: the share of flippable pairs that are flipped
+  bool flip_frames = false;          // CorefOptions::flip_frames: hold out flipped frames, not lift's flips
+  double flip_share = 0.3;           // CorefOptions::flip_share: the share of flippable pairs that are flipped
   double clause_first_share = 0.25;  // CorefOptions::clause_first_share
   PositionalEncoding positional = PositionalEncoding::Rope;
   int first_seed = 1, seeds = 3;
