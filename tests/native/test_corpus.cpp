@@ -3,11 +3,13 @@
 #include "text/tokenizer.h"
 #include "text/vocabulary.h"
 #include "train/corpus.h"
+#include "train/recipes.h"
 #include "train/tasks.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -258,6 +260,44 @@ TEST_CASE("held-out structures are never trained for their family, and every oth
     CHECK_FALSE(family_named("cross", language).has_heldout_order);
     CHECK_FALSE(family_named("cross", language).heldout_opener);
   }
+}
+
+TEST_CASE(
+    "clause_first_share: that share of clause-first pairs where every order is trained, none where it is held out") {
+  // The order is drawn per pair; a family that holds out an order redraws, so only families with no
+  // held-out order show the share itself. 0.25 is the default (the shipped corpora).
+  for (const double share : {0.1, 0.25, 0.4}) {
+    CAPTURE(share);
+    ae::CorefOptions o;
+    o.train = 20000;
+    o.clause_first_share = share;
+    const ae::CorefCorpus c = ae::make_coref_corpus(o);
+    std::map<std::string, std::pair<int, int>> per_family;  // clause-first, all
+    for (const auto& e : c.train) {
+      per_family[e.family].first += e.order == ae::CorefOrder::ClauseFirst;
+      ++per_family[e.family].second;
+    }
+    int families_checked = 0;
+    for (const auto& f : lexicon_families(ae::CorefLanguage::English)) {
+      CAPTURE(f.name);
+      const auto [clause_first, all] = per_family[f.name];
+      REQUIRE(all > 0);
+      if (f.has_heldout_order && f.heldout_order == ae::CorefOrder::ClauseFirst) {
+        CHECK(clause_first == 0);
+      } else if (!f.has_heldout_order || f.heldout_opener) {
+        CHECK(std::abs(fraction(clause_first, static_cast<size_t>(all)) - share) < 0.03);
+        ++families_checked;
+      }
+    }
+    CHECK(families_checked >= 2);
+  }
+  ae::CorefSettings settings;
+  settings.set("clause_first_share=0.4");
+  CHECK(ae::coref_corpus_options(settings).clause_first_share == 0.4);
+  CHECK(ae::coref_corpus_options(settings.to_json()).clause_first_share == 0.4);
+  CHECK_FALSE(ae::CorefSettings{}.to_json().contains("clause_first_share"));  // the shipped metrics.json unchanged
+  CHECK_THROWS_WITH_AS(settings.set("clause_first_share=0.9"), doctest::Contains("clause_first_share"),
+                       std::invalid_argument);
 }
 
 TEST_CASE("shared noun pools: both roles from one pool, and a held-out noun role is never trained") {
