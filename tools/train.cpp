@@ -94,7 +94,7 @@ constexpr const char* kUsage =
     "             [--set key=value ...] [--quick] [--threads N] [--f32-copy DIR]\n"
     "  --set changes a coreference model's setting (d_model, n_heads, n_layers, d_ff, max_len, steps,\n"
     "        batch, group, learning_rate, dropout, weight_decay, focus, focus_share, relabel, relabel_shared, "
-    "extended, flip_frames, flip_share, clause_first_share,\n"
+    "extended, flip_frames, flip_share, clause_first_share, plain_share,\n"
     "        init_scale, positional), for experiments; see src/train/recipes.h; with --only translate-en-zh\n"
     "        the translation's (seed, steps, batch, learning_rate, weight_decay)\n"
     "  --threads trains the word-order and coreference models on N threads (1-16): the same weights, bit for bit\n"

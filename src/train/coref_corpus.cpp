@@ -187,6 +187,7 @@ struct HeldOut {
   std::vector<std::vector<bool>> flip_frame;
   double flip_share = 0.3;           // CorefOptions::flip_share
   double clause_first_share = 0.25;  // CorefOptions::clause_first_share
+  double plain_share = 0.0;          // CorefOptions::plain_share
 };
 
 const std::string& pick(const std::vector<std::string>& v, int i) { return v[static_cast<size_t>(i)]; }
@@ -421,7 +422,9 @@ PairSpec draw_spec(const CorefLexicon& lx, int family, Split split, const HeldOu
     const double p[2] = {0.75, 0.4};            // the lesson's "那只动物 … 马路": a determiner mostly on role 0
     for (size_t role = 0; role < 2; ++role) s.determiner[role] = rng.uniform() < p[role] ? draw(rng, 2) : -1;
   }
-  if (lx.extended) draw_extended(lx, f, split, templ_pool, h.flip_share, s, rng);
+  // A plain pair draws nothing more; the draw is skipped at 0 so that the stream stays as it was.
+  const bool plain = split == Split::Train && h.plain_share > 0 && rng.uniform() < h.plain_share;
+  if (lx.extended && !plain) draw_extended(lx, f, split, templ_pool, h.flip_share, s, rng);
   return s;
 }
 
@@ -699,6 +702,7 @@ void fill_splits(const CorefLexicon& lx, const CorefOptions& options, const std:
   HeldOut held = make_held_out(lx, seed, options.extended && options.flip_frames);
   held.flip_share = options.flip_share;
   held.clause_first_share = options.clause_first_share;
+  held.plain_share = options.plain_share;
   int next_pair = 0;
   const size_t train_pairs = pairs_for(options.train);
   if (train_pairs > 0) {

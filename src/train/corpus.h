@@ -179,6 +179,10 @@ struct CorefOptions {
   // comes before both nouns in this order, so it is the order a decoder finds hardest to carry
   // to a family that never trains it (heldout_structures).
   double clause_first_share = 0.25;
+  // Extended corpus only: the share of training (and validation) pairs drawn as the first corpus
+  // draws them, with no phrase, attributive adjective or flipped event. Held-out splits keep their
+  // structures. 0 leaves every corpus as it was.
+  double plain_share = 0.0;
 };
 
 struct CorefCorpus {

@@ -222,17 +222,18 @@ void CorefSettings::set(const std::string& assignment) {
   else if (key == "flip_frames") flip_frames = whole(0, 1) == 1;
   else if (key == "flip_share") flip_share = number(0.0, 1.0);
   else if (key == "clause_first_share") clause_first_share = number(0.0, 0.8);
+  else if (key == "plain_share") plain_share = number(0.0, 0.9);
   else if (key == "init_scale") init_scale = static_cast<float>(number(1e-4, 10.0));
   else if (key == "positional") positional = positional_encoding_from_string(value);
   else if (key == "first_seed") first_seed = whole(1, 1000000);
   else if (key == "seeds") seeds = whole(1, 1000);
   else if (key == "language") language = to_string(coref_language(value));
   else
-    throw std::invalid_argument(
-        "settings: unknown key \"" + key +
-        "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
-        "learning_rate, dropout, weight_decay, focus, focus_share, relabel, relabel_shared, "
-        "extended, flip_frames, flip_share, clause_first_share, init_scale, positional, first_seed, seeds, language)");
+    throw std::invalid_argument("settings: unknown key \"" + key +
+                                "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
+                                "learning_rate, dropout, weight_decay, focus, focus_share, relabel, relabel_shared, "
+                                "extended, flip_frames, flip_share, clause_first_share, plain_share, init_scale, "
+                                "positional, first_seed, seeds, language)");
   if (key != "first_seed" && key != "seeds") study_passing = study_seeds = 0;  // a recipe not studied
 }
 
@@ -283,6 +284,7 @@ CorefOptions coref_corpus_options(const CorefSettings& settings) {
   o.flip_frames = settings.flip_frames;
   o.flip_share = settings.flip_share;
   o.clause_first_share = settings.clause_first_share;
+  o.plain_share = settings.plain_share;
   return o;
 }
 
@@ -293,6 +295,7 @@ CorefOptions coref_corpus_options(const json& settings) {
   s.flip_frames = settings.value("flip_frames", s.flip_frames);
   s.flip_share = settings.value("flip_share", s.flip_share);
   s.clause_first_share = settings.value("clause_first_share", s.clause_first_share);
+  s.plain_share = settings.value("plain_share", s.plain_share);
   return coref_corpus_options(s);
 }
 
@@ -323,6 +326,7 @@ json CorefSettings::to_json() const {
   if (flip_frames) j["flip_frames"] = true;
   if (flip_share != 0.3) j["flip_share"] = flip_share;
   if (clause_first_share != 0.25) j["clause_first_share"] = clause_first_share;
+  if (plain_share != 0.0) j["plain_share"] = plain_share;
   if (study_seeds > 0) j["seed_study"] = {{"passing", study_passing}, {"trained", study_seeds}};
   return j;
 }

@@ -72,6 +72,7 @@ struct CorefSettings {
   bool flip_frames = false;          // CorefOptions::flip_frames: hold out flipped frames, not lift's flips
   double flip_share = 0.3;           // CorefOptions::flip_share: the share of flippable pairs that are flipped
   double clause_first_share = 0.25;  // CorefOptions::clause_first_share
+  double plain_share = 0.0;          // CorefOptions::plain_share
   PositionalEncoding positional = PositionalEncoding::Rope;
   int first_seed = 1, seeds = 3;
   // The seed study behind a shipped recipe (docs/models.md, "Seeds"): of `study_seeds` seeds trained
@@ -85,7 +86,7 @@ struct CorefSettings {
 };
 
 // The corpus a model with these settings trains on (language, extended, flip_frames, flip_share,
-// clause_first_share).
+// clause_first_share, plain_share).
 CorefOptions coref_corpus_options(const CorefSettings& settings);
 // The same from a model's metrics.json "settings" (keys left out take CorefSettings' defaults):
 // what the checks of a shipped model rebuild its splits from.

@@ -300,6 +300,58 @@ TEST_CASE(
                        std::invalid_argument);
 }
 
+TEST_CASE("plain_share: that share more of the extended corpus's training pairs drawn with none of its structures") {
+  // A pair is plain when neither sentence has a family-noun phrase, no attributive adjective and no flipped event.
+  // Drawn as the extended corpus draws them, some pairs are plain by chance (p0); plain_share s draws
+  // p0 + s (1 - p0) of them plain. Held-out splits stay as they were whatever the share.
+  const auto plain_fraction = [](const std::vector<ae::CorefExample>& split) {
+    std::map<int, bool> pair_plain;  // a polarity pair has one flipped sentence: the pair is not plain
+    for (const auto& e : split) {
+      const bool plain = e.phrase_nouns.empty() && e.attributives == 0 && !e.flipped;
+      pair_plain.try_emplace(e.pair_id, true).first->second &= plain;
+    }
+    int plain = 0;
+    for (const auto& [id, p] : pair_plain) plain += p;
+    return fraction(plain, pair_plain.size());
+  };
+  const auto texts = [](const std::vector<ae::CorefExample>& split) {
+    std::vector<std::string> t;
+    for (const auto& e : split) t.push_back(e.text);
+    return t;
+  };
+  ae::CorefOptions o;
+  o.train = 20000;
+  o.extended = true;
+  o.flip_frames = true;
+  o.flip_share = 0.5;
+  const ae::CorefCorpus drawn = ae::make_coref_corpus(o);
+  const double p0 = plain_fraction(drawn.train);
+  CHECK(p0 > 0.05);
+  CHECK(p0 < 0.5);
+  for (const double share : {0.2, 0.5}) {
+    CAPTURE(share);
+    o.plain_share = share;
+    const ae::CorefCorpus c = ae::make_coref_corpus(o);
+    // A little more than drawn: an extended draw is dropped more often (a held-out phrase noun or
+    // flipped frame in a training pair), a plain one seldom (0.445 drawn, 0.495 kept at 0.2).
+    const double expected = p0 + share * (1 - p0);
+    CHECK(plain_fraction(c.train) > expected - 0.01);
+    CHECK(plain_fraction(c.train) < expected + 0.08);
+    CHECK(plain_fraction(c.validation) > expected - 0.05);
+    CHECK(plain_fraction(c.validation) < expected + 0.12);
+    CHECK(texts(c.heldout_structures) == texts(drawn.heldout_structures));  // every held-out split as it was
+    CHECK(texts(c.heldout_phrases) == texts(drawn.heldout_phrases));
+    CHECK(texts(c.heldout_attributive) == texts(drawn.heldout_attributive));
+    CHECK(texts(c.heldout_flipped) == texts(drawn.heldout_flipped));
+  }
+  ae::CorefSettings settings;
+  settings.set("plain_share=0.4");
+  CHECK(ae::coref_corpus_options(settings).plain_share == 0.4);
+  CHECK(ae::coref_corpus_options(settings.to_json()).plain_share == 0.4);
+  CHECK_FALSE(ae::CorefSettings{}.to_json().contains("plain_share"));  // the shipped metrics.json unchanged
+  CHECK_THROWS_WITH_AS(settings.set("plain_share=1"), doctest::Contains("plain_share"), std::invalid_argument);
+}
+
 TEST_CASE("shared noun pools: both roles from one pool, and a held-out noun role is never trained") {
   for (const auto language : kLanguages) {
     CAPTURE(ae::to_string(language));
