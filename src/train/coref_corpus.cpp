@@ -422,9 +422,10 @@ PairSpec draw_spec(const CorefLexicon& lx, int family, Split split, const HeldOu
     const double p[2] = {0.75, 0.4};            // the lesson's "那只动物 … 马路": a determiner mostly on role 0
     for (size_t role = 0; role < 2; ++role) s.determiner[role] = rng.uniform() < p[role] ? draw(rng, 2) : -1;
   }
+  if (!lx.extended) return s;
   // A plain pair draws nothing more; the draw is skipped at 0 so that the stream stays as it was.
   const bool plain = split == Split::Train && h.plain_share > 0 && rng.uniform() < h.plain_share;
-  if (lx.extended && !plain) draw_extended(lx, f, split, templ_pool, h.flip_share, s, rng);
+  if (!plain) draw_extended(lx, f, split, templ_pool, h.flip_share, s, rng);
   return s;
 }
 

@@ -14,7 +14,7 @@ import { CHROMIUM } from '../../scripts/chromium.mjs';
 import { BROWSER_END, BROWSER_START, browserSection, describeMachine, machineLine } from './machine.mjs';
 import { attentionModel, matmulModel } from './onnx-graph.mjs';
 import { root } from './runtimes.mjs';
-import { benchCommandLine, fmt, fmtRatio, median, ratio, table } from './stats.mjs';
+import { benchCommandLine, fmt, fmtRange, fmtRatio, median, ratio, table } from './stats.mjs';
 import { LESSON as PAIR } from '../../web/lib/lesson.mjs';
 
 const { quick, outFile, log } = benchCommandLine(path.join(root, 'docs/benchmarks.md'));
@@ -218,11 +218,10 @@ say(
     `medians of ${result.forward.relaxed.core.length} rounds (ranges):`,
 );
 say();
-const range = (xs) => `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`;
 say(
   table(
     ['build', 'core', 'of which GELU'],
-    ['relaxed', 'simd128'].map((b) => [b, range(result.forward[b].core), range(result.forward[b].gelu)]),
+    ['relaxed', 'simd128'].map((b) => [b, fmtRange(result.forward[b].core), fmtRange(result.forward[b].gelu)]),
   ),
 );
 say();

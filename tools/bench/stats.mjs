@@ -49,6 +49,9 @@ export function ratio(a, b) {
 }
 
 export const fmt = (x, digits = 1) => (x == null || !Number.isFinite(x) ? '–' : x.toFixed(digits));
+// "16.4 (14.6–17.2)": the median of xs and its least and most; "–" for none.
+export const fmtRange = (xs) =>
+  xs.length === 0 ? '–' : `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`;
 export const fmtRatio = (r) => (r ? `${r.median.toFixed(2)}× (${r.min.toFixed(2)}–${r.max.toFixed(2)})` : '–');
 export const mb = (bytes) => (bytes == null ? '–' : (bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 1));
 

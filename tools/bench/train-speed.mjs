@@ -38,7 +38,7 @@ import {
   machineLine,
   putSection,
 } from './machine.mjs';
-import { fmtRatio, median, ratio, spread, table } from './stats.mjs';
+import { fmtRange, fmtRatio, median, ratio, table } from './stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const outFile = path.join(root, 'docs/benchmarks.md');
@@ -101,11 +101,6 @@ async function loadBaseline(dir) {
 const baseline = baselineDir && !nativeOnly ? await loadBaseline(baselineDir) : null;
 const rows = [],
   threadRows = [];
-const range = (xs) => {
-  if (xs.length === 0) return '–';
-  const s = spread(xs);
-  return `${median(xs).toFixed(1)} (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
-};
 for (const c of CASES) {
   const wall = { 1: [], 2: [] };
   const runs = [
@@ -133,8 +128,8 @@ for (const c of CASES) {
   }
   threadRows.push([
     c.name,
-    range(wall[1]),
-    range(wall[2]),
+    fmtRange(wall[1]),
+    fmtRange(wall[2]),
     fmtRatio(ratio(wall[2], wall[1])),
     `${(c.settings.steps / median(wall[1])).toFixed(0)} s / ${(c.settings.steps / median(wall[2])).toFixed(0)} s`,
   ]);
@@ -145,13 +140,13 @@ for (const c of CASES) {
     wo = times['wasm baseline'];
   rows.push([
     c.name,
-    range(nb),
-    range(np),
+    fmtRange(nb),
+    fmtRange(np),
     fmtRatio(ratio(nb, np)),
-    range(wb),
-    range(wp),
+    fmtRange(wb),
+    fmtRange(wp),
     fmtRatio(ratio(wb, wp)),
-    range(wo),
+    fmtRange(wo),
     fmtRatio(ratio(wb, wo)),
     `${(c.settings.steps / median(nb)).toFixed(0)} s / ${wb.length ? (c.settings.steps / median(wb)).toFixed(0) : '–'} s`,
   ]);
@@ -167,7 +162,7 @@ if (!wasmLeftOut && threadedBuilt) {
   log('wasm threads in Chromium…');
   wasmThreads.chromium = await chromiumWasmThreads(root, CASES, rounds);
 }
-const threadColumns = (r) => (r ? [range(r[1]), range(r[2]), fmtRatio(ratio(r[2], r[1]))] : ['–', '–', '–']);
+const threadColumns = (r) => (r ? [fmtRange(r[1]), fmtRange(r[2]), fmtRatio(ratio(r[2], r[1]))] : ['–', '–', '–']);
 threadRows.forEach((row, i) =>
   row.splice(4, 0, ...threadColumns(wasmThreads.node?.[i]), ...threadColumns(wasmThreads.chromium?.[i])),
 );

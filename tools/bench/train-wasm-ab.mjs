@@ -15,7 +15,7 @@ import path from 'node:path';
 import { loadEngine } from '../../web/lib/engine.mjs';
 import { nodeWasmThreads } from './train-threads-wasm.mjs';
 import { describeMachine, machineLine } from './machine.mjs';
-import { fmtRatio, median, ratio, spread, table } from './stats.mjs';
+import { fmtRange, fmtRatio, ratio, table } from './stats.mjs';
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(name);
@@ -79,17 +79,13 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-const range = (xs) => {
-  const s = spread(xs);
-  return `${median(xs).toFixed(1)} (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
-};
 const rows = [];
 CASES.forEach((c, i) => {
   const a = results.A[i],
     b = results.B[i];
-  rows.push([`${c.name}, full module, 1 thread`, range(a.full), range(b.full), fmtRatio(ratio(b.full, a.full))]);
-  rows.push([`${c.name}, pthread module, 1 thread`, range(a.mt1), range(b.mt1), fmtRatio(ratio(b.mt1, a.mt1))]);
-  rows.push([`${c.name}, pthread module, 2 threads`, range(a.mt2), range(b.mt2), fmtRatio(ratio(b.mt2, a.mt2))]);
+  rows.push([`${c.name}, full module, 1 thread`, fmtRange(a.full), fmtRange(b.full), fmtRatio(ratio(b.full, a.full))]);
+  rows.push([`${c.name}, pthread module, 1 thread`, fmtRange(a.mt1), fmtRange(b.mt1), fmtRatio(ratio(b.mt1, a.mt1))]);
+  rows.push([`${c.name}, pthread module, 2 threads`, fmtRange(a.mt2), fmtRange(b.mt2), fmtRatio(ratio(b.mt2, a.mt2))]);
   rows.push([
     `${c.name}, pthread module, 2 ÷ 1 threads`,
     fmtRatio(ratio(a.mt2, a.mt1)),
