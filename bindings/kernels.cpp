@@ -22,6 +22,7 @@
 #include "ops/attention_memory.h"
 #include "ops/gemm.h"
 #include "util/rng.h"
+#include "util/wasm_malloc.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/heap.h>
@@ -54,12 +55,16 @@ const ae::GemmKernel& kernel_named(const std::string& name) {
 }
 
 // {heapBytes: size of wasm memory, brk: end of the malloc arena (sbrk(0)), allocatedBytes:
-// bytes malloc has handed out and not taken back}. The growth of brk across one call, in a
-// fresh module, is the memory that call needed beyond what was already allocated.
+// bytes malloc has handed out and not taken back: this thread's cache of freed blocks is given back
+// to emmalloc first (util/wasm_malloc.h)}. The growth of brk across one call, in a fresh module, is the
+// memory that call needed beyond what was already allocated.
 val memory_stats() {
   val o = val::object();
   o.set("heapBytes", static_cast<double>(emscripten_get_heap_size()));
   o.set("brk", static_cast<double>(reinterpret_cast<uintptr_t>(sbrk(0))));
+#if AE_WASM_MALLOC_CACHE
+  ae_malloc_release_cached();
+#endif
   o.set("allocatedBytes", static_cast<double>(mallinfo().uordblks));
   return o;
 }
