@@ -1,8 +1,8 @@
-// malloc for the wasm modules: a cache of freed blocks per thread in front of emmalloc
-// (CMakeLists.txt links this file only into wasm builds with AE_WASM_MALLOC=emmalloc; natively the
-// C library's allocator is used). A training step makes and frees thousands of small matrices,
-// and emmalloc serves every call under one global spinlock, searching its free lists: a profile of
-// the threaded trainer put a fifth of a step in emmalloc with two threads (an eighth with one).
+// malloc for the threaded wasm module: a cache of freed blocks per thread in front of emmalloc
+// (CMakeLists.txt links this file only into ae_core_mt, with AE_WASM_MALLOC=emmalloc; the
+// single-thread modules use emmalloc alone, natively the C library's allocator is used). A training step makes and
+// frees thousands of small matrices, and emmalloc serves every call under one global spinlock, searching its free
+// lists: a profile of the threaded trainer put a fifth of a step in emmalloc with two threads (an eighth with one).
 // Here a block freed by a thread goes on that thread's list for its size class and the thread's
 // next malloc of that class takes it back without a lock; only misses, blocks over 1 MiB and
 // aligned allocations reach emmalloc. The bits a model computes do not depend on where its

@@ -1,4 +1,4 @@
-// The wasm modules' malloc (util/wasm_malloc.cpp): a cache of freed blocks per thread in front of
+// The threaded wasm module's malloc (util/wasm_malloc.cpp): a cache of freed blocks per thread in front of
 // emmalloc.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The wasm modules' malloc (src/util/wasm_malloc.cpp: a cache of freed blocks per thread in front
+// The threaded wasm module's malloc (src/util/wasm_malloc.cpp: a cache of freed blocks per thread in front
 // of emmalloc). Runs in malloc_tests_wasm only (natively the C library's allocator is in use): a
 // pthread build with the cache, as the threaded training module (CMakeLists.txt).
 #if defined(__EMSCRIPTEN__) && AE_WASM_MALLOC_CACHE
