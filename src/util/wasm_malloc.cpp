@@ -18,7 +18,6 @@
 
 #include <pthread.h>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -74,14 +73,14 @@ struct ThreadCache {
   void* head[kClasses];  // a freed block's first bytes point to the next one
   int count[kClasses];
   size_t bytes;
-  bool flushed_at_exit;  // the thread-exit hook is set
+  bool exit_hook_set;  // the thread-exit hook is set
 };
 thread_local ThreadCache cache;
 
 // A pthread key whose destructor gives a thread's cache back to emmalloc when the thread exits
 // (Emscripten runs key destructors before it frees the thread's TLS, where the cache lives).
-std::atomic<int> exit_key_state{0};  // 0 none, 1 being made, 2 made
 pthread_key_t exit_key;
+pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 void flush(void*) {
   for (int c = 0; c < kClasses; ++c)
@@ -92,18 +91,11 @@ void flush(void*) {
   std::memset(&cache, 0, sizeof cache);
 }
 
-void flush_at_exit() {
-  cache.flushed_at_exit = true;
-  int state = exit_key_state.load(std::memory_order_acquire);
-  if (state != 2) {
-    int none = 0;
-    if (exit_key_state.compare_exchange_strong(none, 1)) {
-      pthread_key_create(&exit_key, flush);
-      exit_key_state.store(2, std::memory_order_release);
-    }
-    while (exit_key_state.load(std::memory_order_acquire) != 2) {
-    }
-  }
+void make_exit_key() { pthread_key_create(&exit_key, flush); }
+
+void set_exit_hook() {
+  cache.exit_hook_set = true;
+  pthread_once(&exit_key_once, make_exit_key);
   pthread_setspecific(exit_key, &cache);  // non-null: the destructor runs
 }
 
@@ -129,7 +121,7 @@ void free(void* p) {
   if (usable < 16 || usable > kLargestClass) return emmalloc_free(p);
   const int c = class_served_by(usable);
   if (cache.count[c] >= kept_blocks(c)) return emmalloc_free(p);
-  if (!cache.flushed_at_exit) flush_at_exit();
+  if (!cache.exit_hook_set) set_exit_hook();
   *static_cast<void**>(p) = cache.head[c];
   cache.head[c] = p;
   ++cache.count[c];
@@ -173,9 +165,9 @@ size_t malloc_usable_size(void* p) { return p ? usable_size(p) : 0; }
 size_t ae_malloc_cached_bytes() { return cache.bytes; }
 
 void ae_malloc_release_cached() {
-  const bool hook_set = cache.flushed_at_exit;
+  const bool hook_set = cache.exit_hook_set;
   flush(nullptr);
-  cache.flushed_at_exit = hook_set;
+  cache.exit_hook_set = hook_set;
 }
 
 }  // extern "C"
