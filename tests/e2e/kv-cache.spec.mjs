@@ -283,7 +283,14 @@ test.describe('KV cache panel', () => {
       await expect(view.getByRole('alert')).toHaveAttribute('title', /^could not load model\.safetensors .*HTTP 404$/);
       await expect(view).toHaveAttribute('data-status', 'error');
       await page.unroute('**/models/coref-decoder/model.safetensors');
-      await view.getByRole('button', { name: 'Step', exact: true }).click();
+      // A slow press: the model must not arrive (and move the panel) between press and release,
+      // or the release misses the button and the click is lost.
+      const step = view.getByRole('button', { name: 'Step', exact: true });
+      const box = await step.boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.waitForTimeout(1000);
+      await page.mouse.up();
       await expect(view).toHaveAttribute('data-status', 'ready');
       await expect(view.getByRole('alert')).toHaveText('');
       await expect(view).toHaveAttribute('data-step', '1');

@@ -410,11 +410,28 @@ export class LessonPanel extends StoreElement {
   }
 
   // A panel with a model to fetch fetches it when it comes near, or when the keyboard enters it.
+  // Focus that a pointer press gives does not load: the press's own click does (a button's action
+  // loads first), and a model arriving between press and release would redraw the panel under the
+  // pointer, so that the release lands elsewhere and the click is lost.
   #wireLoad() {
     if (this.#loadWired || typeof this.load !== 'function') return;
     this.#loadWired = true;
     this.loadWhenNear(() => this.load());
-    this.shadowRoot?.addEventListener('focusin', () => this.load(), { once: true });
+    const root = this.shadowRoot;
+    if (!root) return;
+    let pressing = false;
+    const released = () => (pressing = false);
+    root.addEventListener('pointerdown', () => {
+      pressing = true;
+      globalThis.addEventListener('pointerup', released, { once: true, capture: true });
+      globalThis.addEventListener('pointercancel', released, { once: true, capture: true });
+    });
+    const entered = () => {
+      if (pressing) return;
+      root.removeEventListener('focusin', entered);
+      this.load();
+    };
+    root.addEventListener('focusin', entered);
   }
 
   get state() {
