@@ -8,6 +8,7 @@
 //   - the pthread module with 1 and 2 threads (./train-threads-wasm.mjs, a child node).
 // Prints a markdown table: medians over the rounds (least–most) and the same-round ratios B ÷ A.
 //   node --no-liftoff tools/bench/train-wasm-ab.mjs --a build/wasm-dlmalloc --b build/wasm [--rounds N]
+//                                                  [--tasks coref-encoder,coref-decoder,word-order]
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,13 +25,27 @@ const arg = (name, fallback) => {
 const builds = { A: arg('--a'), B: arg('--b') };
 const rounds = Number(arg('--rounds', '5'));
 if (!builds.A || !builds.B || !(rounds >= 1)) {
-  console.error('usage: node --no-liftoff tools/bench/train-wasm-ab.mjs --a BUILD_DIR --b BUILD_DIR [--rounds N]');
+  console.error(
+    'usage: node --no-liftoff tools/bench/train-wasm-ab.mjs --a BUILD_DIR --b BUILD_DIR [--rounds N] [--tasks a,b]',
+  );
   process.exit(2);
 }
-const CASES = [
+// --tasks a,b: which of these (default: the two coreference recipes).
+const ALL_CASES = [
   { name: 'coreference encoder (the recipe)', settings: { task: 'coref-encoder', seed: 1, steps: 2000 }, timed: 60 },
   { name: 'coreference decoder (the recipe)', settings: { task: 'coref-decoder', seed: 1, steps: 2000 }, timed: 60 },
+  {
+    name: 'word order, RoPE (the recipe)',
+    settings: { task: 'word-order', positional: 'rope', seed: 1, steps: 600 },
+    timed: 400,
+  },
 ];
+const tasks = arg('--tasks', 'coref-encoder,coref-decoder').split(',');
+const CASES = ALL_CASES.filter((c) => tasks.includes(c.settings.task));
+if (CASES.length !== tasks.length) {
+  console.error(`--tasks: give some of ${ALL_CASES.map((c) => c.settings.task).join(', ')}`);
+  process.exit(2);
+}
 
 // nodeWasmThreads reads a tree's web/dist: a scratch one per build, its glue named as dist names it.
 const scratch = mkdtempSync(path.join(tmpdir(), 'train-wasm-ab-'));
