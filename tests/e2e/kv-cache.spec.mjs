@@ -268,6 +268,18 @@ test.describe('KV cache panel', () => {
       await expect(panel(bad)).toHaveAttribute(`data-${key}`, value);
   });
 
+  test('the keyboard entering the panel loads the decoder before it is in view', async ({ page }) => {
+    await openPage(page);
+    const view = panel(page);
+    await expect(view).toHaveAttribute('data-status', 'waiting');
+    // Focus as the Tab key gives it: no pointer, and no scrolling that would bring the panel near.
+    await view.getByRole('button', { name: 'Step', exact: true }).evaluate((b) => b.focus({ preventScroll: true }));
+    await expect(view).toHaveAttribute('data-status', 'ready');
+    expect(
+      await page.locator('#kv-cache').evaluate((s) => s.getBoundingClientRect().top - innerHeight),
+    ).toBeGreaterThan(300);
+  });
+
   test.describe('when the decoder fails to load', () => {
     test.use({ expectedErrors: [NOT_FOUND] });
 
