@@ -8,7 +8,10 @@
 //   - the pthread module with 1 and 2 threads (./train-threads-wasm.mjs, a child node).
 // Prints a markdown table: medians over the rounds (least–most) and the same-round ratios B ÷ A.
 //   node --no-liftoff tools/bench/train-wasm-ab.mjs --a build/wasm-dlmalloc --b build/wasm [--rounds N]
-//                                                  [--tasks coref-encoder,coref-decoder,word-order]
+//                                                  [--tasks coref-encoder,coref-decoder,word-order] [--mt-only]
+// The full module's .wasm runs in this tree's glue, which fits only a build of the same sources (a
+// link flag, an allocator); for builds of different sources, --mt-only leaves its rows out (each
+// pthread module runs with its own glue).
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,10 +26,11 @@ const arg = (name, fallback) => {
   return at > 0 ? process.argv[at + 1] : fallback;
 };
 const builds = { A: arg('--a'), B: arg('--b') };
+const mtOnly = process.argv.includes('--mt-only');
 const rounds = Number(arg('--rounds', '5'));
 if (!builds.A || !builds.B || !(rounds >= 1)) {
   console.error(
-    'usage: node --no-liftoff tools/bench/train-wasm-ab.mjs --a BUILD_DIR --b BUILD_DIR [--rounds N] [--tasks a,b]',
+    'usage: node --no-liftoff tools/bench/train-wasm-ab.mjs --a BUILD_DIR --b BUILD_DIR [--rounds N] [--tasks a,b] [--mt-only]',
   );
   process.exit(2);
 }
@@ -58,7 +62,19 @@ for (const [key, dir] of Object.entries(builds)) {
   for (const f of ['attention-full-mt.wasm', 'attention-full-mt.worker.js'])
     copyFileSync(path.join(dir, f), path.join(dist, f));
   roots[key] = path.join(scratch, key);
-  engines[key] = await loadEngine({ wasmBinary: readFileSync(path.join(dir, 'attention-full.wasm')) }, 'full');
+  if (!mtOnly) engines[key] = await fullEngine(key, dir);
+}
+
+async function fullEngine(key, dir) {
+  try {
+    return await loadEngine({ wasmBinary: readFileSync(path.join(dir, 'attention-full.wasm')) }, 'full');
+  } catch (error) {
+    throw new Error(
+      `${key}'s attention-full.wasm does not run in this tree's glue (${error.message}): ` +
+        'it fits only a build of the same sources; --mt-only compares the pthread modules alone',
+      { cause: error },
+    );
+  }
 }
 
 function oneThread(engine, { settings, timed }) {
@@ -78,11 +94,11 @@ const machine = describeMachine();
 const results = Object.fromEntries(
   Object.keys(builds).map((k) => [k, CASES.map(() => ({ full: [], mt1: [], mt2: [] }))]),
 );
-for (const k of Object.keys(builds)) CASES.forEach((c) => oneThread(engines[k], c)); // warm-up
+if (!mtOnly) for (const k of Object.keys(builds)) CASES.forEach((c) => oneThread(engines[k], c)); // warm-up
 try {
   for (let r = 0; r < rounds; r++) {
     for (const k of r % 2 ? ['B', 'A'] : ['A', 'B']) {
-      CASES.forEach((c, i) => results[k][i].full.push(oneThread(engines[k], c)));
+      if (!mtOnly) CASES.forEach((c, i) => results[k][i].full.push(oneThread(engines[k], c)));
       nodeWasmThreads(roots[k], CASES, 1).forEach((t, i) => {
         results[k][i].mt1.push(t[1][0]);
         results[k][i].mt2.push(t[2][0]);
@@ -98,7 +114,13 @@ const rows = [];
 CASES.forEach((c, i) => {
   const a = results.A[i],
     b = results.B[i];
-  rows.push([`${c.name}, full module, 1 thread`, fmtRange(a.full), fmtRange(b.full), fmtRatio(ratio(b.full, a.full))]);
+  if (!mtOnly)
+    rows.push([
+      `${c.name}, full module, 1 thread`,
+      fmtRange(a.full),
+      fmtRange(b.full),
+      fmtRatio(ratio(b.full, a.full)),
+    ]);
   rows.push([`${c.name}, pthread module, 1 thread`, fmtRange(a.mt1), fmtRange(b.mt1), fmtRatio(ratio(b.mt1, a.mt1))]);
   rows.push([`${c.name}, pthread module, 2 threads`, fmtRange(a.mt2), fmtRange(b.mt2), fmtRatio(ratio(b.mt2, a.mt2))]);
   rows.push([
@@ -108,6 +130,7 @@ CASES.forEach((c, i) => {
     '',
   ]);
 });
-console.log(`node --no-liftoff tools/bench/train-wasm-ab.mjs --a ${builds.A} --b ${builds.B} --rounds ${rounds}`);
+const flags = `--rounds ${rounds} --tasks ${tasks.join(',')}${mtOnly ? ' --mt-only' : ''}`;
+console.log(`node --no-liftoff tools/bench/train-wasm-ab.mjs --a ${builds.A} --b ${builds.B} ${flags}`);
 console.log(`${machine.date}, ${rounds} rounds; ${machineLine(machine)}\n`);
 console.log(table(['steps per second (wall time), Node', `A: ${builds.A}`, `B: ${builds.B}`, 'B ÷ A'], rows));
