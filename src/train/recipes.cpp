@@ -169,6 +169,13 @@ std::string shortest(double v) {
   return buf;
 }
 
+// A focus_on value, checked: the pairs a focus phase trains on (focus_pairs).
+const std::string& focus_kind(const std::string& value) {
+  if (value != "ambiguous" && value != "unflipped")
+    throw std::invalid_argument("settings: focus_on must be \"ambiguous\" or \"unflipped\", got \"" + value + "\"");
+  return value;
+}
+
 }  // namespace
 
 SettingAssignment::SettingAssignment(const std::string& assignment) {
@@ -216,6 +223,7 @@ void CorefSettings::set(const std::string& assignment) {
   else if (key == "weight_decay") weight_decay = static_cast<float>(number(0.0, 10.0));
   else if (key == "focus") focus = static_cast<float>(number(0.0, 1.0));
   else if (key == "focus_share") focus_share = static_cast<float>(number(0.0, 1.0));
+  else if (key == "focus_on") focus_on = focus_kind(value);
   else if (key == "relabel") relabel = static_cast<float>(number(0.0, 1.0));
   else if (key == "relabel_shared") relabel_shared = whole(0, 1) == 1;
   else if (key == "extended") extended = whole(0, 1) == 1;
@@ -229,11 +237,12 @@ void CorefSettings::set(const std::string& assignment) {
   else if (key == "seeds") seeds = whole(1, 1000);
   else if (key == "language") language = to_string(coref_language(value));
   else
-    throw std::invalid_argument("settings: unknown key \"" + key +
-                                "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
-                                "learning_rate, dropout, weight_decay, focus, focus_share, relabel, relabel_shared, "
-                                "extended, flip_frames, flip_share, clause_first_share, plain_share, init_scale, "
-                                "positional, first_seed, seeds, language)");
+    throw std::invalid_argument(
+        "settings: unknown key \"" + key +
+        "\" (d_model, n_heads, n_layers, d_ff, max_len, steps, batch, group, "
+        "learning_rate, dropout, weight_decay, focus, focus_share, focus_on, relabel, relabel_shared, "
+        "extended, flip_frames, flip_share, clause_first_share, plain_share, init_scale, "
+        "positional, first_seed, seeds, language)");
   if (key != "first_seed" && key != "seeds") study_passing = study_seeds = 0;  // a recipe not studied
 }
 
@@ -327,6 +336,7 @@ json CorefSettings::to_json() const {
   if (flip_share != 0.3) j["flip_share"] = flip_share;
   if (clause_first_share != 0.25) j["clause_first_share"] = clause_first_share;
   if (plain_share != 0.0) j["plain_share"] = plain_share;
+  if (focus_on != "ambiguous") j["focus_on"] = focus_on;
   if (study_seeds > 0) j["seed_study"] = {{"passing", study_passing}, {"trained", study_seeds}};
   return j;
 }
@@ -509,6 +519,16 @@ std::vector<size_t> role_ambiguous_pairs(const std::vector<CorefExample>& train)
 
 }  // namespace
 
+std::vector<size_t> focus_pairs(const CorefSettings& settings, const std::vector<CorefExample>& train) {
+  if (focus_kind(settings.focus_on) == "ambiguous") return role_ambiguous_pairs(train);
+  std::vector<size_t> pairs;
+  for (size_t k = 0; k + 1 < train.size(); k += 2) {
+    const auto plain = [](const CorefExample& e) { return !e.flipped && !e.polarity_pair; };
+    if (plain(train[k]) && plain(train[k + 1])) pairs.push_back(k / 2);
+  }
+  return pairs;
+}
+
 std::vector<TrainingExample> relabel_nouns(const CorefCorpus& corpus, std::vector<TrainingExample> train_set,
                                            const Vocabulary& vocab, float share, uint64_t seed,
                                            const std::vector<std::string>& families) {
@@ -609,7 +629,7 @@ TrainedRecipe train_coref_model(CorefReader reader, const RecipeOptions& options
     t.optimizer.warmup_steps = t.steps / 20 + 1;
     if (settings.focus > 0.0f) {
       if (settings.group != 2) throw std::invalid_argument("settings: focus needs group=2 (minimal pairs)");
-      t.focus_groups = role_ambiguous_pairs(corpus.train);
+      t.focus_groups = focus_pairs(settings, corpus.train);
       t.focus_steps = static_cast<int>(settings.focus * static_cast<float>(t.steps));
       t.focus_share = settings.focus_share;
       std::fprintf(stderr, "%s: the first %d steps on %zu of %zu pairs\n", name.c_str(), t.focus_steps,

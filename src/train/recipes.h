@@ -61,6 +61,10 @@ struct CorefSettings {
   // roles of the family somewhere in the training set, so no noun's identity gives the answer
   // (role_ambiguous_pairs); 0 = off.
   float focus = 0.0f, focus_share = 1.0f;
+  // Which pairs the focus steps train on: "ambiguous" (role_ambiguous_pairs) or "unflipped" (the
+  // pairs with no flipped event in either sentence), so that a model first learns
+  // to read the structure, then the polarity of the event (docs/models.md, "A curriculum").
+  std::string focus_on = "ambiguous";
   // Noun relabelling: this share of the training pairs get two other nouns of the corpus in place
   // of theirs (the same two in both sentences), so that a noun's identity says nothing about its
   // role (relabel_nouns); 0 = off.
@@ -84,6 +88,10 @@ struct CorefSettings {
   void set(const std::string& assignment);
   nlohmann::json to_json() const;
 };
+
+// The training pairs (examples 2k, 2k+1 of `train`, as indices k) that the focus steps of a model
+// with these settings train on (focus_on).
+std::vector<size_t> focus_pairs(const CorefSettings& settings, const std::vector<CorefExample>& train);
 
 // The corpus a model with these settings trains on (language, extended, flip_frames, flip_share,
 // clause_first_share, plain_share).

@@ -339,6 +339,32 @@ TEST_CASE("CorefSettings::set takes key=value and names what is wrong") {
   CHECK_THROWS_WITH_AS(s.set("relabel_shared=2"), doctest::Contains("relabel_shared"), std::invalid_argument);
 }
 
+TEST_CASE("focus_on=unflipped picks exactly the training pairs with no flipped event in either sentence") {
+  ae::CorefSettings s;
+  s.set("extended=1");
+  s.set("flip_frames=1");
+  s.set("flip_share=0.5");
+  const ae::CorefCorpus corpus = ae::make_coref_corpus(ae::coref_corpus_options(s));
+  const auto& train = corpus.train;
+  CHECK_FALSE(s.to_json().contains("focus_on"));  // the default: the shipped metrics.json do not name it
+  const std::vector<size_t> ambiguous = ae::focus_pairs(s, train);
+  s.set("focus_on=unflipped");
+  CHECK(s.to_json()["focus_on"] == "unflipped");
+  const std::vector<size_t> unflipped = ae::focus_pairs(s, train);
+  CHECK(unflipped != ambiguous);
+  const std::set<size_t> chosen(unflipped.begin(), unflipped.end());
+  size_t flipped_pairs = 0;
+  for (size_t k = 0; k + 1 < train.size(); k += 2) {
+    const bool flips = train[k].flipped || train[k].polarity_pair || train[k + 1].flipped || train[k + 1].polarity_pair;
+    flipped_pairs += flips;
+    CHECK(chosen.count(k / 2) == (flips ? 0u : 1u));
+  }
+  CHECK(flipped_pairs > 0);  // the extended corpus trains flipped events, so the focus leaves some out
+  CHECK(unflipped.size() + flipped_pairs == train.size() / 2);
+  CHECK_THROWS_WITH_AS(s.set("focus_on=flips"), doctest::Contains("focus_on must be"), std::invalid_argument);
+  CHECK(s.focus_on == "unflipped");
+}
+
 TEST_CASE("CorefSettings: a shipped recipe names its seed study; changing the recipe drops it, the seeds do not") {
   struct Recipe {
     ae::CorefReader reader;
